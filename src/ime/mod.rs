@@ -1,0 +1,807 @@
+//! The input method's key state machine: what each key does, MS-IME / Mozc style.
+//!
+//! Terms:
+//! - **direct**: the IME is off; every key goes to the text field unchanged (not *consumed*).
+//! - **precomposition**: the IME is on and nothing is being composed.
+//! - **composing**: typed romaji/kana are in the composer; the *preedit* (hiragana plus pending
+//!   romaji) is shown underlined where the text goes.
+//! - **converting**: the preedit has been converted; it is split into *segments* (文節), one of
+//!   them *focused*, each with a list of *candidates* and a selected one. The *candidate window*
+//!   lists the focused segment's candidates in pages of [`PAGE_SIZE`].
+//! - **commit**: text leaves the IME and goes into the field ([`ImeOutput::committed`]).
+//!
+//! Keys (see [`Machine::key`] for the whole table):
+//!
+//! | key | composing | converting |
+//! | --- | --- | --- |
+//! | letters, kana | into the composer | commit, then into the composer |
+//! | Space / 変換 | convert | next candidate (opens the window) |
+//! | Shift+Space, ↑ / ↓ | convert | previous / next candidate |
+//! | Enter | commit the kana | commit the conversion |
+//! | Esc | cancel | back to the kana |
+//! | Backspace | delete one | back to the kana |
+//! | ← / →, Home / End | – | move the segment focus |
+//! | Shift+← / Shift+→ | – | shrink / grow the focused segment |
+//! | 1–9 | (text) | pick from the open window's page |
+//! | PageUp / PageDown | – | page the candidate window |
+//! | F6 F7 F8 | whole input as hiragana / katakana / half-width katakana | the focused segment so |
+//! | F9 F10 | whole input as full-width / half-width ASCII | the same |
+//! | Ctrl+Space, 半角/全角, Alt+\` | commit, toggle the IME | commit, toggle the IME |
+//!
+//! In precomposition Space inserts an ideographic space (U+3000), Shift+Space a plain one (not
+//! consumed). Keys with Ctrl/Alt/Meta are never consumed outside a composition (so copy, paste,
+//! undo behave natively) and are swallowed inside one (so they cannot edit around the preedit).
+//!
+//! The machine is generic over a [`Backend`] (the composer and converter); [`Ime`] runs it over
+//! a [`Session`] and an [`Engine`], and the tests run it over a small fake.
+
+pub mod key;
+
+pub use key::{Key, KeyEvent, ALT, CTRL, META, SHIFT};
+
+use crate::composer::{to_half_katakana, to_hiragana, to_katakana, Transliteration};
+use crate::session::Conversion;
+use crate::{Engine, Session};
+use serde::Serialize;
+
+/// Candidates per page of the candidate window (picked with 1–9).
+pub const PAGE_SIZE: usize = 9;
+
+/// Whether the IME converts typed keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Mode {
+    /// Off: keys go to the field unchanged.
+    Direct,
+    /// On: romaji become hiragana and can be converted.
+    Hiragana,
+}
+
+/// Where the state machine is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum State {
+    /// The IME is off.
+    Direct,
+    /// The IME is on, nothing is composed.
+    Precomposition,
+    /// Kana are being composed.
+    Composing,
+    /// The composition has been converted into segments.
+    Converting,
+}
+
+/// One range of the preedit, in UTF-16 code units of [`Preedit::text`] (JavaScript string indices).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreeditSegment {
+    /// First code unit.
+    pub start: usize,
+    /// One past the last code unit.
+    pub end: usize,
+    /// The focused segment (highlighted) while converting.
+    pub focused: bool,
+    /// True once converted (segments of a conversion), false for raw kana.
+    pub converted: bool,
+}
+
+/// The uncommitted text to show at the caret.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Preedit {
+    /// The text (kana while composing, the selected candidates while converting).
+    pub text: String,
+    /// Its segments (one while composing).
+    pub segments: Vec<PreeditSegment>,
+    /// The caret, in UTF-16 code units.
+    pub cursor: usize,
+}
+
+/// The focused segment's candidates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CandidateList {
+    /// All candidates, best first.
+    pub items: Vec<String>,
+    /// The selected one.
+    pub selected: usize,
+    /// Candidates per page; the page shown is the one holding `selected`.
+    pub page_size: usize,
+    /// Whether the candidate window is open (after the second Space, ↑/↓ or paging).
+    pub open: bool,
+    /// Index of the segment these belong to.
+    pub segment: usize,
+}
+
+/// A segment of the current conversion, for display (the demo's segment view).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SegmentView {
+    /// Its kana reading.
+    pub reading: String,
+    /// Its selected (or best) surface.
+    pub surface: String,
+}
+
+/// Everything the text field needs after one key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImeOutput {
+    /// The IME used the key: the field must not see it.
+    pub consumed: bool,
+    /// Text to insert into the field (before the preedit), often empty.
+    pub committed: String,
+    /// The uncommitted text.
+    pub preedit: Preedit,
+    /// The focused segment's candidates while converting.
+    pub candidates: Option<CandidateList>,
+    /// Completions of the composition (not offered yet: always empty).
+    pub completions: Vec<String>,
+    /// Whole-input conversions, best first (while composing, of the live conversion).
+    pub nbest: Vec<String>,
+    /// The segments of the current (or live) conversion.
+    pub segments: Vec<SegmentView>,
+    /// On or off.
+    pub mode: Mode,
+    /// The state after the key.
+    pub state: State,
+}
+
+/// What the state machine needs of the composer and converter.
+pub trait Backend {
+    /// Types one character into the composer.
+    fn insert(&mut self, c: char);
+    /// Deletes the last composed unit.
+    fn backspace(&mut self);
+    /// Empties the composer.
+    fn clear(&mut self);
+    /// True when nothing is composed.
+    fn is_empty(&self) -> bool;
+    /// What to show while composing (kana plus pending romaji).
+    fn preedit(&self) -> String;
+    /// What Enter commits and what is converted (pending romaji resolved, e.g. a final `n`).
+    fn submission(&self) -> String;
+    /// The whole input in another script (F6–F10).
+    fn transliterate(&self, t: Transliteration) -> String;
+    /// Converts the submission; the leading segments have the reading lengths in `fixed`.
+    fn convert(&mut self, fixed: &[usize]) -> Conversion;
+}
+
+/// A [`Session`] with the [`Engine`] it runs on, as a [`Backend`].
+pub struct SessionBackend<'a> {
+    /// The per-field session.
+    pub session: &'a mut Session,
+    /// The loaded model.
+    pub engine: &'a Engine,
+}
+
+impl Backend for SessionBackend<'_> {
+    fn insert(&mut self, c: char) {
+        self.session.insert(self.engine, c);
+    }
+    fn backspace(&mut self) {
+        self.session.backspace(self.engine);
+    }
+    fn clear(&mut self) {
+        self.session.clear();
+    }
+    fn is_empty(&self) -> bool {
+        self.session.composer().is_empty()
+    }
+    fn preedit(&self) -> String {
+        self.session.composer().preedit()
+    }
+    fn submission(&self) -> String {
+        self.session.composer().submission()
+    }
+    fn transliterate(&self, t: Transliteration) -> String {
+        self.session.composer().transliterate(t)
+    }
+    fn convert(&mut self, fixed: &[usize]) -> Conversion {
+        if fixed.is_empty() {
+            self.session.convert(self.engine)
+        } else {
+            self.session.convert_with_fixed(self.engine, fixed)
+        }
+    }
+}
+
+/// One segment while converting.
+#[derive(Debug, Clone)]
+struct Seg {
+    reading: String,
+    /// Reading length in chars.
+    len: usize,
+    candidates: Vec<String>,
+    selected: usize,
+}
+
+impl Seg {
+    fn surface(&self) -> &str {
+        self.candidates
+            .get(self.selected)
+            .map(String::as_str)
+            .unwrap_or(&self.reading)
+    }
+
+    /// Selects `text`, adding it to the candidates if it is not one.
+    fn select_text(&mut self, text: String) {
+        match self.candidates.iter().position(|c| *c == text) {
+            Some(i) => self.selected = i,
+            None => {
+                self.candidates.push(text);
+                self.selected = self.candidates.len() - 1;
+            }
+        }
+    }
+}
+
+/// The conversion state.
+#[derive(Debug, Clone)]
+struct Converting {
+    segs: Vec<Seg>,
+    focus: usize,
+    window: bool,
+    nbest: Vec<String>,
+}
+
+impl Converting {
+    fn from_conversion(c: Conversion) -> Option<Self> {
+        if c.segments.is_empty() {
+            return None;
+        }
+        let segs = c
+            .segments
+            .into_iter()
+            .map(|s| {
+                let mut candidates = s.candidates;
+                if candidates.is_empty() {
+                    candidates.push(s.reading.clone());
+                }
+                Seg {
+                    len: s.reading.chars().count(),
+                    reading: s.reading,
+                    candidates,
+                    selected: 0,
+                }
+            })
+            .collect();
+        Some(Converting {
+            segs,
+            focus: 0,
+            window: false,
+            nbest: c.nbest,
+        })
+    }
+
+    fn text(&self) -> String {
+        self.segs.iter().map(Seg::surface).collect()
+    }
+
+    fn focused(&mut self) -> &mut Seg {
+        &mut self.segs[self.focus]
+    }
+
+    fn step_candidate(&mut self, forward: bool) {
+        self.window = true;
+        let seg = self.focused();
+        let n = seg.candidates.len();
+        seg.selected = if forward {
+            (seg.selected + 1) % n
+        } else {
+            (seg.selected + n - 1) % n
+        };
+    }
+
+    fn page(&mut self, forward: bool) {
+        self.window = true;
+        let seg = self.focused();
+        let n = seg.candidates.len();
+        let page_start = seg.selected / PAGE_SIZE * PAGE_SIZE;
+        seg.selected = if forward {
+            if page_start + PAGE_SIZE < n {
+                page_start + PAGE_SIZE
+            } else {
+                0
+            }
+        } else if page_start >= PAGE_SIZE {
+            page_start - PAGE_SIZE
+        } else {
+            (n - 1) / PAGE_SIZE * PAGE_SIZE
+        };
+    }
+}
+
+/// The key state machine, over any [`Backend`].
+#[derive(Debug, Clone)]
+pub struct Machine {
+    enabled: bool,
+    live: bool,
+    conv: Option<Converting>,
+}
+
+impl Default for Machine {
+    fn default() -> Self {
+        Machine {
+            enabled: true,
+            live: true,
+            conv: None,
+        }
+    }
+}
+
+fn is_toggle(ev: &KeyEvent) -> bool {
+    match ev.key {
+        Key::Space => ev.ctrl && !ev.alt && !ev.meta,
+        Key::ZenkakuHankaku => !ev.has_command_modifier(),
+        Key::Char('`') => ev.alt && !ev.ctrl && !ev.meta,
+        _ => false,
+    }
+}
+
+fn utf16_len(s: &str) -> usize {
+    s.encode_utf16().count()
+}
+
+impl Machine {
+    /// A machine with the IME on and live conversion while composing.
+    pub fn new() -> Self {
+        Machine::default()
+    }
+
+    /// Whether the IME is on.
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Live conversion: while composing, every key also converts the preedit, so the output
+    /// carries the n-best list and segments (the demo shows them). On by default.
+    pub fn set_live(&mut self, live: bool) {
+        self.live = live;
+    }
+
+    /// The state (given the backend's composer).
+    pub fn state<B: Backend>(&self, b: &B) -> State {
+        if !self.enabled {
+            State::Direct
+        } else if self.conv.is_some() {
+            State::Converting
+        } else if b.is_empty() {
+            State::Precomposition
+        } else {
+            State::Composing
+        }
+    }
+
+    /// Handles one key; see the module docs for the key table.
+    pub fn key<B: Backend>(&mut self, b: &mut B, ev: KeyEvent) -> ImeOutput {
+        let mut committed = String::new();
+        let consumed = self.handle(b, ev, &mut committed);
+        self.output(b, consumed, committed)
+    }
+
+    /// Selects candidate `index` of the focused segment (a click in the candidate window) and
+    /// closes the window. Does nothing outside the conversion state or past the list.
+    pub fn select_candidate<B: Backend>(&mut self, b: &mut B, index: usize) -> ImeOutput {
+        let mut consumed = false;
+        if let Some(conv) = &mut self.conv {
+            let seg = conv.focused();
+            if index < seg.candidates.len() {
+                seg.selected = index;
+                conv.window = false;
+                consumed = true;
+            }
+        }
+        self.output(b, consumed, String::new())
+    }
+
+    /// Commits whatever is composed or converted (the field lost focus, the user clicked
+    /// elsewhere in it). The IME stays on.
+    pub fn flush<B: Backend>(&mut self, b: &mut B) -> ImeOutput {
+        let mut committed = String::new();
+        self.commit_all(b, &mut committed);
+        self.output(b, false, committed)
+    }
+
+    /// Turns the IME on or off; turning it off commits the composition.
+    pub fn set_enabled<B: Backend>(&mut self, b: &mut B, on: bool) -> ImeOutput {
+        let mut committed = String::new();
+        if !on {
+            self.commit_all(b, &mut committed);
+        }
+        self.enabled = on;
+        self.output(b, false, committed)
+    }
+
+    /// Drops the composition without committing it.
+    pub fn cancel<B: Backend>(&mut self, b: &mut B) {
+        self.conv = None;
+        b.clear();
+    }
+
+    fn commit_all<B: Backend>(&mut self, b: &mut B, out: &mut String) {
+        if let Some(conv) = self.conv.take() {
+            out.push_str(&conv.text());
+        } else if !b.is_empty() {
+            out.push_str(&b.submission());
+        }
+        b.clear();
+    }
+
+    fn handle<B: Backend>(&mut self, b: &mut B, ev: KeyEvent, out: &mut String) -> bool {
+        if is_toggle(&ev) {
+            self.commit_all(b, out);
+            self.enabled = !self.enabled;
+            return true;
+        }
+        match ev.key {
+            Key::ImeOn if !ev.has_command_modifier() => {
+                let was = self.enabled;
+                self.enabled = true;
+                return !was;
+            }
+            Key::ImeOff if !ev.has_command_modifier() => {
+                let was = self.enabled;
+                self.commit_all(b, out);
+                self.enabled = false;
+                return was;
+            }
+            _ => {}
+        }
+        if !self.enabled {
+            return false;
+        }
+        if self.conv.is_some() {
+            self.key_converting(b, ev, out)
+        } else if b.is_empty() {
+            self.key_precomposition(b, ev, out)
+        } else {
+            self.key_composing(b, ev, out)
+        }
+    }
+
+    fn key_precomposition<B: Backend>(
+        &mut self,
+        b: &mut B,
+        ev: KeyEvent,
+        out: &mut String,
+    ) -> bool {
+        if ev.has_command_modifier() {
+            return false;
+        }
+        match ev.key {
+            Key::Char(c) if !c.is_control() => {
+                b.insert(c);
+                true
+            }
+            Key::Space if !ev.shift => {
+                out.push('\u{3000}');
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn key_composing<B: Backend>(&mut self, b: &mut B, ev: KeyEvent, out: &mut String) -> bool {
+        if ev.has_command_modifier() {
+            return true;
+        }
+        match ev.key {
+            Key::Char(c) if !c.is_control() => b.insert(c),
+            Key::Space | Key::Convert => self.start_conversion(b),
+            Key::Enter => self.commit_all(b, out),
+            Key::Escape => b.clear(),
+            Key::Backspace => b.backspace(),
+            Key::F(n @ 6..=10) => self.transliterate_all(b, n),
+            Key::F(_) | Key::Other => return false,
+            // No caret inside the preedit yet, completions later: swallow.
+            _ => {}
+        }
+        true
+    }
+
+    fn key_converting<B: Backend>(&mut self, b: &mut B, ev: KeyEvent, out: &mut String) -> bool {
+        if ev.has_command_modifier() {
+            return true;
+        }
+        let Some(conv) = self.conv.as_mut() else {
+            return false;
+        };
+        match ev.key {
+            Key::Space | Key::Convert => conv.step_candidate(!ev.shift),
+            Key::Down => conv.step_candidate(true),
+            Key::Up => conv.step_candidate(false),
+            Key::PageDown => conv.page(true),
+            Key::PageUp => conv.page(false),
+            Key::Enter => self.commit_all(b, out),
+            Key::Escape | Key::Backspace => self.conv = None,
+            Key::Left | Key::Right if ev.shift => {
+                self.resize(b, if ev.key == Key::Left { -1 } else { 1 })
+            }
+            Key::Left => {
+                conv.focus = (conv.focus + conv.segs.len() - 1) % conv.segs.len();
+                conv.window = false;
+            }
+            Key::Right => {
+                conv.focus = (conv.focus + 1) % conv.segs.len();
+                conv.window = false;
+            }
+            Key::Home => {
+                conv.focus = 0;
+                conv.window = false;
+            }
+            Key::End => {
+                conv.focus = conv.segs.len() - 1;
+                conv.window = false;
+            }
+            Key::Char(d @ '1'..='9') if conv.window && !ev.shift => {
+                let seg = conv.focused();
+                let index = seg.selected / PAGE_SIZE * PAGE_SIZE + (d as usize - '1' as usize);
+                if index < seg.candidates.len() {
+                    seg.selected = index;
+                    conv.window = false;
+                }
+            }
+            Key::Char(c) if !c.is_control() => {
+                self.commit_all(b, out);
+                b.insert(c);
+            }
+            Key::F(n @ 6..=8) => {
+                let seg = conv.focused();
+                let text = match n {
+                    6 => to_hiragana(&seg.reading),
+                    7 => to_katakana(&seg.reading),
+                    _ => to_half_katakana(&seg.reading),
+                };
+                seg.select_text(text);
+                conv.window = false;
+            }
+            Key::F(n @ 9..=10) => self.transliterate_all(b, n),
+            Key::F(_) | Key::Other => return false,
+            _ => {}
+        }
+        true
+    }
+
+    fn start_conversion<B: Backend>(&mut self, b: &mut B) {
+        self.conv = Converting::from_conversion(b.convert(&[]));
+    }
+
+    /// F6–F10 on the whole input: one segment holding the transliteration.
+    fn transliterate_all<B: Backend>(&mut self, b: &mut B, n: u8) {
+        let t = match n {
+            6 => Transliteration::Hiragana,
+            7 => Transliteration::Katakana,
+            8 => Transliteration::HalfKatakana,
+            9 => Transliteration::FullAscii,
+            _ => Transliteration::HalfAscii,
+        };
+        let text = b.transliterate(t);
+        let reading = b.submission();
+        if reading.is_empty() && text.is_empty() {
+            return;
+        }
+        let mut candidates = vec![text];
+        for c in [reading.clone(), to_katakana(&reading)] {
+            if !candidates.contains(&c) {
+                candidates.push(c);
+            }
+        }
+        let len = reading.chars().count();
+        let nbest = vec![candidates[0].clone()];
+        self.conv = Some(Converting {
+            segs: vec![Seg {
+                reading,
+                len,
+                candidates,
+                selected: 0,
+            }],
+            focus: 0,
+            window: false,
+            nbest,
+        });
+    }
+
+    /// Shift+←/→: the focused segment's reading gets `delta` chars longer; the segments before it
+    /// keep their lengths and choices, the rest is converted again.
+    fn resize<B: Backend>(&mut self, b: &mut B, delta: isize) {
+        let Some(conv) = self.conv.as_mut() else {
+            return;
+        };
+        let i = conv.focus;
+        let start: usize = conv.segs[..i].iter().map(|s| s.len).sum();
+        let total: usize = conv.segs.iter().map(|s| s.len).sum();
+        let new_len = conv.segs[i].len as isize + delta;
+        if new_len < 1 || start + new_len as usize > total {
+            return;
+        }
+        let mut fixed: Vec<usize> = conv.segs[..i].iter().map(|s| s.len).collect();
+        fixed.push(new_len as usize);
+        let Some(mut next) = Converting::from_conversion(b.convert(&fixed)) else {
+            return;
+        };
+        for (old, new) in conv.segs[..i].iter().zip(next.segs.iter_mut()) {
+            if old.reading == new.reading {
+                new.select_text(old.surface().to_string());
+            }
+        }
+        next.focus = i.min(next.segs.len() - 1);
+        *conv = next;
+    }
+
+    fn output<B: Backend>(&mut self, b: &mut B, consumed: bool, committed: String) -> ImeOutput {
+        let state = self.state(b);
+        let mode = if self.enabled {
+            Mode::Hiragana
+        } else {
+            Mode::Direct
+        };
+        let mut out = ImeOutput {
+            consumed,
+            committed,
+            preedit: Preedit::default(),
+            candidates: None,
+            completions: Vec::new(),
+            nbest: Vec::new(),
+            segments: Vec::new(),
+            mode,
+            state,
+        };
+        if let Some(conv) = &self.conv {
+            let mut pos = 0;
+            for (i, seg) in conv.segs.iter().enumerate() {
+                let surface = seg.surface();
+                out.preedit.text.push_str(surface);
+                let end = pos + utf16_len(surface);
+                out.preedit.segments.push(PreeditSegment {
+                    start: pos,
+                    end,
+                    focused: i == conv.focus,
+                    converted: true,
+                });
+                out.segments.push(SegmentView {
+                    reading: seg.reading.clone(),
+                    surface: surface.to_string(),
+                });
+                pos = end;
+            }
+            out.preedit.cursor = pos;
+            let seg = &conv.segs[conv.focus];
+            out.candidates = Some(CandidateList {
+                items: seg.candidates.clone(),
+                selected: seg.selected,
+                page_size: PAGE_SIZE,
+                open: conv.window,
+                segment: conv.focus,
+            });
+            out.nbest = conv.nbest.clone();
+        } else if !b.is_empty() {
+            let text = b.preedit();
+            let end = utf16_len(&text);
+            out.preedit = Preedit {
+                segments: vec![PreeditSegment {
+                    start: 0,
+                    end,
+                    focused: false,
+                    converted: false,
+                }],
+                cursor: end,
+                text,
+            };
+            if self.live {
+                let live = b.convert(&[]);
+                out.segments = live
+                    .segments
+                    .iter()
+                    .map(|s| SegmentView {
+                        reading: s.reading.clone(),
+                        surface: s
+                            .candidates
+                            .first()
+                            .cloned()
+                            .unwrap_or_else(|| s.reading.clone()),
+                    })
+                    .collect();
+                out.nbest = live.nbest;
+            }
+        }
+        out
+    }
+}
+
+/// The IME of one text field: a [`Session`] driven by the key [`Machine`].
+///
+/// ```ignore
+/// let engine = henkan::Engine::from_bytes(std::fs::read("models/henkan.henkan")?)?;
+/// let mut ime = henkan::ime::Ime::new();
+/// for c in "kyouha".chars() {
+///     ime.key(&engine, KeyEvent::plain(Key::Char(c)));
+/// }
+/// let out = ime.key(&engine, KeyEvent::plain(Key::Space));
+/// assert_eq!(out.preedit.text, "今日は");
+/// ```
+pub struct Ime {
+    session: Session,
+    machine: Machine,
+}
+
+impl Default for Ime {
+    fn default() -> Self {
+        Ime::new()
+    }
+}
+
+impl Ime {
+    /// A new IME, on, with an empty composition.
+    pub fn new() -> Self {
+        Ime {
+            session: Session::new(),
+            machine: Machine::new(),
+        }
+    }
+
+    /// Handles one key.
+    pub fn key(&mut self, engine: &Engine, ev: KeyEvent) -> ImeOutput {
+        self.machine.key(
+            &mut SessionBackend {
+                session: &mut self.session,
+                engine,
+            },
+            ev,
+        )
+    }
+
+    /// Selects a candidate of the focused segment (a click in the candidate window).
+    pub fn select_candidate(&mut self, engine: &Engine, index: usize) -> ImeOutput {
+        self.machine.select_candidate(
+            &mut SessionBackend {
+                session: &mut self.session,
+                engine,
+            },
+            index,
+        )
+    }
+
+    /// Commits whatever is composed (focus lost, click elsewhere).
+    pub fn flush(&mut self, engine: &Engine) -> ImeOutput {
+        self.machine.flush(&mut SessionBackend {
+            session: &mut self.session,
+            engine,
+        })
+    }
+
+    /// Turns the IME on or off (off commits the composition).
+    pub fn set_enabled(&mut self, engine: &Engine, on: bool) -> ImeOutput {
+        self.machine.set_enabled(
+            &mut SessionBackend {
+                session: &mut self.session,
+                engine,
+            },
+            on,
+        )
+    }
+
+    /// Whether the IME is on.
+    pub fn enabled(&self) -> bool {
+        self.machine.enabled()
+    }
+
+    /// Live conversion while composing (see [`Machine::set_live`]).
+    pub fn set_live(&mut self, live: bool) {
+        self.machine.set_live(live);
+    }
+
+    /// Drops the composition without committing it.
+    pub fn cancel(&mut self) {
+        self.machine.conv = None;
+        self.session.clear();
+    }
+
+    /// The session (composer, lattice).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,397 @@
+//! The word lattice over a reading, built one character at a time.
+//!
+//! Terms:
+//! - *position*: a boundary between characters of the reading, `0..=len`.
+//! - *node*: a word candidate spanning `[begin, end)`: a lexicon entry or an *unknown*
+//!   node (the characters themselves) so that any input has a path.
+//!
+//! Nodes are stored in one arena in the order of their end positions, so the nodes ending
+//! at `p` are the contiguous range [`Lattice::ending_at`]. Appending a character runs the
+//! live prefix walks of the lexicon index one step (one walk per start position that can
+//! still reach a reading), so a key costs O(new nodes), and nothing before it is rebuilt.
+//! [`Lattice::truncate`] keeps the capacity of every buffer.
+
+use crate::lexicon::{Lexicon, Surface};
+use crate::pos::SpecialIds;
+use fst::raw::{CompiledAddr, Output};
+
+/// `entry` value of unknown nodes.
+pub const UNKNOWN_ENTRY: u32 = u32::MAX;
+/// Cost of a one-character unknown node (kept above any dictionary word).
+pub const UNKNOWN_CHAR_COST: i32 = 20_000;
+/// Base cost of a run of digits, Latin letters, katakana or symbols taken as one word.
+pub const UNKNOWN_RUN_COST: i32 = 4_000;
+
+/// One word candidate in the lattice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Node {
+    /// First position (inclusive).
+    pub begin: u16,
+    /// Last position (exclusive).
+    pub end: u16,
+    /// Left POS id.
+    pub left_id: u16,
+    /// Right POS id.
+    pub right_id: u16,
+    /// Word cost.
+    pub cost: i32,
+    /// Entry offset in the lexicon, or [`UNKNOWN_ENTRY`] for an unknown node whose surface
+    /// is its reading span.
+    pub entry: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Walk {
+    begin: u16,
+    addr: CompiledAddr,
+    out: u64,
+}
+
+/// Character classes for grouping unknown runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CharClass {
+    Hiragana,
+    Katakana,
+    Digit,
+    Latin,
+    Other,
+}
+
+fn class_of(c: char) -> CharClass {
+    match c {
+        'ぁ'..='ゖ' | 'ゝ' | 'ゞ' => CharClass::Hiragana,
+        'ァ'..='ヺ' | 'ー' | 'ヽ' | 'ヾ' | 'ｦ'..='ﾟ' => CharClass::Katakana,
+        '0'..='9' | '０'..='９' => CharClass::Digit,
+        'a'..='z' | 'A'..='Z' | 'ａ'..='ｚ' | 'Ａ'..='Ｚ' => CharClass::Latin,
+        _ => CharClass::Other,
+    }
+}
+
+/// Longest reading (in characters) a lexicon walk may follow; also bounds unknown runs.
+pub const MAX_WORD_CHARS: usize = 64;
+
+/// The lattice and its scratch state.
+#[derive(Debug, Clone, Default)]
+pub struct Lattice {
+    reading: String,
+    /// byte offset of each position, `len + 1` items
+    offsets: Vec<usize>,
+    nodes: Vec<Node>,
+    /// `end_start[p]` = first node index ending at `p` (for p ≥ 1); `end_start[len+1]` = nodes.len()
+    end_start: Vec<u32>,
+    walks: Vec<Walk>,
+    walks_next: Vec<Walk>,
+}
+
+impl Lattice {
+    /// An empty lattice.
+    pub fn new() -> Self {
+        let mut l = Lattice::default();
+        l.clear();
+        l
+    }
+
+    /// Removes everything, keeping capacity.
+    pub fn clear(&mut self) {
+        self.reading.clear();
+        self.offsets.clear();
+        self.offsets.push(0);
+        self.nodes.clear();
+        self.end_start.clear();
+        self.end_start.push(0); // position 0: no node ends there
+        self.end_start.push(0);
+        self.walks.clear();
+    }
+
+    /// The reading the lattice covers.
+    pub fn reading(&self) -> &str {
+        &self.reading
+    }
+
+    /// Number of characters (the last position).
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Whether the reading is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// All nodes, ordered by end position.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// Index range of the nodes ending at position `p` (empty for 0 or out of range).
+    pub fn ending_at(&self, p: usize) -> std::ops::Range<usize> {
+        if p == 0 || p > self.len() {
+            return 0..0;
+        }
+        self.end_start[p] as usize..self.end_start[p + 1] as usize
+    }
+
+    /// The reading between two positions.
+    pub fn span(&self, begin: usize, end: usize) -> &str {
+        &self.reading[self.offsets[begin]..self.offsets[end]]
+    }
+
+    /// The surface of a node.
+    pub fn surface(&self, lexicon: &Lexicon, node: &Node) -> String {
+        let reading = self.span(node.begin as usize, node.end as usize);
+        if node.entry == UNKNOWN_ENTRY {
+            return reading.to_string();
+        }
+        match lexicon.entry(node.entry).map(|e| e.surface) {
+            Some(Surface::Text(s)) => s.to_string(),
+            Some(s) => s.resolve(reading),
+            None => reading.to_string(),
+        }
+    }
+
+    /// Cuts the lattice back to its first `len` characters.
+    pub fn truncate(&mut self, lexicon: &Lexicon, len: usize) {
+        if len >= self.len() {
+            return;
+        }
+        self.reading.truncate(self.offsets[len]);
+        self.offsets.truncate(len + 1);
+        self.nodes.truncate(self.end_start[len + 1] as usize);
+        self.end_start.truncate(len + 2);
+        // Rebuild the live walks: those from starts within reach that still match.
+        self.walks.clear();
+        let index = lexicon.index();
+        let first = len.saturating_sub(MAX_WORD_CHARS);
+        for begin in first..len {
+            let mut node = index.root();
+            let mut out = Output::zero();
+            let mut alive = true;
+            for &b in self.reading[self.offsets[begin]..].as_bytes() {
+                match node.find_input(b) {
+                    Some(t) => {
+                        let tr = node.transition(t);
+                        out = out.cat(tr.out);
+                        node = index.node(tr.addr);
+                    }
+                    None => {
+                        alive = false;
+                        break;
+                    }
+                }
+            }
+            if alive {
+                self.walks.push(Walk {
+                    begin: begin as u16,
+                    addr: node.addr(),
+                    out: out.value(),
+                });
+            }
+        }
+    }
+
+    /// Makes the lattice cover `reading`, keeping the common prefix and extending from it.
+    /// Returns the first position whose nodes changed.
+    pub fn sync(&mut self, lexicon: &Lexicon, special: &SpecialIds, reading: &str) -> usize {
+        let common = self
+            .reading
+            .chars()
+            .zip(reading.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        self.truncate(lexicon, common);
+        for c in reading.chars().skip(common) {
+            self.push(lexicon, special, c);
+        }
+        common
+    }
+
+    /// Appends one character and adds every node that ends after it.
+    pub fn push(&mut self, lexicon: &Lexicon, special: &SpecialIds, c: char) {
+        let n = self.len();
+        if n + 1 >= u16::MAX as usize {
+            // Beyond the lattice's reach: keep the text, add only the unknown node.
+            self.reading.push(c);
+            self.offsets.push(self.reading.len());
+            self.add_unknown(special, n, c);
+            self.end_start.push(self.nodes.len() as u32);
+            return;
+        }
+        self.reading.push(c);
+        self.offsets.push(self.reading.len());
+        let end = (n + 1) as u16;
+        let index = lexicon.index();
+        self.walks.push(Walk {
+            begin: n as u16,
+            addr: index.root().addr(),
+            out: 0,
+        });
+        let mut buf = [0u8; 4];
+        let bytes = c.encode_utf8(&mut buf).as_bytes();
+        self.walks_next.clear();
+        for w in self.walks.drain(..) {
+            let mut node = index.node(w.addr);
+            let mut out = Output::new(w.out);
+            let mut alive = true;
+            for &b in bytes {
+                match node.find_input(b) {
+                    Some(t) => {
+                        let tr = node.transition(t);
+                        out = out.cat(tr.out);
+                        node = index.node(tr.addr);
+                    }
+                    None => {
+                        alive = false;
+                        break;
+                    }
+                }
+            }
+            if !alive {
+                continue;
+            }
+            if node.is_final() {
+                let value = out.cat(node.final_output()).value();
+                for e in lexicon.entries(value) {
+                    self.nodes.push(Node {
+                        begin: w.begin,
+                        end,
+                        left_id: e.left_id,
+                        right_id: e.right_id,
+                        cost: e.cost,
+                        entry: e.offset,
+                    });
+                }
+            }
+            if (n + 1 - w.begin as usize) < MAX_WORD_CHARS && !node.is_empty_transitions() {
+                self.walks_next.push(Walk {
+                    begin: w.begin,
+                    addr: node.addr(),
+                    out: out.value(),
+                });
+            }
+        }
+        std::mem::swap(&mut self.walks, &mut self.walks_next);
+        self.add_unknown(special, n, c);
+        self.end_start.push(self.nodes.len() as u32);
+    }
+
+    fn add_unknown(&mut self, special: &SpecialIds, n: usize, c: char) {
+        let end = (n + 1).min(u16::MAX as usize) as u16;
+        let class = class_of(c);
+        let single_id = match class {
+            CharClass::Hiragana => special.noun,
+            CharClass::Katakana => special.proper_noun,
+            CharClass::Digit => special.number,
+            CharClass::Latin => special.alphabet,
+            CharClass::Other => special.symbol,
+        };
+        let single_cost = match class {
+            CharClass::Hiragana | CharClass::Katakana => UNKNOWN_CHAR_COST,
+            _ => UNKNOWN_RUN_COST,
+        };
+        self.nodes.push(Node {
+            begin: n as u16,
+            end,
+            left_id: single_id,
+            right_id: single_id,
+            cost: single_cost,
+            entry: UNKNOWN_ENTRY,
+        });
+        if class == CharClass::Hiragana {
+            return;
+        }
+        // A run of the same class ending here, taken as one word.
+        let chars: Vec<char> = self.reading[self.offsets[n.saturating_sub(MAX_WORD_CHARS)]..]
+            .chars()
+            .collect();
+        let run = chars
+            .iter()
+            .rev()
+            .take_while(|&&x| class_of(x) == class)
+            .count();
+        if run > 1 {
+            self.nodes.push(Node {
+                begin: (n + 1 - run) as u16,
+                end,
+                left_id: single_id,
+                right_id: single_id,
+                cost: UNKNOWN_RUN_COST,
+                entry: UNKNOWN_ENTRY,
+            });
+        }
+    }
+}
+
+trait EmptyTransitions {
+    fn is_empty_transitions(&self) -> bool;
+}
+
+impl EmptyTransitions for fst::raw::Node<'_> {
+    fn is_empty_transitions(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexicon::LexiconWriter;
+    use crate::model::SectionBytes;
+
+    fn lex() -> Lexicon {
+        let mut w = LexiconWriter::new();
+        w.add("き", 1, 1, 100, "木");
+        w.add("きょう", 1, 1, 100, "今日");
+        w.add("ょう", 1, 1, 100, "X");
+        w.add("う", 1, 1, 100, "鵜");
+        let (i, p) = w.finish().unwrap();
+        Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap()
+    }
+
+    fn spans(l: &Lattice, lex: &Lexicon) -> Vec<(u16, u16, String)> {
+        let mut v: Vec<_> = l
+            .nodes()
+            .iter()
+            .map(|n| (n.begin, n.end, l.surface(lex, n)))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn incremental_equals_from_scratch() {
+        let lex = lex();
+        let sp = SpecialIds::default();
+        let mut a = Lattice::new();
+        for c in "きょう".chars() {
+            a.push(&lex, &sp, c);
+        }
+        let got = spans(&a, &lex);
+        assert!(got.contains(&(0, 3, "今日".into())));
+        assert!(got.contains(&(1, 3, "X".into())));
+        assert!(got.contains(&(2, 3, "鵜".into())));
+        assert!(got.contains(&(0, 1, "木".into())));
+        // backspace and retype gives the same lattice
+        a.truncate(&lex, 1);
+        assert_eq!(a.reading(), "き");
+        a.sync(&lex, &sp, "きょう");
+        assert_eq!(spans(&a, &lex), got);
+        let mut b = Lattice::new();
+        b.sync(&lex, &sp, "きょう");
+        assert_eq!(spans(&b, &lex), got);
+    }
+
+    #[test]
+    fn unknown_runs() {
+        let lex = lex();
+        let sp = SpecialIds::default();
+        let mut l = Lattice::new();
+        l.sync(&lex, &sp, "ab12");
+        let s = spans(&l, &lex);
+        assert!(s.contains(&(0, 2, "ab".into())));
+        assert!(s.contains(&(2, 4, "12".into())));
+        // every position has a node ending there
+        for p in 1..=l.len() {
+            assert!(!l.ending_at(p).is_empty());
+        }
+    }
+}

@@ -1,0 +1,476 @@
+//! The lexicon: readings (hiragana) → dictionary entries.
+//!
+//! Terms:
+//! - *reading*: the kana a word is typed as (`きょう`).
+//! - *entry*: one word for a reading: its *surface* (`今日`), its left and right POS ids
+//!   (Mozc's `id.def` numbering) and its word cost (lower is likelier).
+//! - *postings*: the entries of one reading, stored back to back.
+//!
+//! Storage is two sections: an `fst::Map` from reading to the byte offset of its postings
+//! (the *index*), and the postings bytes. Each posting list is
+//! `varint count` then per entry `varint pos pair`, `varint zigzag cost`, `varint surface tag`
+//! where tag 0 = the surface is the reading itself, 1 = the katakana of the reading,
+//! n ≥ 2 = n − 2 bytes of UTF-8 surface follow. The postings section starts with the
+//! table of distinct (left id, right id) pairs the entries refer to.
+//!
+//! Both views are generic over their bytes (see [`SectionBytes`]), so the same code serves
+//! a model loaded from a file, `include_bytes!` or wasm memory. Malformed postings never
+//! panic: a bad entry ends the iteration.
+
+use crate::error::{Error, Result};
+use crate::model::SectionBytes;
+use fst::raw::{Fst, Output};
+
+/// How an entry's surface is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Surface<'a> {
+    /// The surface is the reading itself (hiragana words such as particles).
+    Reading,
+    /// The surface is the katakana form of the reading.
+    Katakana,
+    /// Any other surface.
+    Text(&'a str),
+}
+
+impl Surface<'_> {
+    /// The surface as text, given the entry's reading.
+    pub fn resolve(&self, reading: &str) -> String {
+        match self {
+            Surface::Reading => reading.to_string(),
+            Surface::Katakana => crate::composer::to_katakana(reading),
+            Surface::Text(s) => (*s).to_string(),
+        }
+    }
+}
+
+/// One dictionary entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry<'a> {
+    /// Left POS id (used when something precedes this word).
+    pub left_id: u16,
+    /// Right POS id (used when something follows this word).
+    pub right_id: u16,
+    /// Word cost; lower is likelier.
+    pub cost: i32,
+    /// The written form.
+    pub surface: Surface<'a>,
+    /// Byte offset of this entry in the postings, to find it again with [`Lexicon::entry`].
+    pub offset: u32,
+}
+
+/// Reads a LEB128 varint, advancing `pos`; `None` when the bytes end or overflow.
+pub fn read_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    let mut shift = 0;
+    loop {
+        let b = *bytes.get(*pos)?;
+        *pos += 1;
+        if shift >= 64 {
+            return None;
+        }
+        v |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+        shift += 7;
+    }
+}
+
+/// Appends a LEB128 varint.
+pub fn write_varint(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+/// Zigzag-encodes a signed cost.
+pub fn zigzag(v: i32) -> u64 {
+    ((v << 1) ^ (v >> 31)) as u32 as u64
+}
+
+fn unzigzag(v: u64) -> i32 {
+    let v = v as u32;
+    ((v >> 1) as i32) ^ -((v & 1) as i32)
+}
+
+/// The lexicon: an index from reading to postings, and the postings.
+#[derive(Clone)]
+pub struct Lexicon {
+    index: Fst<SectionBytes>,
+    postings: SectionBytes,
+    pairs: Vec<(u16, u16)>,
+    blob_start: usize,
+}
+
+impl std::fmt::Debug for Lexicon {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lexicon")
+            .field("readings", &self.index.len())
+            .field("postings_bytes", &self.postings.as_ref().len())
+            .finish()
+    }
+}
+
+/// Iterates the entries of one reading.
+#[derive(Debug, Clone)]
+pub struct Entries<'a> {
+    lex: &'a Lexicon,
+    pos: usize,
+    left: u64,
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = Entry<'a>;
+
+    fn next(&mut self) -> Option<Entry<'a>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let at = self.pos;
+        match self.lex.decode_at(&mut self.pos) {
+            Some(e) => Some(Entry {
+                offset: (at - self.lex.blob_start) as u32,
+                ..e
+            }),
+            None => {
+                self.left = 0;
+                None
+            }
+        }
+    }
+}
+
+impl Lexicon {
+    /// Builds the view from the index and postings sections.
+    pub fn new(index: SectionBytes, postings: SectionBytes) -> Result<Self> {
+        let index = Fst::new(index).map_err(|e| Error::Malformed {
+            section: "lexicon index",
+            detail: e.to_string(),
+        })?;
+        let p = postings.as_ref();
+        let bad = |detail: &str| Error::Malformed {
+            section: "lexicon postings",
+            detail: detail.to_string(),
+        };
+        if p.len() < 4 {
+            return Err(bad("too short"));
+        }
+        let n = u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as usize;
+        let pairs_end = n
+            .checked_mul(4)
+            .and_then(|x| x.checked_add(4))
+            .ok_or_else(|| bad("pair count overflows"))?;
+        if p.len() < pairs_end {
+            return Err(bad("pair table truncated"));
+        }
+        let pairs = (0..n)
+            .map(|i| {
+                let at = 4 + i * 4;
+                (
+                    u16::from_le_bytes([p[at], p[at + 1]]),
+                    u16::from_le_bytes([p[at + 2], p[at + 3]]),
+                )
+            })
+            .collect();
+        Ok(Lexicon {
+            index,
+            postings,
+            pairs,
+            blob_start: pairs_end,
+        })
+    }
+
+    /// Number of distinct readings.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Whether there is no reading at all.
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// The raw index automaton (for incremental prefix walks in the lattice).
+    pub fn index(&self) -> &Fst<SectionBytes> {
+        &self.index
+    }
+
+    fn decode_at(&self, pos: &mut usize) -> Option<Entry<'_>> {
+        let b = self.postings.as_ref();
+        let pair = read_varint(b, pos)? as usize;
+        let (left_id, right_id) = *self.pairs.get(pair)?;
+        let cost = unzigzag(read_varint(b, pos)?);
+        let tag = read_varint(b, pos)?;
+        let surface = match tag {
+            0 => Surface::Reading,
+            1 => Surface::Katakana,
+            n => {
+                let len = (n - 2) as usize;
+                let s = b.get(*pos..pos.checked_add(len)?)?;
+                *pos += len;
+                Surface::Text(std::str::from_utf8(s).ok()?)
+            }
+        };
+        Some(Entry {
+            left_id,
+            right_id,
+            cost,
+            surface,
+            offset: 0,
+        })
+    }
+
+    /// The entries whose postings start at `value` (an index output).
+    pub fn entries(&self, value: u64) -> Entries<'_> {
+        let mut pos = self.blob_start.saturating_add(value as usize);
+        let left = read_varint(self.postings.as_ref(), &mut pos).unwrap_or(0);
+        Entries {
+            lex: self,
+            pos,
+            left,
+        }
+    }
+
+    /// The entries of exactly this reading (empty if it is not in the lexicon).
+    pub fn get(&self, reading: &str) -> Entries<'_> {
+        match self.index.get(reading.as_bytes()) {
+            Some(out) => self.entries(out.value()),
+            None => Entries {
+                lex: self,
+                pos: 0,
+                left: 0,
+            },
+        }
+    }
+
+    /// The entry at a byte offset returned in [`Entry::offset`].
+    pub fn entry(&self, offset: u32) -> Option<Entry<'_>> {
+        let mut pos = self.blob_start.checked_add(offset as usize)?;
+        self.decode_at(&mut pos).map(|e| Entry { offset, ..e })
+    }
+
+    /// Readings that are prefixes of `text`: yields (length in bytes, index value).
+    pub fn common_prefixes<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, u64)> + 'a {
+        let bytes = text.as_bytes();
+        let mut node = self.index.root();
+        let mut out = Output::zero();
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            while i < bytes.len() {
+                let t = node.find_input(bytes[i])?;
+                let tr = node.transition(t);
+                out = out.cat(tr.out);
+                node = self.index.node(tr.addr);
+                i += 1;
+                if node.is_final() && text.is_char_boundary(i) {
+                    return Some((i, out.cat(node.final_output()).value()));
+                }
+            }
+            None
+        })
+    }
+
+    /// Readings that start with `prefix`, in byte order, at most `limit`: (reading, value).
+    pub fn predictive(&self, prefix: &str, limit: usize) -> Vec<(String, u64)> {
+        use fst::{IntoStreamer, Streamer};
+        let mut upper = prefix.as_bytes().to_vec();
+        upper.push(0xff);
+        let mut stream = self
+            .index
+            .range()
+            .ge(prefix.as_bytes())
+            .lt(&upper)
+            .into_stream();
+        let mut found = Vec::new();
+        while let Some((k, v)) = stream.next() {
+            if found.len() >= limit {
+                break;
+            }
+            if let Ok(s) = std::str::from_utf8(k) {
+                found.push((s.to_string(), v.value()));
+            }
+        }
+        found
+    }
+}
+
+/// Builds lexicon sections from entries (used by the model builder and tests).
+#[derive(Debug, Default)]
+pub struct LexiconWriter {
+    entries: Vec<(String, u16, u16, i32, String)>,
+}
+
+impl LexiconWriter {
+    /// An empty writer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds an entry: reading, left id, right id, cost, surface.
+    pub fn add(&mut self, reading: &str, left_id: u16, right_id: u16, cost: i32, surface: &str) {
+        self.entries.push((
+            reading.to_string(),
+            left_id,
+            right_id,
+            cost,
+            surface.to_string(),
+        ));
+    }
+
+    /// Number of entries added.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no entry was added.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The (index, postings) section bytes.
+    pub fn finish(mut self) -> Result<(Vec<u8>, Vec<u8>)> {
+        // Stable: entries of one reading keep their insertion order.
+        self.entries
+            .sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let mut pair_ids = std::collections::HashMap::new();
+        let mut pairs = Vec::new();
+        for e in &self.entries {
+            pair_ids.entry((e.1, e.2)).or_insert_with(|| {
+                pairs.push((e.1, e.2));
+                pairs.len() - 1
+            });
+        }
+        let mut blob = Vec::new();
+        let mut builder = fst::MapBuilder::memory();
+        let mut i = 0;
+        while i < self.entries.len() {
+            let reading = self.entries[i].0.clone();
+            let mut j = i;
+            while j < self.entries.len() && self.entries[j].0 == reading {
+                j += 1;
+            }
+            builder
+                .insert(reading.as_bytes(), blob.len() as u64)
+                .map_err(|e| Error::Build(e.to_string()))?;
+            write_varint(&mut blob, (j - i) as u64);
+            let kata = crate::composer::to_katakana(&reading);
+            for e in &self.entries[i..j] {
+                write_varint(&mut blob, pair_ids[&(e.1, e.2)] as u64);
+                write_varint(&mut blob, zigzag(e.3));
+                if e.4 == reading {
+                    write_varint(&mut blob, 0);
+                } else if e.4 == kata {
+                    write_varint(&mut blob, 1);
+                } else {
+                    write_varint(&mut blob, e.4.len() as u64 + 2);
+                    blob.extend_from_slice(e.4.as_bytes());
+                }
+            }
+            i = j;
+        }
+        let index = builder
+            .into_inner()
+            .map_err(|e| Error::Build(e.to_string()))?;
+        let mut postings = Vec::with_capacity(4 + pairs.len() * 4 + blob.len());
+        postings.extend_from_slice(&(pairs.len() as u32).to_le_bytes());
+        for (l, r) in pairs {
+            postings.extend_from_slice(&l.to_le_bytes());
+            postings.extend_from_slice(&r.to_le_bytes());
+        }
+        postings.extend_from_slice(&blob);
+        Ok((index, postings))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> Lexicon {
+        let mut w = LexiconWriter::new();
+        w.add("きょう", 10, 10, 3000, "今日");
+        w.add("きょう", 11, 11, 5000, "京");
+        w.add("きょう", 12, 12, 9000, "キョウ");
+        w.add("き", 10, 10, 4000, "木");
+        w.add("は", 20, 21, 100, "は");
+        let (i, p) = w.finish().unwrap();
+        Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap()
+    }
+
+    #[test]
+    fn get_and_surfaces() {
+        let lex = tiny();
+        let e: Vec<_> = lex.get("きょう").collect();
+        assert_eq!(e.len(), 3);
+        assert_eq!(e[0].surface, Surface::Text("今日"));
+        assert_eq!(e[2].surface, Surface::Katakana);
+        assert_eq!(e[2].surface.resolve("きょう"), "キョウ");
+        let ha: Vec<_> = lex.get("は").collect();
+        assert_eq!((ha[0].left_id, ha[0].right_id, ha[0].cost), (20, 21, 100));
+        assert_eq!(ha[0].surface, Surface::Reading);
+        assert_eq!(lex.get("ない").count(), 0);
+        assert_eq!(lex.entry(e[1].offset).unwrap().surface, Surface::Text("京"));
+    }
+
+    #[test]
+    fn common_prefixes_stop_at_char_boundaries() {
+        let lex = tiny();
+        let lens: Vec<usize> = lex.common_prefixes("きょうは").map(|(l, _)| l).collect();
+        assert_eq!(lens, vec![3, 9]);
+        assert_eq!(lex.common_prefixes("").count(), 0);
+    }
+
+    #[test]
+    fn predictive_search() {
+        let lex = tiny();
+        let r: Vec<String> = lex.predictive("き", 10).into_iter().map(|x| x.0).collect();
+        assert_eq!(r, vec!["き", "きょう"]);
+    }
+
+    #[test]
+    fn varints_round_trip() {
+        for v in [0u64, 1, 127, 128, 300, 1 << 40, u64::MAX] {
+            let mut b = Vec::new();
+            write_varint(&mut b, v);
+            let mut p = 0;
+            assert_eq!(read_varint(&b, &mut p), Some(v));
+        }
+        for c in [0, 1, -1, 32767, -32768, i32::MAX, i32::MIN] {
+            assert_eq!(unzigzag(zigzag(c)), c);
+        }
+        let mut p = 0;
+        assert_eq!(read_varint(&[0x80, 0x80], &mut p), None);
+    }
+
+    #[test]
+    fn garbage_postings_do_not_panic() {
+        let lex = tiny();
+        let (i, _) = {
+            let mut w = LexiconWriter::new();
+            w.add("あ", 1, 1, 1, "亜");
+            w.finish().unwrap()
+        };
+        let _ = lex;
+        let bad = Lexicon::new(
+            SectionBytes::from_vec(i),
+            SectionBytes::from_vec(vec![1, 0, 0, 0, 1, 0, 1, 0, 5, 9, 9]),
+        )
+        .unwrap();
+        for e in bad.get("あ") {
+            let _ = e;
+        }
+        assert!(bad.entry(u32::MAX).is_none());
+        assert!(Lexicon::new(
+            SectionBytes::from_vec(vec![1, 2, 3]),
+            SectionBytes::from_vec(vec![])
+        )
+        .is_err());
+    }
+}

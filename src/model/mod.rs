@@ -1,0 +1,387 @@
+//! The model container: one file holding every part of a model.
+//!
+//! Layout (all integers little-endian):
+//!
+//! ```text
+//! 0   magic      8 bytes  "HENKAN\0\x1a"
+//! 8   version    u32      FORMAT_VERSION
+//! 12  count      u32      number of sections
+//! 16  table      count × 32 bytes: kind u32, reserved u32, offset u64, length u64, crc32 u32, reserved u32
+//! ..  sections   each starts at a 16-byte aligned offset
+//! ```
+//!
+//! Reading a container checks the magic, the version, that every section lies inside the
+//! bytes and that its CRC-32 matches; a mismatch is a typed [`Error`], never a panic.
+//! Sections are then handed out as [`SectionBytes`]: cheap views into one shared buffer.
+
+use crate::error::{Error, Result};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// The 8 magic bytes every model file starts with.
+pub const MAGIC: [u8; 8] = *b"HENKAN\0\x1a";
+/// The container format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER_LEN: usize = 16;
+const ENTRY_LEN: usize = 32;
+/// Alignment of every section's offset.
+pub const ALIGN: usize = 16;
+
+/// What a section holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum SectionKind {
+    /// Free-form UTF-8 `key=value` lines describing the model (sizes, sources, options).
+    Meta = 1,
+    /// The lexicon's `fst::Map` from reading to postings offset.
+    LexiconIndex = 2,
+    /// The lexicon's postings (entries per reading).
+    LexiconPostings = 3,
+    /// POS tables: left/right id pairs, the connection-cost matrix, special ids.
+    Connection = 4,
+    /// The segment (文節) boundary rules, compiled to classes.
+    Segmenter = 5,
+}
+
+impl SectionKind {
+    /// All known kinds.
+    pub const ALL: [SectionKind; 5] = [
+        SectionKind::Meta,
+        SectionKind::LexiconIndex,
+        SectionKind::LexiconPostings,
+        SectionKind::Connection,
+        SectionKind::Segmenter,
+    ];
+
+    /// A short name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            SectionKind::Meta => "meta",
+            SectionKind::LexiconIndex => "lexicon index",
+            SectionKind::LexiconPostings => "lexicon postings",
+            SectionKind::Connection => "connection",
+            SectionKind::Segmenter => "segmenter",
+        }
+    }
+
+    fn from_u32(v: u32) -> Option<SectionKind> {
+        SectionKind::ALL.into_iter().find(|k| *k as u32 == v)
+    }
+}
+
+/// A view of one section: a shared buffer and a byte range in it.
+///
+/// Cloning is cheap (a reference count). Implements `AsRef<[u8]>`, so it can back an
+/// `fst::Map` directly, without copying.
+#[derive(Clone)]
+pub struct SectionBytes {
+    buf: Arc<Vec<u8>>,
+    range: Range<usize>,
+}
+
+impl SectionBytes {
+    /// A view of a whole owned buffer (for tests and builders).
+    pub fn from_vec(bytes: Vec<u8>) -> Self {
+        let len = bytes.len();
+        SectionBytes {
+            buf: Arc::new(bytes),
+            range: 0..len,
+        }
+    }
+}
+
+impl AsRef<[u8]> for SectionBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.buf[self.range.clone()]
+    }
+}
+
+impl std::fmt::Debug for SectionBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SectionBytes({} bytes)", self.range.len())
+    }
+}
+
+/// One entry of the section table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SectionEntry {
+    /// What the section holds; `None` for a kind this build does not know (skipped).
+    pub kind: Option<SectionKind>,
+    /// Raw kind number.
+    pub raw_kind: u32,
+    /// Byte offset from the start of the file.
+    pub offset: u64,
+    /// Length in bytes.
+    pub length: u64,
+    /// CRC-32 (IEEE) of the section's bytes.
+    pub crc32: u32,
+}
+
+/// A checked model container over a shared buffer.
+#[derive(Debug, Clone)]
+pub struct Container {
+    buf: Arc<Vec<u8>>,
+    entries: Vec<SectionEntry>,
+}
+
+fn read_u32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+fn read_u64(b: &[u8], at: usize) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(a)
+}
+
+/// Parses the header and section table from the first bytes of a file.
+///
+/// Needs only `16 + 32 × count` bytes, so a streaming loader can learn the layout
+/// early. Checks magic and version, not the sections.
+pub fn read_table(bytes: &[u8]) -> Result<Vec<SectionEntry>> {
+    if bytes.len() < HEADER_LEN {
+        if bytes.len() >= 8 && bytes[..8] != MAGIC {
+            return Err(Error::Magic);
+        }
+        return Err(Error::Truncated {
+            needed: HEADER_LEN as u64,
+            len: bytes.len() as u64,
+        });
+    }
+    if bytes[..8] != MAGIC {
+        return Err(Error::Magic);
+    }
+    let version = read_u32(bytes, 8);
+    if version != FORMAT_VERSION {
+        return Err(Error::Version {
+            expected: FORMAT_VERSION,
+            got: version,
+        });
+    }
+    let count = read_u32(bytes, 12) as u64;
+    let table_end = HEADER_LEN as u64 + count * ENTRY_LEN as u64;
+    if count > 4096 {
+        return Err(Error::Malformed {
+            section: "table",
+            detail: format!("{count} sections"),
+        });
+    }
+    if (bytes.len() as u64) < table_end {
+        return Err(Error::Truncated {
+            needed: table_end,
+            len: bytes.len() as u64,
+        });
+    }
+    let mut entries = Vec::with_capacity(count as usize);
+    for i in 0..count as usize {
+        let at = HEADER_LEN + i * ENTRY_LEN;
+        let raw_kind = read_u32(bytes, at);
+        entries.push(SectionEntry {
+            kind: SectionKind::from_u32(raw_kind),
+            raw_kind,
+            offset: read_u64(bytes, at + 8),
+            length: read_u64(bytes, at + 16),
+            crc32: read_u32(bytes, at + 24),
+        });
+    }
+    Ok(entries)
+}
+
+impl Container {
+    /// Checks a whole model file and takes ownership of its bytes.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Self> {
+        let entries = read_table(&bytes)?;
+        for e in &entries {
+            let end = e.offset.checked_add(e.length).ok_or(Error::Malformed {
+                section: "table",
+                detail: "section offset overflows".into(),
+            })?;
+            if end > bytes.len() as u64 {
+                return Err(Error::Truncated {
+                    needed: end,
+                    len: bytes.len() as u64,
+                });
+            }
+            let data = &bytes[e.offset as usize..end as usize];
+            if crc32fast::hash(data) != e.crc32 {
+                return Err(Error::Checksum {
+                    kind: e.kind.map(SectionKind::name).unwrap_or("unknown"),
+                });
+            }
+        }
+        Ok(Container {
+            buf: Arc::new(bytes),
+            entries,
+        })
+    }
+
+    /// The section table.
+    pub fn entries(&self) -> &[SectionEntry] {
+        &self.entries
+    }
+
+    /// Total size of the file in bytes.
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Whether the file is empty (never true for a valid container).
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// The first section of a kind, if present.
+    pub fn section(&self, kind: SectionKind) -> Option<SectionBytes> {
+        self.entries
+            .iter()
+            .find(|e| e.kind == Some(kind))
+            .map(|e| SectionBytes {
+                buf: self.buf.clone(),
+                range: e.offset as usize..(e.offset + e.length) as usize,
+            })
+    }
+
+    /// The first section of a kind, or [`Error::MissingSection`].
+    pub fn require(&self, kind: SectionKind) -> Result<SectionBytes> {
+        self.section(kind).ok_or(Error::MissingSection(kind.name()))
+    }
+}
+
+/// Writes a container from sections.
+#[derive(Debug, Default)]
+pub struct ContainerWriter {
+    sections: Vec<(SectionKind, Vec<u8>)>,
+}
+
+impl ContainerWriter {
+    /// An empty writer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a section (in file order).
+    pub fn add(&mut self, kind: SectionKind, bytes: Vec<u8>) -> &mut Self {
+        self.sections.push((kind, bytes));
+        self
+    }
+
+    /// The finished file.
+    pub fn finish(&self) -> Vec<u8> {
+        let n = self.sections.len();
+        let mut out = Vec::new();
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(n as u32).to_le_bytes());
+        let mut offset = align(HEADER_LEN + n * ENTRY_LEN);
+        let mut offsets = Vec::with_capacity(n);
+        for (kind, bytes) in &self.sections {
+            offsets.push(offset);
+            out.extend_from_slice(&(*kind as u32).to_le_bytes());
+            out.extend_from_slice(&0u32.to_le_bytes());
+            out.extend_from_slice(&(offset as u64).to_le_bytes());
+            out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            out.extend_from_slice(&crc32fast::hash(bytes).to_le_bytes());
+            out.extend_from_slice(&0u32.to_le_bytes());
+            offset = align(offset + bytes.len());
+        }
+        for ((_, bytes), off) in self.sections.iter().zip(offsets) {
+            out.resize(off, 0);
+            out.extend_from_slice(bytes);
+        }
+        out.resize(align(out.len()), 0);
+        out
+    }
+}
+
+fn align(n: usize) -> usize {
+    n.div_ceil(ALIGN) * ALIGN
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<u8> {
+        let mut w = ContainerWriter::new();
+        w.add(SectionKind::Meta, b"name=test\n".to_vec());
+        w.add(SectionKind::Connection, vec![1, 2, 3, 4, 5]);
+        w.finish()
+    }
+
+    #[test]
+    fn round_trip() {
+        let c = Container::from_bytes(sample()).unwrap();
+        assert_eq!(
+            c.section(SectionKind::Meta).unwrap().as_ref(),
+            b"name=test\n"
+        );
+        assert_eq!(
+            c.section(SectionKind::Connection).unwrap().as_ref(),
+            &[1, 2, 3, 4, 5]
+        );
+        assert!(c.section(SectionKind::Segmenter).is_none());
+        assert_eq!(
+            c.require(SectionKind::Segmenter).unwrap_err(),
+            Error::MissingSection("segmenter")
+        );
+        for e in c.entries() {
+            assert_eq!(e.offset as usize % ALIGN, 0);
+        }
+    }
+
+    #[test]
+    fn wrong_magic() {
+        let mut b = sample();
+        b[0] = b'X';
+        assert_eq!(Container::from_bytes(b).unwrap_err(), Error::Magic);
+        assert_eq!(
+            Container::from_bytes(b"GIF89a-not-a-model".to_vec()).unwrap_err(),
+            Error::Magic
+        );
+    }
+
+    #[test]
+    fn wrong_version() {
+        let mut b = sample();
+        b[8..12].copy_from_slice(&7u32.to_le_bytes());
+        assert_eq!(
+            Container::from_bytes(b).unwrap_err(),
+            Error::Version {
+                expected: FORMAT_VERSION,
+                got: 7
+            }
+        );
+    }
+
+    #[test]
+    fn corrupt_section() {
+        let mut b = sample();
+        let last = b.iter().rposition(|&x| x == 5).unwrap();
+        b[last] = 6;
+        assert_eq!(
+            Container::from_bytes(b).unwrap_err(),
+            Error::Checksum { kind: "connection" }
+        );
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let b = sample();
+        let full_needed = b.iter().rposition(|&x| x == 5).unwrap() + 1;
+        for len in 0..full_needed {
+            let err = Container::from_bytes(b[..len].to_vec()).unwrap_err();
+            assert!(matches!(err, Error::Truncated { .. }), "len {len}: {err:?}");
+        }
+    }
+
+    #[test]
+    fn absurd_table_is_an_error() {
+        let mut b = sample();
+        b[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(Container::from_bytes(b).is_err());
+        let mut b = sample();
+        // first entry's offset far past the end
+        b[16 + 8..16 + 16].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(Container::from_bytes(b).is_err());
+    }
+}

@@ -1,0 +1,365 @@
+//! Parts of speech: connection costs and segment (文節) boundaries.
+//!
+//! Terms:
+//! - *POS id*: Mozc's numbering of parts of speech (`id.def`, 2,672 ids, 0 = BOS/EOS).
+//!   Every entry has a *left id* (how it connects to what precedes it) and a *right id*
+//!   (how it connects to what follows).
+//! - *connection cost*: the cost of a word with right id `r` followed by a word with left
+//!   id `l`; Mozc's matrix `m[l][r]`.
+//! - *segment* (文節): a content word and the function words that follow it; the unit a
+//!   user moves between and resizes. Whether a boundary falls between two words depends
+//!   on their POS only (Mozc's `segmenter.def` rules), compiled here to classes.
+//!
+//! The connection matrix is stored compactly: left and right ids are mapped to rows and
+//! columns (ids with equal rows share one), and costs are quantized to `step` with one or
+//! two bytes per cell.
+
+use crate::error::{Error, Result};
+use crate::model::SectionBytes;
+
+/// Ids of parts of speech the decoder needs by role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SpecialIds {
+    /// 名詞,一般: unknown words.
+    pub noun: u16,
+    /// 名詞,固有名詞,一般: unknown katakana words.
+    pub proper_noun: u16,
+    /// 名詞,数: digits.
+    pub number: u16,
+    /// 記号,アルファベット: Latin letters.
+    pub alphabet: u16,
+    /// 記号,一般: other symbols.
+    pub symbol: u16,
+}
+
+fn u32_at(b: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
+}
+
+fn u16s(b: &[u8], at: usize, n: usize) -> Option<Vec<u16>> {
+    let s = b.get(at..at.checked_add(n.checked_mul(2)?)?)?;
+    Some(
+        s.chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect(),
+    )
+}
+
+/// The connection-cost matrix.
+#[derive(Debug, Clone)]
+pub struct Connection {
+    left_map: Vec<u16>,
+    right_map: Vec<u16>,
+    n_right: usize,
+    step: i32,
+    width: usize,
+    matrix: SectionBytes,
+    matrix_start: usize,
+    /// Ids used by the decoder for unknown words.
+    pub special: SpecialIds,
+}
+
+/// Cost of an impossible connection (or of ids outside the matrix).
+pub const INFINITE_COST: i32 = 1 << 20;
+
+const CONNECTION_HEADER: usize = 32;
+
+impl Connection {
+    /// A view of a connection section.
+    pub fn new(bytes: SectionBytes) -> Result<Self> {
+        let bad = |d: &str| Error::Malformed {
+            section: "connection",
+            detail: d.to_string(),
+        };
+        let b = bytes.as_ref();
+        let h = |i: usize| u32_at(b, i * 4).ok_or_else(|| bad("header truncated"));
+        let (n_ids, n_left, n_right, step, width) = (
+            h(0)? as usize,
+            h(1)? as usize,
+            h(2)? as usize,
+            h(3)? as i32,
+            h(4)? as usize,
+        );
+        let special_raw = h(5)?;
+        let special2 = h(6)?;
+        let special3 = h(7)?;
+        if !(width == 1 || width == 2) || n_ids > 65536 || n_left > 65536 || n_right > 65536 {
+            return Err(bad("bad header"));
+        }
+        let left_map =
+            u16s(b, CONNECTION_HEADER, n_ids).ok_or_else(|| bad("left map truncated"))?;
+        let right_map = u16s(b, CONNECTION_HEADER + 2 * n_ids, n_ids)
+            .ok_or_else(|| bad("right map truncated"))?;
+        let matrix_start = CONNECTION_HEADER + 4 * n_ids;
+        if b.len() < matrix_start + n_left * n_right * width {
+            return Err(bad("matrix truncated"));
+        }
+        if left_map.iter().any(|&x| x as usize >= n_left)
+            || right_map.iter().any(|&x| x as usize >= n_right)
+        {
+            return Err(bad("id map out of range"));
+        }
+        Ok(Connection {
+            left_map,
+            right_map,
+            n_right,
+            step,
+            width,
+            matrix: bytes.clone(),
+            matrix_start,
+            special: SpecialIds {
+                noun: special_raw as u16,
+                proper_noun: (special_raw >> 16) as u16,
+                number: special2 as u16,
+                alphabet: (special2 >> 16) as u16,
+                symbol: special3 as u16,
+            },
+        })
+    }
+
+    /// Number of POS ids.
+    pub fn num_ids(&self) -> usize {
+        self.left_map.len()
+    }
+
+    /// Cost of a word with right id `prev_right` followed by one with left id `next_left`.
+    #[inline]
+    pub fn cost(&self, prev_right: u16, next_left: u16) -> i32 {
+        let (Some(&row), Some(&col)) = (
+            self.left_map.get(next_left as usize),
+            self.right_map.get(prev_right as usize),
+        ) else {
+            return INFINITE_COST;
+        };
+        let cell = row as usize * self.n_right + col as usize;
+        let m = self.matrix.as_ref();
+        let v = if self.width == 1 {
+            m[self.matrix_start + cell] as i32
+        } else {
+            let at = self.matrix_start + 2 * cell;
+            i16::from_le_bytes([m[at], m[at + 1]]) as i32
+        };
+        v * self.step
+    }
+}
+
+/// Writes a connection section from a full matrix `m[left][right]` (row-major `n × n`).
+///
+/// Ids whose rows (columns) are equal after quantization share one row (column). `step`
+/// is the quantization step; `width` 1 stores `min(cost / step, 255)` in a byte, 2 an i16.
+pub fn write_connection(
+    n: usize,
+    matrix: &[i16],
+    step: i32,
+    width: usize,
+    special: SpecialIds,
+) -> Vec<u8> {
+    assert_eq!(matrix.len(), n * n);
+    let q = |v: i16| -> i32 {
+        let x = (v as f64 / step as f64).round() as i32;
+        if width == 1 {
+            x.clamp(0, 255)
+        } else {
+            x.clamp(i16::MIN as i32, i16::MAX as i32)
+        }
+    };
+    // rows: left ids
+    let mut row_of = std::collections::HashMap::<Vec<i32>, u16>::new();
+    let mut rows: Vec<Vec<i32>> = Vec::new();
+    let mut left_map = Vec::with_capacity(n);
+    for l in 0..n {
+        let row: Vec<i32> = matrix[l * n..(l + 1) * n].iter().map(|&v| q(v)).collect();
+        let id = *row_of.entry(row.clone()).or_insert_with(|| {
+            rows.push(row);
+            (rows.len() - 1) as u16
+        });
+        left_map.push(id);
+    }
+    let mut col_of = std::collections::HashMap::<Vec<i32>, u16>::new();
+    let mut cols: Vec<Vec<i32>> = Vec::new();
+    let mut right_map = Vec::with_capacity(n);
+    for r in 0..n {
+        let col: Vec<i32> = rows.iter().map(|row| row[r]).collect();
+        let id = *col_of.entry(col.clone()).or_insert_with(|| {
+            cols.push(col);
+            (cols.len() - 1) as u16
+        });
+        right_map.push(id);
+    }
+    let (n_left, n_right) = (rows.len(), cols.len());
+    let mut out = Vec::new();
+    for v in [
+        n as u32,
+        n_left as u32,
+        n_right as u32,
+        step as u32,
+        width as u32,
+        special.noun as u32 | (special.proper_noun as u32) << 16,
+        special.number as u32 | (special.alphabet as u32) << 16,
+        special.symbol as u32,
+    ] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in left_map.iter().chain(right_map.iter()) {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for row in 0..n_left {
+        for col in cols.iter() {
+            let v = col[row];
+            if width == 1 {
+                out.push(v as u8);
+            } else {
+                out.extend_from_slice(&(v as i16).to_le_bytes());
+            }
+        }
+    }
+    out
+}
+
+/// Segment boundary rules compiled to classes: `is_boundary(prev right id, next left id)`.
+#[derive(Debug, Clone)]
+pub struct Segmenter {
+    left_class: Vec<u16>,
+    right_class: Vec<u16>,
+    n_right_class: usize,
+    bits: Vec<u8>,
+}
+
+impl Segmenter {
+    /// A view of a segmenter section.
+    pub fn new(bytes: SectionBytes) -> Result<Self> {
+        let bad = |d: &str| Error::Malformed {
+            section: "segmenter",
+            detail: d.to_string(),
+        };
+        let b = bytes.as_ref();
+        let n_ids = u32_at(b, 0).ok_or_else(|| bad("truncated"))? as usize;
+        let n_l = u32_at(b, 4).ok_or_else(|| bad("truncated"))? as usize;
+        let n_r = u32_at(b, 8).ok_or_else(|| bad("truncated"))? as usize;
+        if n_ids > 65536 || n_l > 65536 || n_r > 65536 {
+            return Err(bad("bad header"));
+        }
+        let left_class = u16s(b, 12, n_ids).ok_or_else(|| bad("truncated"))?;
+        let right_class = u16s(b, 12 + 2 * n_ids, n_ids).ok_or_else(|| bad("truncated"))?;
+        let start = 12 + 4 * n_ids;
+        let nbits = n_l * n_r;
+        let bits = b
+            .get(start..start + nbits.div_ceil(8))
+            .ok_or_else(|| bad("truncated"))?
+            .to_vec();
+        if left_class.iter().any(|&c| c as usize >= n_l)
+            || right_class.iter().any(|&c| c as usize >= n_r)
+        {
+            return Err(bad("class out of range"));
+        }
+        Ok(Segmenter {
+            left_class,
+            right_class,
+            n_right_class: n_r,
+            bits,
+        })
+    }
+
+    /// Whether a segment boundary falls between a word with right id `prev_right` and a
+    /// following word with left id `next_left`. Unknown ids are boundaries.
+    pub fn is_boundary(&self, prev_right: u16, next_left: u16) -> bool {
+        let (Some(&l), Some(&r)) = (
+            self.left_class.get(prev_right as usize),
+            self.right_class.get(next_left as usize),
+        ) else {
+            return true;
+        };
+        let bit = l as usize * self.n_right_class + r as usize;
+        self.bits[bit / 8] & (1 << (bit % 8)) != 0
+    }
+}
+
+/// Writes a segmenter section from a boundary predicate over POS ids.
+///
+/// Ids are grouped into classes by their behaviour (`signature_left[id]`,
+/// `signature_right[id]` are any keys that are equal exactly for ids that behave alike,
+/// e.g. the set of rules they match), and the table holds one bit per class pair.
+pub fn write_segmenter<K: std::hash::Hash + Eq + Clone>(
+    signature_left: &[K],
+    signature_right: &[K],
+    is_boundary: impl Fn(usize, usize) -> bool,
+) -> Vec<u8> {
+    fn classes<K: std::hash::Hash + Eq + Clone>(sig: &[K]) -> (Vec<u16>, Vec<usize>) {
+        let mut m = std::collections::HashMap::new();
+        let mut reps = Vec::new();
+        let cls = sig
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                *m.entry(k.clone()).or_insert_with(|| {
+                    reps.push(i);
+                    (reps.len() - 1) as u16
+                })
+            })
+            .collect();
+        (cls, reps)
+    }
+    let (lc, lreps) = classes(signature_left);
+    let (rc, rreps) = classes(signature_right);
+    let n = signature_left.len();
+    let mut out = Vec::new();
+    for v in [n as u32, lreps.len() as u32, rreps.len() as u32] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in lc.iter().chain(rc.iter()) {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    let mut bits = vec![0u8; (lreps.len() * rreps.len()).div_ceil(8)];
+    for (li, &l) in lreps.iter().enumerate() {
+        for (ri, &r) in rreps.iter().enumerate() {
+            if is_boundary(l, r) {
+                let bit = li * rreps.len() + ri;
+                bits[bit / 8] |= 1 << (bit % 8);
+            }
+        }
+    }
+    out.extend_from_slice(&bits);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connection_round_trip_and_dedup() {
+        // 3 ids; rows 1 and 2 equal
+        let m: Vec<i16> = vec![0, 10, 20, 30, 40, 50, 30, 40, 50];
+        let b = write_connection(3, &m, 1, 2, SpecialIds::default());
+        let c = Connection::new(SectionBytes::from_vec(b)).unwrap();
+        for l in 0..3u16 {
+            for r in 0..3u16 {
+                assert_eq!(c.cost(r, l), m[l as usize * 3 + r as usize] as i32);
+            }
+        }
+        assert_eq!(c.cost(5, 0), INFINITE_COST);
+        let q = write_connection(3, &m, 10, 1, SpecialIds::default());
+        let c = Connection::new(SectionBytes::from_vec(q)).unwrap();
+        assert_eq!(c.cost(2, 1), 50);
+    }
+
+    #[test]
+    fn segmenter_classes() {
+        // ids 0..4: even ids are "content", odd "function"; boundary before content
+        let sig: Vec<bool> = (0..4).map(|i| i % 2 == 0).collect();
+        let b = write_segmenter(&sig, &sig, |_, r| r % 2 == 0);
+        let s = Segmenter::new(SectionBytes::from_vec(b)).unwrap();
+        assert!(s.is_boundary(1, 2));
+        assert!(!s.is_boundary(0, 3));
+        assert!(s.is_boundary(100, 3));
+    }
+
+    #[test]
+    fn truncated_sections_are_errors() {
+        let m: Vec<i16> = vec![0, 1, 2, 3];
+        let b = write_connection(2, &m, 1, 2, SpecialIds::default());
+        for len in 0..b.len() {
+            assert!(Connection::new(SectionBytes::from_vec(b[..len].to_vec())).is_err());
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! A session: the state of one text field, reused for every key.
+//!
+//! Terms:
+//! - *conversion*: the reading turned into text, split into *segments* (文節), each with
+//!   its *candidates* (alternatives for the same reading span, ranked in context), plus
+//!   the *n-best* whole sentences.
+//! - *fixed segments*: after a resize, the leading segments whose reading lengths the user
+//!   chose; the rest is converted freely.
+//!
+//! Typing extends the lattice by the new kana and runs the forward pass over the new nodes
+//! only; the conversion (segments, candidates, n-best) is computed on request.
+
+use crate::composer::{to_katakana, Composer};
+use crate::decoder::{segment_starts, Decoder, Path, Span};
+use crate::engine::Engine;
+use crate::lattice::Lattice;
+use serde::Serialize;
+
+/// How many distinct whole sentences [`Conversion::nbest`] holds (at most).
+pub const NBEST: usize = 10;
+/// How many candidates a segment offers (at most, before the kana forms).
+pub const SEGMENT_CANDIDATES: usize = 30;
+
+/// One segment of a conversion.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Segment {
+    /// The segment's reading.
+    pub reading: String,
+    /// Character offset of the segment in the whole reading.
+    pub start: usize,
+    /// Length of the reading in characters.
+    pub len: usize,
+    /// Candidates, best first; `candidates[0]` is the segment in the best sentence. The
+    /// hiragana and katakana of the reading are always among them.
+    pub candidates: Vec<String>,
+}
+
+/// A converted reading.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Conversion {
+    /// The reading that was converted.
+    pub reading: String,
+    /// Segments of the best sentence, in order.
+    pub segments: Vec<Segment>,
+    /// Distinct whole sentences, best first (`nbest[0]` is the best sentence).
+    pub nbest: Vec<String>,
+}
+
+impl Conversion {
+    /// The best sentence: the first candidate of every segment.
+    pub fn text(&self) -> String {
+        self.segments
+            .iter()
+            .map(|s| {
+                s.candidates
+                    .first()
+                    .map(String::as_str)
+                    .unwrap_or(&s.reading)
+            })
+            .collect()
+    }
+}
+
+/// Per-field state: the composer, the lattice and decoder scratch.
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    composer: Composer,
+    lattice: Lattice,
+    decoder: Decoder,
+    /// Forward costs of `decoder` are valid for the whole lattice up to this position.
+    forward_valid: usize,
+}
+
+impl Session {
+    /// A fresh session.
+    pub fn new() -> Self {
+        Session {
+            composer: Composer::new(),
+            lattice: Lattice::new(),
+            decoder: Decoder::new(),
+            forward_valid: 0,
+        }
+    }
+
+    /// The composer (preedit, submission, transliterations).
+    pub fn composer(&self) -> &Composer {
+        &self.composer
+    }
+
+    /// The lattice over the current reading.
+    pub fn lattice(&self) -> &Lattice {
+        &self.lattice
+    }
+
+    /// Types one character (romaji letter, kana, anything): the composer takes it and the
+    /// lattice is extended to the settled kana.
+    pub fn insert(&mut self, engine: &Engine, c: char) {
+        self.composer.insert(c);
+        let kana = self.composer.kana().to_string();
+        self.sync(engine, &kana);
+    }
+
+    /// Types several characters.
+    pub fn insert_str(&mut self, engine: &Engine, s: &str) {
+        for c in s.chars() {
+            self.insert(engine, c);
+        }
+    }
+
+    /// Deletes the last pending letter or kana.
+    pub fn backspace(&mut self, engine: &Engine) {
+        self.composer.backspace();
+        let kana = self.composer.kana().to_string();
+        self.sync(engine, &kana);
+    }
+
+    /// Forgets the input (keeps buffers).
+    pub fn clear(&mut self) {
+        self.composer.clear();
+        self.lattice.clear();
+        self.forward_valid = 0;
+    }
+
+    /// Makes the lattice cover `reading` and runs the forward pass over what changed.
+    fn sync(&mut self, engine: &Engine, reading: &str) {
+        let changed = self
+            .lattice
+            .sync(&engine.lexicon, &engine.connection.special, reading);
+        let from = changed.min(self.forward_valid);
+        let span = Span::whole(&self.lattice);
+        self.decoder
+            .forward(&self.lattice, &engine.connection, span, &[], from);
+        self.forward_valid = self.lattice.len();
+    }
+
+    /// The best sentence of the current lattice (cheap: after each key the forward costs
+    /// are already there).
+    pub fn best_text(&self, engine: &Engine) -> String {
+        let span = Span::whole(&self.lattice);
+        match self
+            .decoder
+            .best_path(&self.lattice, &engine.connection, span)
+        {
+            Some(p) => self.surface_of(engine, &p.nodes),
+            None => self.lattice.reading().to_string(),
+        }
+    }
+
+    /// The best path over the current lattice (node indices into [`Lattice::nodes`]).
+    pub fn best_path(&self, engine: &Engine) -> Option<Path> {
+        self.decoder.best_path(
+            &self.lattice,
+            &engine.connection,
+            Span::whole(&self.lattice),
+        )
+    }
+
+    /// Converts the composer's submission (a trailing `n` counts as ん).
+    pub fn convert(&mut self, engine: &Engine) -> Conversion {
+        let reading = self.composer.submission();
+        self.convert_reading(engine, &reading)
+    }
+
+    /// Converts the composer's submission with the leading segments forced to the given
+    /// reading lengths (in characters); the rest is converted freely.
+    pub fn convert_with_fixed(&mut self, engine: &Engine, fixed: &[usize]) -> Conversion {
+        let reading = self.composer.submission();
+        self.convert_reading_with_fixed(engine, &reading, fixed)
+    }
+
+    /// Converts a reading given directly (kana, possibly with digits, letters, symbols),
+    /// bypassing the composer.
+    pub fn convert_reading(&mut self, engine: &Engine, reading: &str) -> Conversion {
+        self.convert_reading_with_fixed(engine, reading, &[])
+    }
+
+    /// [`Session::convert_reading`] with fixed leading segments.
+    pub fn convert_reading_with_fixed(
+        &mut self,
+        engine: &Engine,
+        reading: &str,
+        fixed: &[usize],
+    ) -> Conversion {
+        self.sync(engine, reading);
+        let n = self.lattice.len();
+        if n == 0 {
+            return Conversion::default();
+        }
+        // Barriers: the ends of the fixed segments (clipped to the reading).
+        let mut barriers = Vec::new();
+        let mut at = 0;
+        for &len in fixed {
+            at += len.max(1);
+            if at >= n {
+                break;
+            }
+            barriers.push(at);
+        }
+        let fixed_end = barriers.last().copied().unwrap_or(0);
+        let span = Span::whole(&self.lattice);
+        let conn = &engine.connection;
+        let best = if barriers.is_empty() {
+            self.decoder.best_path(&self.lattice, conn, span)
+        } else {
+            self.decoder
+                .forward(&self.lattice, conn, span, &barriers, 0);
+            let p = self.decoder.best_path(&self.lattice, conn, span);
+            // the cached forward costs no longer describe the free lattice
+            self.forward_valid = 0;
+            self.decoder.forward(&self.lattice, conn, span, &[], 0);
+            self.forward_valid = n;
+            p
+        };
+        let Some(best) = best else {
+            return self.fallback(reading);
+        };
+        let starts = segment_starts(
+            &self.lattice,
+            &engine.segmenter,
+            &best.nodes,
+            &barriers,
+            fixed_end,
+        );
+        let mut segments = Vec::with_capacity(starts.len());
+        for (k, &s) in starts.iter().enumerate() {
+            let nodes = self.lattice.nodes();
+            let e = starts.get(k + 1).copied().unwrap_or(best.nodes.len());
+            let first = &nodes[best.nodes[s] as usize];
+            let last = &nodes[best.nodes[e - 1] as usize];
+            let seg_span = Span {
+                begin: first.begin as usize,
+                end: last.end as usize,
+                left_context: if s == 0 {
+                    0
+                } else {
+                    nodes[best.nodes[s - 1] as usize].right_id
+                },
+                right_context: if e == best.nodes.len() {
+                    0
+                } else {
+                    nodes[best.nodes[e] as usize].left_id
+                },
+            };
+            let best_surface = self.surface_of(engine, &best.nodes[s..e]);
+            let candidates = self.segment_candidates(engine, seg_span, best_surface);
+            let seg_reading = self.lattice.span(seg_span.begin, seg_span.end).to_string();
+            segments.push(Segment {
+                len: seg_reading.chars().count(),
+                reading: seg_reading,
+                start: seg_span.begin,
+                candidates,
+            });
+        }
+        let nbest = self.nbest(engine, span, &best);
+        Conversion {
+            reading: self.lattice.reading().to_string(),
+            segments,
+            nbest,
+        }
+    }
+
+    fn fallback(&self, reading: &str) -> Conversion {
+        Conversion {
+            reading: reading.to_string(),
+            segments: vec![Segment {
+                reading: reading.to_string(),
+                start: 0,
+                len: reading.chars().count(),
+                candidates: vec![reading.to_string(), to_katakana(reading)],
+            }],
+            nbest: vec![reading.to_string()],
+        }
+    }
+
+    fn surface_of(&self, engine: &Engine, path: &[u32]) -> String {
+        let nodes = self.lattice.nodes();
+        path.iter()
+            .map(|&i| self.lattice.surface(&engine.lexicon, &nodes[i as usize]))
+            .collect()
+    }
+
+    fn segment_candidates(&mut self, engine: &Engine, span: Span, best: String) -> Vec<String> {
+        let lattice = &self.lattice;
+        let lexicon = &engine.lexicon;
+        let found = self.decoder.n_best(
+            lattice,
+            &engine.connection,
+            span,
+            &[],
+            SEGMENT_CANDIDATES,
+            |p| {
+                p.iter()
+                    .map(|&i| lattice.surface(lexicon, &lattice.nodes()[i as usize]))
+                    .collect::<String>()
+            },
+        );
+        let mut out = vec![best];
+        for (_, s) in found {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+        let reading = lattice.span(span.begin, span.end);
+        for form in [reading.to_string(), to_katakana(reading)] {
+            if !out.contains(&form) {
+                out.push(form);
+            }
+        }
+        // restore the free forward costs for the per-key path
+        self.forward_valid = 0;
+        out
+    }
+
+    fn nbest(&mut self, engine: &Engine, span: Span, best: &Path) -> Vec<String> {
+        let lattice = &self.lattice;
+        let lexicon = &engine.lexicon;
+        let found = self
+            .decoder
+            .n_best(lattice, &engine.connection, span, &[], NBEST, |p| {
+                p.iter()
+                    .map(|&i| lattice.surface(lexicon, &lattice.nodes()[i as usize]))
+                    .collect::<String>()
+            });
+        // n_best ran a full free forward pass: the per-key cache is valid again.
+        self.forward_valid = self.lattice.len();
+        let best_text = self.surface_of(engine, &best.nodes);
+        let mut out = vec![best_text];
+        for (_, s) in found {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+        out.truncate(NBEST.max(1));
+        out
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Export a trained LSTM LM checkpoint (--dir/ckpt.pt) to the neutral format the Rust packer reads:
+
+  --dir/lstm.safetensors  f32 tensors, little endian:
+      embedding [V, E]     input embedding = output projection (tied)
+      w_ih      [4H, E]    PyTorch nn.LSTM weight_ih_l0, gate blocks in order i, f, g, o
+      w_hh      [4H, H]    weight_hh_l0, same gate order
+      b         [4H]       bias_ih_l0 + bias_hh_l0
+      out_bias  [V]        output bias
+    metadata (strings): vocab_size, emb, hidden, unk_id, bos_id, gate_order="i,f,g,o", steps, tokens.
+    One step: z = w_ih x + w_hh h + b; i = sigmoid(z[0:H]); f = sigmoid(z[H:2H]); g = tanh(z[2H:3H]);
+    o = sigmoid(z[3H:4H]); c' = f*c + i*g; h' = o*tanh(c'); logits = embedding h' + out_bias.
+  --dir/vocab.tsv         id<TAB>key<TAB>count for the V ids of the model (a copy of the training vocabulary,
+                          truncated to V for a smaller model; the truncated words' counts are added to <unk>).
+"""
+import argparse
+import json
+import os
+import shutil
+
+import torch
+from safetensors.torch import save_file
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default="build/lm")
+    ap.add_argument("--ckpt", default=None)
+    a = ap.parse_args()
+    ck = torch.load(a.ckpt or os.path.join(a.dir, "ckpt.pt"), map_location="cpu", weights_only=False)
+    cfg, m = ck["config"], ck["model"]
+    V, unk_id = cfg["vocab_size"], cfg["unk_id"]
+    tensors = {
+        "embedding": m["embedding.weight"].float().contiguous(),
+        "w_ih": m["lstm.weight_ih_l0"].float().contiguous(),
+        "w_hh": m["lstm.weight_hh_l0"].float().contiguous(),
+        "b": (m["lstm.bias_ih_l0"] + m["lstm.bias_hh_l0"]).float().contiguous(),
+        "out_bias": m["out_bias"].float().contiguous(),
+    }
+    assert tensors["embedding"].shape == (V, cfg["emb"])
+    assert tensors["w_ih"].shape == (4 * cfg["hidden"], cfg["emb"])
+    meta = {"vocab_size": str(V), "emb": str(cfg["emb"]), "hidden": str(cfg["hidden"]),
+            "unk_id": str(unk_id), "bos_id": str(cfg["bos_id"]), "gate_order": "i,f,g,o",
+            "steps": str(ck["st"]["step"]), "tokens": str(ck["st"]["tokens"])}
+    out = os.path.join(a.dir, "lstm.safetensors")
+    save_file(tensors, out + ".tmp", metadata=meta)
+    os.replace(out + ".tmp", out)
+
+    src = os.path.join(cfg["vocab_from"], "vocab.tsv")
+    dst = os.path.join(a.dir, "vocab.tsv")
+    rows = [line.rstrip("\n").split("\t") for line in open(src, encoding="utf-8")]
+    if len(rows) != V:
+        extra = sum(int(r[2]) for r in rows[V:])
+        rows = rows[:V]
+        rows[unk_id][2] = str(int(rows[unk_id][2]) + extra)
+        with open(dst + ".tmp", "w", encoding="utf-8") as f:
+            for r in rows:
+                f.write("\t".join(r) + "\n")
+        os.replace(dst + ".tmp", dst)
+    elif os.path.abspath(src) != os.path.abspath(dst):
+        shutil.copyfile(src, dst)
+    size = os.path.getsize(out)
+    print(json.dumps({"out": out, "bytes": size, **meta}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,412 @@
+//! henkan-tokenize: analyze training / dev text into the LM's units, which are exactly the entries of the
+//! Mozc system dictionary used by the IME's lattice (see training/README.md).
+//!
+//! The Mozc dictionary (`build/mozc/lex.tsv`: reading, left id, right id, cost, surface) is re-keyed by
+//! surface and handed to vibrato together with Mozc's own connection matrix, so the analysis is a 1-best
+//! Viterbi over the same entries, POS ids and costs as the IME's "classic" lattice.
+//!
+//! Usage:
+//!   henkan-tokenize --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
+//!       [--stats build/corpus/stats.tsv] JOB...
+//!   JOB = raw:INPUT:OUTPUT    one paragraph/utterance per line, split into sentences at 。！？!?
+//!       | gold:INPUT:OUTPUT   hand-tokenized `surface/reading/POS` lines: the joined surfaces are analyzed,
+//!                           and our reading of the sentence is compared with the gold reading
+//! INPUT may end in `.xz` (decompressed with `xz -dc`). OUTPUT: one sentence per line, tokens separated by
+//! single spaces, each token `surface/reading/left_id/right_id` with `%`, `/`, and whitespace in surface or
+//! reading percent-escaped (`%25`, `%2F`, `%20`, ...), or `<unk>` for an unknown word.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use vibrato::dictionary::LexType;
+use vibrato::{SystemDictionaryBuilder, Tokenizer};
+
+const CHAR_DEF: &str = include_str!("../char.def");
+const UNK_DEF: &str = include_str!("../unk.def");
+
+struct Entry {
+    key: String,     // escaped `surface/reading/lid/rid`
+    reading: String, // unescaped reading
+}
+
+fn esc(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '/' => out.push_str("%2F"),
+            ' ' => out.push_str("%20"),
+            '\t' => out.push_str("%09"),
+            '\n' => out.push_str("%0A"),
+            '\r' => out.push_str("%0D"),
+            '\u{3000}' => out.push_str("%E3%80%80"),
+            _ => out.push(c),
+        }
+    }
+}
+
+fn die(msg: impl std::fmt::Display) -> ! {
+    eprintln!("henkan-tokenize: {msg}");
+    std::process::exit(1)
+}
+
+/// Re-keys lex.tsv by surface: returns the entries (deduplicated by the LM word key, keeping the lowest
+/// cost) and the lex.csv text vibrato reads, whose feature field is the index into the returned vector.
+fn load_lex(path: &str) -> (Vec<Entry>, String) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| die(format!("{path}: {e}")));
+    let mut index: HashMap<String, usize> = HashMap::with_capacity(1 << 21);
+    let mut entries: Vec<Entry> = Vec::with_capacity(1 << 21);
+    let mut params: Vec<(String, u16, u16, i16)> = Vec::with_capacity(1 << 21);
+    for (n, line) in text.lines().enumerate() {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != 5 {
+            die(format!("{path}:{}: expected 5 fields", n + 1));
+        }
+        let (reading, surface) = (f[0], f[4]);
+        let lid: u16 = f[1].parse().unwrap_or_else(|_| die(format!("{path}:{}: bad left id", n + 1)));
+        let rid: u16 = f[2].parse().unwrap_or_else(|_| die(format!("{path}:{}: bad right id", n + 1)));
+        let cost: i16 = f[3].parse().unwrap_or_else(|_| die(format!("{path}:{}: bad cost", n + 1)));
+        if surface.is_empty() {
+            continue;
+        }
+        let mut key = String::with_capacity(surface.len() + reading.len() + 12);
+        esc(surface, &mut key);
+        key.push('/');
+        esc(reading, &mut key);
+        key.push_str(&format!("/{lid}/{rid}"));
+        match index.get(&key) {
+            Some(&i) => {
+                if cost < params[i].3 {
+                    params[i].3 = cost;
+                }
+            }
+            None => {
+                index.insert(key.clone(), entries.len());
+                entries.push(Entry { key, reading: reading.to_string() });
+                params.push((surface.to_string(), lid, rid, cost));
+            }
+        }
+    }
+    let mut csv = String::with_capacity(text.len() + text.len() / 2);
+    for (i, (surface, lid, rid, cost)) in params.iter().enumerate() {
+        if surface.contains([',', '"']) || surface.starts_with(' ') {
+            csv.push('"');
+            csv.push_str(&surface.replace('"', "\"\""));
+            csv.push('"');
+        } else {
+            csv.push_str(surface);
+        }
+        csv.push_str(&format!(",{lid},{rid},{cost},{i}\n"));
+    }
+    (entries, csv)
+}
+
+/// matrix.bin (u16 lsize, u16 rsize, i16 m[left_of_next * rsize + right_of_prev]) -> MeCab matrix.def text
+/// (`num_right num_left` header; lines `right_id_of_prev left_id_of_next cost`).
+fn matrix_def(path: &str) -> String {
+    let b = std::fs::read(path).unwrap_or_else(|e| die(format!("{path}: {e}")));
+    let lsize = u16::from_le_bytes([b[0], b[1]]) as usize;
+    let rsize = u16::from_le_bytes([b[2], b[3]]) as usize;
+    if b.len() != 4 + 2 * lsize * rsize {
+        die(format!("{path}: size mismatch"));
+    }
+    let mut s = String::with_capacity(lsize * rsize * 14);
+    s.push_str(&format!("{rsize} {lsize}\n"));
+    for l in 0..lsize {
+        for r in 0..rsize {
+            let o = 4 + 2 * (l * rsize + r);
+            let c = i16::from_le_bytes([b[o], b[o + 1]]);
+            s.push_str(&format!("{r} {l} {c}\n"));
+        }
+    }
+    s
+}
+
+/// Width normalization matching Mozc's dictionary: full-width ASCII -> ASCII when the dictionary has the
+/// ASCII form but not the full-width one (it stores `3`, `!`, `(`, not `３`, `！`, `（`; but `～`, not `~`),
+/// and the other way round; letters and digits always become ASCII; 〜 (U+301C) -> ～; ideographic space ->
+/// space; half-width katakana -> full-width. `single` = the one-character surfaces of the dictionary.
+fn normalize(s: &str, single: &HashSet<char>) -> String {
+    const HW: &str = "｡｢｣､･ｦｧｨｩｪｫｬｭｮｯｰｱｲｳｴｵｶｷｸｹｺｻｼｽｾｿﾀﾁﾂﾃﾄﾅﾆﾇﾈﾉﾊﾋﾌﾍﾎﾏﾐﾑﾒﾓﾔﾕﾖﾗﾘﾙﾚﾛﾜﾝ";
+    const FW: &str = "。「」、・ヲァィゥェォャュョッーアイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワン";
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let u = c as u32;
+        if (0xFF01..=0xFF5E).contains(&u) {
+            let h = char::from_u32(u - 0xFEE0).unwrap();
+            if h.is_ascii_alphanumeric() || (single.contains(&h) && !single.contains(&c)) {
+                out.push(h);
+            } else {
+                out.push(c);
+            }
+        } else if (0x21..=0x7E).contains(&u) && !c.is_ascii_alphanumeric() && !single.contains(&c) {
+            let f = char::from_u32(u + 0xFEE0).unwrap();
+            out.push(if single.contains(&f) { f } else { c });
+        } else if c == '〜' && !single.contains(&c) {
+            out.push('～');
+        } else if u == 0x3000 {
+            out.push(' ');
+        } else if (0xFF61..=0xFF9D).contains(&u) {
+            let i = HW.chars().position(|h| h == c).unwrap();
+            out.push(FW.chars().nth(i).unwrap());
+        } else if c == 'ﾞ' || c == 'ﾟ' {
+            let prev = out.pop();
+            match prev {
+                Some(p) => {
+                    let pu = p as u32;
+                    let composed = if c == 'ﾞ' {
+                        if p == 'ウ' {
+                            Some('ヴ')
+                        } else if "カキクケコサシスセソタチツテトハヒフヘホ".contains(p) {
+                            char::from_u32(pu + 1)
+                        } else {
+                            None
+                        }
+                    } else if "ハヒフヘホ".contains(p) {
+                        char::from_u32(pu + 2)
+                    } else {
+                        None
+                    };
+                    match composed {
+                        Some(x) => out.push(x),
+                        None => {
+                            out.push(p);
+                            out.push(if c == 'ﾞ' { '゛' } else { '゜' });
+                        }
+                    }
+                }
+                None => out.push(if c == 'ﾞ' { '゛' } else { '゜' }),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Splits a paragraph into sentences after 。！？!? (and any closing brackets right after them).
+fn split_sentences(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut it = s.char_indices().peekable();
+    while let Some((i, c)) = it.next() {
+        if matches!(c, '。' | '!' | '?' | '！' | '？') {
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, d)) = it.peek() {
+                if matches!(d, '」' | '』' | ')' | '）' | '!' | '?' | '。' | '"' | '”') {
+                    end = j + d.len_utf8();
+                    it.next();
+                } else {
+                    break;
+                }
+            }
+            out.push(&s[start..end]);
+            start = end;
+        }
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+    out
+}
+
+fn kata_to_hira(s: &str) -> Option<String> {
+    let mut o = String::new();
+    for c in s.chars() {
+        let u = c as u32;
+        if (0x30A1..=0x30F6).contains(&u) {
+            o.push(char::from_u32(u - 0x60).unwrap());
+        } else if (0x3041..=0x309F).contains(&u) || c == 'ー' {
+            o.push(c);
+        } else {
+            return None;
+        }
+    }
+    Some(o)
+}
+
+fn open_input(path: &str) -> Box<dyn Read> {
+    if path.ends_with(".xz") {
+        let child = Command::new("xz")
+            .args(["-dc", path])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| die(format!("xz: {e}")));
+        Box::new(child.stdout.unwrap())
+    } else {
+        Box::new(File::open(path).unwrap_or_else(|e| die(format!("{path}: {e}"))))
+    }
+}
+
+fn category(s: &str) -> &'static str {
+    let c = s.chars().next().unwrap_or(' ');
+    match c as u32 {
+        0x30 ..=0x39 => "NUMERIC",
+        0x41..=0x5A | 0x61..=0x7A | 0xC0..=0x24F | 0x370..=0x4FF => "ALPHA",
+        0x3041..=0x309F => "HIRAGANA",
+        0x30A1..=0x30FA | 0x30FC..=0x30FF => "KATAKANA",
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF => "KANJI",
+        _ => "SYMBOL/OTHER",
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut lex = "build/mozc/lex.tsv".to_string();
+    let mut matrix = "build/mozc/matrix.bin".to_string();
+    let mut stats_path: Option<String> = None;
+    let mut jobs: Vec<(String, String, String)> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--lex" => {
+                lex = args[i + 1].clone();
+                i += 1
+            }
+            "--matrix" => {
+                matrix = args[i + 1].clone();
+                i += 1
+            }
+            "--stats" => {
+                stats_path = Some(args[i + 1].clone());
+                i += 1
+            }
+            j => {
+                let p: Vec<&str> = j.splitn(3, ':').collect();
+                if p.len() != 3 || !(p[0] == "raw" || p[0] == "gold") {
+                    die(format!("bad job {j:?} (want raw:IN:OUT or gold:IN:OUT)"));
+                }
+                jobs.push((p[0].to_string(), p[1].to_string(), p[2].to_string()));
+            }
+        }
+        i += 1;
+    }
+
+    let t0 = Instant::now();
+    let (entries, csv) = load_lex(&lex);
+    let mut single: HashSet<char> = HashSet::new();
+    for e in &entries {
+        let surf = e.key.split('/').next().unwrap();
+        let mut cs = surf.chars();
+        if let (Some(c), None) = (cs.next(), cs.next()) {
+            single.insert(c);
+        }
+    }
+    single.insert('/'); // escaped as %2F in keys
+    single.insert('%');
+    let mdef = matrix_def(&matrix);
+    let dict = SystemDictionaryBuilder::from_readers(csv.as_bytes(), mdef.as_bytes(), CHAR_DEF.as_bytes(), UNK_DEF.as_bytes())
+        .unwrap_or_else(|e| die(format!("building the dictionary: {e}")));
+    drop((csv, mdef));
+    eprintln!("dictionary: {} words (LM keys) built in {:.1}s", entries.len(), t0.elapsed().as_secs_f64());
+    let tokenizer = Tokenizer::new(dict).ignore_space(true).unwrap();
+    let mut worker = tokenizer.new_worker();
+
+    for (mode, input, output) in &jobs {
+        let t = Instant::now();
+        let gold = mode == "gold";
+        let tmp = format!("{output}.part");
+        let mut w = BufWriter::new(File::create(&tmp).unwrap_or_else(|e| die(format!("{tmp}: {e}"))));
+        let rdr = BufReader::with_capacity(1 << 20, open_input(input));
+        let (mut lines, mut sents, mut chars, mut toks, mut unks, mut exact, mut gold_n) =
+            (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+        let mut unk_counts: HashMap<String, u64> = HashMap::new();
+        let mut unk_cat: HashMap<&'static str, u64> = HashMap::new();
+        let mut line_out = String::new();
+        for line in rdr.lines() {
+            let line = line.unwrap_or_else(|e| die(format!("{input}: {e}")));
+            lines += 1;
+            let (text, gold_reading) = if gold {
+                let mut surf = String::new();
+                let mut read = String::new();
+                for tok in line.split(' ').filter(|t| !t.is_empty()) {
+                    let p: Vec<&str> = tok.rsplitn(3, '/').collect();
+                    if p.len() == 3 {
+                        surf.push_str(p[2]);
+                        read.push_str(p[1]);
+                    } else {
+                        surf.push_str(tok);
+                    }
+                }
+                (normalize(&surf, &single), Some(normalize(&read, &single)))
+            } else {
+                (normalize(&line, &single), None)
+            };
+            let pieces: Vec<&str> = if gold { vec![text.as_str()] } else { split_sentences(&text) };
+            for piece in pieces {
+                if piece.trim().is_empty() {
+                    continue;
+                }
+                worker.reset_sentence(piece);
+                worker.tokenize();
+                let n = worker.num_tokens();
+                if n == 0 {
+                    continue;
+                }
+                line_out.clear();
+                let mut our_reading = String::new();
+                let mut reading_ok = true;
+                for k in 0..n {
+                    let tk = worker.token(k);
+                    if k > 0 {
+                        line_out.push(' ');
+                    }
+                    if tk.lex_type() == LexType::System {
+                        let idx: usize = tk.feature().parse().unwrap();
+                        line_out.push_str(&entries[idx].key);
+                        our_reading.push_str(&entries[idx].reading);
+                    } else {
+                        line_out.push_str("<unk>");
+                        unks += 1;
+                        let s = tk.surface();
+                        *unk_counts.entry(s.to_string()).or_insert(0) += 1;
+                        *unk_cat.entry(category(s)).or_insert(0) += 1;
+                        match kata_to_hira(s) {
+                            Some(h) => our_reading.push_str(&h),
+                            None => reading_ok = false,
+                        }
+                    }
+                }
+                toks += n as u64;
+                chars += piece.chars().count() as u64;
+                sents += 1;
+                line_out.push('\n');
+                w.write_all(line_out.as_bytes()).unwrap();
+                if let Some(g) = &gold_reading {
+                    gold_n += 1;
+                    if reading_ok && our_reading == *g {
+                        exact += 1;
+                    }
+                }
+            }
+        }
+        w.flush().unwrap();
+        drop(w);
+        std::fs::rename(&tmp, output).unwrap_or_else(|e| die(format!("{output}: {e}")));
+        let secs = t.elapsed().as_secs_f64();
+        let acc = if gold { format!("{:.4}", exact as f64 / gold_n.max(1) as f64) } else { "-".into() };
+        let row = format!(
+            "{input}\t{mode}\t{lines}\t{sents}\t{chars}\t{toks}\t{unks}\t{:.5}\t{acc}\t{secs:.1}",
+            unks as f64 / toks.max(1) as f64
+        );
+        eprintln!("{row}");
+        if let Some(sp) = &stats_path {
+            let mut f = std::fs::OpenOptions::new().create(true).append(true).open(sp).unwrap();
+            writeln!(f, "{row}").unwrap();
+        }
+        // the most frequent unknown surfaces and the unknown categories, for tuning char.def / unk.def
+        let mut v: Vec<(&String, &u64)> = unk_counts.iter().collect();
+        v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let mut uf = BufWriter::new(File::create(format!("{output}.unk")).unwrap());
+        let mut cats: Vec<_> = unk_cat.iter().collect();
+        cats.sort();
+        for (c, n) in cats {
+            writeln!(uf, "#{c}\t{n}").unwrap();
+        }
+        for (s, n) in v.iter().take(300) {
+            writeln!(uf, "{s}\t{n}").unwrap();
+        }
+    }
+}

@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""Word-level LSTM LM for henkan (issue 3): 1 layer, embedding 256, hidden 256, tied input/output embeddings
+plus an output bias, trained with a shared-negative sampled softmax (log-uniform over frequency-sorted ids,
+logQ correction, accidental hits removed), batch 128 x bptt 35 over one stream of sentences separated by <s>,
+Adam. CPU, 2 threads.
+
+Resumable: --dir/ckpt.pt (model + optimizer + data position + LSTM state) is written every --ckpt-minutes,
+on SIGTERM/SIGINT and at the end of the --minutes budget; a new run with the same --dir continues from it.
+Full-softmax perplexity on the dev streams (build/lm/dev_*.bin) is logged every --eval-minutes and at the end.
+
+Run it with tcmalloc preloaded (LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4): 1.4-2x faster.
+"""
+import argparse
+import json
+import math
+import os
+import signal
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+DEVS = ["chat", "kwdlc", "wac"]
+
+
+def parse_args():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default="build/lm", help="checkpoint, log and export directory")
+    ap.add_argument("--vocab-from", default=None, help="data directory (train.bin, dev_*.bin, meta.json); "
+                    "default: --dir")
+    ap.add_argument("--minutes", type=float, default=60, help="training time budget of this invocation")
+    ap.add_argument("--vocab-size", type=int, default=0, help="use only the first N ids (others -> <unk>)")
+    ap.add_argument("--emb", type=int, default=256)
+    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--bptt", type=int, default=35)
+    ap.add_argument("--neg", type=int, default=8192, help="log-uniform negative draws per batch (shared)")
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--clip", type=float, default=1.0)
+    ap.add_argument("--max-train-tokens", type=int, default=0, help="use only a prefix of train.bin")
+    ap.add_argument("--ckpt-minutes", type=float, default=5)
+    ap.add_argument("--eval-minutes", type=float, default=20)
+    ap.add_argument("--eval-tokens", type=int, default=0, help="cap per dev stream (0 = all)")
+    ap.add_argument("--log-every", type=int, default=200)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--tiny", action="store_true",
+                    help="CI model: 2K vocabulary, 32 dims, 512 negatives, first 3M tokens")
+    a = ap.parse_args()
+    if a.tiny:
+        a.vocab_size = a.vocab_size or 2000
+        a.emb = a.hidden = 32
+        a.neg = min(a.neg, 512)
+        a.max_train_tokens = a.max_train_tokens or 3_000_000
+        a.eval_tokens = a.eval_tokens or 5000
+        a.ckpt_minutes = min(a.ckpt_minutes, 1)
+        a.eval_minutes = min(a.eval_minutes, 1)
+        a.log_every = min(a.log_every, 50)
+    a.vocab_from = a.vocab_from or a.dir
+    return a
+
+
+class LM(nn.Module):
+    def __init__(self, vocab, emb, hidden):
+        super().__init__()
+        assert emb == hidden, "tied embeddings need emb == hidden"
+        self.embedding = nn.Embedding(vocab, emb)
+        self.lstm = nn.LSTM(emb, hidden, num_layers=1)
+        self.out_bias = nn.Parameter(torch.zeros(vocab))
+        nn.init.uniform_(self.embedding.weight, -0.05, 0.05)
+
+    def forward(self, x, state):
+        return self.lstm(self.embedding(x), state)  # x [T, B] -> h [T, B, H]
+
+
+def log_uniform_q(vocab, n_draws, ids):
+    """Probability that id appears at least once in n_draws log-uniform draws over [0, vocab)."""
+    p = (torch.log(ids.double() + 2) - torch.log(ids.double() + 1)) / math.log(vocab + 1)
+    return (-torch.expm1(n_draws * torch.log1p(-p))).float()
+
+
+def sample_negatives(vocab, n_draws, gen):
+    u = torch.rand(n_draws, generator=gen, dtype=torch.float64)
+    s = (torch.exp(u * math.log(vocab + 1)).long() - 1).clamp_(0, vocab - 1)
+    return torch.unique(s)
+
+
+def sampled_loss(model, h, y, neg, log_q_neg, vocab, n_draws):
+    """h [N, H], y [N]. Shared negatives, logQ correction, accidental hits removed."""
+    W, b = model.embedding.weight, model.out_bias
+    true_logit = (h * W[y]).sum(-1) + b[y] - torch.log(log_uniform_q(vocab, n_draws, y))
+    neg_logit = h @ W[neg].t() + (b[neg] - log_q_neg)
+    neg_logit = neg_logit.masked_fill(neg.unsqueeze(0) == y.unsqueeze(1), float("-inf"))
+    logits = torch.cat([true_logit.unsqueeze(1), neg_logit], 1)
+    return F.cross_entropy(logits, torch.zeros_like(y))
+
+
+@torch.no_grad()
+def evaluate(model, stream, vocab, unk_id, streams=32, chunk=64):
+    """Full-softmax perplexity of a dev stream (starts and ends with <s>; the first token is only context).
+    The stream is cut into `streams` contiguous pieces evaluated as one batch. Returns (ppl, ppl excluding
+    <unk> targets, n targets)."""
+    model.eval()
+    x = stream
+    n = (len(x) - 1) // streams
+    if n < 2:
+        streams, n = 1, len(x) - 1
+    inp = torch.from_numpy(np.stack([x[i * n: i * n + n] for i in range(streams)], 1).astype(np.int64))
+    tgt = torch.from_numpy(np.stack([x[i * n + 1: i * n + n + 1] for i in range(streams)], 1).astype(np.int64))
+    state = None
+    nll_sum, cnt, nll_known, cnt_known = 0.0, 0, 0.0, 0
+    W, b = model.embedding.weight, model.out_bias
+    for t in range(0, n, chunk):
+        h, state = model(inp[t: t + chunk], state)
+        logits = h.reshape(-1, h.shape[-1]) @ W.t() + b
+        y = tgt[t: t + chunk].reshape(-1)
+        nll = F.cross_entropy(logits, y, reduction="none")
+        nll_sum += nll.sum().item()
+        cnt += y.numel()
+        known = y != unk_id
+        nll_known += nll[known].sum().item()
+        cnt_known += int(known.sum())
+    model.train()
+    return math.exp(nll_sum / cnt), math.exp(nll_known / max(cnt_known, 1)), cnt
+
+
+def main():
+    a = parse_args()
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    os.makedirs(a.dir, exist_ok=True)
+    log_f = open(os.path.join(a.dir, "train.log"), "a")
+
+    def log(msg):
+        line = time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime()) + msg
+        print(line, flush=True)
+        log_f.write(line + "\n")
+        log_f.flush()
+
+    meta = json.load(open(os.path.join(a.vocab_from, "meta.json")))
+    V = a.vocab_size or meta["vocab_size"]
+    unk_id, bos_id = meta["unk_id"], meta["bos_id"]
+    assert unk_id < V and bos_id < V
+
+    def remap(arr):
+        arr = np.asarray(arr, dtype=np.int64)
+        if V < meta["vocab_size"]:
+            arr = np.where(arr >= V, unk_id, arr)
+        return arr
+
+    data = np.memmap(os.path.join(a.vocab_from, "train.bin"), dtype=np.int32, mode="r")
+    if a.max_train_tokens:
+        data = data[: a.max_train_tokens]
+    L = len(data) // a.batch  # tokens per stream
+    devs = {}
+    for d in DEVS:
+        p = os.path.join(a.vocab_from, f"dev_{d}.bin")
+        if os.path.exists(p):
+            s = remap(np.fromfile(p, dtype=np.int32))
+            if a.eval_tokens:
+                s = s[: a.eval_tokens + 1]
+            devs[d] = s
+
+    model = LM(V, a.emb, a.hidden)
+    # initialise the output bias to the log unigram distribution: faster start with sampled softmax
+    counts = np.zeros(V)
+    with open(os.path.join(a.vocab_from, "vocab.tsv"), encoding="utf-8") as f:
+        for line in f:
+            i, _, c = line.rstrip("\n").split("\t")
+            i = int(i)
+            counts[min(i, unk_id) if i >= V else i] += float(c)
+    with torch.no_grad():
+        model.out_bias.copy_(torch.from_numpy(np.log(counts / counts.sum() + 1e-12)).float())
+    opt = torch.optim.Adam(model.parameters(), lr=a.lr)
+    config = {k: getattr(a, k) for k in ["emb", "hidden", "batch", "bptt", "neg", "max_train_tokens", "seed"]}
+    config.update(vocab_size=V, unk_id=unk_id, bos_id=bos_id, vocab_from=a.vocab_from,
+                  train_tokens=int(len(data)))
+
+    ckpt_path = os.path.join(a.dir, "ckpt.pt")
+    st = {"pos": 0, "epoch": 0, "step": 0, "tokens": 0, "train_seconds": 0.0}
+    state = None
+    gen = torch.Generator().manual_seed(a.seed)
+    if os.path.exists(ckpt_path):
+        ck = torch.load(ckpt_path, map_location="cpu", weights_only=False)
+        if ck["config"] != config:
+            sys.exit(f"{ckpt_path} was trained with another configuration:\n{ck['config']}\nvs\n{config}\n"
+                     f"move it away or use another --dir")
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        st = ck["st"]
+        state = ck["state"]
+        gen.set_state(ck["gen"])
+        for g in opt.param_groups:
+            g["lr"] = a.lr
+        log(f"resumed from {ckpt_path}: epoch {st['epoch']} pos {st['pos']}/{L} step {st['step']} "
+            f"tokens {st['tokens']}")
+    else:
+        log(f"new run: {json.dumps(config)} params {sum(p.numel() for p in model.parameters())}")
+
+    def save():
+        tmp = ckpt_path + ".tmp"
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "st": st, "state": state,
+                    "gen": gen.get_state(), "config": config, "args": vars(a)}, tmp)
+        os.replace(tmp, ckpt_path)
+
+    def run_eval(tag):
+        t = time.time()
+        parts = []
+        for d, s in devs.items():
+            ppl, ppl_known, n = evaluate(model, s, V, unk_id)
+            parts.append(f"{d} {ppl:.1f} (excl. <unk> {ppl_known:.1f}, {n} tok)")
+        log(f"eval[{tag}] step {st['step']} tokens {st['tokens']} full-softmax ppl: " + "; ".join(parts)
+            + f" [{time.time() - t:.0f}s]")
+
+    stop = {"flag": False}
+
+    def on_signal(signum, frame):
+        stop["flag"] = True
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+    t_start = time.time()
+    deadline = t_start + a.minutes * 60
+    next_ckpt = t_start + a.ckpt_minutes * 60
+    next_eval = t_start + a.eval_minutes * 60
+    win_t, win_tok, win_loss, win_n = time.time(), 0, 0.0, 0
+    streams = np.arange(a.batch) * L
+    while not stop["flag"] and time.time() < deadline:
+        if st["pos"] + a.bptt + 1 > L:
+            st["epoch"] += 1
+            st["pos"] = 0
+            state = None
+            log(f"epoch {st['epoch']} begins")
+        idx = streams[:, None] + st["pos"] + np.arange(a.bptt + 1)[None, :]
+        chunk = torch.from_numpy(remap(data[idx.reshape(-1)]).reshape(a.batch, a.bptt + 1).T.copy())
+        x, y = chunk[:-1], chunk[1:]
+        if state is not None:
+            state = tuple(s.detach() for s in state)
+        h, state = model(x, state)
+        neg = sample_negatives(V, a.neg, gen)
+        log_q_neg = torch.log(log_uniform_q(V, a.neg, neg))
+        loss = sampled_loss(model, h.reshape(-1, a.hidden), y.reshape(-1), neg, log_q_neg, V, a.neg)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), a.clip)
+        opt.step()
+        st["pos"] += a.bptt
+        st["step"] += 1
+        st["tokens"] += a.bptt * a.batch
+        win_tok += a.bptt * a.batch
+        win_loss += loss.item()
+        win_n += 1
+        now = time.time()
+        if st["step"] % a.log_every == 0:
+            dt = now - win_t
+            st["train_seconds"] += dt
+            log(f"step {st['step']} epoch {st['epoch']} pos {st['pos']}/{L} tokens {st['tokens']} "
+                f"sampled-loss {win_loss / win_n:.3f} {win_tok / dt:.0f} tok/s negs {len(neg)}")
+            win_t, win_tok, win_loss, win_n = time.time(), 0, 0.0, 0
+        if now >= next_ckpt:
+            save()
+            next_ckpt = time.time() + a.ckpt_minutes * 60
+        if now >= next_eval:
+            run_eval("periodic")
+            next_eval = time.time() + a.eval_minutes * 60
+            win_t = time.time()
+    save()
+    log(f"stopped ({'signal' if stop['flag'] else 'time budget'}) at step {st['step']}, checkpoint saved")
+    if not stop["flag"]:
+        run_eval("end")
+    save()
+
+
+if __name__ == "__main__":
+    main()

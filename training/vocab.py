@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Vocabulary and id-encoded training/dev data for the word LSTM LM.
+
+Reads the analyzer output of `make corpus-tok` (build/corpus/{train,dev}/*.txt: one sentence per line, tokens
+`surface/reading/left_id/right_id` or `<unk>`) and writes, under --out (build/lm):
+
+  vocab.tsv      id<TAB>key<TAB>count  -- the V most frequent words plus `<unk>` and `<s>`, ids sorted by
+                 (weighted) count, most frequent first. `<s>` is the sentence boundary (= `</s>`).
+                 count = weighted count: modern text (chat, docs, jglue, kwdlc, wac) x3, aozora x1.
+                 `<unk>` counts the analyzer's unknown words plus every out-of-vocabulary word.
+  train.bin      int32 token ids: the training stream, `<s>` before every sentence. The modern corpora are
+                 included 3 times (the same x3 weighting), aozora once; each copy is cut into blocks of 500
+                 sentences and all blocks are shuffled (seed 1), so every stretch of the stream mixes domains
+                 while keeping short-range document context.
+  dev_{chat,kwdlc,wac}.bin  int32 ids of the first --dev-sents sentences of each dev file, `<s>` before
+                 every sentence and one at the end.
+  vocab_report.txt  coverage figures.
+"""
+import argparse
+import collections
+import json
+import os
+import random
+import sys
+import time
+
+import numpy as np
+
+MODERN = ["chat", "docs", "jglue", "kwdlc", "wac"]
+OLD = ["aozora"]
+WEIGHT_MODERN = 3
+UNK, BOS = "<unk>", "<s>"
+
+
+def read_sents(path):
+    with open(path, encoding="utf-8") as f:
+        return [line.split() for line in f if line.strip()]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default="build/corpus")
+    ap.add_argument("--out", default="build/lm")
+    ap.add_argument("--size", type=int, default=50000, help="words besides <unk> and <s>")
+    ap.add_argument("--dev-sents", type=int, default=3000)
+    ap.add_argument("--block", type=int, default=500)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    t0 = time.time()
+
+    corpora = {}
+    for name in MODERN + OLD:
+        corpora[name] = read_sents(os.path.join(args.corpus, "train", name + ".txt"))
+        print(f"read {name}: {len(corpora[name])} sentences ({time.time() - t0:.0f}s)", file=sys.stderr)
+
+    counts = collections.Counter()
+    for name, sents in corpora.items():
+        w = WEIGHT_MODERN if name in MODERN else 1
+        c = collections.Counter()
+        for s in sents:
+            c.update(s)
+        c[BOS] += len(sents)
+        for k, v in c.items():
+            counts[k] += w * v
+    words = [k for k, _ in counts.most_common() if k not in (UNK, BOS)]
+    vocab_words = words[: args.size]
+    oov_mass = sum(counts[k] for k in words[args.size:])
+    final = {k: counts[k] for k in vocab_words}
+    final[BOS] = counts[BOS]
+    final[UNK] = counts[UNK] + oov_mass
+    order = sorted(final.items(), key=lambda kv: (-kv[1], kv[0]))
+    ids = {k: i for i, (k, _) in enumerate(order)}
+    tmp = os.path.join(args.out, "vocab.tsv.part")
+    with open(tmp, "w", encoding="utf-8") as f:
+        for i, (k, c) in enumerate(order):
+            f.write(f"{i}\t{k}\t{c}\n")
+    unk_id, bos_id = ids[UNK], ids[BOS]
+    print(f"vocab: {len(order)} ids, <unk>={unk_id} <s>={bos_id}, distinct words seen {len(words)}",
+          file=sys.stderr)
+
+    def encode(sents):
+        out = []
+        for s in sents:
+            out.append(bos_id)
+            out.extend(ids.get(t, unk_id) for t in s)
+        return out
+
+    report = []
+    total_w = sum(counts.values())
+    report.append(f"vocabulary: {len(order)} ids (50K words + <unk> + <s>); distinct words in training text: "
+                  f"{len(words)}; weighted token coverage of training text (excl. <s>): "
+                  f"{1 - final[UNK] / (total_w - counts[BOS]):.4f}")
+    for name in ["chat", "kwdlc", "wac"]:
+        sents = read_sents(os.path.join(args.corpus, "dev", name + ".txt"))
+        ntok = sum(len(s) for s in sents)
+        n_anal_unk = sum(t == UNK for s in sents for t in s)
+        n_oov = sum((t != UNK and t not in ids) for s in sents for t in s)
+        clean = sum(all(t in ids and t != UNK for t in s) for s in sents)
+        report.append(
+            f"dev {name}: {len(sents)} sentences, {ntok} tokens; analyzer <unk> {n_anal_unk / ntok:.4f}; "
+            f"out of vocabulary {n_oov / ntok:.4f}; token coverage {1 - (n_anal_unk + n_oov) / ntok:.4f}; "
+            f"sentences without any <unk> {clean / len(sents):.4f}")
+        arr = np.array(encode(sents[: args.dev_sents]) + [bos_id], dtype=np.int32)
+        arr.tofile(os.path.join(args.out, f"dev_{name}.bin"))
+
+    rng = random.Random(1)
+    blocks = []
+    for name, sents in corpora.items():
+        reps = WEIGHT_MODERN if name in MODERN else 1
+        for _ in range(reps):
+            for i in range(0, len(sents), args.block):
+                blocks.append((name, i))
+    rng.shuffle(blocks)
+    enc = {name: None for name in corpora}
+    for name, sents in corpora.items():
+        # encode each corpus once; blocks index into per-sentence offsets
+        flat = encode(sents)
+        starts = np.flatnonzero(np.array(flat, dtype=np.int32) == bos_id)
+        enc[name] = (np.array(flat, dtype=np.int32), np.append(starts, len(flat)))
+        print(f"encoded {name} ({time.time() - t0:.0f}s)", file=sys.stderr)
+    parts = []
+    for name, i in blocks:
+        arr, starts = enc[name]
+        j = min(i + args.block, len(starts) - 1)
+        parts.append(arr[starts[i]: starts[j]])
+    train = np.concatenate(parts)
+    train.tofile(os.path.join(args.out, "train.bin.part"))
+    os.replace(os.path.join(args.out, "train.bin.part"), os.path.join(args.out, "train.bin"))
+    report.append(f"train stream: {len(train)} tokens (incl. <s>; modern x{WEIGHT_MODERN}) in {len(blocks)} "
+                  f"blocks of {args.block} sentences")
+    with open(os.path.join(args.out, "meta.json"), "w") as f:
+        json.dump({"vocab_size": len(order), "unk_id": unk_id, "bos_id": bos_id,
+                   "train_tokens": int(len(train)), "weight_modern": WEIGHT_MODERN}, f)
+    with open(os.path.join(args.out, "vocab_report.txt"), "w") as f:
+        f.write("\n".join(report) + "\n")
+    print("\n".join(report), file=sys.stderr)
+    os.replace(tmp, os.path.join(args.out, "vocab.tsv"))
+    print(f"done in {time.time() - t0:.0f}s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

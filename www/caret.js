@@ -1,0 +1,120 @@
+// Caret geometry: where the caret of a <textarea>/<input> or a contenteditable is on screen.
+//
+// For <textarea>/<input> the mirror-div technique (as in component/textarea-caret-position): a
+// hidden <div> copies the field's box and font, holds the text up to the caret and a marker
+// <span>, and the marker's offset is the caret's position inside the field. For contenteditable
+// the collapsed selection range has client rects.
+
+/** The properties that decide where text wraps and how tall lines are. */
+const MIRRORED = [
+  'direction', 'boxSizing', 'width', 'height', 'overflowX', 'overflowY',
+  'borderTopWidth', 'borderRightWidth', 'borderBottomWidth', 'borderLeftWidth', 'borderStyle',
+  'paddingTop', 'paddingRight', 'paddingBottom', 'paddingLeft',
+  'fontStyle', 'fontVariant', 'fontWeight', 'fontStretch', 'fontSize', 'fontSizeAdjust', 'lineHeight', 'fontFamily',
+  'fontFeatureSettings', 'fontKerning',
+  'textAlign', 'textTransform', 'textIndent', 'textDecoration', 'letterSpacing', 'wordSpacing',
+  'tabSize', 'whiteSpace', 'wordBreak', 'overflowWrap', 'writingMode',
+];
+
+/**
+ * @typedef {object} CaretRect viewport coordinates (for `position: fixed`)
+ * @property {number} left
+ * @property {number} top
+ * @property {number} height line height at the caret
+ * @property {number} right right edge of the field's content box (where a line wraps)
+ */
+
+/**
+ * The caret (at `offset`, default the selection start) of a textarea or text input.
+ * @param {HTMLTextAreaElement | HTMLInputElement} el
+ * @param {number} [offset]
+ * @returns {CaretRect}
+ */
+export function textFieldCaret(el, offset) {
+  const doc = el.ownerDocument;
+  const cs = getComputedStyle(el);
+  const isInput = el.tagName === 'INPUT';
+  const pos = offset ?? el.selectionStart ?? el.value.length;
+  const mirror = doc.createElement('div');
+  const style = mirror.style;
+  for (const p of MIRRORED) style.setProperty(toKebab(p), cs.getPropertyValue(toKebab(p)));
+  style.position = 'absolute';
+  style.visibility = 'hidden';
+  style.top = '0';
+  style.left = '-9999px';
+  style.overflow = 'hidden';
+  if (isInput) {
+    style.whiteSpace = 'pre';
+    style.height = 'auto';
+    style.lineHeight = cs.height; // inputs centre their one line vertically
+  } else {
+    style.whiteSpace = 'pre-wrap';
+    style.overflowWrap = 'break-word';
+  }
+  const before = el.value.slice(0, pos);
+  mirror.textContent = before;
+  const marker = doc.createElement('span');
+  // The rest of the text keeps wrapping as in the field; '.' when empty so the span has a box.
+  marker.textContent = el.value.slice(pos) || '.';
+  mirror.appendChild(marker);
+  doc.body.appendChild(mirror);
+  const border = { top: parseFloat(cs.borderTopWidth) || 0, left: parseFloat(cs.borderLeftWidth) || 0 };
+  const top = marker.offsetTop + border.top;
+  const left = marker.offsetLeft + border.left;
+  const lineHeight = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
+  doc.body.removeChild(mirror);
+  const box = el.getBoundingClientRect();
+  const padRight = parseFloat(cs.paddingRight) || 0;
+  const borderRight = parseFloat(cs.borderRightWidth) || 0;
+  return {
+    left: box.left + left - el.scrollLeft,
+    top: box.top + (isInput ? (box.height - lineHeight) / 2 : top - el.scrollTop),
+    height: lineHeight,
+    right: box.right - padRight - borderRight,
+  };
+}
+
+/**
+ * The caret of a contenteditable (the collapsed start of the selection).
+ * @param {HTMLElement} el
+ * @returns {CaretRect}
+ */
+export function editableCaret(el) {
+  const doc = el.ownerDocument;
+  const cs = getComputedStyle(el);
+  const box = el.getBoundingClientRect();
+  const lineHeight = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
+  const right = box.right - (parseFloat(cs.paddingRight) || 0);
+  const sel = doc.getSelection();
+  if (sel && sel.rangeCount > 0 && el.contains(sel.anchorNode)) {
+    const range = sel.getRangeAt(0).cloneRange();
+    range.collapse(true);
+    const rect = range.getClientRects()[0];
+    if (rect) return { left: rect.left, top: rect.top, height: rect.height || lineHeight, right };
+    // A caret on an empty line has no rect: use its container's box (no DOM changes here,
+    // they would disturb the editor's undo history).
+    const node = range.startContainer;
+    const host = node.nodeType === Node.ELEMENT_NODE ? /** @type {Element} */ (node) : node.parentElement;
+    if (host) {
+      const r = host.getBoundingClientRect();
+      const hcs = getComputedStyle(host);
+      return {
+        left: r.left + (parseFloat(hcs.paddingLeft) || 0) + (parseFloat(hcs.borderLeftWidth) || 0),
+        top: r.top + (parseFloat(hcs.paddingTop) || 0) + (parseFloat(hcs.borderTopWidth) || 0),
+        height: lineHeight,
+        right,
+      };
+    }
+  }
+  return {
+    left: box.left + (parseFloat(cs.paddingLeft) || 0),
+    top: box.top + (parseFloat(cs.paddingTop) || 0),
+    height: lineHeight,
+    right,
+  };
+}
+
+/** @param {string} s */
+function toKebab(s) {
+  return s.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+}

@@ -1,0 +1,125 @@
+// Pure logic of the widget, no DOM: which key events go to the IME, modifier bits, candidate
+// paging, fields the IME may attach to. Tested with `node --test www/test/`.
+
+/** Modifier bits, as `Henkan.key(session, key, mods)` reads them (src/ime/key.rs). */
+export const SHIFT = 1;
+export const CTRL = 2;
+export const ALT = 4;
+export const META = 8;
+
+/**
+ * @typedef {object} KeyLike
+ * @property {string} key
+ * @property {boolean} [shiftKey]
+ * @property {boolean} [ctrlKey]
+ * @property {boolean} [altKey]
+ * @property {boolean} [metaKey]
+ * @property {boolean} [isComposing]
+ * @property {number} [keyCode]
+ * @property {boolean} [repeat]
+ */
+
+/**
+ * The modifier bits of a key event.
+ * @param {KeyLike} e
+ * @returns {number}
+ */
+export function modsOf(e) {
+  return (e.shiftKey ? SHIFT : 0) | (e.ctrlKey ? CTRL : 0) | (e.altKey ? ALT : 0) | (e.metaKey ? META : 0);
+}
+
+/**
+ * Whether a keydown belongs to an OS input method's composition: then the widget stays out of
+ * the way. `keyCode` 229 ("Process") is what Chromium sends for keys an OS IME takes, including
+ * the first key of a composition, before `isComposing` is true (crbug.com/40101893 and the UI
+ * Events spec note on keyCode 229).
+ * @param {KeyLike} e
+ * @param {boolean} osComposing a compositionstart was seen without its compositionend
+ * @returns {boolean}
+ */
+export function isOsImeKey(e, osComposing) {
+  return osComposing || !!e.isComposing || e.keyCode === 229 || e.key === 'Process';
+}
+
+/**
+ * Whether a keydown should go to the IME at all. Dead keys and modifier-only presses never do.
+ * @param {KeyLike} e
+ * @param {{osComposing: boolean, ready: boolean}} st
+ * @returns {boolean}
+ */
+export function shouldSend(e, st) {
+  if (!st.ready || isOsImeKey(e, st.osComposing)) return false;
+  switch (e.key) {
+    case 'Dead': case 'Shift': case 'Control': case 'Alt': case 'Meta': case 'AltGraph':
+    case 'CapsLock': case 'Unidentified': case 'Fn': case 'OS':
+      return false;
+    default:
+      return true;
+  }
+}
+
+/**
+ * The page of candidates to show.
+ * @param {number} total number of candidates
+ * @param {number} selected selected index
+ * @param {number} pageSize candidates per page
+ * @returns {{start: number, end: number, page: number, pages: number}} `start`..`end` (exclusive)
+ */
+export function pageOf(total, selected, pageSize) {
+  const size = Math.max(1, pageSize | 0);
+  const pages = Math.max(1, Math.ceil(total / size));
+  const sel = Math.min(Math.max(0, selected | 0), Math.max(0, total - 1));
+  const page = Math.floor(sel / size);
+  const start = page * size;
+  return { start, end: Math.min(total, start + size), page, pages };
+}
+
+/**
+ * What kind of field an element is for the IME, or null when it must stay off (password fields,
+ * number/email/… inputs, read-only or disabled fields).
+ * @param {{tagName: string, type?: string, isContentEditable?: boolean, readOnly?: boolean, disabled?: boolean}} el
+ * @returns {'textarea' | 'input' | 'contenteditable' | null}
+ */
+export function fieldKind(el) {
+  const tag = el.tagName.toUpperCase();
+  if (tag === 'TEXTAREA') return el.readOnly || el.disabled ? null : 'textarea';
+  if (tag === 'INPUT') {
+    const type = (el.type || 'text').toLowerCase();
+    if (type !== 'text' && type !== 'search') return null;
+    return el.readOnly || el.disabled ? null : 'input';
+  }
+  if (el.isContentEditable) return 'contenteditable';
+  return null;
+}
+
+/**
+ * Splits a preedit into the runs to draw: plain text, converted segments, the focused segment.
+ * @param {string} text
+ * @param {{start: number, end: number, focused: boolean, converted: boolean}[]} segments
+ * @returns {{text: string, focused: boolean, converted: boolean}[]}
+ */
+export function preeditRuns(text, segments) {
+  /** @type {{text: string, focused: boolean, converted: boolean}[]} */
+  const runs = [];
+  let pos = 0;
+  for (const s of segments) {
+    if (s.start > pos) runs.push({ text: text.slice(pos, s.start), focused: false, converted: false });
+    runs.push({ text: text.slice(s.start, s.end), focused: s.focused, converted: s.converted });
+    pos = Math.max(pos, s.end);
+  }
+  if (pos < text.length) runs.push({ text: text.slice(pos), focused: false, converted: false });
+  return runs.filter((r) => r.text.length > 0);
+}
+
+/**
+ * Percentile of a list of numbers (nearest rank).
+ * @param {number[]} xs
+ * @param {number} p 0..100
+ * @returns {number}
+ */
+export function percentile(xs, p) {
+  if (xs.length === 0) return NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+}

@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, SHIFT, CTRL, ALT, META } from '../keymap.js';
+
+test('modifier bits', () => {
+  assert.equal(modsOf({ key: 'a' }), 0);
+  assert.equal(modsOf({ key: 'A', shiftKey: true }), SHIFT);
+  assert.equal(modsOf({ key: ' ', ctrlKey: true, metaKey: true }), CTRL | META);
+  assert.equal(modsOf({ key: '`', altKey: true }), ALT);
+});
+
+test('OS IME keys are left alone', () => {
+  const ready = { ready: true, osComposing: false };
+  assert.equal(shouldSend({ key: 'a' }, ready), true);
+  assert.equal(shouldSend({ key: 'a', isComposing: true }, ready), false);
+  assert.equal(shouldSend({ key: 'Process', keyCode: 229 }, ready), false);
+  assert.equal(shouldSend({ key: 'a' }, { ready: true, osComposing: true }), false);
+  assert.equal(isOsImeKey({ key: 'a', keyCode: 229 }, false), true);
+});
+
+test('not sent: before the model, modifiers alone, dead keys', () => {
+  assert.equal(shouldSend({ key: 'a' }, { ready: false, osComposing: false }), false);
+  for (const key of ['Shift', 'Control', 'Alt', 'Meta', 'Dead', 'CapsLock', 'Unidentified']) {
+    assert.equal(shouldSend({ key }, { ready: true, osComposing: false }), false, key);
+  }
+  for (const key of [' ', 'Enter', 'F7', 'ArrowLeft', 'Convert', 'ZenkakuHankaku', '1']) {
+    assert.equal(shouldSend({ key }, { ready: true, osComposing: false }), true, key);
+  }
+});
+
+test('candidate pages of nine', () => {
+  assert.deepEqual(pageOf(20, 0, 9), { start: 0, end: 9, page: 0, pages: 3 });
+  assert.deepEqual(pageOf(20, 8, 9), { start: 0, end: 9, page: 0, pages: 3 });
+  assert.deepEqual(pageOf(20, 9, 9), { start: 9, end: 18, page: 1, pages: 3 });
+  assert.deepEqual(pageOf(20, 19, 9), { start: 18, end: 20, page: 2, pages: 3 });
+  assert.deepEqual(pageOf(3, 2, 9), { start: 0, end: 3, page: 0, pages: 1 });
+  assert.deepEqual(pageOf(0, 0, 9), { start: 0, end: 0, page: 0, pages: 1 });
+  // Out-of-range selections are clamped.
+  assert.deepEqual(pageOf(5, 99, 9), { start: 0, end: 5, page: 0, pages: 1 });
+});
+
+test('field kinds: password and other inputs get no IME', () => {
+  assert.equal(fieldKind({ tagName: 'TEXTAREA' }), 'textarea');
+  assert.equal(fieldKind({ tagName: 'INPUT', type: 'text' }), 'input');
+  assert.equal(fieldKind({ tagName: 'INPUT', type: 'search' }), 'input');
+  assert.equal(fieldKind({ tagName: 'INPUT', type: 'password' }), null);
+  assert.equal(fieldKind({ tagName: 'INPUT', type: 'email' }), null);
+  assert.equal(fieldKind({ tagName: 'INPUT', type: 'text', readOnly: true }), null);
+  assert.equal(fieldKind({ tagName: 'DIV', isContentEditable: true }), 'contenteditable');
+  assert.equal(fieldKind({ tagName: 'DIV', isContentEditable: false }), null);
+});
+
+test('preedit runs', () => {
+  assert.deepEqual(preeditRuns('きょうh', [{ start: 0, end: 4, focused: false, converted: false }]), [
+    { text: 'きょうh', focused: false, converted: false },
+  ]);
+  assert.deepEqual(
+    preeditRuns('今日はいい天気', [
+      { start: 0, end: 3, focused: false, converted: true },
+      { start: 3, end: 5, focused: true, converted: true },
+      { start: 5, end: 7, focused: false, converted: true },
+    ]).map((r) => [r.text, r.focused]),
+    [['今日は', false], ['いい', true], ['天気', false]],
+  );
+  // Text outside any segment is kept as plain runs.
+  assert.deepEqual(preeditRuns('abc', [{ start: 1, end: 2, focused: true, converted: true }]).map((r) => r.text), ['a', 'b', 'c']);
+});
+
+test('percentiles', () => {
+  assert.equal(percentile([3, 1, 2, 4], 50), 2);
+  assert.equal(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95), 10);
+  assert.ok(Number.isNaN(percentile([], 50)));
+});
