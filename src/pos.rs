@@ -24,7 +24,7 @@ pub struct SpecialIds {
     pub noun: u16,
     /// 名詞,固有名詞,一般: unknown katakana words.
     pub proper_noun: u16,
-    /// 名詞,数: digits.
+    /// 名詞,数,アラビア数字: digits and numbers read in kana.
     pub number: u16,
     /// 記号,アルファベット: Latin letters.
     pub alphabet: u16,

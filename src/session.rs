@@ -11,7 +11,7 @@
 //! only; the conversion (segments, candidates, n-best) is computed on request.
 
 use crate::composer::{to_katakana, Composer};
-use crate::decoder::{segment_starts, Decoder, Path, Span};
+use crate::decoder::{segment_starts, Decoder, Path, Span, MAX_POPS, MAX_POPS_SEGMENT};
 use crate::engine::Engine;
 use crate::lattice::Lattice;
 use serde::Serialize;
@@ -87,6 +87,11 @@ impl Session {
     /// The composer (preedit, submission, transliterations).
     pub fn composer(&self) -> &Composer {
         &self.composer
+    }
+
+    /// Sets how digits of converted numbers are written (default: full width).
+    pub fn set_digit_width(&mut self, digits: crate::lattice::DigitWidth) {
+        self.lattice.digits = digits;
     }
 
     /// The lattice over the current reading.
@@ -290,6 +295,7 @@ impl Session {
             span,
             &[],
             SEGMENT_CANDIDATES,
+            MAX_POPS_SEGMENT,
             |p| {
                 p.iter()
                     .map(|&i| lattice.surface(lexicon, &lattice.nodes()[i as usize]))
@@ -316,13 +322,19 @@ impl Session {
     fn nbest(&mut self, engine: &Engine, span: Span, best: &Path) -> Vec<String> {
         let lattice = &self.lattice;
         let lexicon = &engine.lexicon;
-        let found = self
-            .decoder
-            .n_best(lattice, &engine.connection, span, &[], NBEST, |p| {
+        let found = self.decoder.n_best(
+            lattice,
+            &engine.connection,
+            span,
+            &[],
+            NBEST,
+            MAX_POPS,
+            |p| {
                 p.iter()
                     .map(|&i| lattice.surface(lexicon, &lattice.nodes()[i as usize]))
                     .collect::<String>()
-            });
+            },
+        );
         // n_best ran a full free forward pass: the per-key cache is valid again.
         self.forward_valid = self.lattice.len();
         let best_text = self.surface_of(engine, &best.nodes);

@@ -34,6 +34,12 @@ impl EngineKind {
     }
 }
 
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
+enum Digits {
+    Full,
+    Half,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Convert TEXT (romaji or kana) and print the best conversion, segments and n-best.
@@ -112,6 +118,9 @@ enum EvalWhat {
         /// Print each wrong conversion.
         #[arg(long)]
         errors: bool,
+        /// How digits of converted numbers are written.
+        #[arg(long, value_enum, default_value = "full")]
+        digits: Digits,
     },
 }
 
@@ -270,11 +279,16 @@ fn run(cli: Cli) -> Result<(), String> {
                     json,
                     limit,
                     errors,
+                    digits,
                 },
         } => {
             let engine = load(&cli.model)?;
             let pairs = read_pairs(&input, limit)?;
             let mut session = Session::new();
+            session.set_digit_width(match digits {
+                Digits::Full => henkan::lattice::DigitWidth::Full,
+                Digits::Half => henkan::lattice::DigitWidth::Half,
+            });
             let (mut top1, mut top10) = (0usize, 0usize);
             let (mut sum_lcs, mut sum_got, mut sum_exp) = (0usize, 0usize, 0usize);
             let mut times = Vec::with_capacity(pairs.len());
@@ -310,6 +324,7 @@ fn run(cli: Cli) -> Result<(), String> {
             times.sort_by(|a, b| a.total_cmp(b));
             let result = serde_json::json!({
                 "engine": kind.name(),
+                "digits": format!("{digits:?}").to_lowercase(),
                 "sentences": pairs.len(),
                 "exact_top1": top1 as f64 / n,
                 "exact_top10": top10 as f64 / n,

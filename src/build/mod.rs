@@ -145,7 +145,7 @@ pub fn special_ids(features: &[String]) -> Result<SpecialIds> {
     Ok(SpecialIds {
         noun: find_id(features, "名詞,一般,*,*,*,*,*")?,
         proper_noun: find_id(features, "名詞,固有名詞,一般,*,*,*,*")?,
-        number: find_id(features, "名詞,数,*,*,*,*,*")?,
+        number: find_id(features, "名詞,数,アラビア数字,*,*,*,*")?,
         alphabet: find_id(features, "記号,アルファベット,*,*,*,*,*")?,
         symbol: find_id(features, "記号,一般,*,*,*,*,*")?,
     })

@@ -22,6 +22,8 @@ const NO_STATE: u32 = u32::MAX;
 
 /// Bounds the A* search: at most this many states are popped per call.
 pub const MAX_POPS: usize = 50_000;
+/// A smaller bound for per-segment candidate lists.
+pub const MAX_POPS_SEGMENT: usize = 5_000;
 
 /// A span of the lattice to decode, with its context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,6 +185,7 @@ impl Decoder {
         span: Span,
         barriers: &[usize],
         want: usize,
+        max_pops: usize,
         mut key: impl FnMut(&[u32]) -> K,
     ) -> Vec<(Path, K)> {
         self.forward(lattice, conn, span, barriers, span.begin);
@@ -207,7 +210,7 @@ impl Decoder {
         let mut scratch = Vec::new();
         while let Some(Reverse((f, s))) = self.heap.pop() {
             pops += 1;
-            if pops > MAX_POPS || found.len() >= want {
+            if pops > max_pops || found.len() >= want {
                 break;
             }
             let st = self.states[s as usize];

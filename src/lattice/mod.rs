@@ -11,14 +11,23 @@
 //! still reach a reading), so a key costs O(new nodes), and nothing before it is rebuilt.
 //! [`Lattice::truncate`] keeps the capacity of every buffer.
 
+pub mod number;
+
 use crate::lexicon::{Lexicon, Surface};
 use crate::pos::SpecialIds;
 use fst::raw::{CompiledAddr, Output};
 
 /// `entry` value of unknown nodes.
 pub const UNKNOWN_ENTRY: u32 = u32::MAX;
+/// `entry` value of a number node: the reading parsed as a number ([`number::parse`]),
+/// shown as full-width Arabic digits.
+pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
+/// Cost of a number node.
+pub const NUMBER_COST: i32 = 1_500;
+/// Longest number reading considered, in characters.
+const MAX_NUMBER_CHARS: usize = 24;
 /// Cost of a one-character unknown node (kept above any dictionary word).
-pub const UNKNOWN_CHAR_COST: i32 = 20_000;
+pub const UNKNOWN_CHAR_COST: i32 = 8_000;
 /// Base cost of a run of digits, Latin letters, katakana or symbols taken as one word.
 pub const UNKNOWN_RUN_COST: i32 = 4_000;
 
@@ -70,6 +79,27 @@ fn class_of(c: char) -> CharClass {
 /// Longest reading (in characters) a lexicon walk may follow; also bounds unknown runs.
 pub const MAX_WORD_CHARS: usize = 64;
 
+/// How digits in converted numbers are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DigitWidth {
+    /// `１８日`: full width, as digits typed in hiragana mode are (MS-IME, Mozc default).
+    #[default]
+    Full,
+    /// `18日`.
+    Half,
+}
+
+impl DigitWidth {
+    /// Applies the style to a surface made only of ASCII digits; other surfaces pass.
+    fn apply(self, s: &str) -> String {
+        if self == DigitWidth::Full && !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+            crate::composer::to_full_ascii(s)
+        } else {
+            s.to_string()
+        }
+    }
+}
+
 /// The lattice and its scratch state.
 #[derive(Debug, Clone, Default)]
 pub struct Lattice {
@@ -81,6 +111,8 @@ pub struct Lattice {
     end_start: Vec<u32>,
     walks: Vec<Walk>,
     walks_next: Vec<Walk>,
+    /// How numbers are written in surfaces.
+    pub digits: DigitWidth,
 }
 
 impl Lattice {
@@ -142,8 +174,14 @@ impl Lattice {
         if node.entry == UNKNOWN_ENTRY {
             return reading.to_string();
         }
+        if node.entry == NUMBER_ENTRY {
+            return match number::parse(reading) {
+                Some(v) => self.digits.apply(&v.to_string()),
+                None => reading.to_string(),
+            };
+        }
         match lexicon.entry(node.entry).map(|e| e.surface) {
-            Some(Surface::Text(s)) => s.to_string(),
+            Some(Surface::Text(s)) => self.digits.apply(s),
             Some(s) => s.resolve(reading),
             None => reading.to_string(),
         }
@@ -271,7 +309,25 @@ impl Lattice {
         }
         std::mem::swap(&mut self.walks, &mut self.walks_next);
         self.add_unknown(special, n, c);
+        self.add_numbers(special, n + 1);
         self.end_start.push(self.nodes.len() as u32);
+    }
+
+    /// Adds a node for every span ending at `end` that reads as a number.
+    fn add_numbers(&mut self, special: &SpecialIds, end: usize) {
+        for begin in end.saturating_sub(MAX_NUMBER_CHARS)..end.saturating_sub(1) {
+            let span = &self.reading[self.offsets[begin]..self.offsets[end]];
+            if number::parse(span).is_some() {
+                self.nodes.push(Node {
+                    begin: begin as u16,
+                    end: end as u16,
+                    left_id: special.number,
+                    right_id: special.number,
+                    cost: NUMBER_COST,
+                    entry: NUMBER_ENTRY,
+                });
+            }
+        }
     }
 
     fn add_unknown(&mut self, special: &SpecialIds, n: usize, c: char) {

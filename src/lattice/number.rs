@@ -1,0 +1,167 @@
+//! Numbers read in kana: `にせんさんびゃくご` → 2305.
+//!
+//! The dictionary has kanji numerals (二, 千, …) word by word; a number typed as its
+//! reading should also be offered as Arabic digits in one piece. [`parse`] reads the
+//! Japanese number grammar: digits いち…きゅう, multipliers じゅう/ひゃく/せん below 10⁴,
+//! and the large units まん (10⁴), おく (10⁸), ちょう (10¹²), with the sound changes
+//! (さんびゃく, ろっぴゃく, さんぜん, いっせん, …). The geminated forms いっ/ろっ/はっ/じゅっ
+//! stand before a multiplier or at the very end (before a counter: いっかい → 1回).
+
+const TOKENS: &[(&str, Tok)] = &[
+    ("いち", Tok::Digit(1)),
+    ("いっ", Tok::Gem(1)),
+    ("に", Tok::Digit(2)),
+    ("さん", Tok::Digit(3)),
+    ("よん", Tok::Digit(4)),
+    ("ご", Tok::Digit(5)),
+    ("ろく", Tok::Digit(6)),
+    ("ろっ", Tok::Gem(6)),
+    ("なな", Tok::Digit(7)),
+    ("しち", Tok::Digit(7)),
+    ("はち", Tok::Digit(8)),
+    ("はっ", Tok::Gem(8)),
+    ("きゅう", Tok::Digit(9)),
+    ("ぜろ", Tok::Digit(0)),
+    ("れい", Tok::Digit(0)),
+    ("じゅう", Tok::Mult(10)),
+    ("じゅっ", Tok::GemMult(10)),
+    ("じっ", Tok::GemMult(10)),
+    ("ひゃく", Tok::Mult(100)),
+    ("びゃく", Tok::Mult(100)),
+    ("ぴゃく", Tok::Mult(100)),
+    ("せん", Tok::Mult(1000)),
+    ("ぜん", Tok::Mult(1000)),
+    ("まん", Tok::Big(10_000)),
+    ("おく", Tok::Big(100_000_000)),
+    ("ちょう", Tok::Big(1_000_000_000_000)),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tok {
+    Digit(u64),
+    Gem(u64),
+    Mult(u64),
+    GemMult(u64),
+    Big(u64),
+}
+
+/// The value of a kana number reading made of at least two number words, or `None`.
+///
+/// ```
+/// use henkan::lattice::number::parse;
+/// assert_eq!(parse("にせんさんびゃくご"), Some(2305));
+/// assert_eq!(parse("じゅうはち"), Some(18));
+/// assert_eq!(parse("ろっぴゃく"), Some(600));
+/// assert_eq!(parse("に"), None); // one word: left to the dictionary
+/// assert_eq!(parse("にさん"), None); // two digits in a row is not a number
+/// ```
+pub fn parse(reading: &str) -> Option<u64> {
+    let mut rest = reading;
+    let mut toks = Vec::new();
+    while !rest.is_empty() {
+        let (s, t) = TOKENS.iter().find(|(s, _)| rest.starts_with(s))?;
+        toks.push(*t);
+        rest = &rest[s.len()..];
+        if toks.len() > 24 {
+            return None;
+        }
+    }
+    if toks.len() < 2 {
+        return None;
+    }
+    let mut total: u64 = 0;
+    let mut section: u64 = 0;
+    let mut digit: Option<u64> = None;
+    let mut last_mult = u64::MAX; // multipliers fall within a section
+    let mut last_big = u64::MAX;
+    for (i, t) in toks.iter().enumerate() {
+        let next = toks.get(i + 1);
+        match *t {
+            Tok::Digit(d) | Tok::Gem(d) => {
+                if digit.is_some() {
+                    return None;
+                }
+                if matches!(t, Tok::Gem(_)) && !matches!(next, None | Some(Tok::Mult(_))) {
+                    return None;
+                }
+                digit = Some(d);
+            }
+            Tok::Mult(m) | Tok::GemMult(m) => {
+                if m >= last_mult {
+                    return None;
+                }
+                if matches!(t, Tok::GemMult(_)) && next.is_some() {
+                    return None;
+                }
+                let d = digit.take().unwrap_or(1);
+                if d == 0 {
+                    return None;
+                }
+                section += d * m;
+                last_mult = m;
+            }
+            Tok::Big(b) => {
+                if b >= last_big {
+                    return None;
+                }
+                let v = section + digit.take().unwrap_or(0);
+                if v == 0 {
+                    return None;
+                }
+                total = total.checked_add(v.checked_mul(b)?)?;
+                section = 0;
+                last_mult = u64::MAX;
+                last_big = b;
+            }
+        }
+    }
+    Some(total + section + digit.unwrap_or(0))
+}
+
+/// Full-width Arabic digits of a value (`18` → `１８`).
+pub fn full_width_digits(v: u64) -> String {
+    v.to_string()
+        .chars()
+        .map(|c| char::from_u32(c as u32 - '0' as u32 + '０' as u32).unwrap_or(c))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readings() {
+        for (r, v) in [
+            ("にせんさんびゃくご", 2305),
+            ("せんきゅうひゃくごじゅうはち", 1958),
+            ("にじゅういち", 21),
+            ("じゅうはち", 18),
+            ("はっぴゃく", 800),
+            ("さんぜん", 3000),
+            ("いっせん", 1000),
+            ("じゅうまん", 100_000),
+            ("にまんごせん", 25_000),
+            ("いちおくにせんまん", 120_000_000),
+            ("にじゅっ", 20),
+            ("ひゃくいっ", 101),
+        ] {
+            assert_eq!(parse(r), Some(v), "{r}");
+        }
+        for r in [
+            "",
+            "に",
+            "じゅう",
+            "にさん",
+            "いっに",
+            "じゅうひゃく",
+            "まんまん",
+            "じゅっに",
+            "ぜろまん",
+            "こんにちは",
+        ] {
+            assert_eq!(parse(r), None, "{r}");
+        }
+        assert_eq!(full_width_digits(2305), "２３０５");
+    }
+}

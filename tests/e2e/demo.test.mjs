@@ -1,0 +1,252 @@
+// End-to-end tests of the demo playground in Debian's Chromium (playwright-core).
+//
+//   node --test --test-concurrency=1 tests/e2e/        (after `make wasm` and the model)
+//   HENKAN_E2E_MODEL=build/web/dev.henkan node --test tests/e2e/     (another model)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startServer, launch, demoUrl, waitForIme, ensureOutput, MODEL } from './harness.mjs';
+
+/** @type {{url: string, stop: () => Promise<void>}} */
+let server;
+/** @type {Awaited<ReturnType<typeof launch>>} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A fresh demo page with the IME ready. */
+async function openDemo(model = MODEL) {
+  const page = await browser.context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(demoUrl(server.url, model));
+  const status = await waitForIme(page);
+  return { page, status, errors };
+}
+
+/** @param {import('playwright-core').Page} page */
+const last = (page) => page.evaluate(() => /** @type {any} */ (window).henkanDemo.last);
+/** @param {import('playwright-core').Page} page */
+const preeditText = (page) =>
+  page.evaluate(() => [...document.querySelectorAll('.henkan-preedit')].map((e) => e.textContent).join(''));
+
+test('type, convert, see candidates, commit, undo once', async () => {
+  const { page, status, errors } = await openDemo();
+  assert.equal(status, 'ready');
+  await page.click('#editor');
+  await page.keyboard.type('kyouhaiitenkidesune');
+  assert.equal(await page.inputValue('#editor'), '', 'nothing is committed while composing');
+  assert.equal(await preeditText(page), 'きょうはいいてんきですね');
+  await page.keyboard.press('Space');
+  let out = await last(page);
+  assert.equal(out.state, 'converting');
+  assert.ok(out.nbest.includes('今日はいい天気ですね'), `n-best: ${out.nbest.join(' / ')}`);
+  assert.equal(out.preedit.text, '今日はいい天気ですね');
+  assert.equal(await preeditText(page), '今日はいい天気ですね');
+  // The n-best list and the segment view of the demo show it too.
+  assert.match(await page.textContent('#nbest'), /今日はいい天気ですね/);
+  // Second Space: the candidate window opens on the next candidate of the first segment.
+  await page.keyboard.press('Space');
+  const list = page.locator('.henkan-candidates[role="listbox"]:visible');
+  await list.waitFor({ state: 'visible' });
+  const options = await list.locator('[role="option"]').allTextContents();
+  assert.ok(options.length >= 2, `options: ${options}`);
+  assert.match(options[0], /^1今日は$/);
+  assert.equal(await list.locator('[aria-selected="true"]').count(), 1);
+  const active = await page.getAttribute('#editor', 'aria-activedescendant');
+  assert.ok(active && (await page.locator(`#${active}`).count()) === 1, 'aria-activedescendant points at the option');
+  const dir = ensureOutput();
+  await page.screenshot({ path: path.join(dir, 'candidates.png'), clip: { x: 0, y: 0, width: 1000, height: 520 } });
+  // Back to the best candidate and commit.
+  await page.keyboard.press('Shift+Space');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '今日はいい天気ですね');
+  out = await last(page);
+  assert.equal(out.state, 'precomposition');
+  assert.equal(await preeditText(page), '');
+  assert.equal(await page.locator('.henkan-candidates:visible').count(), 0);
+  // Another commit, then Ctrl+Z undoes exactly the last one.
+  await page.keyboard.type('aiu');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '今日はいい天気ですねあいう');
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.inputValue('#editor'), '今日はいい天気ですね');
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.inputValue('#editor'), '');
+  await page.keyboard.press('Control+Shift+z');
+  assert.equal(await page.inputValue('#editor'), '今日はいい天気ですね');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Shift+Left resizes the focused segment and changes the conversion', async () => {
+  const { page } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('watashihanihonjindesu');
+  await page.keyboard.press('Space');
+  const before = await last(page);
+  const readingsBefore = before.segments.map((/** @type {any} */ s) => s.reading);
+  await page.keyboard.press('Shift+ArrowLeft');
+  const after = await last(page);
+  const readingsAfter = after.segments.map((/** @type {any} */ s) => s.reading);
+  assert.notDeepEqual(readingsAfter, readingsBefore);
+  assert.equal(readingsAfter[0].length, readingsBefore[0].length - 1, 'the first segment is one kana shorter');
+  assert.equal(readingsAfter.join(''), readingsBefore.join(''), 'the reading is the same');
+  // The focused segment is highlighted in the overlay.
+  assert.equal(await page.locator('.henkan-preedit .henkan-focused').count(), 1);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), after.preedit.text);
+  await page.close();
+});
+
+test('F7 gives katakana', async () => {
+  const { page } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('konpyu-ta-');
+  await page.keyboard.press('F7');
+  assert.equal(await preeditText(page), 'コンピューター');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), 'コンピューター');
+  await page.close();
+});
+
+test('an OS IME composition passes through untouched', async () => {
+  const { page } = await openDemo();
+  await page.click('#editor');
+  const cdp = await browser.context.newCDPSession(page);
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.seen = [];
+    const el = /** @type {HTMLElement} */ (document.getElementById('editor'));
+    for (const t of ['compositionstart', 'compositionupdate', 'compositionend']) el.addEventListener(t, () => w.seen.push(t));
+  });
+  const before = await last(page);
+  await cdp.send('Input.imeSetComposition', { text: 'にほんご', selectionStart: 4, selectionEnd: 4 });
+  await cdp.send('Input.imeSetComposition', { text: '日本語', selectionStart: 3, selectionEnd: 3 });
+  await cdp.send('Input.insertText', { text: '日本語' });
+  assert.equal(await page.inputValue('#editor'), '日本語');
+  assert.deepEqual(await last(page), before, 'the IME saw no key');
+  assert.equal(await preeditText(page), '');
+  const seen = await page.evaluate(() => /** @type {any} */ (window).seen);
+  assert.ok(seen.includes('compositionstart') && seen.includes('compositionend'), String(seen));
+  // And our IME still works afterwards.
+  await page.keyboard.type('ka');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '日本語か');
+  await page.close();
+});
+
+test('a password field gets no IME and nothing is stored', async () => {
+  const { page } = await openDemo();
+  const before = await last(page);
+  await page.click('#secret');
+  await page.keyboard.type('kyou pass');
+  await page.keyboard.press('Space');
+  assert.equal(await page.inputValue('#secret'), 'kyou pass ');
+  assert.deepEqual(await last(page), before, 'no key went to the IME');
+  assert.equal(await page.locator('.henkan-indicator:visible').count(), 0);
+  assert.equal(await preeditText(page), '');
+  await page.close();
+});
+
+test('Ctrl+Space turns the IME off and on; off, keys are native', async () => {
+  const { page } = await openDemo();
+  await page.click('#editor');
+  const indicator = page.locator('.henkan-indicator:visible');
+  assert.equal(await indicator.textContent(), 'あ');
+  await page.keyboard.press('Control+Space');
+  assert.equal(await indicator.textContent(), 'A');
+  assert.equal(await page.textContent('#mode'), 'A');
+  await page.keyboard.type('hello world');
+  assert.equal(await page.inputValue('#editor'), 'hello world');
+  await page.keyboard.press('Control+Space');
+  await page.keyboard.type('ne');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), 'hello worldね');
+  await page.close();
+});
+
+for (const [name, model, pattern] of [
+  ['not a model', 'index.html', /damaged|magic/],
+  ['missing', 'models/no-such-model.henkan', /HTTP 404/],
+  ['truncated download', `__test/truncated/${MODEL}?bytes=100000`, /broke off|truncated/],
+]) {
+  test(`a broken model (${name}) shows an error and the field takes plain text`, async () => {
+    const { page, status } = await openDemo(model);
+    assert.equal(status, 'error');
+    const error = page.locator('#error');
+    await error.waitFor({ state: 'visible' });
+    assert.match(await error.textContent(), pattern);
+    await page.click('#editor');
+    await page.keyboard.type('kyou wa');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('ok');
+    assert.equal(await page.inputValue('#editor'), 'kyou wa\nok');
+    await page.close();
+  });
+}
+
+test('the same on an <input> and a contenteditable', async () => {
+  const { page } = await openDemo();
+  await page.click('#line');
+  await page.keyboard.type('kyouhaiitenkidesune');
+  await page.keyboard.press('Space');
+  assert.equal(await preeditText(page), '今日はいい天気ですね');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#line'), '今日はいい天気ですね');
+  await page.keyboard.type('ka');
+  await page.keyboard.press('F7');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#line'), '今日はいい天気ですねカ');
+
+  await page.click('#rich');
+  await page.keyboard.type('kyouhaiitenkidesune');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  await page.locator('.henkan-candidates:visible').waitFor({ state: 'visible' });
+  await page.keyboard.press('Shift+Space');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.textContent('#rich'), '今日はいい天気ですね');
+  await page.keyboard.type('ne');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.textContent('#rich'), '今日はいい天気ですねね');
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.textContent('#rich'), '今日はいい天気ですね');
+  await page.close();
+});
+
+test('clicking a candidate selects it; blur commits the composition', async () => {
+  const { page } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('kyouha');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  const second = page.locator('.henkan-candidates:visible [role="option"]').nth(2);
+  const text = (await second.textContent())?.slice(1);
+  await second.click();
+  assert.equal(await preeditText(page), text);
+  await page.click('#line');
+  assert.equal(await page.inputValue('#editor'), text);
+  await page.close();
+});
+
+test('detach tears down symmetrically', async () => {
+  const { page } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('ka');
+  const layers = await page.locator('.henkan-layer').count();
+  await page.evaluate(() => /** @type {any} */ (window).henkanDemo.detach.editor());
+  assert.equal(await page.inputValue('#editor'), 'か', 'the composition was committed on detach');
+  assert.equal(await page.locator('.henkan-layer').count(), layers - 1);
+  await page.keyboard.type('ka');
+  assert.equal(await page.inputValue('#editor'), 'かka');
+  await page.close();
+});

@@ -1,0 +1,107 @@
+// Shared by the e2e tests and measure.mjs: the demo server and Debian's Chromium driven by
+// playwright-core (never `npx playwright install`: no browser download here).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const OUTPUT = path.join(ROOT, 'tests/e2e/output');
+/** The model the demo loads, relative to the repository root. */
+export const MODEL = process.env.HENKAN_E2E_MODEL || 'models/henkan.henkan';
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/**
+ * Starts scripts/serve-web.mjs on a free port (with the test routes).
+ * @returns {Promise<{url: string, stop: () => Promise<void>}>}
+ */
+export function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts/serve-web.mjs'), '--port', '0', '--test-routes'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error('server did not start')), 10000);
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = /serving (http:\/\/[^ ]+\/)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1],
+          stop: () =>
+            new Promise((r) => {
+              child.once('exit', () => r());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}`));
+    });
+  });
+}
+
+/**
+ * Chromium with a fresh user-data-dir.
+ * @returns {Promise<{context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
+ */
+export async function launch() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'henkan-e2e-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1100, height: 800 },
+    locale: 'ja-JP',
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The demo URL for a model.
+ * @param {string} base
+ * @param {string} [model]
+ */
+export function demoUrl(base, model = MODEL) {
+  return `${base}index.html?model=${encodeURIComponent(model)}`;
+}
+
+/**
+ * Waits until the demo's IME is ready (or failed); returns the status.
+ * @param {import('playwright-core').Page} page
+ */
+export async function waitForIme(page) {
+  await page.waitForFunction(() => {
+    const d = /** @type {any} */ (window).henkanDemo;
+    return d && (d.ime.status === 'ready' || d.ime.status === 'error');
+  }, null, { timeout: 60000 });
+  return page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.status);
+}
+
+export function ensureOutput() {
+  mkdirSync(OUTPUT, { recursive: true });
+  return OUTPUT;
+}

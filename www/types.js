@@ -1,0 +1,70 @@
+// JSDoc types of what the wasm handle returns (src/ime/mod.rs `ImeOutput`, camelCase).
+
+/**
+ * @typedef {object} PreeditSegment ranges in UTF-16 code units of the preedit text
+ * @property {number} start
+ * @property {number} end
+ * @property {boolean} focused
+ * @property {boolean} converted
+ */
+
+/**
+ * @typedef {object} Preedit
+ * @property {string} text
+ * @property {PreeditSegment[]} segments
+ * @property {number} cursor
+ */
+
+/**
+ * @typedef {object} CandidateList
+ * @property {string[]} items
+ * @property {number} selected
+ * @property {number} pageSize
+ * @property {boolean} open
+ * @property {number} segment
+ */
+
+/**
+ * @typedef {object} SegmentView
+ * @property {string} reading
+ * @property {string} surface
+ */
+
+/**
+ * @typedef {object} ImeOutput
+ * @property {boolean} consumed
+ * @property {string} committed
+ * @property {Preedit} preedit
+ * @property {CandidateList | null} candidates
+ * @property {string[]} completions
+ * @property {string[]} nbest
+ * @property {SegmentView[]} segments
+ * @property {'direct' | 'hiragana'} mode
+ * @property {'direct' | 'precomposition' | 'composing' | 'converting'} state
+ */
+
+/**
+ * @typedef {object} HenkanHandle the wasm handle (pkg/henkan.js `Henkan`)
+ * @property {(len: number) => number} allocModel
+ * @property {(len: number) => number} growModel
+ * @property {(len: number) => {bytes: number, engines: string[]}} loadModel
+ * @property {() => boolean} isLoaded
+ * @property {() => string[]} engines
+ * @property {() => number} openSession
+ * @property {(session: number) => void} closeSession
+ * @property {(session: number, key: string, mods: number) => ImeOutput} key
+ * @property {(session: number, index: number) => ImeOutput} selectCandidate
+ * @property {(session: number) => ImeOutput} flush
+ * @property {(session: number, on: boolean) => ImeOutput} setEnabled
+ * @property {(session: number) => void} cancel
+ * @property {(session: number, live: boolean) => void} setLive
+ * @property {() => number} memoryBytes
+ */
+
+/**
+ * @typedef {object} WasmModule the namespace of pkg/henkan.js
+ * @property {(input?: any) => Promise<{memory: WebAssembly.Memory}>} default
+ * @property {new () => HenkanHandle} Henkan
+ */
+
+export {};
