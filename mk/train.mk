@@ -56,5 +56,6 @@ lm-export: train-deps
 
 # Tiny model for CI tests: 2K vocabulary, 32 dims, ~1 minute of training -> build/lm-tiny/
 lm-tiny: build/lm/vocab.tsv train-deps
+	rm -f build/lm-tiny/ckpt.pt build/lm-tiny/train.log
 	$(TORCH_ENV) $(PYTHON) training/train_lstm.py --dir build/lm-tiny --vocab-from build/lm --tiny --minutes 1
 	$(PYTHON) training/export.py --dir build/lm-tiny

@@ -49,7 +49,8 @@ test-web: test-web-unit test-web-tsc test-web-wasm test-web-e2e
 test-web-unit:
 	node --test www/test/
 
-test-web-tsc: node_modules/.bin/tsc
+# demo.js imports pkg/henkan.js, so its .d.ts must exist.
+test-web-tsc: node_modules/.bin/tsc $(WASM_PKG)
 	node_modules/.bin/tsc --noEmit -p www/jsconfig.json
 
 # tests/web_node.rs runs in node, tests/web_browser.rs in headless chromium (chromedriver on PATH;

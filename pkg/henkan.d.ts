@@ -62,6 +62,11 @@ export class Henkan {
      */
     openSession(): number;
     /**
+     * The state with the live conversion of the composition (n-best, segments): for a view that
+     * updates when typing pauses. Changes nothing.
+     */
+    preview(session: number): any;
+    /**
      * Selects candidate `index` of the focused segment (a click in the candidate window).
      */
     selectCandidate(session: number, index: number): any;
@@ -93,6 +98,7 @@ export interface InitOutput {
     readonly henkan_memoryBytes: (a: number) => number;
     readonly henkan_new: () => number;
     readonly henkan_openSession: (a: number) => number;
+    readonly henkan_preview: (a: number, b: number) => [number, number, number];
     readonly henkan_selectCandidate: (a: number, b: number, c: number) => [number, number, number];
     readonly henkan_setEnabled: (a: number, b: number, c: number) => [number, number, number];
     readonly henkan_setLive: (a: number, b: number, c: number) => void;

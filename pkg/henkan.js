@@ -149,6 +149,19 @@ export class Henkan {
         return ret >>> 0;
     }
     /**
+     * The state with the live conversion of the composition (n-best, segments): for a view that
+     * updates when typing pauses. Changes nothing.
+     * @param {number} session
+     * @returns {any}
+     */
+    preview(session) {
+        const ret = wasm.henkan_preview(this.__wbg_ptr, session);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * Selects candidate `index` of the focused segment (a click in the candidate window).
      * @param {number} session
      * @param {number} index

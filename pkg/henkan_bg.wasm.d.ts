@@ -15,6 +15,7 @@ export const henkan_loadModelBytes: (a: number, b: number, c: number) => [number
 export const henkan_memoryBytes: (a: number) => number;
 export const henkan_new: () => number;
 export const henkan_openSession: (a: number) => number;
+export const henkan_preview: (a: number, b: number) => [number, number, number];
 export const henkan_selectCandidate: (a: number, b: number, c: number) => [number, number, number];
 export const henkan_setEnabled: (a: number, b: number, c: number) => [number, number, number];
 export const henkan_setLive: (a: number, b: number, c: number) => void;

@@ -363,3 +363,127 @@ mod tests {
         }
     }
 }
+
+/// Clusters the POS ids of a connection matrix `m[left][right]` (row-major `n × n`) into
+/// `k_left` row classes and `k_right` column classes with k-means (Lloyd's algorithm,
+/// deterministic start), and returns the matrix with every cell replaced by the mean of
+/// its class pair — ready for [`write_connection`], whose row/column merging then stores
+/// only `k_left × k_right` cells. Id 0 (BOS/EOS) keeps a class of its own on both sides.
+pub fn cluster_connection(
+    n: usize,
+    m: &[i16],
+    k_left: usize,
+    k_right: usize,
+    iters: usize,
+) -> Vec<i16> {
+    assert_eq!(m.len(), n * n);
+    let rows: Vec<Vec<f32>> = (0..n)
+        .map(|l| m[l * n..(l + 1) * n].iter().map(|&v| v as f32).collect())
+        .collect();
+    let left = kmeans(&rows, k_left, iters);
+    // columns, described by their values over the left classes' centroids is lossy;
+    // use the full columns instead.
+    let cols: Vec<Vec<f32>> = (0..n)
+        .map(|r| (0..n).map(|l| m[l * n + r] as f32).collect())
+        .collect();
+    let right = kmeans(&cols, k_right, iters);
+    let kl = left.iter().copied().max().unwrap_or(0) + 1;
+    let kr = right.iter().copied().max().unwrap_or(0) + 1;
+    let mut sum = vec![0f64; kl * kr];
+    let mut cnt = vec![0u32; kl * kr];
+    for l in 0..n {
+        for r in 0..n {
+            let c = left[l] * kr + right[r];
+            sum[c] += m[l * n + r] as f64;
+            cnt[c] += 1;
+        }
+    }
+    let mut out = vec![0i16; n * n];
+    for l in 0..n {
+        for r in 0..n {
+            let c = left[l] * kr + right[r];
+            out[l * n + r] = (sum[c] / cnt[c].max(1) as f64).round() as i16;
+        }
+    }
+    out
+}
+
+/// k-means over vectors; item 0 is pinned to a class of its own. Returns class per item.
+fn kmeans(items: &[Vec<f32>], k: usize, iters: usize) -> Vec<usize> {
+    let n = items.len();
+    if k >= n || n == 0 {
+        return (0..n).collect();
+    }
+    let dim = items[0].len();
+    let dist =
+        |a: &[f32], b: &[f32]| -> f32 { a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum() };
+    // deterministic farthest-point start (k-means++ without randomness), item 0 first
+    let mut centers: Vec<Vec<f32>> = vec![items[0].clone()];
+    let mut nearest: Vec<f32> = items.iter().map(|x| dist(x, &items[0])).collect();
+    while centers.len() < k {
+        let (far, _) =
+            nearest.iter().enumerate().fold(
+                (0, -1.0f32),
+                |acc, (i, &d)| if d > acc.1 { (i, d) } else { acc },
+            );
+        if nearest[far] <= 0.0 {
+            break;
+        }
+        centers.push(items[far].clone());
+        for (i, x) in items.iter().enumerate() {
+            nearest[i] = nearest[i].min(dist(x, &items[far]));
+        }
+    }
+    let k = centers.len();
+    let mut assign = vec![0usize; n];
+    for _ in 0..iters.max(1) {
+        let mut changed = false;
+        for (i, x) in items.iter().enumerate() {
+            let best = if i == 0 {
+                0
+            } else {
+                (1..k)
+                    .map(|c| (c, dist(x, &centers[c])))
+                    .fold(
+                        (1, f32::MAX),
+                        |acc, (c, d)| if d < acc.1 { (c, d) } else { acc },
+                    )
+                    .0
+            };
+            if assign[i] != best {
+                assign[i] = best;
+                changed = true;
+            }
+        }
+        let mut sums = vec![vec![0f32; dim]; k];
+        let mut counts = vec![0usize; k];
+        for (i, x) in items.iter().enumerate() {
+            counts[assign[i]] += 1;
+            for (s, v) in sums[assign[i]].iter_mut().zip(x) {
+                *s += v;
+            }
+        }
+        for c in 0..k {
+            if counts[c] > 0 {
+                for s in sums[c].iter_mut() {
+                    *s /= counts[c] as f32;
+                }
+                centers[c] = std::mem::take(&mut sums[c]);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // renumber densely
+    let mut map = vec![usize::MAX; k];
+    let mut next = 0;
+    for a in assign.iter_mut() {
+        if map[*a] == usize::MAX {
+            map[*a] = next;
+            next += 1;
+        }
+        *a = map[*a];
+    }
+    assign
+}

@@ -109,6 +109,10 @@ impl Henkan {
             )));
         }
         bytes.truncate(len);
+        if bytes.capacity() > len + len / 8 {
+            // Grown by doubling (no Content-Length): give the slack back.
+            bytes.shrink_to_fit();
+        }
         self.install(bytes)
     }
 
@@ -176,6 +180,13 @@ impl Henkan {
     pub fn select_candidate(&mut self, session: u32, index: usize) -> Result<JsValue, JsError> {
         let (engine, ime) = self.parts(session)?;
         to_js(&ime.select_candidate(engine, index))
+    }
+
+    /// The state with the live conversion of the composition (n-best, segments): for a view that
+    /// updates when typing pauses. Changes nothing.
+    pub fn preview(&mut self, session: u32) -> Result<JsValue, JsError> {
+        let (engine, ime) = self.parts(session)?;
+        to_js(&ime.preview(engine))
     }
 
     /// Commits whatever is composed (the field lost focus, a click moved the caret).

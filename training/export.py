@@ -22,6 +22,49 @@ import torch
 from safetensors.torch import save_file
 
 
+def golden(t, cfg, out_dir, n=24):
+    """Self-check of the documented step equations against torch.nn.LSTM, and golden vectors for the Rust
+    side's tests: golden.json = {ids, logprob_next[k] (log-softmax of the true next id after ids[:k+1]),
+    top5[k], h_last}."""
+    import numpy as np
+    import torch.nn.functional as F
+    dev = os.path.join(cfg["vocab_from"], "dev_kwdlc.bin")
+    ids = np.fromfile(dev, dtype=np.int32)[: n + 1].astype(np.int64)
+    V, H = cfg["vocab_size"], cfg["hidden"]
+    ids = np.where(ids >= V, cfg["unk_id"], ids)
+    E, Wi, Wh, b, ob = (t[k].double().numpy() for k in ["embedding", "w_ih", "w_hh", "b", "out_bias"])
+    sig = lambda z: 1 / (1 + np.exp(-z))
+    h, c = np.zeros(H), np.zeros(H)
+    lps, tops = [], []
+    for k in range(n):
+        z = Wi @ E[ids[k]] + Wh @ h + b
+        i, f, g, o = sig(z[:H]), sig(z[H:2 * H]), np.tanh(z[2 * H:3 * H]), sig(z[3 * H:])
+        c = f * c + i * g
+        h = o * np.tanh(c)
+        logits = E @ h + ob
+        m = logits.max()
+        lse = m + np.log(np.exp(logits - m).sum())
+        lps.append(float(logits[ids[k + 1]] - lse))
+        tops.append([int(x) for x in np.argsort(-logits)[:5]])
+    # the same with torch.nn.LSTM
+    lstm = torch.nn.LSTM(cfg["emb"], H).double()
+    with torch.no_grad():
+        lstm.weight_ih_l0.copy_(t["w_ih"].double())
+        lstm.weight_hh_l0.copy_(t["w_hh"].double())
+        lstm.bias_ih_l0.copy_(t["b"].double())
+        lstm.bias_hh_l0.zero_()
+        x = t["embedding"].double()[torch.from_numpy(ids[:n])].unsqueeze(1)
+        hs, _ = lstm(x)
+        lp = F.log_softmax(hs[:, 0] @ t["embedding"].double().t() + t["out_bias"].double(), -1)
+        ref = lp[torch.arange(n), torch.from_numpy(ids[1: n + 1])].numpy()
+    err = float(np.abs(ref - np.array(lps)).max())
+    assert err < 1e-6, f"export self-check failed: max |logprob diff| {err}"
+    with open(os.path.join(out_dir, "golden.json"), "w") as f:
+        json.dump({"ids": [int(x) for x in ids[: n + 1]], "logprob_next": lps, "top5": tops,
+                   "h_last": [float(x) for x in h], "note": "state starts at zero; ids[0] is <s>; "
+                   "logprob_next[k] = log P(ids[k+1] | ids[0..=k]) with the full softmax"}, f)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", default="build/lm")
@@ -44,6 +87,7 @@ def main():
             "steps": str(ck["st"]["step"]), "tokens": str(ck["st"]["tokens"])}
     out = os.path.join(a.dir, "lstm.safetensors")
     save_file(tensors, out + ".tmp", metadata=meta)
+    os.chmod(out + ".tmp", 0o644)
     os.replace(out + ".tmp", out)
 
     src = os.path.join(cfg["vocab_from"], "vocab.tsv")
@@ -59,6 +103,7 @@ def main():
         os.replace(dst + ".tmp", dst)
     elif os.path.abspath(src) != os.path.abspath(dst):
         shutil.copyfile(src, dst)
+    golden(tensors, cfg, a.dir)
     size = os.path.getsize(out)
     print(json.dumps({"out": out, "bytes": size, **meta}))
 

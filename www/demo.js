@@ -2,18 +2,33 @@
 // progress, mode, per-key latency, n-best list and segments. `window.henkanDemo` exposes the
 // state to the browser tests and the measurement script.
 
-import * as wasmModule from '../pkg/henkan.js';
 import { HenkanIme } from './ime.js';
 import { attach } from './widget.js';
 import { percentile } from './keymap.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
+/** @typedef {import('./types.js').WasmModule} WasmModule */
 /** @typedef {import('./widget.js').KeyTiming} KeyTiming */
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.search);
 const modelUrl = new URL(params.get('model') || 'models/henkan.henkan', new URL('..', import.meta.url));
+
+/**
+ * Starts the playground: attaches the IME to the fields and loads the model.
+ * @param {WasmModule} wasmModule the namespace of pkg/henkan.js
+ */
+export function startDemo(wasmModule) {
+  for (const id of ['editor', 'line', 'rich', 'secret']) {
+    // Keys stay cheap (no conversion while composing); the n-best list and segments follow when
+    // typing pauses. ?live=1 converts on every key instead.
+    demo.detach[id] = attach($(id), { ime, onOutput, onPreview: showConversion, live: params.get('live') === '1' });
+  }
+  $('editor').focus();
+  demo.ready = ime.load({ module: wasmModule, modelUrl });
+  return demo;
+}
 
 const ime = new HenkanIme();
 const demo = {
@@ -22,12 +37,16 @@ const demo = {
   wasmMs: /** @type {number[]} */ ([]),
   /** @type {number[]} whole keydown handler per handled key (ms) */
   totalMs: /** @type {number[]} */ ([]),
+  /** @type {{key: string, wasmMs: number, totalMs: number, state: string, len: number}[]} every handled key */
+  keys: /** @type {{key: string, wasmMs: number, totalMs: number, state: string, len: number}[]} */ ([]),
   /** performance.now() when the model became ready */
   readyAt: NaN,
   /** performance.now() of the first output carrying a conversion */
   firstConversionAt: NaN,
   /** @type {ImeOutput | null} */
   last: null,
+  /** @type {ImeOutput | null} the output shown in the n-best and segment views */
+  preview: null,
   /** @type {Record<string, () => void>} */
   detach: {},
   /** @type {Promise<boolean>} */
@@ -76,7 +95,9 @@ function onOutput(out, timing) {
   demo.last = out;
   demo.wasmMs.push(timing.wasmMs);
   demo.totalMs.push(timing.totalMs);
-  if (Number.isNaN(demo.firstConversionAt) && out.segments.length > 0) demo.firstConversionAt = performance.now();
+  demo.keys.push({ key: timing.key, wasmMs: timing.wasmMs, totalMs: timing.totalMs, state: out.state, len: out.preedit.text.length });
+  if (demo.keys.length > 100000) for (const a of [demo.keys, demo.wasmMs, demo.totalMs]) a.splice(0, 50000);
+  if (Number.isNaN(demo.firstConversionAt) && out.state === 'converting') demo.firstConversionAt = performance.now();
   const recent = demo.totalMs.slice(-200);
   const wasm = demo.wasmMs.slice(-200);
   $('latency').textContent =
@@ -85,6 +106,15 @@ function onOutput(out, timing) {
   const mode = $('mode');
   mode.textContent = out.mode === 'hiragana' ? 'あ' : 'A';
   mode.dataset.mode = out.mode;
+  if (out.state !== 'composing' || out.segments.length > 0) showConversion(out);
+}
+
+/**
+ * The n-best list and the segments of an output.
+ * @param {ImeOutput} out
+ */
+function showConversion(out) {
+  demo.preview = out;
   $('nbest').replaceChildren(
     ...out.nbest.map((s) => {
       const li = document.createElement('li');
@@ -110,8 +140,3 @@ function onOutput(out, timing) {
   );
 }
 
-for (const id of ['editor', 'line', 'rich', 'secret']) {
-  demo.detach[id] = attach($(id), { ime, onOutput });
-}
-$('editor').focus();
-demo.ready = ime.load({ module: /** @type {any} */ (wasmModule), modelUrl });

@@ -55,6 +55,7 @@
  * @property {(session: number, key: string, mods: number) => ImeOutput} key
  * @property {(session: number, index: number) => ImeOutput} selectCandidate
  * @property {(session: number) => ImeOutput} flush
+ * @property {(session: number) => ImeOutput} preview
  * @property {(session: number, on: boolean) => ImeOutput} setEnabled
  * @property {(session: number) => void} cancel
  * @property {(session: number, live: boolean) => void} setLive

@@ -19,6 +19,7 @@ import { textFieldCaret, editableCaret } from './caret.js';
 
 /**
  * @typedef {object} KeyTiming
+ * @property {string} key the DOM key
  * @property {number} wasmMs the wasm call (composer, lattice, conversion)
  * @property {number} totalMs the whole keydown handler (wasm + commit + drawing)
  */
@@ -28,7 +29,12 @@ import { textFieldCaret, editableCaret } from './caret.js';
  * @property {HenkanIme} ime the shared engine (may still be loading)
  * @property {boolean} [enabled] IME on when the field is attached (default true)
  * @property {boolean} [indicator] show the on/off indicator while focused (default true)
+ * @property {boolean} [live] convert on every key while composing, so outputs carry the n-best
+ *   list and segments (default false: a page that only needs the preedit saves that work)
  * @property {(out: ImeOutput, timing: KeyTiming) => void} [onOutput] after every handled key
+ * @property {(out: ImeOutput) => void} [onPreview] when typing pauses during a composition: the
+ *   output with the live conversion (n-best, segments), computed off the key path
+ * @property {number} [previewDelay] ms of pause before `onPreview` (default 40)
  */
 
 /**
@@ -41,7 +47,11 @@ import { textFieldCaret, editableCaret } from './caret.js';
  * @property {boolean} osComposing an OS IME composition is under way
  * @property {boolean} inserting our own commit is going in (its beforeinput is ours)
  * @property {ImeOutput | null} last
+ * @property {boolean} placed the preedit box is placed for the current composition (the value and
+ *   caret do not change during a composition, so the caret geometry is measured once)
+ * @property {string} indicatorKey what the indicator shows now (skip layout when unchanged)
  * @property {Range | null} range last selection in a contenteditable
+ * @property {ReturnType<typeof setTimeout> | null} previewTimer
  * @property {HTMLDivElement} layer
  * @property {HTMLDivElement} preedit
  * @property {HTMLUListElement} list
@@ -57,6 +67,7 @@ let nextId = 0;
 
 const STYLE_ID = 'henkan-ime-style';
 const CSS = `
+.henkan-composing::placeholder { color: transparent !important; }
 .henkan-layer { position: fixed; left: 0; top: 0; width: 0; height: 0; z-index: 2147483000; }
 .henkan-preedit { position: fixed; display: none; white-space: pre-wrap; word-break: break-all; pointer-events: none; margin: 0; padding: 0; }
 .henkan-preedit span { text-decoration: underline dotted 1px; text-underline-offset: 0.18em; }
@@ -127,7 +138,10 @@ export function attach(el, options) {
     osComposing: false,
     inserting: false,
     last: null,
+    placed: false,
+    indicatorKey: '',
     range: null,
+    previewTimer: null,
     layer,
     preedit,
     list,
@@ -143,6 +157,7 @@ export function attach(el, options) {
   const session = () => {
     if (st.session === null && ime.handle) {
       st.session = ime.handle.openSession();
+      ime.handle.setLive(st.session, options.live ?? false);
       if (!st.enabled) ime.handle.setEnabled(st.session, false);
     }
     return st.session;
@@ -173,13 +188,31 @@ export function attach(el, options) {
     const t0 = performance.now();
     const out = run(() => /** @type {NonNullable<typeof ime.handle>} */ (ime.handle).key(s, e.key, modsOf(e)));
     const t1 = performance.now();
-    if (!out) return render(st);
+    if (!out) {
+      // The wasm call failed (a panic): keep what the user typed as plain text; the key itself
+      // then goes in natively.
+      rescue(st);
+      return;
+    }
     if (out.consumed) {
       e.preventDefault();
       e.stopPropagation();
     }
     apply(st, out, false);
-    options.onOutput?.(out, { wasmMs: t1 - t0, totalMs: performance.now() - t0 });
+    options.onOutput?.(out, { key: e.key, wasmMs: t1 - t0, totalMs: performance.now() - t0 });
+    if (options.onPreview && out.state === 'composing') schedulePreview();
+  };
+
+  const schedulePreview = () => {
+    if (st.previewTimer !== null) clearTimeout(st.previewTimer);
+    st.previewTimer = setTimeout(() => {
+      st.previewTimer = null;
+      const s = st.session;
+      // Stale when the composition ended or changed state meanwhile.
+      if (s === null || !ime.ready || st.last?.state !== 'composing') return;
+      const out = run(() => /** @type {NonNullable<typeof ime.handle>} */ (ime.handle).preview(s));
+      if (out && out.state === 'composing') options.onPreview?.(out);
+    }, options.previewDelay ?? 40);
   };
 
   /** @param {InputEvent} e */
@@ -187,6 +220,19 @@ export function attach(el, options) {
     if (st.inserting || e.isComposing || st.osComposing || !hasComposition(st)) return;
     // Text arriving without a key we handled (virtual keyboard, dictation, drop): commit our
     // composition first, then let the text in unconverted.
+    if (e.inputType === 'insertText' && e.data) {
+      // One edit for both, after this event: inserting from inside beforeinput and letting the
+      // native insertion follow leaves Chromium's caret at the offset it computed before.
+      const s = st.session;
+      if (s === null || !ime.handle) return;
+      const out = run(() => /** @type {NonNullable<typeof ime.handle>} */ (ime.handle).flush(s));
+      if (!out) return;
+      e.preventDefault();
+      const text = out.committed + e.data;
+      apply(st, { ...out, committed: '' }, true);
+      queueMicrotask(() => insertText(st, text, false));
+      return;
+    }
     flush(st, ime, true);
   };
 
@@ -207,8 +253,13 @@ export function attach(el, options) {
     if (hasComposition(st)) flush(st, ime, true);
     render(st);
   };
-  const onFocus = () => render(st);
+  const onFocus = () => {
+    st.indicatorKey = '';
+    render(st);
+  };
   const onReposition = () => {
+    st.placed = false;
+    st.indicatorKey = '';
     if (hasComposition(st) || doc.activeElement === el) render(st);
   };
   /** @param {MouseEvent} e */
@@ -248,6 +299,7 @@ export function attach(el, options) {
   st.teardown = () => {
     if (fields.get(el) !== st) return;
     if (hasComposition(st)) flush(st, ime, true);
+    if (st.previewTimer !== null) clearTimeout(st.previewTimer);
     el.removeEventListener('keydown', onKeyDown, true);
     el.removeEventListener('beforeinput', onBeforeInput, true);
     el.removeEventListener('compositionstart', onCompositionStart, true);
@@ -272,6 +324,7 @@ export function attach(el, options) {
       if (v === null) el.removeAttribute(a);
       else el.setAttribute(a, v);
     }
+    el.classList.remove('henkan-composing');
     layer.remove();
     fields.delete(el);
   };
@@ -308,14 +361,22 @@ function flush(st, ime, fallback) {
     out = ime.handle.flush(s);
   } catch (e) {
     // The instance is broken: keep the user's text anyway.
-    const text = st.last?.preedit.text ?? '';
     ime.fail(e);
-    if (text) insertText(st, text, true);
-    st.last = null;
-    render(st);
+    rescue(st);
     return;
   }
   apply(st, out, fallback);
+}
+
+/**
+ * After a failure inside wasm: the preedit as shown goes into the field as plain text.
+ * @param {FieldState} st
+ */
+function rescue(st) {
+  const text = st.last?.preedit.text ?? '';
+  st.last = null;
+  if (text) insertText(st, text, true);
+  render(st);
 }
 
 /**
@@ -363,6 +424,7 @@ function saveRange(st) {
 function insertText(st, text, fallback) {
   const { el } = st;
   const doc = el.ownerDocument;
+  st.placed = false; // the caret moves
   st.inserting = true;
   try {
     if (!fallback && doc.activeElement === el && doc.execCommand('insertText', false, text)) return;
@@ -407,23 +469,28 @@ function render(st) {
   const focused = doc.activeElement === el;
   const out = st.last;
   const showPreedit = !!out && out.preedit.text.length > 0 && !st.osComposing && ime.ready;
-  const caret = showPreedit || focused ? caretOf(st) : null;
 
-  if (showPreedit && out && caret) {
-    const cs = getComputedStyle(el);
-    const ps = preedit.style;
-    ps.display = 'block';
-    ps.left = `${caret.left}px`;
-    ps.top = `${caret.top}px`;
-    ps.maxWidth = `${Math.max(64, caret.right - caret.left)}px`;
-    ps.fontFamily = cs.fontFamily;
-    ps.fontSize = cs.fontSize;
-    ps.fontWeight = cs.fontWeight;
-    ps.fontStyle = cs.fontStyle;
-    ps.letterSpacing = cs.letterSpacing;
-    ps.lineHeight = `${caret.height}px`;
-    ps.color = cs.color;
-    ps.background = opaqueBackground(el);
+  // A native IME hides the placeholder while composing; the overlay would sit on top of it.
+  if (el.classList.contains('henkan-composing') !== showPreedit) el.classList.toggle('henkan-composing', showPreedit);
+  if (showPreedit && out) {
+    if (!st.placed) {
+      const caret = caretOf(st);
+      const cs = getComputedStyle(el);
+      const ps = preedit.style;
+      ps.display = 'block';
+      ps.left = `${caret.left}px`;
+      ps.top = `${caret.top}px`;
+      ps.maxWidth = `${Math.max(64, caret.right - caret.left)}px`;
+      ps.fontFamily = cs.fontFamily;
+      ps.fontSize = cs.fontSize;
+      ps.fontWeight = cs.fontWeight;
+      ps.fontStyle = cs.fontStyle;
+      ps.letterSpacing = cs.letterSpacing;
+      ps.lineHeight = `${caret.height}px`;
+      ps.color = cs.color;
+      ps.background = opaqueBackground(el);
+      st.placed = true;
+    }
     preedit.replaceChildren(
       ...preeditRuns(out.preedit.text, out.preedit.segments).map((r) => {
         const span = doc.createElement('span');
@@ -433,9 +500,10 @@ function render(st) {
         return span;
       }),
     );
-  } else {
+  } else if (st.placed || preedit.firstChild) {
     preedit.style.display = 'none';
     preedit.replaceChildren();
+    st.placed = false;
   }
 
   const cands = showPreedit && out ? out.candidates : null;
@@ -476,7 +544,7 @@ function render(st) {
     list.style.top = `${below + h > vh && p.top - h - 2 > 0 ? p.top - h - 2 : below}px`;
     el.setAttribute('aria-controls', list.id);
     el.setAttribute('aria-activedescendant', `${st.id}-cand-${cands.selected}`);
-  } else {
+  } else if (list.firstChild) {
     list.style.display = 'none';
     list.replaceChildren();
     for (const [a, v] of st.savedAria) {
@@ -485,6 +553,9 @@ function render(st) {
     }
   }
 
+  const indicatorKey = `${focused && options.indicator !== false}|${ime.status}|${st.enabled}`;
+  if (indicatorKey === st.indicatorKey) return;
+  st.indicatorKey = indicatorKey;
   if (focused && options.indicator !== false) {
     const box = el.getBoundingClientRect();
     indicator.style.display = 'block';

@@ -95,6 +95,16 @@ enum Command {
         /// Bytes per connection cell (1 or 2).
         #[arg(long, default_value_t = 2)]
         conn_width: usize,
+        /// Cluster left/right POS ids into K classes each (k-means) for a smaller matrix.
+        #[arg(long)]
+        conn_clusters: Option<usize>,
+        /// Keep the entries listed in this file (`reading<TAB>surface<TAB>left<TAB>right<TAB>count`,
+        /// from training/entry_counts.py) whatever --max-cost says.
+        #[arg(long)]
+        keep: Option<PathBuf>,
+        /// Only keep-list entries seen at least this often.
+        #[arg(long, default_value_t = 1)]
+        keep_min_count: u64,
         /// Name recorded in the model.
         #[arg(long, default_value = "custom")]
         name: String,
@@ -404,6 +414,9 @@ fn run(cli: Cli) -> Result<(), String> {
             max_reading_chars,
             conn_step,
             conn_width,
+            conn_clusters,
+            keep,
+            keep_min_count,
             name,
         } => {
             let read = |p: &PathBuf| {
@@ -418,6 +431,21 @@ fn run(cli: Cli) -> Result<(), String> {
                 max_reading_chars,
                 conn_step,
                 conn_width,
+                conn_clusters: conn_clusters.map(|k| (k, k)),
+                keep: match &keep {
+                    None => None,
+                    Some(p) => Some(
+                        read(p)?
+                            .lines()
+                            .filter_map(|l| {
+                                let f: Vec<&str> = l.split('\t').collect();
+                                let n: u64 = f.get(4)?.parse().ok()?;
+                                (n >= keep_min_count).then(|| f[..4].join("\t"))
+                            })
+                            .collect(),
+                    ),
+                },
+                extra_sections: Vec::new(),
                 name,
             };
             let (bytes, report) = build_model(

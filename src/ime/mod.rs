@@ -395,6 +395,16 @@ impl Machine {
         self.output(b, consumed, String::new())
     }
 
+    /// The current state with the live conversion of the composition (n-best and segments), whatever
+    /// [`set_live`](Self::set_live) says: for a view that updates when typing pauses, so that
+    /// keys stay cheap. Changes nothing.
+    pub fn preview<B: Backend>(&mut self, b: &mut B) -> ImeOutput {
+        let live = std::mem::replace(&mut self.live, true);
+        let out = self.output(b, false, String::new());
+        self.live = live;
+        out
+    }
+
     /// Commits whatever is composed or converted (the field lost focus, the user clicked
     /// elsewhere in it). The IME stays on.
     pub fn flush<B: Backend>(&mut self, b: &mut B) -> ImeOutput {
@@ -711,14 +721,21 @@ impl Machine {
 
 /// The IME of one text field: a [`Session`] driven by the key [`Machine`].
 ///
-/// ```ignore
+/// ```no_run
+/// use henkan::ime::{Ime, Key, KeyEvent, State};
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let engine = henkan::Engine::from_bytes(std::fs::read("models/henkan.henkan")?)?;
-/// let mut ime = henkan::ime::Ime::new();
+/// let mut ime = Ime::new();
 /// for c in "kyouha".chars() {
 ///     ime.key(&engine, KeyEvent::plain(Key::Char(c)));
 /// }
 /// let out = ime.key(&engine, KeyEvent::plain(Key::Space));
+/// assert_eq!(out.state, State::Converting);
 /// assert_eq!(out.preedit.text, "今日は");
+/// let out = ime.key(&engine, KeyEvent::plain(Key::Enter));
+/// assert_eq!(out.committed, "今日は");
+/// # Ok(())
+/// # }
 /// ```
 pub struct Ime {
     session: Session,
@@ -760,6 +777,14 @@ impl Ime {
             },
             index,
         )
+    }
+
+    /// The state with the live conversion of the composition (see [`Machine::preview`]).
+    pub fn preview(&mut self, engine: &Engine) -> ImeOutput {
+        self.machine.preview(&mut SessionBackend {
+            session: &mut self.session,
+            engine,
+        })
     }
 
     /// Commits whatever is composed (focus lost, click elsewhere).

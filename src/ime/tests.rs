@@ -222,6 +222,26 @@ fn escape_backspace_and_cancel() {
 }
 
 #[test]
+fn preview_converts_without_live_mode() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    m.set_live(false);
+    typed(&mut m, &mut b, "abc");
+    let converts = b.converts;
+    let out = press(&mut m, &mut b, "d", 0);
+    assert!(out.nbest.is_empty() && out.segments.is_empty());
+    assert_eq!(b.converts, converts, "no conversion per key");
+    let out = m.preview(&mut b);
+    assert_eq!(out.nbest[0], "ABCD");
+    assert_eq!(surfaces(&out), ["AB", "CD"]);
+    assert!(!out.consumed && out.committed.is_empty());
+    assert_eq!(out.state, State::Composing);
+    assert!(
+        press(&mut m, &mut b, "e", 0).nbest.is_empty(),
+        "live mode unchanged"
+    );
+}
+
+#[test]
 fn enter_commits_kana() {
     let (mut m, mut b) = (Machine::new(), Fake::default());
     typed(&mut m, &mut b, "abc");

@@ -41,16 +41,22 @@ pub enum SectionKind {
     Connection = 4,
     /// The segment (文節) boundary rules, compiled to classes.
     Segmenter = 5,
+    /// The LSTM language model's (quantized) weights.
+    Lstm = 6,
+    /// The LM vocabulary and the map from lexicon entries to LM word ids.
+    LmVocab = 7,
 }
 
 impl SectionKind {
     /// All known kinds.
-    pub const ALL: [SectionKind; 5] = [
+    pub const ALL: [SectionKind; 7] = [
         SectionKind::Meta,
         SectionKind::LexiconIndex,
         SectionKind::LexiconPostings,
         SectionKind::Connection,
         SectionKind::Segmenter,
+        SectionKind::Lstm,
+        SectionKind::LmVocab,
     ];
 
     /// A short name for messages.
@@ -61,6 +67,8 @@ impl SectionKind {
             SectionKind::LexiconPostings => "lexicon postings",
             SectionKind::Connection => "connection",
             SectionKind::Segmenter => "segmenter",
+            SectionKind::Lstm => "lstm",
+            SectionKind::LmVocab => "lm vocabulary",
         }
     }
 

@@ -107,6 +107,32 @@ test('Shift+Left resizes the focused segment and changes the conversion', async 
   await page.close();
 });
 
+test('typing after a conversion commits it; the new preedit follows the committed text', async () => {
+  const { page } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('kyou');
+  await page.keyboard.press('Space');
+  const box = page.locator('.henkan-preedit:visible');
+  const first = await box.boundingBox();
+  await page.keyboard.type('ha');
+  assert.equal(await page.inputValue('#editor'), '今日');
+  assert.equal(await preeditText(page), 'は');
+  const second = await box.boundingBox();
+  assert.ok(first && second && second.x > first.x + 10, `preedit moved right: ${first?.x} → ${second?.x}`);
+  await page.close();
+});
+
+test('the n-best list and segments follow the composition when typing pauses', async () => {
+  const { page } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('kyouhaiitenkidesune');
+  const out = await last(page);
+  assert.deepEqual(out.nbest, [], 'keys carry no conversion');
+  await page.waitForFunction(() => /今日はいい天気ですね/.test(document.getElementById('nbest')?.textContent ?? ''));
+  assert.ok((await page.locator('#segments .seg').count()) >= 2);
+  await page.close();
+});
+
 test('F7 gives katakana', async () => {
   const { page } = await openDemo();
   await page.click('#editor');
@@ -141,6 +167,20 @@ test('an OS IME composition passes through untouched', async () => {
   await page.keyboard.type('ka');
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#editor'), '日本語か');
+  await page.close();
+});
+
+test('text from a virtual keyboard (beforeinput without keydown) goes in unconverted', async () => {
+  const { page } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('kyou');
+  // insertText sends beforeinput/input with no keydown, as virtual keyboards and dictation do.
+  await page.keyboard.insertText('あ!');
+  assert.equal(await page.inputValue('#editor'), 'きょうあ!', 'the composition is committed first, then the text');
+  assert.equal(await preeditText(page), '');
+  await page.keyboard.type('ka');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), 'きょうあ!か');
   await page.close();
 });
 
@@ -193,6 +233,24 @@ for (const [name, model, pattern] of [
     await page.close();
   });
 }
+
+test('a failure inside wasm keeps the typed text and leaves a plain field', async () => {
+  const { page } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('kyou');
+  await page.evaluate(() => {
+    /** @type {any} */ (window).henkanDemo.ime.handle.key = () => {
+      throw new Error('RuntimeError: unreachable');
+    };
+  });
+  await page.keyboard.type('x');
+  assert.equal(await page.inputValue('#editor'), 'きょうx');
+  await page.locator('#error').waitFor({ state: 'visible' });
+  assert.match(await page.textContent('#error'), /stopped/);
+  await page.keyboard.type('yz');
+  assert.equal(await page.inputValue('#editor'), 'きょうxyz');
+  await page.close();
+});
 
 test('the same on an <input> and a contenteditable', async () => {
   const { page } = await openDemo();

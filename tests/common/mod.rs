@@ -1,0 +1,77 @@
+//! Test helpers: a tiny hand-made model, and the shipped model when present.
+#![allow(dead_code)]
+
+use henkan::build::{build_model, BuildOptions};
+use henkan::Engine;
+
+/// POS ids of the tiny model.
+pub const NOUN: u16 = 1;
+pub const PARTICLE: u16 = 6;
+
+pub const TINY_ID_DEF: &str = "0 BOS/EOS,*,*,*,*,*,*
+1 名詞,一般,*,*,*,*,*
+2 名詞,固有名詞,一般,*,*,*,*
+3 名詞,数,アラビア数字,*,*,*,*
+4 記号,アルファベット,*,*,*,*,*
+5 記号,一般,*,*,*,*,*
+6 助詞,係助詞,*,*,*,*,は
+";
+
+/// A segment boundary before every word except particles.
+pub const TINY_SEGMENTER: &str = "* ^助詞 false\n* * true\n";
+
+/// Entries: reading, left, right, cost, surface.
+pub const TINY_LEX: &str = "きょう\t1\t1\t100\t今日
+きょう\t1\t1\t300\t京
+き\t1\t1\t200\t木
+ょう\t1\t1\t50\t用
+は\t6\t6\t50\tは
+は\t1\t1\t400\t葉
+";
+
+/// The connection matrix `m[left][right]` (next word's left id, previous word's right id):
+/// everything costs 10, except: BOS→noun 5, noun→particle 1, noun→noun 40,
+/// particle→EOS 2, noun→EOS 30.
+pub fn tiny_matrix() -> Vec<u8> {
+    let n = 7usize;
+    let mut m = vec![10i16; n * n];
+    let mut set = |left: usize, right: usize, v: i16| m[left * n + right] = v;
+    set(1, 0, 5); // BOS (right 0) → noun (left 1)
+    set(6, 1, 1); // noun → particle
+    set(1, 1, 40); // noun → noun
+    set(0, 6, 2); // particle → EOS
+    set(0, 1, 30); // noun → EOS
+    let mut out = Vec::new();
+    out.extend_from_slice(&(n as u16).to_le_bytes());
+    out.extend_from_slice(&(n as u16).to_le_bytes());
+    for v in m {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out
+}
+
+pub fn tiny_model_bytes() -> Vec<u8> {
+    build_model(
+        TINY_LEX,
+        &tiny_matrix(),
+        TINY_ID_DEF,
+        TINY_SEGMENTER,
+        &BuildOptions::default(),
+    )
+    .unwrap()
+    .0
+}
+
+pub fn tiny_engine() -> Engine {
+    Engine::from_bytes(tiny_model_bytes()).unwrap()
+}
+
+/// The shipped model.
+pub fn shipped_path() -> std::path::PathBuf {
+    std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/models/henkan.henkan"))
+}
+
+pub fn shipped_engine() -> Engine {
+    let bytes = std::fs::read(shipped_path()).expect("models/henkan.henkan is shipped");
+    Engine::from_bytes(bytes).unwrap()
+}

@@ -1,0 +1,250 @@
+#!/usr/bin/env node
+// Measurements of the web build in Chromium (see www/MEASUREMENTS.md):
+// - per-key latency (p50/p95, wasm call and whole keydown handler) while typing the readings of
+//   the first N dev sentences (../shared/data/dev/kwdlc.test.tsv) as romaji, each followed by
+//   Space (convert) and Enter (commit);
+// - wasm size after wasm-opt (raw, gzip), model bytes over the wire;
+// - time from navigation to the IME being ready and to the first conversion;
+// - wasm memory after loading.
+//
+//   node tests/e2e/measure.mjs [--sentences 200] [--out tests/e2e/output/measurements.json]
+// HENKAN_E2E_MODEL picks the model (default models/henkan.henkan).
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+import path from 'node:path';
+import os from 'node:os';
+import { startServer, launch, demoUrl, waitForIme, ensureOutput, MODEL, ROOT } from './harness.mjs';
+
+const args = process.argv.slice(2);
+/** @param {string} name @param {string} def */
+const opt = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
+};
+const SENTENCES = Number(opt('sentences', '200'));
+const OUT = opt('out', path.join(ensureOutput(), 'measurements.json'));
+const DEV = path.resolve(ROOT, opt('dev', '../shared/data/dev/kwdlc.test.tsv'));
+
+// Kana → romaji that our composer turns back into the same kana (Mozc-style table).
+const ROW = {
+  あ: 'a', い: 'i', う: 'u', え: 'e', お: 'o', か: 'ka', き: 'ki', く: 'ku', け: 'ke', こ: 'ko',
+  さ: 'sa', し: 'si', す: 'su', せ: 'se', そ: 'so', た: 'ta', ち: 'ti', つ: 'tu', て: 'te', と: 'to',
+  な: 'na', に: 'ni', ぬ: 'nu', ね: 'ne', の: 'no', は: 'ha', ひ: 'hi', ふ: 'hu', へ: 'he', ほ: 'ho',
+  ま: 'ma', み: 'mi', む: 'mu', め: 'me', も: 'mo', や: 'ya', ゆ: 'yu', よ: 'yo',
+  ら: 'ra', り: 'ri', る: 'ru', れ: 're', ろ: 'ro', わ: 'wa', ゐ: 'wyi', ゑ: 'wye', を: 'wo', ん: 'nn',
+  が: 'ga', ぎ: 'gi', ぐ: 'gu', げ: 'ge', ご: 'go', ざ: 'za', じ: 'zi', ず: 'zu', ぜ: 'ze', ぞ: 'zo',
+  だ: 'da', ぢ: 'di', づ: 'du', で: 'de', ど: 'do', ば: 'ba', び: 'bi', ぶ: 'bu', べ: 'be', ぼ: 'bo',
+  ぱ: 'pa', ぴ: 'pi', ぷ: 'pu', ぺ: 'pe', ぽ: 'po', ゔ: 'vu',
+  ぁ: 'xa', ぃ: 'xi', ぅ: 'xu', ぇ: 'xe', ぉ: 'xo', ゃ: 'xya', ゅ: 'xyu', ょ: 'xyo', っ: 'xtu', ゎ: 'xwa',
+  ー: '-', '。': '.', '、': ',', '「': '[', '」': ']', '・': 'z/', '！': '!', '？': '?', '〜': '~',
+};
+/** Syllables that take a small ya/yu/yo as one romaji unit (きゃ → kya). */
+const YOON = { き: 'ky', ぎ: 'gy', し: 'sy', じ: 'zy', ち: 'ty', ぢ: 'dy', に: 'ny', ひ: 'hy', び: 'by', ぴ: 'py', み: 'my', り: 'ry' };
+const SMALL_Y = { ゃ: 'a', ゅ: 'u', ょ: 'o' };
+
+/**
+ * @param {string} kana
+ * @returns {string}
+ */
+export function toRomaji(kana) {
+  const chars = [...kana];
+  /** @type {string[]} */
+  const units = [];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i];
+    const next = chars[i + 1];
+    if (c in YOON && next in SMALL_Y) {
+      units.push(YOON[/** @type {keyof typeof YOON} */ (c)] + SMALL_Y[/** @type {keyof typeof SMALL_Y} */ (next)]);
+      i++;
+    } else {
+      units.push(ROW[/** @type {keyof typeof ROW} */ (c)] ?? c);
+    }
+  }
+  // っ before a consonant doubles it (った → tta).
+  for (let i = 0; i < units.length - 1; i++) {
+    if (units[i] === 'xtu' && /^[bcdfghjkmpqrstvwxyz]/.test(units[i + 1]) && !units[i + 1].startsWith('x')) {
+      units[i] = units[i + 1][0];
+    }
+  }
+  return units.join('');
+}
+
+/** @param {number[]} xs @param {number} p */
+function pct(xs, p) {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+/** @param {number} x */
+const r3 = (x) => Math.round(x * 1000) / 1000;
+/** @param {number[]} xs */
+const stats = (xs) => ({ n: xs.length, p50: r3(pct(xs, 50)), p95: r3(pct(xs, 95)), p99: r3(pct(xs, 99)), max: r3(Math.max(...xs)) });
+
+async function main() {
+  const lines = readFileSync(DEV, 'utf8').split('\n').filter(Boolean).slice(0, SENTENCES);
+  const readings = lines.map((l) => l.split('\t')[0]);
+  const wasmFile = path.join(ROOT, 'pkg/henkan_bg.wasm');
+  const wasm = readFileSync(wasmFile);
+  const modelFile = path.join(ROOT, MODEL);
+  const model = readFileSync(modelFile);
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    /**
+     * Loads the demo, converts once, then types every sentence; returns the figures.
+     * @param {boolean} live
+     */
+    const run = async (live) => {
+      const page = await browser.context.newPage();
+      let modelWire = 0;
+      page.on('response', async (res) => {
+        if (res.url().includes(path.basename(MODEL))) {
+          const sizes = await res.request().sizes().catch(() => null);
+          if (sizes) modelWire = sizes.responseBodySize + sizes.responseHeadersSize;
+        }
+      });
+      await page.goto(demoUrl(server.url) + (live ? '&live=1' : ''));
+      const status = await waitForIme(page);
+      if (status !== 'ready') throw new Error(`IME not ready: ${await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.error)}`);
+      await page.click('#editor');
+      await page.keyboard.type('kyou');
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Enter');
+      const load = await page.evaluate(() => {
+        const d = /** @type {any} */ (window).henkanDemo;
+        return {
+          readyMs: Math.round(d.readyAt),
+          firstConversionMs: Math.round(d.firstConversionAt),
+          crossOriginIsolated: window.crossOriginIsolated,
+          memoryBytes: d.ime.memory.buffer.byteLength,
+        };
+      });
+      await page.evaluate(() => {
+        /** @type {any} */ (window).henkanDemo.keys.length = 0;
+      });
+      /** @type {{reading: string, preedit: string}[]} */
+      const mismatches = [];
+      let typed = 0;
+      const t0 = Date.now();
+      for (const reading of readings) {
+        const romaji = toRomaji(reading);
+        await page.keyboard.type(romaji);
+        typed += romaji.length;
+        const pre = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.last?.preedit.text ?? '');
+        if (pre !== reading) mismatches.push({ reading, preedit: pre });
+        await page.keyboard.press('Space');
+        await page.keyboard.press('Enter');
+        await page.evaluate(() => {
+          /** @type {HTMLTextAreaElement} */ (document.getElementById('editor')).value = '';
+        });
+      }
+      const seconds = (Date.now() - t0) / 1000;
+      /** @type {{key: string, wasmMs: number, totalMs: number, state: string, len: number}[]} */
+      const keys = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.keys);
+      const memoryAfter = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.memory.buffer.byteLength);
+      await page.close();
+      const typing = keys.filter((k) => k.key.length === 1 && k.key !== ' ');
+      const space = keys.filter((k) => k.key === ' ');
+      const slowest = [...keys].sort((a, b) => b.wasmMs - a.wasmMs).slice(0, 5);
+      return {
+        modelWire,
+        load: { ...load, memoryBytesAfterTyping: memoryAfter },
+        typing: {
+          live,
+          sentences: readings.length,
+          romajiKeys: typed,
+          romajiRoundTripMismatches: mismatches.length,
+          mismatchExamples: mismatches.slice(0, 3),
+          seconds,
+          keyWasmMs: stats(typing.map((k) => k.wasmMs)),
+          keyTotalMs: stats(typing.map((k) => k.totalMs)),
+          convertWasmMs: stats(space.map((k) => k.wasmMs)),
+          convertTotalMs: stats(space.map((k) => k.totalMs)),
+          allKeysTotalMs: stats(keys.map((k) => k.totalMs)),
+          slowestKeys: slowest.map((k) => ({ key: k.key, wasmMs: r3(k.wasmMs), preeditChars: k.len, state: k.state })),
+        },
+      };
+    };
+    const plain = await run(false);
+    const live = await run(true);
+    const result = {
+      date: new Date().toISOString(),
+      chromium: browser.context.browser()?.version() ?? 'unknown',
+      model: { path: MODEL, bytes: model.length, gzipBytes: gzipSync(model, { level: 9 }).length, overTheWireBytes: plain.modelWire },
+      wasm: {
+        bytes: wasm.length,
+        gzipBytes: gzipSync(wasm, { level: 9 }).length,
+        brotliBytes: brotliCompressSync(wasm, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+        js: statSync(path.join(ROOT, 'pkg/henkan.js')).size,
+      },
+      load: plain.load,
+      typing: plain.typing,
+      typingLive: live.typing,
+      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100) },
+    };
+    writeFileSync(OUT.replace(/\.json$/, '.md'), markdown(result));
+    writeFileSync(OUT, JSON.stringify(result, null, 2) + '\n');
+    console.log(JSON.stringify(result, null, 2));
+    console.log(`wrote ${OUT}`);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+/**
+ * The figures as a Markdown section for BENCHMARKS.md.
+ * @param {any} r
+ */
+export function markdown(r) {
+  const kb = (/** @type {number} */ b) => `${(b / 1024).toFixed(1)} KiB`;
+  const mb = (/** @type {number} */ b) => `${(b / 1e6).toFixed(2)} MB`;
+  const row = (/** @type {string} */ name, /** @type {any} */ s) => `| ${name} | ${s.n} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.max} |`;
+  return `## Web (Chromium ${r.chromium}, wasm simd128) — ${r.date.slice(0, 10)}
+
+Model \`${r.model.path}\`; ${r.typing.sentences} sentences of kwdlc.test (readings typed as romaji, then Space, Enter);
+machine: ${r.machine.cpus} × ${r.machine.cpu}, load average ${r.machine.loadavg.join(' / ')} at the end (other jobs were running).
+
+| size | bytes |
+| --- | --- |
+| henkan_bg.wasm after wasm-opt -O3 | ${r.wasm.bytes} (${kb(r.wasm.bytes)}) |
+| … gzip -9 / brotli 11 | ${r.wasm.gzipBytes} (${kb(r.wasm.gzipBytes)}) / ${r.wasm.brotliBytes} (${kb(r.wasm.brotliBytes)}) |
+| henkan.js glue | ${r.wasm.js} |
+| model over the wire (body + headers, uncompressed) | ${r.model.overTheWireBytes} (${mb(r.model.overTheWireBytes)}) |
+| model gzip -9 (if served compressed) | ${r.model.gzipBytes} (${mb(r.model.gzipBytes)}) |
+
+| load | value |
+| --- | --- |
+| navigation → IME ready (wasm + model streamed and loaded) | ${r.load.readyMs} ms |
+| navigation → first conversion on screen | ${r.load.firstConversionMs} ms |
+| wasm memory after loading | ${mb(r.load.memoryBytes)} |
+| wasm memory after typing all sentences | ${mb(r.load.memoryBytesAfterTyping)} |
+| cross-origin isolated (µs timer) | ${r.load.crossOriginIsolated} |
+
+Per-key latency in ms (wasm = the one call into wasm; total = the whole keydown handler, with the
+commit and the overlay/candidate drawing):
+
+| keys | n | p50 | p95 | p99 | max |
+| --- | --- | --- | --- | --- | --- |
+${row('typing, wasm', r.typing.keyWasmMs)}
+${row('typing, total', r.typing.keyTotalMs)}
+${row('Space (convert), wasm', r.typing.convertWasmMs)}
+${row('Space (convert), total', r.typing.convertTotalMs)}
+${row('typing with live conversion, wasm', r.typingLive.keyWasmMs)}
+${row('typing with live conversion, total', r.typingLive.keyTotalMs)}
+
+"Live conversion" (\`attach(el, {live: true})\`, the demo with \`?live=1\`) converts the whole preedit on
+every key so that every output carries the n-best list and segments. The default is off: keys only extend
+the lattice, and the demo's n-best/segment views are filled by \`preview()\` when typing pauses (40 ms).
+Romaji round-trip mismatches: ${r.typing.romajiRoundTripMismatches} of ${r.typing.sentences} (characters with no key, e.g. “, go in
+through \`insertText\`, which commits the composition, as a virtual keyboard would).
+Slowest keys: ${r.typing.slowestKeys.map((/** @type {any} */ k) => `${JSON.stringify(k.key)} ${k.wasmMs} ms at ${k.preeditChars} chars`).join('; ')}.
+`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
