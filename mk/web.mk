@@ -10,12 +10,12 @@
 WASM_TARGET := wasm32-unknown-unknown
 WASM_RAW := target/$(WASM_TARGET)/release/henkan.wasm
 WASM_PKG := pkg/henkan_bg.wasm
+# The model of the demo and of all web tests (e.g. `make test-web WEB_MODEL=build/web/pruned.henkan`).
 WEB_MODEL ?= models/henkan.henkan
 WEB_PORT ?= 8000
 # Features of the wasm module that wasm-opt may keep (rustc's wasm32 defaults plus simd128).
 WASM_OPT_FEATURES := --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
 	--enable-sign-ext --enable-reference-types --enable-multivalue --enable-mutable-globals
-WEB_RS := $(shell find src -name '*.rs' 2>/dev/null) Cargo.toml .cargo/config.toml
 
 .PHONY: setup-web wasm demo serve-web test-web test-web-unit test-web-tsc test-web-wasm test-web-e2e measure-web
 
@@ -25,10 +25,13 @@ setup-web:
 node_modules/.bin/wasm-opt node_modules/.bin/tsc: package.json
 	bash scripts/setup-web.sh
 
-wasm: $(WASM_PKG)
-
-$(WASM_PKG): $(WEB_RS) node_modules/.bin/wasm-opt
+# cargo decides whether the crate changed (a no-op when it did not); pkg/ is regenerated when the raw
+# module is newer. (Never trust file dates against src/ alone: a fresh clone dates everything alike.)
+wasm:
 	cargo build --target $(WASM_TARGET) --release --lib --no-default-features
+	$(MAKE) --no-print-directory $(WASM_PKG)
+
+$(WASM_PKG): $(WASM_RAW) node_modules/.bin/wasm-opt
 	wasm-bindgen --target web --out-dir pkg --out-name henkan $(WASM_RAW)
 	node_modules/.bin/wasm-opt -O3 $(WASM_OPT_FEATURES) $(WASM_PKG) -o $(WASM_PKG).tmp
 	mv $(WASM_PKG).tmp $(WASM_PKG)
@@ -39,6 +42,7 @@ $(WEB_MODEL):
 	$(MAKE) model
 
 demo: wasm $(WEB_MODEL)
+	@echo "open http://127.0.0.1:$(WEB_PORT)/index.html?model=$(WEB_MODEL)"
 	node scripts/serve-web.mjs --port $(WEB_PORT)
 
 serve-web:
@@ -50,16 +54,18 @@ test-web-unit:
 	node --test www/test/
 
 # demo.js imports pkg/henkan.js, so its .d.ts must exist.
-test-web-tsc: node_modules/.bin/tsc $(WASM_PKG)
+test-web-tsc: node_modules/.bin/tsc wasm
 	node_modules/.bin/tsc --noEmit -p www/jsconfig.json
 
 # tests/web_node.rs runs in node, tests/web_browser.rs in headless chromium (chromedriver on PATH;
 # webdriver.json adds the flags). Both include_bytes! the shipped model.
+# web_scenarios (native) runs first: it rewrites the golden trace when the model changed.
 test-web-wasm: $(WEB_MODEL)
-	cargo test --target $(WASM_TARGET) --no-default-features --test web_node --test web_browser
+	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --no-default-features --test web_scenarios
+	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --target $(WASM_TARGET) --no-default-features --test web_node --test web_browser
 
 test-web-e2e: wasm $(WEB_MODEL)
-	node --test --test-concurrency=1 tests/e2e/
+	HENKAN_E2E_MODEL=$(WEB_MODEL) node --test --test-concurrency=1 tests/e2e/
 
 measure-web: wasm $(WEB_MODEL)
-	node tests/e2e/measure.mjs
+	HENKAN_E2E_MODEL=$(WEB_MODEL) node tests/e2e/measure.mjs

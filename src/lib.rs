@@ -13,6 +13,7 @@ pub mod decoder;
 pub mod engine;
 pub mod error;
 pub mod ime;
+pub mod kernels;
 pub mod lattice;
 pub mod lexicon;
 pub mod lm;

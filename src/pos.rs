@@ -322,48 +322,6 @@ pub fn write_segmenter<K: std::hash::Hash + Eq + Clone>(
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn connection_round_trip_and_dedup() {
-        // 3 ids; rows 1 and 2 equal
-        let m: Vec<i16> = vec![0, 10, 20, 30, 40, 50, 30, 40, 50];
-        let b = write_connection(3, &m, 1, 2, SpecialIds::default());
-        let c = Connection::new(SectionBytes::from_vec(b)).unwrap();
-        for l in 0..3u16 {
-            for r in 0..3u16 {
-                assert_eq!(c.cost(r, l), m[l as usize * 3 + r as usize] as i32);
-            }
-        }
-        assert_eq!(c.cost(5, 0), INFINITE_COST);
-        let q = write_connection(3, &m, 10, 1, SpecialIds::default());
-        let c = Connection::new(SectionBytes::from_vec(q)).unwrap();
-        assert_eq!(c.cost(2, 1), 50);
-    }
-
-    #[test]
-    fn segmenter_classes() {
-        // ids 0..4: even ids are "content", odd "function"; boundary before content
-        let sig: Vec<bool> = (0..4).map(|i| i % 2 == 0).collect();
-        let b = write_segmenter(&sig, &sig, |_, r| r % 2 == 0);
-        let s = Segmenter::new(SectionBytes::from_vec(b)).unwrap();
-        assert!(s.is_boundary(1, 2));
-        assert!(!s.is_boundary(0, 3));
-        assert!(s.is_boundary(100, 3));
-    }
-
-    #[test]
-    fn truncated_sections_are_errors() {
-        let m: Vec<i16> = vec![0, 1, 2, 3];
-        let b = write_connection(2, &m, 1, 2, SpecialIds::default());
-        for len in 0..b.len() {
-            assert!(Connection::new(SectionBytes::from_vec(b[..len].to_vec())).is_err());
-        }
-    }
-}
-
 /// Clusters the POS ids of a connection matrix `m[left][right]` (row-major `n × n`) into
 /// `k_left` row classes and `k_right` column classes with k-means (Lloyd's algorithm,
 /// deterministic start), and returns the matrix with every cell replaced by the mean of
@@ -486,4 +444,46 @@ fn kmeans(items: &[Vec<f32>], k: usize, iters: usize) -> Vec<usize> {
         *a = map[*a];
     }
     assign
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connection_round_trip_and_dedup() {
+        // 3 ids; rows 1 and 2 equal
+        let m: Vec<i16> = vec![0, 10, 20, 30, 40, 50, 30, 40, 50];
+        let b = write_connection(3, &m, 1, 2, SpecialIds::default());
+        let c = Connection::new(SectionBytes::from_vec(b)).unwrap();
+        for l in 0..3u16 {
+            for r in 0..3u16 {
+                assert_eq!(c.cost(r, l), m[l as usize * 3 + r as usize] as i32);
+            }
+        }
+        assert_eq!(c.cost(5, 0), INFINITE_COST);
+        let q = write_connection(3, &m, 10, 1, SpecialIds::default());
+        let c = Connection::new(SectionBytes::from_vec(q)).unwrap();
+        assert_eq!(c.cost(2, 1), 50);
+    }
+
+    #[test]
+    fn segmenter_classes() {
+        // ids 0..4: even ids are "content", odd "function"; boundary before content
+        let sig: Vec<bool> = (0..4).map(|i| i % 2 == 0).collect();
+        let b = write_segmenter(&sig, &sig, |_, r| r % 2 == 0);
+        let s = Segmenter::new(SectionBytes::from_vec(b)).unwrap();
+        assert!(s.is_boundary(1, 2));
+        assert!(!s.is_boundary(0, 3));
+        assert!(s.is_boundary(100, 3));
+    }
+
+    #[test]
+    fn truncated_sections_are_errors() {
+        let m: Vec<i16> = vec![0, 1, 2, 3];
+        let b = write_connection(2, &m, 1, 2, SpecialIds::default());
+        for len in 0..b.len() {
+            assert!(Connection::new(SectionBytes::from_vec(b[..len].to_vec())).is_err());
+        }
+    }
 }

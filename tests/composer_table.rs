@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Table-driven tests of the romaji composer through its public API: every rule of our
 //! table, every rule of Mozc's table (when the data file is present), the F6–F10
 //! transliterations, and a property test over arbitrary Unicode input.

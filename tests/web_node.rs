@@ -25,8 +25,12 @@ fn get(v: &JsValue, path: &str) -> JsValue {
 
 #[wasm_bindgen_test]
 fn scenarios_match_native_golden() {
+    assert!(
+        scenarios::GOLDEN.starts_with(&scenarios::model_line(MODEL)),
+        "the golden trace was made with another model: run `cargo test --test web_scenarios` first"
+    );
     let engine = Engine::from_bytes(MODEL.to_vec()).unwrap();
-    let trace = scenarios::trace_all(&engine);
+    let trace = scenarios::trace_all(&engine, MODEL);
     assert_eq!(trace, scenarios::GOLDEN);
 }
 

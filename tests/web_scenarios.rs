@@ -3,11 +3,12 @@
 //! The same scenarios run natively (this file's test) and in wasm (`web_node.rs` in node,
 //! `web_browser.rs` in headless Chromium include this file), and all must produce the golden
 //! trace `tests/e2e/golden/ime-scenarios.txt`: the browser build behaves exactly as the native one.
-//! After a deliberate change (a new model), re-bless natively:
 //!
-//! ```text
-//! HENKAN_BLESS=1 cargo test --test web_scenarios
-//! ```
+//! The golden's first line names the model it was made with (CRC-32 and length). Natively, a
+//! golden made with another model is rewritten (a new model converts differently; run this test
+//! before the wasm tests); with the same model a different trace fails (re-bless a deliberate
+//! change with `HENKAN_BLESS=1 cargo test --test web_scenarios`). The wasm tests compare with
+//! the golden and fail if it was made with another model than the one they embed.
 //!
 //! A scenario is a list of keys separated by spaces: DOM key names (`Space`, `Enter`, `F7`,
 //! `ArrowLeft`), with `Shift+`/`Ctrl+` prefixes; any other word is typed letter by letter.
@@ -141,9 +142,18 @@ pub fn run(engine: &Engine, keys: &str) -> String {
     trace
 }
 
-/// All scenarios, one section each.
-pub fn trace_all(engine: &Engine) -> String {
-    let mut all = String::new();
+/// The golden's first line for a model.
+pub fn model_line(model: &[u8]) -> String {
+    format!(
+        "# model crc32 {:08x}, {} bytes\n",
+        crc32fast::hash(model),
+        model.len()
+    )
+}
+
+/// All scenarios, one section each, after the model line.
+pub fn trace_all(engine: &Engine, model: &[u8]) -> String {
+    let mut all = model_line(model);
     for (name, keys) in SCENARIOS {
         let _ = writeln!(all, "## {name}: {keys}");
         all.push_str(&run(engine, keys));
@@ -164,18 +174,24 @@ fn scenarios_match_golden() {
         eprintln!("skipped: {path} is not built (make model)");
         return;
     };
-    let engine = Engine::from_bytes(bytes).expect("the shipped model loads");
-    let trace = trace_all(&engine);
-    if std::env::var_os("HENKAN_BLESS").is_some() {
-        let golden = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/e2e/golden/ime-scenarios.txt"
-        );
-        std::fs::write(golden, &trace).unwrap();
+    let engine = Engine::from_bytes(bytes.clone()).expect("the shipped model loads");
+    let trace = trace_all(&engine, &bytes);
+    let golden = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/e2e/golden/ime-scenarios.txt"
+    );
+    // Read at run time: the test may have rewritten it since it was compiled.
+    let current = std::fs::read_to_string(golden).unwrap_or_default();
+    let same_model = current.starts_with(&model_line(&bytes));
+    if std::env::var_os("HENKAN_BLESS").is_some() || !same_model {
+        if current != trace {
+            eprintln!("wrote {golden} for this model (review the diff)");
+            std::fs::write(golden, &trace).unwrap();
+        }
         return;
     }
     assert_eq!(
-        trace, GOLDEN,
+        trace, current,
         "re-bless with HENKAN_BLESS=1 if the change is intended"
     );
 }

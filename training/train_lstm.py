@@ -313,9 +313,10 @@ def main():
             save()
             next_ckpt = time.time() + a.ckpt_minutes * 60
         if now >= next_eval:
+            t_eval = time.time()
             run_eval("periodic")
             next_eval = time.time() + a.eval_minutes * 60
-            win_t = time.time()
+            win_t += time.time() - t_eval  # keep eval time out of the tokens/s figure
     save()
     log(f"stopped ({'signal' if stop['flag'] else 'time budget'}) at step {st['step']}, checkpoint saved")
     if not stop["flag"]:

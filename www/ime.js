@@ -26,6 +26,9 @@ export class HenkanIme extends EventTarget {
     this.engines = [];
     /** Model bytes received. */
     this.modelBytes = 0;
+    /** Where the load time went (ms): `load()` called (since navigation), wasm instantiation,
+     * model download (after instantiation), `Engine::from_bytes`. */
+    this.timing = { startMs: 0, wasmMs: 0, downloadMs: 0, buildMs: 0 };
   }
 
   /** Whether keys can be converted. */
@@ -42,13 +45,40 @@ export class HenkanIme extends EventTarget {
   async load(opts) {
     this.#setStatus('loading');
     try {
+      const t0 = performance.now();
+      this.timing.startMs = t0;
+      // The download starts while wasm compiles; its chunks wait in the stream until there is
+      // memory to write them into.
+      const response = fetch(opts.modelUrl, { signal: opts.signal });
+      response.catch(() => {}); // reported by streamModel
       const exports = await opts.module.default(opts.wasmUrl ? { module_or_path: opts.wasmUrl } : undefined);
+      const t1 = performance.now();
+      this.timing.wasmMs = t1 - t0;
       this.memory = exports.memory;
       const handle = new opts.module.Henkan();
-      const info = await streamModel(opts.modelUrl, handle, () => /** @type {WebAssembly.Memory} */ (this.memory), {
+      let lastProgress = -Infinity;
+      const sink = {
+        allocModel: (/** @type {number} */ len) => handle.allocModel(len),
+        growModel: (/** @type {number} */ len) => handle.growModel(len),
+        loadModel: (/** @type {number} */ len) => {
+          const t2 = performance.now();
+          this.timing.downloadMs = t2 - t1; // after instantiation (it started before)
+          try {
+            return handle.loadModel(len);
+          } finally {
+            this.timing.buildMs = performance.now() - t2;
+          }
+        },
+      };
+      const info = await streamModel(opts.modelUrl, sink, () => /** @type {WebAssembly.Memory} */ (this.memory), {
         signal: opts.signal,
+        fetch: () => response,
         onProgress: (p) => {
           this.modelBytes = p.loaded;
+          // At most one event per frame: a fast download delivers hundreds of chunks.
+          const now = performance.now();
+          if (now - lastProgress < 16 && p.loaded !== p.total) return;
+          lastProgress = now;
           this.dispatchEvent(new CustomEvent('progress', { detail: p }));
         },
       });

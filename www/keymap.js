@@ -59,6 +59,19 @@ export function shouldSend(e, st) {
 }
 
 /**
+ * The key values to send for one keydown: a named key (`Enter`, `ArrowLeft`, `F7`) or one character
+ * as it is; text of several code points (an emoji sequence, a decomposed letter, a layout that types
+ * two characters) one code point at a time, so it goes into the composition rather than past it.
+ * @param {string} key `KeyboardEvent.key`
+ * @returns {string[]}
+ */
+export function keyUnits(key) {
+  const points = [...key];
+  if (points.length <= 1 || /^[A-Z][A-Za-z0-9]+$/.test(key)) return [key];
+  return points;
+}
+
+/**
  * The page of candidates to show.
  * @param {number} total number of candidates
  * @param {number} selected selected index

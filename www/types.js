@@ -35,6 +35,7 @@
  * @property {boolean} consumed
  * @property {string} committed
  * @property {Preedit} preedit
+ * @property {number | null} focused index of the focused segment while converting
  * @property {CandidateList | null} candidates
  * @property {string[]} completions
  * @property {string[]} nbest

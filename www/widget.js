@@ -11,7 +11,7 @@
 // typing and adds one undo step; when the field is not focused (a commit on blur) or the
 // command is refused, `setRangeText` (or a Range in a contenteditable) plus an `input` event.
 
-import { modsOf, shouldSend, pageOf, fieldKind, preeditRuns } from './keymap.js';
+import { keyUnits, modsOf, shouldSend, pageOf, fieldKind, preeditRuns } from './keymap.js';
 import { textFieldCaret, editableCaret } from './caret.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
@@ -47,8 +47,9 @@ import { textFieldCaret, editableCaret } from './caret.js';
  * @property {boolean} osComposing an OS IME composition is under way
  * @property {boolean} inserting our own commit is going in (its beforeinput is ours)
  * @property {ImeOutput | null} last
- * @property {boolean} placed the preedit box is placed for the current composition (the value and
- *   caret do not change during a composition, so the caret geometry is measured once)
+ * @property {string} placed where the field was when the preedit box was placed ('' = not
+ *   placed): the value and caret do not change during a composition, so the caret geometry is
+ *   measured again only when the field moved (the page's layout shifted, it scrolled)
  * @property {string} indicatorKey what the indicator shows now (skip layout when unchanged)
  * @property {Range | null} range last selection in a contenteditable
  * @property {ReturnType<typeof setTimeout> | null} previewTimer
@@ -138,7 +139,7 @@ export function attach(el, options) {
     osComposing: false,
     inserting: false,
     last: null,
-    placed: false,
+    placed: '',
     indicatorKey: '',
     range: null,
     previewTimer: null,
@@ -186,7 +187,19 @@ export function attach(el, options) {
     if (s === null) return;
     saveRange(st);
     const t0 = performance.now();
-    const out = run(() => /** @type {NonNullable<typeof ime.handle>} */ (ime.handle).key(s, e.key, modsOf(e)));
+    const out = run(() => {
+      const handle = /** @type {NonNullable<typeof ime.handle>} */ (ime.handle);
+      const units = keyUnits(e.key);
+      if (units.length === 1) return handle.key(s, e.key, modsOf(e));
+      // Several characters in one key: one call each, their commits joined.
+      let committed = '';
+      let last = null;
+      for (const unit of units) {
+        last = handle.key(s, unit, modsOf(e));
+        committed += last.committed;
+      }
+      return { ...(/** @type {ImeOutput} */ (last)), committed };
+    });
     const t1 = performance.now();
     if (!out) {
       // The wasm call failed (a panic): keep what the user typed as plain text; the key itself
@@ -200,6 +213,9 @@ export function attach(el, options) {
     }
     apply(st, out, false);
     options.onOutput?.(out, { key: e.key, wasmMs: t1 - t0, totalMs: performance.now() - t0 });
+    // The page may shift its layout in reaction to the key (as the demo's meters do): check the
+    // preedit's place once more before the frame is drawn.
+    if (hasComposition(st)) win?.requestAnimationFrame(() => render(st));
     if (options.onPreview && out.state === 'composing') schedulePreview();
   };
 
@@ -218,9 +234,10 @@ export function attach(el, options) {
   /** @param {InputEvent} e */
   const onBeforeInput = (e) => {
     if (st.inserting || e.isComposing || st.osComposing || !hasComposition(st)) return;
-    // Text arriving without a key we handled (virtual keyboard, dictation, drop): commit our
-    // composition first, then let the text in unconverted.
-    if (e.inputType === 'insertText' && e.data) {
+    // Text arriving without a key we handled (virtual keyboard, dictation, paste from the context
+    // menu, drop): commit our composition first, then let the text in unconverted.
+    const text = e.data ?? e.dataTransfer?.getData('text/plain') ?? null;
+    if (e.inputType.startsWith('insert') && text) {
       // One edit for both, after this event: inserting from inside beforeinput and letting the
       // native insertion follow leaves Chromium's caret at the offset it computed before.
       const s = st.session;
@@ -228,9 +245,9 @@ export function attach(el, options) {
       const out = run(() => /** @type {NonNullable<typeof ime.handle>} */ (ime.handle).flush(s));
       if (!out) return;
       e.preventDefault();
-      const text = out.committed + e.data;
+      const all = out.committed + text;
       apply(st, { ...out, committed: '' }, true);
-      queueMicrotask(() => insertText(st, text, false));
+      queueMicrotask(() => insertText(st, all, false));
       return;
     }
     flush(st, ime, true);
@@ -258,7 +275,7 @@ export function attach(el, options) {
     render(st);
   };
   const onReposition = () => {
-    st.placed = false;
+    st.placed = '';
     st.indicatorKey = '';
     if (hasComposition(st) || doc.activeElement === el) render(st);
   };
@@ -424,7 +441,7 @@ function saveRange(st) {
 function insertText(st, text, fallback) {
   const { el } = st;
   const doc = el.ownerDocument;
-  st.placed = false; // the caret moves
+  st.placed = ''; // the caret moves
   st.inserting = true;
   try {
     if (!fallback && doc.activeElement === el && doc.execCommand('insertText', false, text)) return;
@@ -473,7 +490,9 @@ function render(st) {
   // A native IME hides the placeholder while composing; the overlay would sit on top of it.
   if (el.classList.contains('henkan-composing') !== showPreedit) el.classList.toggle('henkan-composing', showPreedit);
   if (showPreedit && out) {
-    if (!st.placed) {
+    const r = el.getBoundingClientRect();
+    const where = `${r.left},${r.top},${r.width},${r.height},${el.scrollLeft},${el.scrollTop}`;
+    if (st.placed !== where) {
       const caret = caretOf(st);
       const cs = getComputedStyle(el);
       const ps = preedit.style;
@@ -489,7 +508,7 @@ function render(st) {
       ps.lineHeight = `${caret.height}px`;
       ps.color = cs.color;
       ps.background = opaqueBackground(el);
-      st.placed = true;
+      st.placed = where;
     }
     preedit.replaceChildren(
       ...preeditRuns(out.preedit.text, out.preedit.segments).map((r) => {
@@ -503,7 +522,7 @@ function render(st) {
   } else if (st.placed || preedit.firstChild) {
     preedit.style.display = 'none';
     preedit.replaceChildren();
-    st.placed = false;
+    st.placed = '';
   }
 
   const cands = showPreedit && out ? out.candidates : null;

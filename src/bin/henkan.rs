@@ -7,6 +7,13 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// `println!` that ignores a closed stdout (e.g. `henkan convert … | head`).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "henkan",
@@ -225,15 +232,15 @@ fn print_conversion(engine: &Engine, session: &mut Session, text: &str, debug: b
         session.clear();
         session.convert_reading(engine, text)
     };
-    println!("{}", conv.text());
+    outln!("{}", conv.text());
     let segs: Vec<String> = conv
         .segments
         .iter()
         .map(|s| format!("{}({})", s.candidates[0], s.reading))
         .collect();
-    println!("segments: {}", segs.join(" | "));
+    outln!("segments: {}", segs.join(" | "));
     for (i, s) in conv.nbest.iter().enumerate() {
-        println!("{:>2}. {s}", i + 1);
+        outln!("{:>2}. {s}", i + 1);
     }
     if debug {
         if let Some(path) = session.best_path(engine) {
@@ -241,7 +248,7 @@ fn print_conversion(engine: &Engine, session: &mut Session, text: &str, debug: b
             let mut prev = 0u16;
             for &i in &path.nodes {
                 let n = lat.nodes()[i as usize];
-                println!(
+                outln!(
                     "  {}\t{}\tleft {} right {} cost {} conn {}",
                     lat.span(n.begin as usize, n.end as usize),
                     lat.surface(&engine.lexicon, &n),
@@ -311,7 +318,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 if got == *expected {
                     top1 += 1;
                 } else if errors {
-                    println!("{reading}\n  want {expected}\n  got  {got}");
+                    outln!("{reading}\n  want {expected}\n  got  {got}");
                 }
                 if conv.nbest.iter().any(|s| s == expected) {
                     top10 += 1;
@@ -343,9 +350,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 "p95_ms": percentile(&times, 0.95),
             });
             if json {
-                println!("{result}");
+                outln!("{result}");
             } else {
-                println!(
+                outln!(
                     "{} sentences: exact top-1 {:.1}%, top-10 {:.1}%, char F1 {:.1}%, mean {:.2} ms, p95 {:.2} ms",
                     pairs.len(),
                     100.0 * top1 as f64 / n,
@@ -401,7 +408,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if !json {
                 eprintln!("(checksum {sink})");
             }
-            println!("{result}");
+            outln!("{result}");
         }
         Command::BuildModel {
             lex,

@@ -11,6 +11,8 @@
 //!
 //! [`BuildOptions`] prune the dictionary and compress the connection matrix for the web.
 
+pub mod lstm;
+
 use crate::error::{Error, Result};
 use crate::lexicon::LexiconWriter;
 use crate::model::{ContainerWriter, SectionKind};

@@ -133,6 +133,8 @@ pub struct ImeOutput {
     pub committed: String,
     /// The uncommitted text.
     pub preedit: Preedit,
+    /// Index of the focused segment while converting.
+    pub focused: Option<usize>,
     /// The focused segment's candidates while converting.
     pub candidates: Option<CandidateList>,
     /// Completions of the composition (not offered yet: always empty).
@@ -650,6 +652,7 @@ impl Machine {
             consumed,
             committed,
             preedit: Preedit::default(),
+            focused: None,
             candidates: None,
             completions: Vec::new(),
             nbest: Vec::new(),
@@ -676,6 +679,7 @@ impl Machine {
                 pos = end;
             }
             out.preedit.cursor = pos;
+            out.focused = Some(conv.focus);
             let seg = &conv.segs[conv.focus];
             out.candidates = Some(CandidateList {
                 items: seg.candidates.clone(),

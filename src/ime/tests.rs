@@ -180,6 +180,7 @@ fn resize_keeps_earlier_choices() {
     press(&mut m, &mut b, "ArrowRight", 0);
     let out = press(&mut m, &mut b, "ArrowRight", SHIFT);
     assert_eq!(surfaces(&out), ["ab", "CDE", "FG"]);
+    assert_eq!(out.focused, Some(1));
     assert!(out.preedit.segments[1].focused);
     let out = press(&mut m, &mut b, "ArrowLeft", SHIFT);
     assert_eq!(surfaces(&out), ["ab", "CD", "EF", "G"]);

@@ -204,7 +204,7 @@ impl Lattice {
             let mut node = index.root();
             let mut out = Output::zero();
             let mut alive = true;
-            for &b in self.reading[self.offsets[begin]..].as_bytes() {
+            for &b in &self.reading.as_bytes()[self.offsets[begin]..] {
                 match node.find_input(b) {
                     Some(t) => {
                         let tr = node.transition(t);
@@ -383,7 +383,7 @@ trait EmptyTransitions {
 
 impl EmptyTransitions for fst::raw::Node<'_> {
     fn is_empty_transitions(&self) -> bool {
-        self.len() == 0
+        self.transitions().next().is_none()
     }
 }
 

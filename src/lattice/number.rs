@@ -5,7 +5,8 @@
 //! Japanese number grammar: digits いち…きゅう, multipliers じゅう/ひゃく/せん below 10⁴,
 //! and the large units まん (10⁴), おく (10⁸), ちょう (10¹²), with the sound changes
 //! (さんびゃく, ろっぴゃく, さんぜん, いっせん, …). The geminated forms いっ/ろっ/はっ/じゅっ
-//! stand before a multiplier or at the very end (before a counter: いっかい → 1回).
+//! stand before a multiplier or at the very end (before a counter: いっかい → 1回), and so
+//! do the short forms よ (4: にじゅうよねん) and く (9: じゅうくじ).
 
 const TOKENS: &[(&str, Tok)] = &[
     ("いち", Tok::Digit(1)),
@@ -13,6 +14,7 @@ const TOKENS: &[(&str, Tok)] = &[
     ("に", Tok::Digit(2)),
     ("さん", Tok::Digit(3)),
     ("よん", Tok::Digit(4)),
+    ("よ", Tok::Gem(4)),
     ("ご", Tok::Digit(5)),
     ("ろく", Tok::Digit(6)),
     ("ろっ", Tok::Gem(6)),
@@ -21,6 +23,7 @@ const TOKENS: &[(&str, Tok)] = &[
     ("はち", Tok::Digit(8)),
     ("はっ", Tok::Gem(8)),
     ("きゅう", Tok::Digit(9)),
+    ("く", Tok::Gem(9)),
     ("ぜろ", Tok::Digit(0)),
     ("れい", Tok::Digit(0)),
     ("じゅう", Tok::Mult(10)),
@@ -58,9 +61,11 @@ enum Tok {
 pub fn parse(reading: &str) -> Option<u64> {
     let mut rest = reading;
     let mut toks = Vec::new();
+    let mut spelled = Vec::new();
     while !rest.is_empty() {
         let (s, t) = TOKENS.iter().find(|(s, _)| rest.starts_with(s))?;
         toks.push(*t);
+        spelled.push(*s);
         rest = &rest[s.len()..];
         if toks.len() > 24 {
             return None;
@@ -76,6 +81,14 @@ pub fn parse(reading: &str) -> Option<u64> {
     let mut last_big = u64::MAX;
     for (i, t) in toks.iter().enumerate() {
         let next = toks.get(i + 1);
+        // Sound-changed multipliers follow only the digits that cause them:
+        // さんびゃく, さんぜん; ろっぴゃく, はっぴゃく (and いっぴゃく).
+        let prev = if i > 0 { Some(toks[i - 1]) } else { None };
+        match spelled[i] {
+            "びゃく" | "ぜん" if prev != Some(Tok::Digit(3)) => return None,
+            "ぴゃく" if !matches!(prev, Some(Tok::Gem(1 | 6 | 8))) => return None,
+            _ => {}
+        }
         match *t {
             Tok::Digit(d) | Tok::Gem(d) => {
                 if digit.is_some() {
@@ -145,6 +158,8 @@ mod tests {
             ("いちおくにせんまん", 120_000_000),
             ("にじゅっ", 20),
             ("ひゃくいっ", 101),
+            ("にせんにじゅうよ", 2024),
+            ("じゅうく", 19),
         ] {
             assert_eq!(parse(r), Some(v), "{r}");
         }

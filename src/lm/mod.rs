@@ -1,5 +1,7 @@
 //! Language models that score lattice paths.
 //!
 //! - [`cost`]: the classic model: dictionary word cost + POS connection cost (Mozc's).
+//! - [`lstm`]: the LSTM word LM (quantized weights, batched steps, selected logits).
 
 pub mod cost;
+pub mod lstm;

@@ -51,6 +51,10 @@ test('type, convert, see candidates, commit, undo once', async () => {
   assert.ok(out.nbest.includes('今日はいい天気ですね'), `n-best: ${out.nbest.join(' / ')}`);
   assert.equal(out.preedit.text, '今日はいい天気ですね');
   assert.equal(await preeditText(page), '今日はいい天気ですね');
+  // The overlay sits inside the field, on its first line.
+  const field = await page.locator('#editor').boundingBox();
+  const pre = await page.locator('.henkan-preedit:visible').boundingBox();
+  assert.ok(field && pre && pre.y > field.y && pre.y + pre.height < field.y + 60 && pre.x > field.x, JSON.stringify({ field, pre }));
   // The n-best list and the segment view of the demo show it too.
   assert.match(await page.textContent('#nbest'), /今日はいい天気ですね/);
   // Second Space: the candidate window opens on the next candidate of the first segment.
@@ -181,6 +185,20 @@ test('text from a virtual keyboard (beforeinput without keydown) goes in unconve
   await page.keyboard.type('ka');
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#editor'), 'きょうあ!か');
+  await page.close();
+});
+
+test('a key that types several characters goes into the composition', async () => {
+  const { page } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('ka');
+  await page.evaluate(() => {
+    const el = /** @type {HTMLElement} */ (document.getElementById('editor'));
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'ki', bubbles: true, cancelable: true }));
+  });
+  assert.equal(await preeditText(page), 'かき');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), 'かき');
   await page.close();
 });
 

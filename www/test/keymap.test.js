@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, SHIFT, CTRL, ALT, META } from '../keymap.js';
+import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, SHIFT, CTRL, ALT, META } from '../keymap.js';
 
 test('modifier bits', () => {
   assert.equal(modsOf({ key: 'a' }), 0);
@@ -70,4 +70,14 @@ test('percentiles', () => {
   assert.equal(percentile([3, 1, 2, 4], 50), 2);
   assert.equal(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95), 10);
   assert.ok(Number.isNaN(percentile([], 50)));
+});
+
+test('key units: named keys whole, text by code point', () => {
+  assert.deepEqual(keyUnits('a'), ['a']);
+  assert.deepEqual(keyUnits('ArrowLeft'), ['ArrowLeft']);
+  assert.deepEqual(keyUnits('F10'), ['F10']);
+  assert.deepEqual(keyUnits('𠮷'), ['𠮷']);
+  assert.deepEqual(keyUnits('🇯🇵'), ['🇯', '🇵']);
+  assert.deepEqual(keyUnits('e\u0301'), ['e', '\u0301']);
+  assert.deepEqual(keyUnits('ab'), ['a', 'b']);
 });

@@ -1,0 +1,416 @@
+//! Packs the trained LSTM LM (`lstm.safetensors` + `vocab.tsv` from `training/export.py`)
+//! into the `Lstm` and `LmVocab` sections of a model container.
+//!
+//! Quantization of a matrix (see [`Quant`]): f32; a k-means codebook of 2^bits centroids
+//! per matrix (1-D k-means over the weights, bits 3…8, codes bit-packed); or int8 with
+//! one scale per row (max-abs / 127).
+//!
+//! The vocabulary map keys every lexicon entry by `surface/reading/left_id/right_id`
+//! (percent-escaped like the training tokens) and looks it up in `vocab.tsv`; entries not
+//! found are `<unk>` at run time.
+
+use crate::error::{Error, Result};
+use crate::lexicon::{Lexicon, Surface};
+use crate::lm::lstm::format::{write_lstm, write_vocab, MatrixPayload};
+use crate::model::{Container, ContainerWriter, SectionKind};
+use std::collections::HashMap;
+
+/// How to store a matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quant {
+    /// Plain f32.
+    F32,
+    /// k-means codebook with this many bits (1..=8).
+    Codebook(u32),
+    /// int8 with per-row scales.
+    Int8,
+}
+
+/// How to pack the LM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackOptions {
+    /// The embedding (= output projection, the bulk of the model).
+    pub embedding: Quant,
+    /// The recurrent matrices `w_ih`, `w_hh`.
+    pub recurrent: Quant,
+}
+
+impl PackOptions {
+    /// The embedding as a `bits`-bit codebook (32 = f32), recurrent matrices in int8.
+    pub fn bits(bits: u32) -> Self {
+        PackOptions {
+            embedding: if bits >= 32 {
+                Quant::F32
+            } else {
+                Quant::Codebook(bits)
+            },
+            recurrent: if bits >= 32 { Quant::F32 } else { Quant::Int8 },
+        }
+    }
+}
+
+/// The trained weights, as read from safetensors.
+#[derive(Debug, Clone)]
+pub struct LstmWeights {
+    /// Vocabulary size.
+    pub vocab: usize,
+    /// Hidden size (= embedding size).
+    pub hidden: usize,
+    /// `[vocab, hidden]`.
+    pub embedding: Vec<f32>,
+    /// `[4h, h]`.
+    pub w_ih: Vec<f32>,
+    /// `[4h, h]`.
+    pub w_hh: Vec<f32>,
+    /// `[4h]`.
+    pub b: Vec<f32>,
+    /// `[vocab]`.
+    pub out_bias: Vec<f32>,
+}
+
+fn build_err(s: impl Into<String>) -> Error {
+    Error::Build(s.into())
+}
+
+/// Reads the f32 tensors of a safetensors file.
+pub fn read_safetensors(bytes: &[u8]) -> Result<LstmWeights> {
+    if bytes.len() < 8 {
+        return Err(build_err("safetensors: too short"));
+    }
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&bytes[..8]);
+    let hlen = u64::from_le_bytes(a) as usize;
+    let header = bytes
+        .get(8..8 + hlen)
+        .ok_or_else(|| build_err("safetensors: header truncated"))?;
+    let json: serde_json::Value = serde_json::from_slice(header)
+        .map_err(|e| build_err(format!("safetensors header: {e}")))?;
+    let data = &bytes[8 + hlen..];
+    let tensor = |name: &str| -> Result<(Vec<usize>, Vec<f32>)> {
+        let t = json
+            .get(name)
+            .ok_or_else(|| build_err(format!("safetensors: no tensor {name}")))?;
+        if t.get("dtype").and_then(|d| d.as_str()) != Some("F32") {
+            return Err(build_err(format!("{name}: not F32")));
+        }
+        let shape: Vec<usize> = t["shape"]
+            .as_array()
+            .ok_or_else(|| build_err("shape"))?
+            .iter()
+            .map(|v| v.as_u64().unwrap_or(0) as usize)
+            .collect();
+        let off = t["data_offsets"]
+            .as_array()
+            .ok_or_else(|| build_err("offsets"))?;
+        let (s, e) = (
+            off[0].as_u64().unwrap_or(0) as usize,
+            off[1].as_u64().unwrap_or(0) as usize,
+        );
+        let raw = data
+            .get(s..e)
+            .ok_or_else(|| build_err(format!("{name}: data out of range")))?;
+        let v: Vec<f32> = raw
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if v.len() != shape.iter().product::<usize>() {
+            return Err(build_err(format!("{name}: size does not match shape")));
+        }
+        Ok((shape, v))
+    };
+    let (es, embedding) = tensor("embedding")?;
+    let (_, w_ih) = tensor("w_ih")?;
+    let (_, w_hh) = tensor("w_hh")?;
+    let (_, b) = tensor("b")?;
+    let (_, out_bias) = tensor("out_bias")?;
+    let (vocab, hidden) = (es[0], es[1]);
+    if w_ih.len() != 4 * hidden * hidden
+        || w_hh.len() != 4 * hidden * hidden
+        || out_bias.len() != vocab
+    {
+        return Err(build_err("safetensors: shapes are not a tied 1-layer LSTM"));
+    }
+    Ok(LstmWeights {
+        vocab,
+        hidden,
+        embedding,
+        w_ih,
+        w_hh,
+        b,
+        out_bias,
+    })
+}
+
+/// 1-D k-means with `k` centroids (sorted), on a deterministic sample of `w`.
+pub fn kmeans_1d(w: &[f32], k: usize, iters: usize) -> Vec<f32> {
+    let step = (w.len() / 400_000).max(1);
+    let mut x: Vec<f32> = w
+        .iter()
+        .step_by(step)
+        .copied()
+        .filter(|v| v.is_finite())
+        .collect();
+    x.sort_by(|a, b| a.total_cmp(b));
+    if x.is_empty() {
+        return vec![0.0; k];
+    }
+    let n = x.len();
+    let mut prefix = vec![0f64; n + 1];
+    for i in 0..n {
+        prefix[i + 1] = prefix[i] + x[i] as f64;
+    }
+    // init at quantiles
+    let mut c: Vec<f32> = (0..k)
+        .map(|j| x[((2 * j + 1) * n / (2 * k)).min(n - 1)])
+        .collect();
+    for _ in 0..iters {
+        c.sort_by(|a, b| a.total_cmp(b));
+        c.dedup();
+        let kk = c.len();
+        let mut bounds = vec![0usize; kk + 1];
+        bounds[kk] = n;
+        for j in 1..kk {
+            let mid = 0.5 * (c[j - 1] + c[j]);
+            bounds[j] = x.partition_point(|&v| v < mid);
+        }
+        let mut changed = false;
+        for j in 0..kk {
+            let (s, e) = (bounds[j], bounds[j + 1]);
+            if e > s {
+                let m = ((prefix[e] - prefix[s]) / (e - s) as f64) as f32;
+                if m != c[j] {
+                    changed = true;
+                }
+                c[j] = m;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    c.sort_by(|a, b| a.total_cmp(b));
+    c.dedup();
+    // refill to k (duplicates collapse for tiny matrices)
+    while c.len() < k {
+        let last = *c.last().unwrap_or(&0.0);
+        c.push(last);
+    }
+    c
+}
+
+/// Quantizes `w` to a `bits`-bit codebook: (centroids, packed codes).
+pub fn codebook_quantize(w: &[f32], bits: u32) -> (Vec<f32>, Vec<u8>) {
+    let k = 1usize << bits;
+    let c = kmeans_1d(w, k, 30);
+    let mids: Vec<f32> = (1..k).map(|j| 0.5 * (c[j - 1] + c[j])).collect();
+    let mut codes = vec![0u8; (w.len() * bits as usize).div_ceil(8) + 3];
+    for (i, &v) in w.iter().enumerate() {
+        let code = mids.partition_point(|&m| m < v) as u32;
+        let bit = i * bits as usize;
+        let (byte, shift) = (bit / 8, bit % 8);
+        let word = code << shift;
+        codes[byte] |= word as u8;
+        codes[byte + 1] |= (word >> 8) as u8;
+        codes[byte + 2] |= (word >> 16) as u8;
+    }
+    codes.truncate((w.len() * bits as usize).div_ceil(8));
+    (c, codes)
+}
+
+/// int8 with one scale per row of `cols`: (scales, codes).
+pub fn int8_quantize(w: &[f32], cols: usize) -> (Vec<f32>, Vec<i8>) {
+    let mut scales = Vec::new();
+    let mut codes = Vec::with_capacity(w.len());
+    for row in w.chunks(cols) {
+        let m = row.iter().fold(0f32, |a, v| a.max(v.abs()));
+        let s = if m > 0.0 { m / 127.0 } else { 1.0 };
+        scales.push(s);
+        codes.extend(
+            row.iter()
+                .map(|v| (v / s).round().clamp(-127.0, 127.0) as i8),
+        );
+    }
+    (scales, codes)
+}
+
+fn payload(w: &[f32], cols: usize, q: Quant) -> MatrixPayload {
+    match q {
+        Quant::F32 => MatrixPayload::F32(w.to_vec()),
+        Quant::Codebook(bits) => {
+            let (c, codes) = codebook_quantize(w, bits);
+            MatrixPayload::Codebook(bits, c, codes)
+        }
+        Quant::Int8 => {
+            let (s, c) = int8_quantize(w, cols);
+            MatrixPayload::Int8(s, c)
+        }
+    }
+}
+
+/// Parsed `vocab.tsv`: key → id, plus the special ids.
+#[derive(Debug, Clone)]
+pub struct VocabTsv {
+    /// `surface/reading/left/right` → id.
+    pub ids: HashMap<String, u32>,
+    /// Number of ids.
+    pub len: usize,
+    /// `<unk>`.
+    pub unk_id: u32,
+    /// `<s>`.
+    pub bos_id: u32,
+}
+
+/// Parses `vocab.tsv` (`id<TAB>key<TAB>count`).
+pub fn read_vocab_tsv(text: &str) -> Result<VocabTsv> {
+    let mut ids = HashMap::new();
+    let (mut unk, mut bos, mut len) = (None, None, 0usize);
+    for line in text.lines() {
+        let mut f = line.split('\t');
+        let (Some(id), Some(key)) = (f.next(), f.next()) else {
+            continue;
+        };
+        let Ok(id) = id.parse::<u32>() else { continue };
+        len = len.max(id as usize + 1);
+        match key {
+            "<unk>" => unk = Some(id),
+            "<s>" => bos = Some(id),
+            _ => {
+                ids.insert(key.to_string(), id);
+            }
+        }
+    }
+    Ok(VocabTsv {
+        ids,
+        len,
+        unk_id: unk.ok_or_else(|| build_err("vocab.tsv has no <unk>"))?,
+        bos_id: bos.ok_or_else(|| build_err("vocab.tsv has no <s>"))?,
+    })
+}
+
+/// Percent-escapes a surface or reading like the training tokens.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '/' => out.push_str("%2F"),
+            ' ' => out.push_str("%20"),
+            '\t' => out.push_str("%09"),
+            '\n' => out.push_str("%0A"),
+            '\u{3000}' => out.push_str("%E3%80%80"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The (entry offset, LM id) pairs of every lexicon entry that is an LM word; also returns
+/// the number of entries visited.
+pub fn vocab_pairs(lexicon: &Lexicon, vocab: &VocabTsv) -> (Vec<(u32, u32)>, usize) {
+    use fst::Streamer;
+    let mut pairs = Vec::new();
+    let mut total = 0;
+    let mut stream = lexicon.index().stream();
+    let mut key = String::new();
+    while let Some((reading, v)) = stream.next() {
+        let Ok(reading) = std::str::from_utf8(reading) else {
+            continue;
+        };
+        for e in lexicon.entries(v.value()) {
+            total += 1;
+            let surface = match e.surface {
+                Surface::Reading => reading.to_string(),
+                Surface::Katakana => crate::composer::to_katakana(reading),
+                Surface::Text(s) => s.to_string(),
+            };
+            key.clear();
+            key.push_str(&escape(&surface));
+            key.push('/');
+            key.push_str(&escape(reading));
+            key.push_str(&format!("/{}/{}", e.left_id, e.right_id));
+            if let Some(&id) = vocab.ids.get(&key) {
+                pairs.push((e.offset, id));
+            }
+        }
+    }
+    (pairs, total)
+}
+
+/// What [`attach_lstm`] did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PackReport {
+    /// Bytes of the `Lstm` section.
+    pub lstm_bytes: usize,
+    /// Bytes of the `LmVocab` section.
+    pub vocab_bytes: usize,
+    /// Lexicon entries visited.
+    pub entries: usize,
+    /// Entries with their own LM word.
+    pub entries_in_vocab: usize,
+    /// LM words (of the vocabulary) that no lexicon entry maps to.
+    pub lm_words_unmapped: usize,
+}
+
+/// Packs the `Lstm` section.
+pub fn pack_lstm(w: &LstmWeights, vocab: &VocabTsv, opts: PackOptions) -> Vec<u8> {
+    let h = w.hidden;
+    write_lstm(
+        w.vocab,
+        h,
+        vocab.unk_id,
+        vocab.bos_id,
+        &payload(&w.embedding, h, opts.embedding),
+        &payload(&w.w_ih, h, opts.recurrent),
+        &payload(&w.w_hh, h, opts.recurrent),
+        &w.b,
+        &w.out_bias,
+    )
+}
+
+/// Returns a copy of the model container `model` with the LM sections (re)placed.
+pub fn attach_lstm(
+    model: Vec<u8>,
+    weights: &LstmWeights,
+    vocab_tsv: &str,
+    opts: PackOptions,
+) -> Result<(Vec<u8>, PackReport)> {
+    let vocab = read_vocab_tsv(vocab_tsv)?;
+    if vocab.len != weights.vocab {
+        return Err(build_err(format!(
+            "vocab.tsv has {} ids, the weights {}",
+            vocab.len, weights.vocab
+        )));
+    }
+    let container = Container::from_bytes(model)?;
+    let lexicon = Lexicon::new(
+        container.require(SectionKind::LexiconIndex)?,
+        container.require(SectionKind::LexiconPostings)?,
+    )?;
+    let (pairs, entries) = vocab_pairs(&lexicon, &vocab);
+    let mut mapped = vec![false; vocab.len];
+    for &(_, id) in &pairs {
+        mapped[id as usize] = true;
+    }
+    let lstm = pack_lstm(weights, &vocab, opts);
+    let report = PackReport {
+        lstm_bytes: lstm.len(),
+        entries,
+        entries_in_vocab: pairs.len(),
+        lm_words_unmapped: mapped.iter().filter(|m| !**m).count().saturating_sub(2),
+        vocab_bytes: 24 + 8 * pairs.len(),
+    };
+    let voc = write_vocab(vocab.len, vocab.unk_id, vocab.bos_id, pairs);
+    let mut w = ContainerWriter::new();
+    for e in container.entries() {
+        let Some(kind) = e.kind else { continue };
+        if kind == SectionKind::Lstm || kind == SectionKind::LmVocab {
+            continue;
+        }
+        if let Some(s) = container.section(kind) {
+            w.add(kind, s.as_ref().to_vec());
+        }
+    }
+    w.add(SectionKind::Lstm, lstm)
+        .add(SectionKind::LmVocab, voc);
+    Ok((w.finish(), report))
+}

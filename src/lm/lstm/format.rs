@@ -1,0 +1,374 @@
+//! Byte formats of the `Lstm` and `LmVocab` sections (little endian).
+//!
+//! `Lstm`:
+//! ```text
+//! "HKLSTM01"  u32 vocab  u32 hidden  u32 unk_id  u32 bos_id
+//! matrix embedding [vocab, hidden]   matrix w_ih [4h, h]   matrix w_hh [4h, h]
+//! f32 b[4h]  f32 out_bias[vocab]
+//! matrix = u32 kind (0 f32, 1 codebook, 2 int8)  u32 rows  u32 cols  u32 bits, then
+//!   f32:      rows·cols f32
+//!   codebook: u32 n  f32 centroids[n]  u64 len  len bytes of bit-packed codes (LSB first), pad to 4
+//!   int8:     f32 scales[rows]  rows·cols i8, pad to 4
+//! ```
+//! `LmVocab`:
+//! ```text
+//! "HKLMVOC1"  u32 vocab  u32 unk_id  u32 bos_id  u32 n
+//! n × (u32 lexicon entry offset, u32 LM id), sorted by offset
+//! ```
+//! Lexicon entries not listed (and the lattice's unknown-word and number nodes) are
+//! `<unk>`.
+
+use super::{LstmModel, QuantMatrix};
+use crate::error::{Error, Result};
+use crate::model::SectionBytes;
+
+/// Magic of the `Lstm` section.
+pub const LSTM_MAGIC: &[u8; 8] = b"HKLSTM01";
+/// Magic of the `LmVocab` section.
+pub const VOCAB_MAGIC: &[u8; 8] = b"HKLMVOC1";
+
+/// How a matrix is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatrixKind {
+    /// Plain f32.
+    F32,
+    /// k-means codebook with this many bits per weight.
+    Codebook(u32),
+    /// int8 with one scale per row.
+    Int8,
+}
+
+fn bad(section: &'static str, detail: impl Into<String>) -> Error {
+    Error::Malformed {
+        section,
+        detail: detail.into(),
+    }
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+    section: &'static str,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.b.len());
+        match end {
+            Some(e) => {
+                let s = &self.b[self.at..e];
+                self.at = e;
+                Ok(s)
+            }
+            None => Err(bad(self.section, format!("truncated at byte {}", self.at))),
+        }
+    }
+    fn u32(&mut self) -> Result<u32> {
+        let s = self.take(4)?;
+        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    }
+    fn u64(&mut self) -> Result<u64> {
+        let s = self.take(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(s);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn f32s(&mut self, n: usize) -> Result<Vec<f32>> {
+        let s = self.take(
+            n.checked_mul(4)
+                .ok_or_else(|| bad(self.section, "size overflow"))?,
+        )?;
+        Ok(s.chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+    fn pad4(&mut self) {
+        self.at = (self.at + 3) & !3;
+    }
+}
+
+fn read_matrix(
+    r: &mut Reader,
+    bytes: &SectionBytes,
+    rows: usize,
+    cols: usize,
+) -> Result<QuantMatrix> {
+    let kind = r.u32()?;
+    let (rr, cc, bits) = (r.u32()? as usize, r.u32()? as usize, r.u32()?);
+    if rr != rows || cc != cols {
+        return Err(bad(
+            "lstm",
+            format!("matrix is {rr}x{cc}, expected {rows}x{cols}"),
+        ));
+    }
+    let n = rows * cols;
+    Ok(match kind {
+        0 => QuantMatrix::F32(r.f32s(n)?),
+        1 => {
+            if !(1..=8).contains(&bits) {
+                return Err(bad("lstm", format!("codebook bits {bits}")));
+            }
+            let k = r.u32()? as usize;
+            if k == 0 || k > 256 {
+                return Err(bad("lstm", format!("{k} centroids")));
+            }
+            let centroids = r.f32s(k)?;
+            let len = r.u64()? as usize;
+            if len < (n * bits as usize).div_ceil(8) {
+                return Err(bad("lstm", "codes shorter than the matrix"));
+            }
+            let start = r.at;
+            r.take(len)?;
+            r.pad4();
+            QuantMatrix::Codebook {
+                bits,
+                centroids,
+                codes: bytes.clone(),
+                range: start..start + len,
+            }
+        }
+        2 => {
+            let scales = r.f32s(rows)?;
+            let start = r.at;
+            r.take(n)?;
+            r.pad4();
+            QuantMatrix::Int8 {
+                scales,
+                codes: bytes.clone(),
+                range: start..start + n,
+            }
+        }
+        k => return Err(bad("lstm", format!("unknown matrix kind {k}"))),
+    })
+}
+
+fn dense(m: &QuantMatrix, rows: usize, cols: usize) -> Vec<f32> {
+    let mut out = vec![0.0; rows * cols];
+    for r in 0..rows {
+        m.decode_row(r, cols, &mut out[r * cols..(r + 1) * cols]);
+    }
+    out
+}
+
+/// Parses an `Lstm` section.
+pub fn read_lstm(bytes: SectionBytes) -> Result<LstmModel> {
+    let b = bytes.as_ref();
+    let mut r = Reader {
+        b,
+        at: 0,
+        section: "lstm",
+    };
+    if r.take(8)? != LSTM_MAGIC {
+        return Err(bad("lstm", "bad magic"));
+    }
+    let vocab = r.u32()? as usize;
+    let hidden = r.u32()? as usize;
+    let unk_id = r.u32()?;
+    let bos_id = r.u32()?;
+    if vocab == 0
+        || hidden == 0
+        || hidden > 4096
+        || unk_id as usize >= vocab
+        || bos_id as usize >= vocab
+    {
+        return Err(bad("lstm", "bad dimensions"));
+    }
+    let embedding = read_matrix(&mut r, &bytes, vocab, hidden)?;
+    let w_ih = read_matrix(&mut r, &bytes, 4 * hidden, hidden)?;
+    let w_hh = read_matrix(&mut r, &bytes, 4 * hidden, hidden)?;
+    let rec_bits = w_ih.bits().max(w_hh.bits());
+    let b = r.f32s(4 * hidden)?;
+    let out_bias = r.f32s(vocab)?;
+    LstmModel::from_parts(
+        vocab,
+        hidden,
+        unk_id,
+        bos_id,
+        embedding,
+        dense(&w_ih, 4 * hidden, hidden),
+        dense(&w_hh, 4 * hidden, hidden),
+        b,
+        out_bias,
+        rec_bits,
+    )
+}
+
+/// A matrix ready to be written: its kind and payload.
+#[derive(Debug, Clone)]
+pub enum MatrixPayload {
+    /// Plain f32.
+    F32(Vec<f32>),
+    /// Codebook: bits, centroids, packed codes.
+    Codebook(u32, Vec<f32>, Vec<u8>),
+    /// int8: per-row scales, codes.
+    Int8(Vec<f32>, Vec<i8>),
+}
+
+fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put_f32s(out: &mut Vec<u8>, v: &[f32]) {
+    for x in v {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+}
+
+fn pad4(out: &mut Vec<u8>) {
+    while out.len() % 4 != 0 {
+        out.push(0);
+    }
+}
+
+fn write_matrix(out: &mut Vec<u8>, m: &MatrixPayload, rows: usize, cols: usize) {
+    match m {
+        MatrixPayload::F32(w) => {
+            for v in [0, rows as u32, cols as u32, 32] {
+                put_u32(out, v);
+            }
+            put_f32s(out, w);
+        }
+        MatrixPayload::Codebook(bits, c, codes) => {
+            for v in [1, rows as u32, cols as u32, *bits, c.len() as u32] {
+                put_u32(out, v);
+            }
+            put_f32s(out, c);
+            out.extend_from_slice(&(codes.len() as u64).to_le_bytes());
+            out.extend_from_slice(codes);
+            pad4(out);
+        }
+        MatrixPayload::Int8(scales, codes) => {
+            for v in [2, rows as u32, cols as u32, 8] {
+                put_u32(out, v);
+            }
+            put_f32s(out, scales);
+            out.extend(codes.iter().map(|&c| c as u8));
+            pad4(out);
+        }
+    }
+}
+
+/// Serializes an `Lstm` section.
+#[allow(clippy::too_many_arguments)]
+pub fn write_lstm(
+    vocab: usize,
+    hidden: usize,
+    unk_id: u32,
+    bos_id: u32,
+    embedding: &MatrixPayload,
+    w_ih: &MatrixPayload,
+    w_hh: &MatrixPayload,
+    b: &[f32],
+    out_bias: &[f32],
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(LSTM_MAGIC);
+    for v in [vocab as u32, hidden as u32, unk_id, bos_id] {
+        put_u32(&mut out, v);
+    }
+    write_matrix(&mut out, embedding, vocab, hidden);
+    write_matrix(&mut out, w_ih, 4 * hidden, hidden);
+    write_matrix(&mut out, w_hh, 4 * hidden, hidden);
+    put_f32s(&mut out, b);
+    put_f32s(&mut out, out_bias);
+    out
+}
+
+/// The map lexicon entry → LM id (an `LmVocab` section view).
+#[derive(Debug, Clone)]
+pub struct LmVocab {
+    bytes: SectionBytes,
+    /// Vocabulary size.
+    pub vocab: usize,
+    /// Id of `<unk>`.
+    pub unk_id: u32,
+    /// Id of `<s>`.
+    pub bos_id: u32,
+    n: usize,
+}
+
+impl LmVocab {
+    /// Checks and wraps an `LmVocab` section.
+    pub fn from_section(bytes: SectionBytes) -> Result<Self> {
+        let b = bytes.as_ref();
+        let mut r = Reader {
+            b,
+            at: 0,
+            section: "lm vocabulary",
+        };
+        if r.take(8)? != VOCAB_MAGIC {
+            return Err(bad("lm vocabulary", "bad magic"));
+        }
+        let vocab = r.u32()? as usize;
+        let unk_id = r.u32()?;
+        let bos_id = r.u32()?;
+        let n = r.u32()? as usize;
+        if b.len() < 24 + 8 * n {
+            return Err(bad("lm vocabulary", "pair table truncated"));
+        }
+        Ok(LmVocab {
+            bytes,
+            vocab,
+            unk_id,
+            bos_id,
+            n,
+        })
+    }
+
+    /// Number of lexicon entries with their own LM word.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether no entry has an LM word.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    fn pair(&self, i: usize) -> (u32, u32) {
+        let b = &self.bytes.as_ref()[24 + 8 * i..24 + 8 * i + 8];
+        (
+            u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            u32::from_le_bytes([b[4], b[5], b[6], b[7]]),
+        )
+    }
+
+    /// The LM id of the lexicon entry at byte offset `entry` (`<unk>` if it has none,
+    /// including the lattice's unknown-word and number nodes).
+    pub fn lm_id(&self, entry: u32) -> u32 {
+        let (mut lo, mut hi) = (0, self.n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let (off, id) = self.pair(mid);
+            if off == entry {
+                return if (id as usize) < self.vocab {
+                    id
+                } else {
+                    self.unk_id
+                };
+            }
+            if off < entry {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        self.unk_id
+    }
+}
+
+/// Serializes an `LmVocab` section from (entry offset, LM id) pairs (any order).
+pub fn write_vocab(vocab: usize, unk_id: u32, bos_id: u32, mut pairs: Vec<(u32, u32)>) -> Vec<u8> {
+    pairs.sort_unstable();
+    pairs.dedup_by_key(|p| p.0);
+    let mut out = Vec::with_capacity(24 + 8 * pairs.len());
+    out.extend_from_slice(VOCAB_MAGIC);
+    for v in [vocab as u32, unk_id, bos_id, pairs.len() as u32] {
+        put_u32(&mut out, v);
+    }
+    for (o, i) in pairs {
+        put_u32(&mut out, o);
+        put_u32(&mut out, i);
+    }
+    out
+}

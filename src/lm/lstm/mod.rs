@@ -1,0 +1,281 @@
+//! The LSTM word language model: quantized weights, one step batched over a beam, and
+//! logits for a chosen set of output rows (incremental vocabulary selection needs only a
+//! few hundred rows per key).
+//!
+//! Terms:
+//! - *LM word* / *LM id*: a word of the LM vocabulary (ids sorted by training frequency,
+//!   most frequent first; `<s>` marks both sentence start and end, `<unk>` stands for every
+//!   out-of-vocabulary word). A lexicon entry maps to one LM id through [`LmVocab`].
+//! - *state*: the LSTM's `(h, c)` after a word, `hidden` floats each.
+//! - *logit*: `embedding[w]·h + out_bias[w]` (the input and output embeddings are tied).
+//!
+//! Model (PyTorch gate order i, f, g, o): `z = W_ih·x + W_hh·h + b`;
+//! `c' = σ(f)·c + σ(i)·tanh(g)`; `h' = σ(o)·tanh(c')`.
+//!
+//! Section formats (little endian) are defined in [`format`]; the packer is
+//! `build::lstm`.
+
+pub mod format;
+
+use crate::error::{Error, Result};
+use crate::kernels;
+use crate::model::SectionBytes;
+pub use format::{LmVocab, MatrixKind};
+
+/// A weight matrix as stored: f32, k-means codebook or int8 with per-row scales.
+#[derive(Debug, Clone)]
+pub enum QuantMatrix {
+    /// Plain f32, row major.
+    F32(Vec<f32>),
+    /// `bits`-bit codes into `centroids` (bit-packed, a view into the model bytes).
+    Codebook {
+        /// Bits per code (3..=8).
+        bits: u32,
+        /// 2^bits centroids.
+        centroids: Vec<f32>,
+        /// The section bytes and the byte range of the codes in them.
+        codes: SectionBytes,
+        /// Byte range of the codes in `codes`.
+        range: std::ops::Range<usize>,
+    },
+    /// int8 codes times a per-row scale.
+    Int8 {
+        /// One scale per row.
+        scales: Vec<f32>,
+        /// The section bytes.
+        codes: SectionBytes,
+        /// Byte range of the codes in `codes`.
+        range: std::ops::Range<usize>,
+    },
+}
+
+impl QuantMatrix {
+    /// Decodes row `row` (of `dim` columns) into `out[..dim]`.
+    #[inline]
+    pub fn decode_row(&self, row: usize, dim: usize, out: &mut [f32]) {
+        match self {
+            QuantMatrix::F32(w) => out[..dim].copy_from_slice(&w[row * dim..(row + 1) * dim]),
+            QuantMatrix::Codebook {
+                bits,
+                centroids,
+                codes,
+                range,
+            } => kernels::decode_codebook_row(
+                &codes.as_ref()[range.clone()],
+                *bits,
+                centroids,
+                row,
+                dim,
+                out,
+            ),
+            QuantMatrix::Int8 {
+                scales,
+                codes,
+                range,
+            } => kernels::decode_i8_row(&codes.as_ref()[range.clone()], scales[row], row, dim, out),
+        }
+    }
+
+    /// Bits per weight (32 for f32).
+    pub fn bits(&self) -> u32 {
+        match self {
+            QuantMatrix::F32(_) => 32,
+            QuantMatrix::Codebook { bits, .. } => *bits,
+            QuantMatrix::Int8 { .. } => 8,
+        }
+    }
+}
+
+/// A loaded LSTM LM.
+#[derive(Debug, Clone)]
+pub struct LstmModel {
+    /// Vocabulary size.
+    pub vocab: usize,
+    /// Hidden (= embedding) size.
+    pub hidden: usize,
+    /// Id of `<unk>`.
+    pub unk_id: u32,
+    /// Id of `<s>` (start and end of sentence).
+    pub bos_id: u32,
+    /// Tied embedding / output projection `[vocab, hidden]`.
+    pub embedding: QuantMatrix,
+    /// Output bias `[vocab]`.
+    pub out_bias: Vec<f32>,
+    /// `[4·hidden, 2·hidden]`: row r = `W_ih[r] ++ W_hh[r]` (dequantized at load).
+    w: Vec<f32>,
+    /// `b_ih + b_hh`, `[4·hidden]`.
+    b: Vec<f32>,
+    /// Bits of the recurrent matrices as stored.
+    pub recurrent_bits: u32,
+}
+
+/// Scratch for a batched step, reused between calls.
+#[derive(Debug, Clone, Default)]
+pub struct StepScratch {
+    xh: Vec<f32>,
+    z: Vec<f32>,
+}
+
+#[inline]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl LstmModel {
+    /// Loads the model from an `Lstm` section.
+    pub fn from_section(bytes: SectionBytes) -> Result<Self> {
+        format::read_lstm(bytes)
+    }
+
+    pub(crate) fn from_parts(
+        vocab: usize,
+        hidden: usize,
+        unk_id: u32,
+        bos_id: u32,
+        embedding: QuantMatrix,
+        w_ih: Vec<f32>,
+        w_hh: Vec<f32>,
+        b: Vec<f32>,
+        out_bias: Vec<f32>,
+        recurrent_bits: u32,
+    ) -> Result<Self> {
+        let h = hidden;
+        if w_ih.len() != 4 * h * h
+            || w_hh.len() != 4 * h * h
+            || b.len() != 4 * h
+            || out_bias.len() != vocab
+        {
+            return Err(Error::Malformed {
+                section: "lstm",
+                detail: "matrix shapes do not match the header".into(),
+            });
+        }
+        let mut w = Vec::with_capacity(8 * h * h);
+        for r in 0..4 * h {
+            w.extend_from_slice(&w_ih[r * h..(r + 1) * h]);
+            w.extend_from_slice(&w_hh[r * h..(r + 1) * h]);
+        }
+        Ok(LstmModel {
+            vocab,
+            hidden,
+            unk_id,
+            bos_id,
+            embedding,
+            out_bias,
+            w,
+            b,
+            recurrent_bits,
+        })
+    }
+
+    /// The input embedding of word `id` into `out[..hidden]`.
+    pub fn embed(&self, id: u32, out: &mut [f32]) {
+        let id = if (id as usize) < self.vocab {
+            id
+        } else {
+            self.unk_id
+        };
+        self.embedding.decode_row(id as usize, self.hidden, out);
+    }
+
+    /// One LSTM step for a batch: `x`, `h`, `c` hold `n` rows of `hidden` floats each;
+    /// `h` and `c` are updated in place.
+    pub fn step(&self, x: &[f32], h: &mut [f32], c: &mut [f32], scratch: &mut StepScratch) {
+        let hd = self.hidden;
+        let n = x.len() / hd;
+        let two = 2 * hd;
+        scratch.xh.clear();
+        for s in 0..n {
+            scratch.xh.extend_from_slice(&x[s * hd..(s + 1) * hd]);
+            scratch.xh.extend_from_slice(&h[s * hd..(s + 1) * hd]);
+        }
+        // z[s][r]: each weight row is read once for the whole batch.
+        scratch.z.resize(n * 4 * hd, 0.0);
+        let mut tmp = [0.0f32; 64];
+        for r in 0..4 * hd {
+            let row = &self.w[r * two..(r + 1) * two];
+            let mut s0 = 0;
+            while s0 < n {
+                let m = (n - s0).min(tmp.len());
+                kernels::row_times_states(
+                    row,
+                    &scratch.xh[s0 * two..(s0 + m) * two],
+                    two,
+                    &mut tmp[..m],
+                );
+                for k in 0..m {
+                    scratch.z[(s0 + k) * 4 * hd + r] = tmp[k] + self.b[r];
+                }
+                s0 += m;
+            }
+        }
+        for s in 0..n {
+            let z = &scratch.z[s * 4 * hd..(s + 1) * 4 * hd];
+            let hs = &mut h[s * hd..(s + 1) * hd];
+            let cs = &mut c[s * hd..(s + 1) * hd];
+            for j in 0..hd {
+                let i = sigmoid(z[j]);
+                let f = sigmoid(z[hd + j]);
+                let g = z[2 * hd + j].tanh();
+                let o = sigmoid(z[3 * hd + j]);
+                let cn = f * cs[j] + i * g;
+                cs[j] = cn;
+                hs[j] = o * cn.tanh();
+            }
+        }
+    }
+
+    /// Logits of the words `ids` for `n` states `h` (`n · hidden` floats):
+    /// `out[k · n + s]` = logit of `ids[k]` after state `s`. Each row is decoded once.
+    pub fn logits(&self, ids: &[u32], h: &[f32], out: &mut [f32], row: &mut Vec<f32>) {
+        let hd = self.hidden;
+        let n = h.len() / hd;
+        row.resize(hd, 0.0);
+        for (k, &id) in ids.iter().enumerate() {
+            let id = if (id as usize) < self.vocab {
+                id
+            } else {
+                self.unk_id
+            };
+            self.embedding.decode_row(id as usize, hd, row);
+            let o = &mut out[k * n..(k + 1) * n];
+            kernels::row_times_states(row, h, hd, o);
+            let bias = self.out_bias[id as usize];
+            for v in o.iter_mut() {
+                *v += bias;
+            }
+        }
+    }
+
+    /// Log-probabilities of every word after state `h` (full softmax), into `out[..vocab]`.
+    pub fn log_softmax_full(&self, h: &[f32], out: &mut Vec<f32>, row: &mut Vec<f32>) {
+        out.resize(self.vocab, 0.0);
+        let hd = self.hidden;
+        row.resize(hd, 0.0);
+        for id in 0..self.vocab {
+            self.embedding.decode_row(id, hd, row);
+            out[id] = kernels::dot(row, &h[..hd]) + self.out_bias[id];
+        }
+        let lse = log_sum_exp(out);
+        for v in out.iter_mut() {
+            *v -= lse;
+        }
+    }
+
+    /// Bytes of the weights as stored (embedding + recurrent matrices + biases).
+    pub fn stored_bytes(&self) -> usize {
+        let h = self.hidden;
+        self.vocab * h * self.embedding.bits() as usize / 8
+            + 8 * h * h * self.recurrent_bits as usize / 8
+            + 4 * (4 * h + self.vocab)
+    }
+}
+
+/// `log Σ exp(x)`, stable; `-inf` for an empty slice.
+pub fn log_sum_exp(x: &[f32]) -> f32 {
+    let m = x.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    if !m.is_finite() {
+        return m;
+    }
+    m + x.iter().map(|v| (v - m).exp()).sum::<f32>().ln()
+}

@@ -1,0 +1,157 @@
+//! Smoke tests of the `henkan` command line.
+mod common;
+
+use std::process::Command;
+
+fn henkan() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_henkan"));
+    c.arg("--model").arg(common::shipped_path());
+    c
+}
+
+fn run(c: &mut Command) -> (bool, String, String) {
+    let out = c.output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str, text: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("henkan-cli-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn convert_romaji() {
+    let (ok, out, _) = run(henkan().args(["convert", "kyouhaiitenkidesune"]));
+    assert!(ok);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("今日はいい天気ですね"));
+    assert!(lines.next().unwrap().starts_with("segments: "));
+    assert_eq!(out.lines().filter(|l| l.contains(". ")).count(), 10);
+}
+
+#[test]
+fn convert_reads_stdin_lines() {
+    use std::io::Write;
+    let mut child = henkan()
+        .arg("convert")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all("わたしはがくせいです\n".as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("私は学生です\n"));
+}
+
+#[test]
+fn eval_conversion_json() {
+    let input = tmp(
+        "eval.tsv",
+        "# comment\nきょうはいいてんきですね\t今日はいい天気ですね\textra\nわたしはがくせいです\t僕は学生です\n",
+    );
+    let (ok, out, err) = run(henkan()
+        .args(["eval", "conversion", "--json", "--input"])
+        .arg(&input));
+    assert!(ok, "{err}");
+    let last = out.lines().last().unwrap();
+    let v: serde_json::Value = serde_json::from_str(last).unwrap();
+    assert_eq!(v["engine"], "classic");
+    assert_eq!(v["sentences"], 2);
+    assert_eq!(v["exact_top1"], 0.5);
+    assert!(v["exact_top10"].as_f64().unwrap() >= 0.5);
+    let f1 = v["char_f1"].as_f64().unwrap();
+    assert!(f1 > 0.8 && f1 < 1.0, "{f1}");
+    for k in ["mean_ms", "p95_ms"] {
+        assert!(v[k].as_f64().unwrap() >= 0.0);
+    }
+}
+
+#[test]
+fn bench_keystroke_json() {
+    let input = tmp(
+        "bench.tsv",
+        "きょうはいいてんきですね\t今日はいい天気ですね\n",
+    );
+    let (ok, out, err) = run(henkan()
+        .args(["bench", "keystroke", "--json", "--input"])
+        .arg(&input));
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(v["keys"], 12);
+    for k in [
+        "per_key_p50_ms",
+        "per_key_p95_ms",
+        "per_key_max_ms",
+        "conversion_p50_ms",
+    ] {
+        assert!(v[k].as_f64().is_some(), "{k} missing");
+    }
+}
+
+#[test]
+fn a_missing_or_corrupt_model_is_a_clear_error() {
+    let (ok, _, err) = run(Command::new(env!("CARGO_BIN_EXE_henkan")).args([
+        "--model",
+        "/nonexistent/model.henkan",
+        "convert",
+        "a",
+    ]));
+    assert!(!ok);
+    assert!(
+        err.contains("cannot read /nonexistent/model.henkan"),
+        "{err}"
+    );
+    let bad = tmp("bad.henkan", "not a model at all");
+    let (ok, _, err) = run(Command::new(env!("CARGO_BIN_EXE_henkan"))
+        .arg("--model")
+        .arg(&bad)
+        .args(["convert", "a"]));
+    assert!(!ok);
+    assert!(err.contains("not a henkan model"), "{err}");
+}
+
+#[test]
+fn build_model_from_tiny_sources() {
+    let dir = std::env::temp_dir().join(format!("henkan-cli-build-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lex = dir.join("lex.tsv");
+    std::fs::write(&lex, common::TINY_LEX).unwrap();
+    let matrix = dir.join("matrix.bin");
+    std::fs::write(&matrix, common::tiny_matrix()).unwrap();
+    let id_def = dir.join("id.def");
+    std::fs::write(&id_def, common::TINY_ID_DEF).unwrap();
+    let seg = dir.join("segmenter.def");
+    std::fs::write(&seg, common::TINY_SEGMENTER).unwrap();
+    let out = dir.join("tiny.henkan");
+    let (ok, _, err) = run(Command::new(env!("CARGO_BIN_EXE_henkan"))
+        .arg("build-model")
+        .arg("--lex")
+        .arg(&lex)
+        .arg("--matrix")
+        .arg(&matrix)
+        .arg("--id-def")
+        .arg(&id_def)
+        .arg("--segmenter-def")
+        .arg(&seg)
+        .arg("--out")
+        .arg(&out));
+    assert!(ok, "{err}");
+    let (ok, stdout, err) = run(Command::new(env!("CARGO_BIN_EXE_henkan"))
+        .arg("--model")
+        .arg(&out)
+        .args(["convert", "きょうは"]));
+    assert!(ok, "{err}");
+    assert!(stdout.starts_with("今日は\n"), "{stdout}");
+}

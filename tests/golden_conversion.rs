@@ -1,0 +1,97 @@
+//! Golden conversions with the shipped model (`tests/golden/conversions.tsv`).
+mod common;
+
+use common::*;
+use henkan::Session;
+
+fn run_line(
+    session: &mut Session,
+    engine: &henkan::Engine,
+    input: &str,
+) -> henkan::session::Conversion {
+    session.clear();
+    if input.chars().any(|c| c.is_ascii_alphabetic()) {
+        session.insert_str(engine, input);
+        session.convert(engine)
+    } else {
+        session.convert_reading(engine, input)
+    }
+}
+
+#[test]
+fn golden_conversions() {
+    let engine = shipped_engine();
+    let mut session = Session::new();
+    let table = include_str!("golden/conversions.tsv");
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (input, expected) = line.split_once('\t').unwrap();
+        let conv = run_line(&mut session, &engine, input);
+        n += 1;
+        if conv.text() != expected {
+            failures.push(format!("{input}: want {expected}, got {}", conv.text()));
+        }
+        assert!(
+            conv.nbest.len() >= 10,
+            "{input}: only {} n-best",
+            conv.nbest.len()
+        );
+        assert_eq!(conv.nbest[0], conv.text());
+        let mut distinct = conv.nbest.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), conv.nbest.len(), "n-best are distinct");
+    }
+    assert!(n >= 10);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn segments_of_a_sentence() {
+    let engine = shipped_engine();
+    let mut s = Session::new();
+    let conv = s.convert_reading(&engine, "わたしのなまえはなかのです");
+    let segs: Vec<&str> = conv.segments.iter().map(|g| g.reading.as_str()).collect();
+    assert_eq!(segs, vec!["わたしの", "なまえは", "なかのです"]);
+    let cands = &conv.segments[2].candidates;
+    assert!(cands.len() >= 5, "{cands:?}");
+    assert!(cands.iter().any(|c| c.starts_with("仲野")), "{cands:?}");
+}
+
+#[test]
+fn resizing_a_segment_reconverts_the_rest() {
+    let engine = shipped_engine();
+    let mut s = Session::new();
+    let free = s.convert_reading(&engine, "きょうはいいてんきですね");
+    assert_eq!(free.segments[0].reading, "きょうは");
+    // Shift+← on the first segment: "きょう" | rest
+    let fixed = s.convert_reading_with_fixed(&engine, "きょうはいいてんきですね", &[3]);
+    assert_eq!(fixed.segments[0].reading, "きょう");
+    assert_eq!(fixed.segments[0].candidates[0], "今日");
+    assert_eq!(fixed.segments[1].start, 3);
+    assert!(fixed.text().starts_with("今日"));
+}
+
+#[test]
+fn per_key_best_text_tracks_the_input() {
+    let engine = shipped_engine();
+    let mut s = Session::new();
+    for c in "kyouhaiitenkidesune".chars() {
+        s.insert(&engine, c);
+        let _ = s.best_text(&engine);
+    }
+    assert_eq!(s.composer().preedit(), "きょうはいいてんきですね");
+    assert_eq!(s.best_text(&engine), "今日はいい天気ですね");
+    for _ in 0..3 {
+        s.backspace(&engine);
+    }
+    assert_eq!(s.composer().preedit(), "きょうはいいてんき");
+    let mut fresh = Session::new();
+    let a = s.convert(&engine);
+    let b = fresh.convert_reading(&engine, "きょうはいいてんき");
+    assert_eq!(a, b, "incremental lattice equals a fresh one");
+}

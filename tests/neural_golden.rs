@@ -1,0 +1,106 @@
+//! The Rust LSTM against PyTorch: `build/lm-tiny/golden.json` (written by
+//! `training/export.py`) holds the full-softmax log-probabilities of 24 next words and the
+//! last hidden state. Skipped (with a message) when `build/lm-tiny` has not been made.
+#![cfg(feature = "build")]
+
+use henkan::build::lstm::{pack_lstm, read_safetensors, read_vocab_tsv, PackOptions, Quant};
+use henkan::lm::lstm::{LstmModel, StepScratch};
+use henkan::model::SectionBytes;
+
+fn load(dir: &str, opts: PackOptions) -> Option<(LstmModel, serde_json::Value)> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/build/");
+    let st = std::fs::read(format!("{root}{dir}/lstm.safetensors")).ok();
+    let Some(st) = st else {
+        eprintln!("skipped: no {root}{dir}/lstm.safetensors (make lm-tiny)");
+        return None;
+    };
+    let vocab = std::fs::read_to_string(format!("{root}{dir}/vocab.tsv")).unwrap();
+    let golden: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{root}{dir}/golden.json")).unwrap())
+            .unwrap();
+    let w = read_safetensors(&st).unwrap();
+    let v = read_vocab_tsv(&vocab).unwrap();
+    let bytes = pack_lstm(&w, &v, opts);
+    Some((
+        LstmModel::from_section(SectionBytes::from_vec(bytes)).unwrap(),
+        golden,
+    ))
+}
+
+/// Runs the golden ids through the model: (max |Δ log-prob|, max |Δ h_last|, top-1 agreement).
+fn check(m: &LstmModel, golden: &serde_json::Value) -> (f32, f32, usize) {
+    let ids: Vec<u32> = golden["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap() as u32)
+        .collect();
+    let want: Vec<f32> = golden["logprob_next"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    let top5: Vec<u32> = golden["top5"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v[0].as_u64().unwrap() as u32)
+        .collect();
+    let hd = m.hidden;
+    let (mut h, mut c) = (vec![0.0; hd], vec![0.0; hd]);
+    let mut x = vec![0.0; hd];
+    let mut scratch = StepScratch::default();
+    let (mut lp, mut row) = (Vec::new(), Vec::new());
+    let (mut max_d, mut top_ok) = (0f32, 0);
+    // h_last is the state after ids[..24] (the last id is only a target)
+    for k in 0..ids.len() - 1 {
+        m.embed(ids[k], &mut x);
+        m.step(&x, &mut h, &mut c, &mut scratch);
+        {
+            m.log_softmax_full(&h, &mut lp, &mut row);
+            max_d = max_d.max((lp[ids[k + 1] as usize] - want[k]).abs());
+            let best = (0..lp.len())
+                .max_by(|&a, &b| lp[a].total_cmp(&lp[b]))
+                .unwrap() as u32;
+            top_ok += usize::from(best == top5[k]);
+        }
+    }
+    let h_last: Vec<f32> = golden["h_last"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    let max_h = h
+        .iter()
+        .zip(&h_last)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    (max_d, max_h, top_ok)
+}
+
+#[test]
+fn tiny_fp32_matches_pytorch() {
+    let Some((m, g)) = load("lm-tiny", PackOptions::bits(32)) else {
+        return;
+    };
+    let (d, dh, top) = check(&m, &g);
+    assert!(d < 1e-3, "max |Δ log-prob| {d}");
+    assert!(dh < 1e-4, "max |Δ h| {dh}");
+    assert_eq!(top, 24);
+}
+
+#[test]
+fn tiny_8bit_is_close() {
+    let opts = PackOptions {
+        embedding: Quant::Codebook(8),
+        recurrent: Quant::Int8,
+    };
+    let Some((m, g)) = load("lm-tiny", opts) else {
+        return;
+    };
+    let (d, dh, _) = check(&m, &g);
+    assert!(d < 0.25, "max |Δ log-prob| {d}");
+    assert!(dh < 0.3, "max |Δ h| {dh}");
+}
