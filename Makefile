@@ -50,7 +50,7 @@ lint:
 	cargo clippy --target wasm32-unknown-unknown --no-default-features --lib -- -D warnings
 
 test-native:
-	cargo test --release
+	cargo test --profile ci
 
 # The second README command: every test, native and in the browser.
 test: setup lint test-native test-web

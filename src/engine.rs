@@ -2,6 +2,7 @@
 
 use crate::error::Result;
 use crate::lexicon::Lexicon;
+use crate::lm::lstm::NeuralLm;
 use crate::model::{Container, SectionKind};
 use crate::pos::{Connection, Segmenter};
 
@@ -24,6 +25,8 @@ pub struct Engine {
     pub connection: Connection,
     /// Segment boundary rules.
     pub segmenter: Segmenter,
+    /// The LSTM LM, when the model has the `Lstm` and `LmVocab` sections.
+    pub neural: Option<NeuralLm>,
 }
 
 impl Engine {
@@ -36,11 +39,19 @@ impl Engine {
         )?;
         let connection = Connection::new(container.require(SectionKind::Connection)?)?;
         let segmenter = Segmenter::new(container.require(SectionKind::Segmenter)?)?;
+        let neural = match (
+            container.section(SectionKind::Lstm),
+            container.section(SectionKind::LmVocab),
+        ) {
+            (Some(l), Some(v)) => Some(NeuralLm::from_sections(l, v)?),
+            _ => None,
+        };
         Ok(Engine {
             container,
             lexicon,
             connection,
             segmenter,
+            neural,
         })
     }
 
@@ -59,6 +70,10 @@ impl Engine {
 
     /// The engines this model supports (by name).
     pub fn engines(&self) -> Vec<&'static str> {
-        vec!["classic"]
+        if self.neural.is_some() {
+            vec!["classic", "neural", "hybrid"]
+        } else {
+            vec!["classic"]
+        }
     }
 }

@@ -11,7 +11,9 @@
 //! only; the conversion (segments, candidates, n-best) is computed on request.
 
 use crate::composer::{to_katakana, Composer};
+use crate::decoder::neural::{NeuralDecoder, NeuralOptions, Scoring};
 use crate::decoder::{segment_starts, Decoder, Path, Span, MAX_POPS, MAX_POPS_SEGMENT};
+use crate::lm::lstm::NeuralLm;
 use crate::engine::Engine;
 use crate::lattice::Lattice;
 use serde::Serialize;
@@ -71,6 +73,10 @@ pub struct Session {
     decoder: Decoder,
     /// Forward costs of `decoder` are valid for the whole lattice up to this position.
     forward_valid: usize,
+    /// Which scorer converts (the neural ones need an engine with an LSTM).
+    scoring: Scoring,
+    /// Beam state of the neural/hybrid scorer.
+    neural: NeuralDecoder,
 }
 
 impl Session {
@@ -81,7 +87,66 @@ impl Session {
             lattice: Lattice::new(),
             decoder: Decoder::new(),
             forward_valid: 0,
+            scoring: Scoring::Classic,
+            neural: NeuralDecoder::new(),
         }
+    }
+
+    /// Chooses the scorer. `Neural` ignores `opts.lambda` (pure LM); `Hybrid` uses it. An
+    /// engine without an LSTM always converts with the classic scorer.
+    pub fn set_scoring(&mut self, scoring: Scoring, mut opts: NeuralOptions) {
+        if scoring == Scoring::Neural {
+            opts.lambda = 0.0;
+        }
+        self.scoring = scoring;
+        self.neural.set_options(opts);
+        self.lattice.clear();
+        self.forward_valid = 0;
+        self.neural.reset();
+    }
+
+    /// The scorer in use.
+    pub fn scoring(&self) -> Scoring {
+        self.scoring
+    }
+
+    /// The neural decoder (options, timing statistics).
+    pub fn neural_decoder(&self) -> &NeuralDecoder {
+        &self.neural
+    }
+
+    /// Starts the LSTM from the state after previously committed text: `reading` is
+    /// converted and the LM words of its best path become the context.
+    pub fn set_context(&mut self, engine: &Engine, reading: &str) {
+        let Some(lm) = engine.neural.as_ref() else { return };
+        self.neural.set_context(lm, &[]);
+        let mut words = Vec::new();
+        if !reading.is_empty() {
+            self.clear();
+            self.sync(engine, reading);
+            if let Some(path) = self.neural_best(engine).or_else(|| self.best_path(engine).map(|p| p.nodes)) {
+                words = NeuralDecoder::words(&self.lattice, lm, &path);
+            }
+        }
+        self.neural.set_context(lm, &words);
+        self.clear();
+    }
+
+    fn neural_lm<'e>(&self, engine: &'e Engine) -> Option<&'e NeuralLm> {
+        if self.scoring == Scoring::Classic {
+            None
+        } else {
+            engine.neural.as_ref()
+        }
+    }
+
+    fn neural_best(&self, engine: &Engine) -> Option<Vec<u32>> {
+        let lm = self.neural_lm(engine)?;
+        self.neural
+            .finals(&engine.connection, lm)
+            .into_iter()
+            .next()
+            .map(|(_, p)| p)
     }
 
     /// The composer (preedit, submission, transliterations).
@@ -138,11 +203,18 @@ impl Session {
         self.decoder
             .forward(&self.lattice, &engine.connection, span, &[], from);
         self.forward_valid = self.lattice.len();
+        if let Some(lm) = self.neural_lm(engine) {
+            self.neural
+                .sync(&self.lattice, &engine.connection, lm, changed);
+        }
     }
 
     /// The best sentence of the current lattice (cheap: after each key the forward costs
     /// are already there).
     pub fn best_text(&self, engine: &Engine) -> String {
+        if let Some(p) = self.neural_best(engine) {
+            return self.surface_of(engine, &p);
+        }
         let span = Span::whole(&self.lattice);
         match self
             .decoder
@@ -206,7 +278,19 @@ impl Session {
         let fixed_end = barriers.last().copied().unwrap_or(0);
         let span = Span::whole(&self.lattice);
         let conn = &engine.connection;
-        let best = if barriers.is_empty() {
+        let neural = if barriers.is_empty() {
+            self.neural_lm(engine)
+                .map(|lm| self.neural.finals(conn, lm))
+                .filter(|f| !f.is_empty())
+        } else {
+            None
+        };
+        let best = if let Some(f) = &neural {
+            Some(Path {
+                nodes: f[0].1.clone(),
+                cost: 0,
+            })
+        } else if barriers.is_empty() {
             self.decoder.best_path(&self.lattice, conn, span)
         } else {
             self.decoder
@@ -258,7 +342,19 @@ impl Session {
                 candidates,
             });
         }
-        let nbest = self.nbest(engine, span, &best);
+        let nbest = match &neural {
+            Some(f) => {
+                let mut out: Vec<String> = Vec::new();
+                for (_, p) in f {
+                    let s = self.surface_of(engine, p);
+                    if !out.contains(&s) {
+                        out.push(s);
+                    }
+                }
+                out
+            }
+            None => self.nbest(engine, span, &best),
+        };
         Conversion {
             reading: self.lattice.reading().to_string(),
             segments,

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use henkan::build::{build_model, BuildOptions};
+use henkan::decoder::neural::{NeuralOptions, Scoring, Softmax};
 use henkan::{Engine, Session};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -31,14 +32,91 @@ struct Cli {
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
 enum EngineKind {
     Classic,
+    /// The LSTM LM alone (beam search with incremental vocabulary selection).
+    Neural,
+    /// LSTM log-probability + λ · classic score.
+    Hybrid,
 }
 
 impl EngineKind {
     fn name(self) -> &'static str {
         match self {
             EngineKind::Classic => "classic",
+            EngineKind::Neural => "neural",
+            EngineKind::Hybrid => "hybrid",
         }
     }
+
+    fn scoring(self) -> Scoring {
+        match self {
+            EngineKind::Classic => Scoring::Classic,
+            EngineKind::Neural => Scoring::Neural,
+            EngineKind::Hybrid => Scoring::Hybrid,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
+enum SoftmaxKind {
+    Ivs,
+    IvsNoFrequent,
+    NonIncremental,
+    Full,
+}
+
+/// Settings of the neural and hybrid engines.
+#[derive(clap::Args, Clone, Debug)]
+struct NeuralArgs {
+    /// Hypotheses kept per position.
+    #[arg(long, default_value_t = 10)]
+    beam: usize,
+    /// Weight of the classic score in the hybrid.
+    #[arg(long, default_value_t = DEFAULT_LAMBDA)]
+    lambda: f32,
+    /// Size of the frequent-word sample of the lattice vocabulary.
+    #[arg(long, default_value_t = 400)]
+    frequent: usize,
+    /// −log within-class probability of an <unk> word (before its cost term).
+    #[arg(long, default_value_t = 2.0)]
+    unk_base: f32,
+    /// How the softmax denominator is formed.
+    #[arg(long, value_enum, default_value = "ivs")]
+    softmax: SoftmaxKind,
+}
+
+/// λ of the hybrid, tuned on kwdlc.test + wac.dev (docs/NEURAL.md).
+const DEFAULT_LAMBDA: f32 = 1.0;
+
+impl NeuralArgs {
+    fn options(&self) -> NeuralOptions {
+        NeuralOptions {
+            beam: self.beam,
+            frequent: self.frequent,
+            lambda: self.lambda,
+            unk_base: self.unk_base,
+            softmax: match self.softmax {
+                SoftmaxKind::Ivs => Softmax::Ivs,
+                SoftmaxKind::IvsNoFrequent => Softmax::IvsNoFrequent,
+                SoftmaxKind::NonIncremental => Softmax::NonIncremental,
+                SoftmaxKind::Full => Softmax::Full,
+            },
+            ..NeuralOptions::default()
+        }
+    }
+}
+
+fn session_for(engine: &Engine, kind: EngineKind, args: &NeuralArgs) -> Result<Session, String> {
+    let mut session = Session::new();
+    if kind != EngineKind::Classic {
+        if engine.neural.is_none() {
+            return Err(format!(
+                "--engine {} needs a model with an LSTM (henkan attach-lstm)",
+                kind.name()
+            ));
+        }
+        session.set_scoring(kind.scoring(), args.options());
+    }
+    Ok(session)
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
@@ -59,6 +137,11 @@ enum Command {
         /// Print the best path's words with their POS ids and costs.
         #[arg(long)]
         debug: bool,
+        /// Previously committed text (kana or romaji) the LSTM starts from.
+        #[arg(long)]
+        context: Option<String>,
+        #[command(flatten)]
+        neural: NeuralArgs,
     },
     /// Evaluate.
     Eval {
@@ -115,7 +198,48 @@ enum Command {
         /// Name recorded in the model.
         #[arg(long, default_value = "custom")]
         name: String,
+        /// Also pack the LSTM LM from this directory (lstm.safetensors + vocab.tsv).
+        #[arg(long)]
+        lstm: Option<PathBuf>,
+        /// Bits per embedding weight (k-means codebook, 3..=8; 32 = f32).
+        #[arg(long, default_value_t = 4)]
+        lstm_bits: u32,
     },
+    /// Adds (or replaces) the LSTM LM sections of an existing model file.
+    AttachLstm {
+        /// The model to extend (default: --model).
+        #[arg(long = "in")]
+        input: Option<PathBuf>,
+        /// Directory with lstm.safetensors + vocab.tsv.
+        #[arg(long, default_value = "build/lm")]
+        lstm: PathBuf,
+        /// Bits per embedding weight (k-means codebook, 3..=8; 32 = f32).
+        #[arg(long, default_value_t = 4)]
+        lstm_bits: u32,
+        /// Output model file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+fn attach(model: Vec<u8>, dir: &std::path::Path, bits: u32) -> Result<Vec<u8>, String> {
+    let st = std::fs::read(dir.join("lstm.safetensors"))
+        .map_err(|e| format!("cannot read {}/lstm.safetensors: {e}", dir.display()))?;
+    let vocab = std::fs::read_to_string(dir.join("vocab.tsv"))
+        .map_err(|e| format!("cannot read {}/vocab.tsv: {e}", dir.display()))?;
+    let w = henkan::build::lstm::read_safetensors(&st).map_err(|e| e.to_string())?;
+    let (bytes, r) = henkan::build::lstm::attach_lstm(
+        model,
+        &w,
+        &vocab,
+        henkan::build::lstm::PackOptions::bits(bits),
+    )
+    .map_err(|e| e.to_string())?;
+    eprintln!(
+        "lstm: vocab {} hidden {} bits {bits}: lstm section {} bytes, lm vocabulary {} bytes; {} of {} lexicon entries are LM words; {} LM words have no entry",
+        w.vocab, w.hidden, r.lstm_bytes, r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
+    );
+    Ok(bytes)
 }
 
 #[derive(Subcommand)]
@@ -138,6 +262,19 @@ enum EvalWhat {
         /// How digits of converted numbers are written.
         #[arg(long, value_enum, default_value = "full")]
         digits: Digits,
+        #[command(flatten)]
+        neural: NeuralArgs,
+    },
+    /// Perplexity of the model's LSTM (full softmax) over a token file of int32 LM ids
+    /// (`build/lm/dev_*.bin`, `<s>` before every sentence).
+    Perplexity {
+        #[arg(long)]
+        input: PathBuf,
+        /// Only the first N tokens.
+        #[arg(long, default_value_t = 5000)]
+        limit: usize,
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -153,7 +290,59 @@ enum BenchWhat {
         json: bool,
         #[arg(long)]
         limit: Option<usize>,
+        #[command(flatten)]
+        neural: NeuralArgs,
+        /// Also run the neural engine with every softmax variant (IVS, no frequent words,
+        /// non-incremental, full) and report the speedups of IVS.
+        #[arg(long)]
+        compare: bool,
     },
+}
+
+fn bench_keystroke(
+    engine: &Engine,
+    pairs: &[(String, String)],
+    kind: EngineKind,
+    neural: &NeuralArgs,
+    sink: &mut usize,
+) -> Result<serde_json::Value, String> {
+    let mut session = session_for(engine, kind, neural)?;
+    let mut keys = Vec::new();
+    let mut convs = Vec::new();
+    for (reading, _) in pairs {
+        session.clear();
+        for c in reading.chars() {
+            let t0 = Instant::now();
+            session.insert(engine, c);
+            *sink += session.best_text(engine).len();
+            keys.push(t0.elapsed().as_secs_f64() * 1000.0);
+        }
+        let t0 = Instant::now();
+        let conv = session.convert(engine);
+        convs.push(t0.elapsed().as_secs_f64() * 1000.0);
+        *sink += conv.nbest.len();
+    }
+    let stats = session.neural_decoder().stats();
+    let nk = keys.len().max(1) as f64;
+    keys.sort_by(|a, b| a.total_cmp(b));
+    convs.sort_by(|a, b| a.total_cmp(b));
+    Ok(serde_json::json!({
+        "engine": kind.name(),
+        "softmax": format!("{:?}", neural.softmax).to_lowercase(),
+        "beam": neural.beam,
+        "kernels": henkan::kernels::implementation(),
+        "sentences": pairs.len(),
+        "keys": keys.len(),
+        "per_key_p50_ms": percentile(&keys, 0.5),
+        "per_key_p95_ms": percentile(&keys, 0.95),
+        "per_key_max_ms": keys.last().copied().unwrap_or(0.0),
+        "per_key_mean_ms": keys.iter().sum::<f64>() / nk,
+        "softmax_ms_per_key": stats.softmax_ns as f64 / 1e6 / nk,
+        "lstm_ms_per_key": stats.lstm_ns as f64 / 1e6 / nk,
+        "conversion_p50_ms": percentile(&convs, 0.5),
+        "conversion_p95_ms": percentile(&convs, 0.95),
+        "conversion_mean_ms": convs.iter().sum::<f64>() / convs.len().max(1) as f64,
+    }))
 }
 
 fn model_path(cli: &Option<PathBuf>) -> PathBuf {
@@ -267,11 +456,23 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Convert {
             text,
-            engine: _,
+            engine: kind,
             debug,
+            context,
+            neural,
         } => {
             let engine = load(&cli.model)?;
-            let mut session = Session::new();
+            let mut session = session_for(&engine, kind, &neural)?;
+            if let Some(ctx) = context {
+                let reading = if is_romaji(&ctx) {
+                    session.clear();
+                    session.insert_str(&engine, &ctx);
+                    session.composer().submission()
+                } else {
+                    ctx
+                };
+                session.set_context(&engine, &reading);
+            }
             match text {
                 Some(t) => print_conversion(&engine, &mut session, &t, debug),
                 None => {
@@ -297,11 +498,12 @@ fn run(cli: Cli) -> Result<(), String> {
                     limit,
                     errors,
                     digits,
+                    neural,
                 },
         } => {
             let engine = load(&cli.model)?;
             let pairs = read_pairs(&input, limit)?;
-            let mut session = Session::new();
+            let mut session = session_for(&engine, kind, &neural)?;
             session.set_digit_width(match digits {
                 Digits::Full => henkan::lattice::DigitWidth::Full,
                 Digits::Half => henkan::lattice::DigitWidth::Half,
@@ -341,6 +543,8 @@ fn run(cli: Cli) -> Result<(), String> {
             times.sort_by(|a, b| a.total_cmp(b));
             let result = serde_json::json!({
                 "engine": kind.name(),
+                "lambda": if kind == EngineKind::Hybrid { neural.lambda } else { 0.0 },
+                "beam": neural.beam,
                 "digits": format!("{digits:?}").to_lowercase(),
                 "sentences": pairs.len(),
                 "exact_top1": top1 as f64 / n,
@@ -370,41 +574,47 @@ fn run(cli: Cli) -> Result<(), String> {
                     engine: kind,
                     json,
                     limit,
+                    neural,
+                    compare,
                 },
         } => {
             let engine = load(&cli.model)?;
             let pairs = read_pairs(&input, limit)?;
-            let mut session = Session::new();
-            let mut keys = Vec::new();
-            let mut convs = Vec::new();
             let mut sink = 0usize;
-            for (reading, _) in &pairs {
-                session.clear();
-                for c in reading.chars() {
-                    let t0 = Instant::now();
-                    session.insert(&engine, c);
-                    sink += session.best_text(&engine).len();
-                    keys.push(t0.elapsed().as_secs_f64() * 1000.0);
+            let mut result = bench_keystroke(&engine, &pairs, kind, &neural, &mut sink)?;
+            if compare && engine.neural.is_some() {
+                let mut engines = serde_json::Map::new();
+                let mut runs: Vec<(String, EngineKind, NeuralArgs)> = vec![
+                    ("classic".into(), EngineKind::Classic, neural.clone()),
+                    ("hybrid".into(), EngineKind::Hybrid, neural.clone()),
+                ];
+                for (name, sm) in [
+                    ("neural", SoftmaxKind::Ivs),
+                    ("neural_ivs_no_frequent", SoftmaxKind::IvsNoFrequent),
+                    ("neural_non_incremental", SoftmaxKind::NonIncremental),
+                    ("neural_full_softmax", SoftmaxKind::Full),
+                ] {
+                    let mut a = neural.clone();
+                    a.softmax = sm;
+                    runs.push((name.into(), EngineKind::Neural, a));
                 }
-                let t0 = Instant::now();
-                let conv = session.convert(&engine);
-                convs.push(t0.elapsed().as_secs_f64() * 1000.0);
-                sink += conv.nbest.len();
+                for (name, k, a) in &runs {
+                    engines.insert(name.clone(), bench_keystroke(&engine, &pairs, *k, a, &mut sink)?);
+                }
+                let get = |n: &str, f: &str| engines[n][f].as_f64().unwrap_or(0.0);
+                let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+                result["ivs_speedup_softmax"] = ratio(
+                    get("neural_full_softmax", "softmax_ms_per_key"),
+                    get("neural", "softmax_ms_per_key"),
+                )
+                .into();
+                result["ivs_speedup_total"] = ratio(
+                    get("neural_full_softmax", "per_key_mean_ms"),
+                    get("neural", "per_key_mean_ms"),
+                )
+                .into();
+                result["engines"] = serde_json::Value::Object(engines);
             }
-            keys.sort_by(|a, b| a.total_cmp(b));
-            convs.sort_by(|a, b| a.total_cmp(b));
-            let result = serde_json::json!({
-                "engine": kind.name(),
-                "sentences": pairs.len(),
-                "keys": keys.len(),
-                "per_key_p50_ms": percentile(&keys, 0.5),
-                "per_key_p95_ms": percentile(&keys, 0.95),
-                "per_key_max_ms": keys.last().copied().unwrap_or(0.0),
-                "per_key_mean_ms": keys.iter().sum::<f64>() / keys.len().max(1) as f64,
-                "conversion_p50_ms": percentile(&convs, 0.5),
-                "conversion_p95_ms": percentile(&convs, 0.95),
-                "conversion_mean_ms": convs.iter().sum::<f64>() / convs.len().max(1) as f64,
-            });
             if !json {
                 eprintln!("(checksum {sink})");
             }
@@ -425,6 +635,8 @@ fn run(cli: Cli) -> Result<(), String> {
             keep,
             keep_min_count,
             name,
+            lstm,
+            lstm_bits,
         } => {
             let read = |p: &PathBuf| {
                 std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
@@ -463,6 +675,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 &opts,
             )
             .map_err(|e| e.to_string())?;
+            // The LM vocabulary maps lexicon entry offsets, known only once the lexicon is
+            // built: the LM sections are added to the built container.
+            let bytes = match &lstm {
+                Some(dir) => attach(bytes, dir, lstm_bits)?,
+                None => bytes,
+            };
             if let Some(dir) = out.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
             }
@@ -478,6 +696,74 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             for (name, len) in report.sections {
                 eprintln!("  {name:<18} {len:>10}");
+            }
+        }
+        Command::AttachLstm {
+            input,
+            lstm,
+            lstm_bits,
+            out,
+        } => {
+            let path = input.unwrap_or_else(|| model_path(&cli.model));
+            let model =
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let bytes = attach(model, &lstm, lstm_bits)?;
+            std::fs::write(&out, &bytes)
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            eprintln!("{}: {} bytes", out.display(), bytes.len());
+        }
+        Command::Eval {
+            what: EvalWhat::Perplexity { input, limit, json },
+        } => {
+            let engine = load(&cli.model)?;
+            let lm = engine
+                .neural
+                .as_ref()
+                .ok_or("the model has no LSTM")?;
+            let m = &lm.model;
+            let raw = std::fs::read(&input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+            let ids: Vec<u32> = raw
+                .chunks_exact(4)
+                .take(limit + 1)
+                .map(|c| {
+                    let v = i32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                    if v < 0 || v as usize >= m.vocab { m.unk_id } else { v as u32 }
+                })
+                .collect();
+            let hd = m.hidden;
+            let (mut h, mut c, mut x) = (vec![0.0; hd], vec![0.0; hd], vec![0.0; hd]);
+            let mut scratch = henkan::lm::lstm::StepScratch::default();
+            let (mut lp, mut row) = (Vec::new(), Vec::new());
+            let (mut nll, mut n, mut nll_known, mut n_known) = (0f64, 0usize, 0f64, 0usize);
+            let t0 = Instant::now();
+            for k in 0..ids.len().saturating_sub(1) {
+                if ids[k] == m.bos_id {
+                    h.iter_mut().for_each(|v| *v = 0.0);
+                    c.iter_mut().for_each(|v| *v = 0.0);
+                }
+                m.embed(ids[k], &mut x);
+                m.step(&x, &mut h, &mut c, &mut scratch);
+                m.log_softmax_full(&h, &mut lp, &mut row);
+                let l = -(lp[ids[k + 1] as usize] as f64);
+                nll += l;
+                n += 1;
+                if ids[k + 1] != m.unk_id {
+                    nll_known += l;
+                    n_known += 1;
+                }
+            }
+            let result = serde_json::json!({
+                "tokens": n,
+                "perplexity": (nll / n.max(1) as f64).exp(),
+                "perplexity_no_unk": (nll_known / n_known.max(1) as f64).exp(),
+                "embedding_bits": m.embedding.bits(),
+                "lstm_bytes": m.stored_bytes(),
+                "seconds": t0.elapsed().as_secs_f64(),
+            });
+            if json {
+                outln!("{result}");
+            } else {
+                outln!("{result:#}");
             }
         }
     }

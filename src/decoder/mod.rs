@@ -12,6 +12,8 @@
 //! from the end, with the forward costs as the (exact) heuristic: paths pop in cost order.
 //! Ties keep the earlier node (lower index = earlier lexicon order).
 
+pub mod neural;
+
 use crate::lattice::{Lattice, Node};
 use crate::pos::{Connection, Segmenter};
 use std::cmp::Reverse;

@@ -279,3 +279,28 @@ pub fn log_sum_exp(x: &[f32]) -> f32 {
     }
     m + x.iter().map(|v| (v - m).exp()).sum::<f32>().ln()
 }
+
+/// The LSTM LM with its map from lexicon entries to LM words: what the neural decoder
+/// needs from an [`crate::Engine`].
+#[derive(Debug, Clone)]
+pub struct NeuralLm {
+    /// The network.
+    pub model: LstmModel,
+    /// Lexicon entry → LM id.
+    pub vocab: LmVocab,
+}
+
+impl NeuralLm {
+    /// Loads both sections.
+    pub fn from_sections(lstm: SectionBytes, vocab: SectionBytes) -> Result<Self> {
+        let model = LstmModel::from_section(lstm)?;
+        let vocab = LmVocab::from_section(vocab)?;
+        if vocab.vocab != model.vocab {
+            return Err(Error::Malformed {
+                section: "lm vocabulary",
+                detail: format!("{} words, the LSTM has {}", vocab.vocab, model.vocab),
+            });
+        }
+        Ok(NeuralLm { model, vocab })
+    }
+}

@@ -1,0 +1,558 @@
+//! The neural decoder: beam search over the lattice under the LSTM LM, with incremental
+//! vocabulary selection (IVS), incremental across keystrokes.
+//!
+//! Terms:
+//! - *hypothesis*: a path from the sentence start to a position `t` (its last word ends at
+//!   `t`), with the LSTM state after its last word. Π[t] holds the best `beam` of them.
+//! - *D_t*: the LM words of the lattice nodes ending at `t`.
+//! - *lattice vocabulary* V_t = D_1 ∪ … ∪ D_t ∪ Ṽ, Ṽ = the `frequent` most frequent LM words
+//!   (LM ids are sorted by frequency, so Ṽ = ids `0..frequent`), plus `<s>` and `<unk>`.
+//! - *numerator* of a hypothesis: what its last word added to its parent's score
+//!   (logit + the within-class term for `<unk>` + the hybrid's cost term); its *score* is
+//!   `parent.score + numerator − parent.lse`, where `lse` = log Σ exp(logits over V).
+//!
+//! Every hypothesis caches its logits over V. When a new key grows V, the logits of the new
+//! words are computed for all cached states in one batch and folded into each state's `lse`
+//! (the stale-denominator fix-up), and all scores are re-swept, so every path is scored with
+//! the same normalizer. Then the nodes ending at the new position extend the hypotheses of
+//! the positions they start at; the best `beam` form Π[t] and take one batched LSTM step.
+//! A backspace truncates Π and V to the shorter reading.
+//!
+//! Out-of-vocabulary words (and the lattice's unknown-word and number nodes) are `<unk>`
+//! times a within-class probability `exp(−unk_base − cost / cost_scale)` from the dictionary
+//! cost: never dropped.
+//!
+//! Hybrid scoring adds `λ · (−(word cost + connection cost) / cost_scale)` per word (and the
+//! connection to the sentence end).
+
+use crate::lattice::{Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
+use crate::lm::lstm::{log_sum_exp, NeuralLm, StepScratch};
+use crate::pos::Connection;
+
+const NONE: u32 = u32::MAX;
+
+/// Which scorer a session uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scoring {
+    /// Word cost + connection cost (Viterbi).
+    #[default]
+    Classic,
+    /// LSTM log-probability.
+    Neural,
+    /// LSTM log-probability + λ · classic score.
+    Hybrid,
+}
+
+/// How the softmax denominator is formed (for comparisons in one binary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Softmax {
+    /// Incremental vocabulary selection with the frequent-word sample.
+    #[default]
+    Ivs,
+    /// IVS without the frequent-word sample (V = lattice words, `<s>`, `<unk>`).
+    IvsNoFrequent,
+    /// Vocabulary selection recomputed from scratch for every state on every key.
+    NonIncremental,
+    /// Full softmax over the whole vocabulary (batched per state).
+    Full,
+}
+
+/// Decoder settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NeuralOptions {
+    /// Hypotheses kept per position.
+    pub beam: usize,
+    /// Size of the frequent-word sample Ṽ.
+    pub frequent: usize,
+    /// Softmax variant.
+    pub softmax: Softmax,
+    /// Weight of the classic score (0 = pure neural).
+    pub lambda: f32,
+    /// Cost units per nat (Mozc costs ≈ 500 · −ln p).
+    pub cost_scale: f32,
+    /// −log of the within-class probability of an `<unk>` word before its cost term.
+    pub unk_base: f32,
+}
+
+impl Default for NeuralOptions {
+    fn default() -> Self {
+        NeuralOptions {
+            beam: 10,
+            frequent: 400,
+            softmax: Softmax::Ivs,
+            lambda: 0.0,
+            cost_scale: 500.0,
+            unk_base: 2.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Hyp {
+    parent: u32,
+    node: u32,
+    word: u32,
+    right_id: u16,
+    num: f32,
+    score: f32,
+    lse: f32,
+}
+
+/// Time spent, for benchmarks (nanoseconds; zero on wasm).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NeuralStats {
+    /// Computing logits and denominators (the softmax).
+    pub softmax_ns: u64,
+    /// LSTM steps.
+    pub lstm_ns: u64,
+    /// Positions decoded.
+    pub positions: u64,
+}
+
+struct Timer(#[cfg(not(target_arch = "wasm32"))] std::time::Instant);
+
+impl Timer {
+    fn start() -> Self {
+        Timer(
+            #[cfg(not(target_arch = "wasm32"))]
+            std::time::Instant::now(),
+        )
+    }
+    fn ns(&self) -> u64 {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.0.elapsed().as_nanos() as u64
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            0
+        }
+    }
+}
+
+/// Per-session state of the neural decoder (reused between keys).
+#[derive(Debug, Clone, Default)]
+pub struct NeuralDecoder {
+    /// Settings (change them with [`NeuralDecoder::set_options`]).
+    opts: NeuralOptions,
+    hyps: Vec<Hyp>,
+    /// `pos_start[t]..pos_start[t + 1]` are the hypotheses of Π[t].
+    pos_start: Vec<u32>,
+    /// LSTM states per hypothesis (`hidden` floats each).
+    h: Vec<f32>,
+    c: Vec<f32>,
+    /// Logits over V per hypothesis (slot order).
+    logits: Vec<Vec<f32>>,
+    /// V: LM id per slot, slot per LM id (NONE = absent), decoded rows per slot.
+    v_ids: Vec<u32>,
+    slot: Vec<u32>,
+    rows: Vec<f32>,
+    /// |V| after each position.
+    v_len_at: Vec<usize>,
+    /// Initial state (after the context), `hidden` floats each; empty = zeros.
+    ctx_h: Vec<f32>,
+    ctx_c: Vec<f32>,
+    /// Decoded positions (= the lattice length the state describes).
+    done: usize,
+    stats: NeuralStats,
+    // scratch
+    cand: Vec<(f32, u32, u32, u32, f32)>,
+    tmp: Vec<f32>,
+    row: Vec<f32>,
+    full: Vec<f32>,
+    x: Vec<f32>,
+    step: StepScratch,
+}
+
+impl NeuralDecoder {
+    /// A decoder with default options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Changes the settings (and forgets everything decoded).
+    pub fn set_options(&mut self, opts: NeuralOptions) {
+        self.opts = opts;
+        self.reset();
+    }
+
+    /// The settings.
+    pub fn options(&self) -> NeuralOptions {
+        self.opts
+    }
+
+    /// Time spent so far.
+    pub fn stats(&self) -> NeuralStats {
+        self.stats
+    }
+
+    /// Forgets the decoded positions (keeps buffers and the context).
+    pub fn reset(&mut self) {
+        self.hyps.clear();
+        self.pos_start.clear();
+        self.v_ids.clear();
+        for s in self.slot.iter_mut() {
+            *s = NONE;
+        }
+        self.rows.clear();
+        self.v_len_at.clear();
+        self.done = 0;
+    }
+
+    /// Sets the LSTM state the sentence starts from: after `<s>` and the LM words of
+    /// previously committed text (`ids`, may be empty). Forgets the decoded positions.
+    pub fn set_context(&mut self, lm: &NeuralLm, ids: &[u32]) {
+        let m = &lm.model;
+        let hd = m.hidden;
+        self.ctx_h = vec![0.0; hd];
+        self.ctx_c = vec![0.0; hd];
+        self.x.resize(hd, 0.0);
+        for &id in ids {
+            m.embed(id, &mut self.x);
+            m.step(&self.x, &mut self.ctx_h, &mut self.ctx_c, &mut self.step);
+        }
+        self.reset();
+    }
+
+    /// The LM word of a lattice node.
+    pub fn word_of(lm: &NeuralLm, entry: u32) -> u32 {
+        if entry == UNKNOWN_ENTRY || entry == NUMBER_ENTRY {
+            lm.vocab.unk_id
+        } else {
+            lm.vocab.lm_id(entry)
+        }
+    }
+
+    fn add_to_v(&mut self, lm: &NeuralLm, id: u32) {
+        if self.slot.len() < lm.model.vocab {
+            self.slot.resize(lm.model.vocab, NONE);
+        }
+        if self.slot[id as usize] != NONE {
+            return;
+        }
+        self.slot[id as usize] = self.v_ids.len() as u32;
+        self.v_ids.push(id);
+        let hd = lm.model.hidden;
+        let at = self.rows.len();
+        self.rows.resize(at + hd, 0.0);
+        lm.model.embedding.decode_row(id as usize, hd, &mut self.rows[at..at + hd]);
+    }
+
+    /// Logits of slots `from..to` for hypotheses `hs`, appended to their caches.
+    fn fill_logits(&mut self, lm: &NeuralLm, hs: std::ops::Range<usize>, from: usize, to: usize) {
+        let hd = lm.model.hidden;
+        let n = hs.len();
+        if n == 0 || from >= to {
+            return;
+        }
+        self.tmp.resize(n, 0.0);
+        for k in hs.clone() {
+            let l = &mut self.logits[k];
+            l.truncate(from);
+            l.resize(to, 0.0);
+        }
+        let states = &self.h[hs.start * hd..hs.end * hd];
+        for s in from..to {
+            let row = &self.rows[s * hd..(s + 1) * hd];
+            crate::kernels::row_times_states(row, states, hd, &mut self.tmp[..n]);
+            let bias = lm.model.out_bias[self.v_ids[s] as usize];
+            for (k, v) in self.tmp[..n].iter().enumerate() {
+                self.logits[hs.start + k][s] = v + bias;
+            }
+        }
+    }
+
+    fn refresh_lse(&mut self, lm: &NeuralLm, hs: std::ops::Range<usize>) {
+        if self.opts.softmax == Softmax::Full {
+            return; // exact denominators, computed once per state
+        }
+        let _ = lm;
+        for k in hs {
+            self.hyps[k].lse = log_sum_exp(&self.logits[k]);
+        }
+    }
+
+    fn resweep(&mut self) {
+        for k in 0..self.hyps.len() {
+            let p = self.hyps[k].parent;
+            if p != NONE {
+                let pa = self.hyps[p as usize];
+                self.hyps[k].score = pa.score + self.hyps[k].num - pa.lse;
+            }
+        }
+    }
+
+    /// Truncates to a lattice of `len` positions.
+    fn truncate(&mut self, len: usize) {
+        if len >= self.done {
+            return;
+        }
+        if len == 0 {
+            self.reset();
+            return;
+        }
+        let keep = self.pos_start[len + 1] as usize;
+        self.hyps.truncate(keep);
+        self.pos_start.truncate(len + 2);
+        let vlen = self.v_len_at[len];
+        for &id in &self.v_ids[vlen..] {
+            self.slot[id as usize] = NONE;
+        }
+        self.v_ids.truncate(vlen);
+        self.v_len_at.truncate(len + 1);
+        self.done = len;
+        for k in 0..keep {
+            self.logits[k].truncate(vlen);
+        }
+    }
+
+    /// Brings the decoder to the lattice: positions before `changed` are kept, the rest is
+    /// (re)decoded. Call after every lattice change.
+    pub fn sync(&mut self, lattice: &Lattice, conn: &Connection, lm: &NeuralLm, changed: usize) {
+        let hd = lm.model.hidden;
+        if changed < self.done {
+            self.truncate(changed);
+            let vlen = self.v_ids.len();
+            self.rows.truncate(vlen * hd);
+            let n = self.hyps.len();
+            self.refresh_lse(lm, 0..n);
+            self.resweep();
+        }
+        if self.done == 0 {
+            self.start(lm);
+        }
+        for t in self.done + 1..=lattice.len() {
+            self.extend(lattice, conn, lm, t);
+        }
+    }
+
+    fn start(&mut self, lm: &NeuralLm) {
+        let m = &lm.model;
+        let hd = m.hidden;
+        self.reset();
+        // Ṽ, <s>, <unk>
+        let frequent = match self.opts.softmax {
+            Softmax::IvsNoFrequent => 0,
+            _ => self.opts.frequent.min(m.vocab),
+        };
+        self.add_to_v(lm, m.bos_id);
+        self.add_to_v(lm, m.unk_id);
+        for id in 0..frequent as u32 {
+            self.add_to_v(lm, id);
+        }
+        // Π[0]: the sentence start, after <s> (and the context)
+        let (mut h, mut c) = if self.ctx_h.len() == hd {
+            (self.ctx_h.clone(), self.ctx_c.clone())
+        } else {
+            (vec![0.0; hd], vec![0.0; hd])
+        };
+        self.x.resize(hd, 0.0);
+        m.embed(m.bos_id, &mut self.x);
+        m.step(&self.x, &mut h, &mut c, &mut self.step);
+        self.h.clear();
+        self.c.clear();
+        self.h.extend_from_slice(&h);
+        self.c.extend_from_slice(&c);
+        self.hyps.push(Hyp {
+            parent: NONE,
+            node: NONE,
+            word: m.bos_id,
+            right_id: 0,
+            num: 0.0,
+            score: 0.0,
+            lse: 0.0,
+        });
+        if self.logits.is_empty() {
+            self.logits.push(Vec::new());
+        }
+        self.pos_start.clear();
+        self.pos_start.push(0);
+        self.pos_start.push(1);
+        let t0 = Timer::start();
+        let vlen = self.v_ids.len();
+        self.fill_logits(lm, 0..1, 0, vlen);
+        self.full_lse(lm, 0..1);
+        self.refresh_lse(lm, 0..1);
+        self.stats.softmax_ns += t0.ns();
+        self.v_len_at.clear();
+        self.v_len_at.push(vlen);
+        self.done = 0;
+    }
+
+    fn full_lse(&mut self, lm: &NeuralLm, hs: std::ops::Range<usize>) {
+        if self.opts.softmax != Softmax::Full {
+            return;
+        }
+        let m = &lm.model;
+        let hd = m.hidden;
+        let n = hs.len();
+        self.full.resize(n * m.vocab, 0.0);
+        self.row.resize(hd, 0.0);
+        self.tmp.resize(n, 0.0);
+        let states = &self.h[hs.start * hd..hs.end * hd];
+        for id in 0..m.vocab {
+            m.embedding.decode_row(id, hd, &mut self.row);
+            crate::kernels::row_times_states(&self.row, states, hd, &mut self.tmp[..n]);
+            for k in 0..n {
+                self.full[k * m.vocab + id] = self.tmp[k] + m.out_bias[id];
+            }
+        }
+        for k in 0..n {
+            self.hyps[hs.start + k].lse = log_sum_exp(&self.full[k * m.vocab..(k + 1) * m.vocab]);
+        }
+    }
+
+    fn extend(&mut self, lattice: &Lattice, conn: &Connection, lm: &NeuralLm, t: usize) {
+        let m = &lm.model;
+        let hd = m.hidden;
+        let nodes = lattice.nodes();
+        // 1. grow V by D_t
+        let old = self.v_ids.len();
+        for i in lattice.ending_at(t) {
+            let w = Self::word_of(lm, nodes[i].entry);
+            self.add_to_v(lm, w);
+        }
+        let new = self.v_ids.len();
+        // 2. fix up the cached states' logits and denominators
+        let t0 = Timer::start();
+        let live = self.hyps.len();
+        if self.opts.softmax == Softmax::NonIncremental {
+            self.fill_logits(lm, 0..live, 0, new);
+            self.refresh_lse(lm, 0..live);
+            self.resweep();
+        } else if new > old {
+            self.fill_logits(lm, 0..live, old, new);
+            self.refresh_lse(lm, 0..live);
+            self.resweep();
+        }
+        self.stats.softmax_ns += t0.ns();
+        // 3. extend
+        self.cand.clear();
+        let lam = self.opts.lambda;
+        let scale = self.opts.cost_scale;
+        for i in lattice.ending_at(t) {
+            let n = nodes[i];
+            let b = n.begin as usize;
+            if b + 1 >= self.pos_start.len() {
+                continue;
+            }
+            let w = Self::word_of(lm, n.entry);
+            let s = self.slot[w as usize] as usize;
+            let class = if w == m.unk_id {
+                -self.opts.unk_base - n.cost as f32 / scale
+            } else {
+                0.0
+            };
+            for k in self.pos_start[b] as usize..self.pos_start[b + 1] as usize {
+                let hy = self.hyps[k];
+                let mut num = self.logits[k][s] + class;
+                if lam != 0.0 {
+                    num -= lam * (n.cost + conn.cost(hy.right_id, n.left_id)) as f32 / scale;
+                }
+                let score = hy.score + num - hy.lse;
+                self.cand.push((score, k as u32, i as u32, w, num));
+            }
+        }
+        // best first; ties keep the earlier candidate (stable sort)
+        self.cand.sort_by(|a, b| b.0.total_cmp(&a.0));
+        self.cand.truncate(self.opts.beam.max(1));
+        let first = self.hyps.len();
+        for &(score, parent, node, word, num) in &self.cand {
+            self.hyps.push(Hyp {
+                parent,
+                node,
+                word,
+                right_id: nodes[node as usize].right_id,
+                num,
+                score,
+                lse: 0.0,
+            });
+        }
+        let last = self.hyps.len();
+        while self.logits.len() < last {
+            self.logits.push(Vec::new());
+        }
+        // 4. one batched LSTM step for Π[t]
+        let t1 = Timer::start();
+        let nb = last - first;
+        self.x.resize(nb * hd, 0.0);
+        self.h.resize(last * hd, 0.0);
+        self.c.resize(last * hd, 0.0);
+        for (k, hy) in self.hyps[first..last].iter().enumerate() {
+            let s = self.slot[hy.word as usize] as usize;
+            self.x[k * hd..(k + 1) * hd].copy_from_slice(&self.rows[s * hd..(s + 1) * hd]);
+            let p = hy.parent as usize;
+            self.h.copy_within(p * hd..(p + 1) * hd, (first + k) * hd);
+            self.c.copy_within(p * hd..(p + 1) * hd, (first + k) * hd);
+        }
+        let (hs, cs) = (&mut self.h[first * hd..last * hd], &mut self.c[first * hd..last * hd]);
+        m.step(&self.x[..nb * hd], hs, cs, &mut self.step);
+        self.stats.lstm_ns += t1.ns();
+        let t2 = Timer::start();
+        for k in first..last {
+            self.logits[k].clear();
+        }
+        self.fill_logits(lm, first..last, 0, new);
+        self.full_lse(lm, first..last);
+        self.refresh_lse(lm, first..last);
+        self.stats.softmax_ns += t2.ns();
+        self.pos_start.push(last as u32);
+        self.v_len_at.push(new);
+        self.done = t;
+        self.stats.positions += 1;
+    }
+
+    /// The best complete paths (node indices) with their scores, best first, at most `beam`.
+    /// The end of sentence is scored as the word `<s>` (and, in hybrid, the connection to
+    /// id 0).
+    pub fn finals(&self, conn: &Connection, lm: &NeuralLm) -> Vec<(f32, Vec<u32>)> {
+        let t = self.done;
+        if t == 0 || t + 1 >= self.pos_start.len() {
+            return Vec::new();
+        }
+        let s = self.slot.get(lm.model.bos_id as usize).copied().unwrap_or(NONE);
+        let mut out: Vec<(f32, Vec<u32>)> = Vec::new();
+        for k in self.pos_start[t] as usize..self.pos_start[t + 1] as usize {
+            let hy = self.hyps[k];
+            let mut score = hy.score - hy.lse;
+            if s != NONE {
+                score += self.logits[k][s as usize];
+            }
+            if self.opts.lambda != 0.0 {
+                score -= self.opts.lambda * conn.cost(hy.right_id, 0) as f32 / self.opts.cost_scale;
+            }
+            let mut path = Vec::new();
+            let mut j = k as u32;
+            while j != NONE && self.hyps[j as usize].node != NONE {
+                path.push(self.hyps[j as usize].node);
+                j = self.hyps[j as usize].parent;
+            }
+            path.reverse();
+            out.push((score, path));
+        }
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out
+    }
+
+    /// The LM words of a path (node indices).
+    pub fn words(lattice: &Lattice, lm: &NeuralLm, path: &[u32]) -> Vec<u32> {
+        path.iter()
+            .map(|&i| Self::word_of(lm, lattice.nodes()[i as usize].entry))
+            .collect()
+    }
+
+    /// Positions decoded.
+    pub fn len(&self) -> usize {
+        self.done
+    }
+
+    /// Whether nothing is decoded.
+    pub fn is_empty(&self) -> bool {
+        self.done == 0
+    }
+
+    /// Size of the current lattice vocabulary.
+    pub fn vocabulary_len(&self) -> usize {
+        self.v_ids.len()
+    }
+}
