@@ -3,6 +3,7 @@
 use crate::error::Result;
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::NeuralLm;
+use crate::lm::ngram::NgramModel;
 use crate::model::{Container, SectionKind};
 use crate::pos::{Connection, Segmenter};
 
@@ -27,6 +28,8 @@ pub struct Engine {
     pub segmenter: Segmenter,
     /// The LSTM LM, when the model has the `Lstm` and `LmVocab` sections.
     pub neural: Option<NeuralLm>,
+    /// The word trigram LM for predictions, when the model has the `Ngram` section.
+    pub ngram: Option<NgramModel>,
 }
 
 impl Engine {
@@ -46,12 +49,17 @@ impl Engine {
             (Some(l), Some(v)) => Some(NeuralLm::from_sections(l, v)?),
             _ => None,
         };
+        let ngram = match container.section(SectionKind::Ngram) {
+            Some(s) => Some(NgramModel::from_section(s)?),
+            None => None,
+        };
         Ok(Engine {
             container,
             lexicon,
             connection,
             segmenter,
             neural,
+            ngram,
         })
     }
 

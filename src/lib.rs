@@ -19,6 +19,7 @@ pub mod lexicon;
 pub mod lm;
 pub mod model;
 pub mod pos;
+pub mod predict;
 pub mod session;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -140,7 +140,8 @@ impl Session {
         }
     }
 
-    fn neural_best(&self, engine: &Engine) -> Option<Vec<u32>> {
+    /// The best path of the neural/hybrid scorer (node indices), if it is in use.
+    pub fn neural_best(&self, engine: &Engine) -> Option<Vec<u32>> {
         let lm = self.neural_lm(engine)?;
         self.neural
             .finals(&engine.connection, lm)

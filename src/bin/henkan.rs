@@ -195,6 +195,9 @@ enum Command {
         /// Only keep-list entries seen at least this often.
         #[arg(long, default_value_t = 1)]
         keep_min_count: u64,
+        /// Added to the cost of entries written in ASCII digits (に → 2).
+        #[arg(long, default_value_t = 0)]
+        digit_penalty: i32,
         /// Name recorded in the model.
         #[arg(long, default_value = "custom")]
         name: String,
@@ -204,6 +207,37 @@ enum Command {
         /// Bits per embedding weight (k-means codebook, 3..=8; 32 = f32).
         #[arg(long, default_value_t = 4)]
         lstm_bits: u32,
+    },
+    /// Builds the n-gram prediction LM from the analyzed corpus (see docs/PREDICTION.md);
+    /// writes the section to --out and, with --attach, adds it to a model.
+    BuildNgram {
+        /// Directory of analyzed training text (`NAME.txt` files).
+        #[arg(long, default_value = "build/corpus/train")]
+        corpus: PathBuf,
+        /// Files and weights, `NAME:WEIGHT,…` (counts are multiplied by the weight).
+        #[arg(long, default_value = "chat:3,docs:3,jglue:3,kwdlc:3,wac:3,aozora:1")]
+        files: String,
+        /// Vocabulary size (at most 65536, `<unk>` and `<s>` included).
+        #[arg(long, default_value_t = 50000)]
+        vocab: usize,
+        /// Byte budget of the section, in MiB.
+        #[arg(long, default_value_t = 6.0)]
+        budget_mb: f64,
+        /// Followers kept per word.
+        #[arg(long, default_value_t = 32)]
+        top_bigram: usize,
+        /// Followers kept per word pair.
+        #[arg(long, default_value_t = 12)]
+        top_trigram: usize,
+        /// Output section file.
+        #[arg(long, default_value = "build/lm/ngram.bin")]
+        out: PathBuf,
+        /// Also write the model given by --model (or this file) with the section added…
+        #[arg(long)]
+        attach: Option<PathBuf>,
+        /// …to this file.
+        #[arg(long)]
+        attach_out: Option<PathBuf>,
     },
     /// Adds (or replaces) the LSTM LM sections of an existing model file.
     AttachLstm {
@@ -242,6 +276,13 @@ fn attach(model: Vec<u8>, dir: &std::path::Path, bits: u32) -> Result<Vec<u8>, S
     Ok(bytes)
 }
 
+/// The LM that ranks predictions.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
+enum PredictLm {
+    Ngram,
+    Lstm,
+}
+
 #[derive(Subcommand)]
 enum EvalWhat {
     /// Whole-sentence conversion accuracy over `reading<TAB>expected` lines.
@@ -264,6 +305,27 @@ enum EvalWhat {
         digits: Digits,
         #[command(flatten)]
         neural: NeuralArgs,
+    },
+    /// Next-word prediction and completion over analyzed text: nwp top-1/top-3, keystroke
+    /// saving rate, latency (see docs/PREDICTION.md for the simulation).
+    Prediction {
+        /// Plain text lines: not analyzed here yet; give the analyzed file with --tokens.
+        #[arg(long)]
+        input: Option<PathBuf>,
+        /// The analyzed text (`surface/reading/left/right` tokens), e.g. build/corpus/dev/chat.txt.
+        #[arg(long)]
+        tokens: Option<PathBuf>,
+        /// The predicting model.
+        #[arg(long = "lm", value_enum, default_value = "ngram")]
+        lm: PredictLm,
+        /// An n-gram section file (default: the model's n-gram section).
+        #[arg(long)]
+        ngram: Option<PathBuf>,
+        /// Only the first N lines.
+        #[arg(long)]
+        limit: Option<usize>,
+        #[arg(long)]
+        json: bool,
     },
     /// Perplexity of the model's LSTM (full softmax) over a token file of int32 LM ids
     /// (`build/lm/dev_*.bin`, `<s>` before every sentence).
@@ -432,13 +494,19 @@ fn print_conversion(engine: &Engine, session: &mut Session, text: &str, debug: b
         outln!("{:>2}. {s}", i + 1);
     }
     if debug {
-        if let Some(path) = session.best_path(engine) {
+        let path = session
+            .neural_best(engine)
+            .or_else(|| session.best_path(engine).map(|p| p.nodes));
+        if let Some(path) = path {
             let lat = session.lattice();
             let mut prev = 0u16;
-            for &i in &path.nodes {
+            for &i in &path {
                 let n = lat.nodes()[i as usize];
+                let lm = engine.neural.as_ref().map_or(u32::MAX, |lm| {
+                    henkan::decoder::neural::NeuralDecoder::word_of(lm, n.entry)
+                });
                 outln!(
-                    "  {}\t{}\tleft {} right {} cost {} conn {}",
+                    "  {}\t{}\tleft {} right {} cost {} conn {} lm {lm}",
                     lat.span(n.begin as usize, n.end as usize),
                     lat.surface(&engine.lexicon, &n),
                     n.left_id,
@@ -634,6 +702,7 @@ fn run(cli: Cli) -> Result<(), String> {
             conn_clusters,
             keep,
             keep_min_count,
+            digit_penalty,
             name,
             lstm,
             lstm_bits,
@@ -665,6 +734,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     ),
                 },
                 extra_sections: Vec::new(),
+                digit_penalty,
                 name,
             };
             let (bytes, report) = build_model(
@@ -697,6 +767,51 @@ fn run(cli: Cli) -> Result<(), String> {
             for (name, len) in report.sections {
                 eprintln!("  {name:<18} {len:>10}");
             }
+        }
+        Command::BuildNgram {
+            corpus,
+            files,
+            vocab,
+            budget_mb,
+            top_bigram,
+            top_trigram,
+            out,
+            attach,
+            attach_out,
+        } => {
+            let opts = henkan::build::ngram::NgramOptions {
+                vocab,
+                top_bigram,
+                top_trigram,
+                budget: (budget_mb * 1048576.0) as usize,
+                ..Default::default()
+            };
+            build_ngram_cmd(&corpus, &files, &opts, &out)?;
+            if let Some(model_out) = attach_out {
+                let path = attach.unwrap_or_else(|| model_path(&cli.model));
+                let model = std::fs::read(&path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let section = std::fs::read(&out).map_err(|e| e.to_string())?;
+                let bytes = henkan::build::ngram::attach_ngram(model, section)
+                    .map_err(|e| e.to_string())?;
+                std::fs::write(&model_out, &bytes)
+                    .map_err(|e| format!("cannot write {}: {e}", model_out.display()))?;
+                eprintln!("{}: {} bytes", model_out.display(), bytes.len());
+            }
+        }
+        Command::Eval {
+            what:
+                EvalWhat::Prediction {
+                    input,
+                    tokens,
+                    lm,
+                    ngram,
+                    limit,
+                    json,
+                },
+        } => {
+            let engine = load(&cli.model)?;
+            eval_prediction_cmd(&engine, input, tokens, lm, ngram, limit, json)?;
         }
         Command::AttachLstm {
             input,
@@ -776,4 +891,154 @@ fn main() {
         eprintln!("henkan: {e}");
         std::process::exit(1);
     }
+}
+
+fn build_ngram_cmd(
+    corpus: &std::path::Path,
+    files: &str,
+    opts: &henkan::build::ngram::NgramOptions,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let mut list = Vec::new();
+    for f in files.split(',').filter(|f| !f.is_empty()) {
+        let (name, w) = f.split_once(':').unwrap_or((f, "1"));
+        let w: u32 = w.parse().map_err(|_| format!("bad weight in {f}"))?;
+        list.push((corpus.join(format!("{name}.txt")), w));
+    }
+    let read = |p: &PathBuf| {
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+    };
+    let t0 = Instant::now();
+    let mut b = henkan::build::ngram::NgramBuilder::new();
+    for (p, w) in &list {
+        b.count_words(&read(p)?, *w);
+        eprintln!("words: {} ({:.0}s)", p.display(), t0.elapsed().as_secs_f64());
+    }
+    b.freeze_vocab(opts.vocab);
+    for (p, w) in &list {
+        b.count_ngrams(&read(p)?, *w);
+        eprintln!("n-grams: {} ({:.0}s)", p.display(), t0.elapsed().as_secs_f64());
+    }
+    let (bytes, r) = b.finish(opts).map_err(|e| e.to_string())?;
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    }
+    std::fs::write(out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    eprintln!(
+        "{}: {} bytes; vocab {} of {} types (covers {:.2}% of {} weighted tokens); \
+         bigrams {} of {} seen, trigrams {} in {} contexts of {} seen; min counts {:?} ({:.0}s)",
+        out.display(),
+        r.bytes,
+        r.vocab,
+        r.types,
+        100.0 * r.coverage,
+        r.tokens,
+        r.stored.0,
+        r.seen.0,
+        r.stored.2,
+        r.stored.1,
+        r.seen.1,
+        r.min_counts,
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Times every call of the wrapped predictor.
+struct Timed<P> {
+    inner: P,
+    ms: Vec<f64>,
+}
+
+impl<P: henkan::predict::eval::Predictor> henkan::predict::eval::Predictor for Timed<P> {
+    fn predict(
+        &mut self,
+        history: &[Option<henkan::predict::eval::Word>],
+        query: &str,
+        limit: usize,
+    ) -> Vec<henkan::predict::Prediction> {
+        let t0 = Instant::now();
+        let p = self.inner.predict(history, query, limit);
+        self.ms.push(t0.elapsed().as_secs_f64() * 1000.0);
+        p
+    }
+}
+
+fn eval_prediction_cmd(
+    engine: &Engine,
+    input: Option<PathBuf>,
+    tokens: Option<PathBuf>,
+    lm: PredictLm,
+    ngram: Option<PathBuf>,
+    limit: Option<usize>,
+    json: bool,
+) -> Result<(), String> {
+    let Some(tokens) = tokens else {
+        return Err(match input {
+            Some(p) => format!(
+                "plain text ({}) is not analyzed in Rust yet: pass the analyzed file with \
+                 --tokens (build/corpus/dev/chat.txt is chat.dev.txt analyzed)",
+                p.display()
+            ),
+            None => "give --tokens FILE (analyzed text)".into(),
+        });
+    };
+    if lm == PredictLm::Lstm {
+        return Err("LSTM predictions are not implemented yet (see docs/PREDICTION.md)".into());
+    }
+    let owned;
+    let model = match &ngram {
+        Some(p) => {
+            let b = std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            owned = henkan::lm::ngram::NgramModel::from_section(
+                henkan::model::SectionBytes::from_vec(b),
+            )
+            .map_err(|e| e.to_string())?;
+            &owned
+        }
+        None => engine
+            .ngram
+            .as_ref()
+            .ok_or("the model has no n-gram section: pass --ngram FILE (henkan build-ngram)")?,
+    };
+    let text = std::fs::read_to_string(&tokens)
+        .map_err(|e| format!("cannot read {}: {e}", tokens.display()))?;
+    let mut p = Timed {
+        inner: henkan::predict::NgramPredictor {
+            model,
+            lexicon: Some(&engine.lexicon),
+        },
+        ms: Vec::new(),
+    };
+    let t0 = Instant::now();
+    let n = henkan::predict::eval::evaluate(&text, limit, &mut p);
+    let mut ms = p.ms;
+    ms.sort_by(|a, b| a.total_cmp(b));
+    let mean = ms.iter().sum::<f64>() / ms.len().max(1) as f64;
+    let p95 = ms.get(ms.len() * 95 / 100).copied().unwrap_or(0.0);
+    let (nb, nm) = model.ngram_counts();
+    let w = n.words.max(1) as f64;
+    let result = serde_json::json!({
+        "model": "ngram",
+        "words": n.words,
+        "nwp_top1": n.top1 as f64 / w,
+        "nwp_top3": n.top3 as f64 / w,
+        "ksr": n.ksr(),
+        "mean_ms": mean,
+        "p95_ms": p95,
+        "calls": n.calls,
+        "keys_full": n.keys_full,
+        "keys_typed": n.keys_typed,
+        "ngram_bytes": model.byte_len(),
+        "ngram_vocab": model.vocab_len(),
+        "bigrams": nb,
+        "trigrams": nm,
+        "seconds": t0.elapsed().as_secs_f64(),
+    });
+    if json {
+        outln!("{result}");
+    } else {
+        outln!("{result:#}");
+    }
+    Ok(())
 }

@@ -10,7 +10,7 @@
 //! found are `<unk>` at run time.
 
 use crate::error::{Error, Result};
-use crate::lexicon::{Lexicon, Surface};
+use crate::lexicon::Lexicon;
 use crate::lm::lstm::format::{write_lstm, write_vocab, MatrixPayload};
 use crate::model::{Container, ContainerWriter, SectionKind};
 use std::collections::HashMap;
@@ -318,11 +318,7 @@ pub fn vocab_pairs(lexicon: &Lexicon, vocab: &VocabTsv) -> (Vec<(u32, u32)>, usi
         };
         for e in lexicon.entries(v.value()) {
             total += 1;
-            let surface = match e.surface {
-                Surface::Reading => reading.to_string(),
-                Surface::Katakana => crate::composer::to_katakana(reading),
-                Surface::Text(s) => s.to_string(),
-            };
+            let surface = lexicon.surface_text(&e.surface, reading);
             key.clear();
             key.push_str(&escape(&surface));
             key.push('/');

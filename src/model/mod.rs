@@ -21,7 +21,7 @@ use std::sync::Arc;
 /// The 8 magic bytes every model file starts with.
 pub const MAGIC: [u8; 8] = *b"HENKAN\0\x1a";
 /// The container format version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 const HEADER_LEN: usize = 16;
 const ENTRY_LEN: usize = 32;
 /// Alignment of every section's offset.
@@ -45,11 +45,13 @@ pub enum SectionKind {
     Lstm = 6,
     /// The LM vocabulary and the map from lexicon entries to LM word ids.
     LmVocab = 7,
+    /// The word trigram LM for predictions (see [`crate::lm::ngram`]).
+    Ngram = 8,
 }
 
 impl SectionKind {
     /// All known kinds.
-    pub const ALL: [SectionKind; 7] = [
+    pub const ALL: [SectionKind; 8] = [
         SectionKind::Meta,
         SectionKind::LexiconIndex,
         SectionKind::LexiconPostings,
@@ -57,6 +59,7 @@ impl SectionKind {
         SectionKind::Segmenter,
         SectionKind::Lstm,
         SectionKind::LmVocab,
+        SectionKind::Ngram,
     ];
 
     /// A short name for messages.
@@ -69,6 +72,7 @@ impl SectionKind {
             SectionKind::Segmenter => "segmenter",
             SectionKind::Lstm => "lstm",
             SectionKind::LmVocab => "lm vocabulary",
+            SectionKind::Ngram => "ngram",
         }
     }
 

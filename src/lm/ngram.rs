@@ -1,0 +1,522 @@
+//! A compact word trigram LM with stupid backoff: the prediction baseline.
+//!
+//! Terms:
+//! - *word*: one lexicon entry, identified by (reading, surface, left id, right id), exactly
+//!   the units of the analyzed training corpus and of the lattice.
+//! - *word id*: `u16`; 0 is `<unk>`, 1 is `<s>` (sentence start); real words from 2 on, in
+//!   order of decreasing (weighted) corpus frequency.
+//! - *score*: stupid backoff (Brants et al. 2007), in log2, with α = [`NgramModel::alpha`]:
+//!   `S(w|u,v) = c(u,v,w)/c(u,v)` if the trigram is stored, else `α·S(w|v)`;
+//!   `S(w|v) = c(v,w)/c(v)` if the bigram is stored, else `α·S(w)`; `S(w) = c(w)/N`.
+//!   Scores are not normalized probabilities.
+//! - *followers* of a context (a word `v` or a pair `u,v`): its stored next words, highest
+//!   score first, at most top-K per context (pruned at build time). They are both the
+//!   stored n-grams and the next-word candidates.
+//! - *frequent words*: the most frequent words, the fallback list for next-word prediction.
+//!
+//! Storage (section [`crate::model::SectionKind::Ngram`], little-endian, read in place;
+//! the layout follows the Op-Ngram idea: vocabulary ids, 8-bit quantized log scores,
+//! follower lists per context):
+//!
+//! ```text
+//! magic "HNGRAM\0\x01", then u32 fields: vocab V, alpha×1000, quant scale Q,
+//!   bigram followers B, trigram contexts T, trigram followers M, frequent F, fst bytes L,
+//!   word blob bytes W
+//! unigram q         V  × u8      score = −q/Q bits
+//! word offsets      V+1 × u32    into the word blob
+//! word blob         W bytes      per word: reading 0x00 surface 0x00 left(u16 BE) right(u16 BE)
+//! fst               L bytes      fst::Map from the word bytes above to the word id
+//! bigram offsets    V+1 × u32    followers of word v are [off[v], off[v+1])
+//! bigram followers  B  × u16 id, then B × u8 q
+//! trigram contexts  T  × u32     (u << 16 | v), sorted
+//! trigram offsets   T+1 × u32
+//! trigram followers M × u16 id, then M × u8 q
+//! frequent words    F  × u16
+//! ```
+
+use crate::error::{Error, Result};
+use crate::model::SectionBytes;
+use fst::Map;
+
+/// The section's magic bytes.
+pub const NGRAM_MAGIC: [u8; 8] = *b"HNGRAM\0\x01";
+/// Word id of `<unk>`.
+pub const UNK: u16 = 0;
+/// Word id of `<s>` (sentence start).
+pub const BOS: u16 = 1;
+const HEADER_FIELDS: usize = 9;
+
+/// One word of the n-gram vocabulary, decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NgramWord<'a> {
+    /// The kana reading.
+    pub reading: &'a str,
+    /// The written form.
+    pub surface: &'a str,
+    /// Left POS id.
+    pub left_id: u16,
+    /// Right POS id.
+    pub right_id: u16,
+}
+
+/// Encodes a word as its key in the vocabulary (and its bytes in the word blob).
+pub fn word_key(reading: &str, surface: &str, left_id: u16, right_id: u16) -> Vec<u8> {
+    let mut k = Vec::with_capacity(reading.len() + surface.len() + 6);
+    k.extend_from_slice(reading.as_bytes());
+    k.push(0);
+    k.extend_from_slice(surface.as_bytes());
+    k.push(0);
+    k.extend_from_slice(&left_id.to_be_bytes());
+    k.extend_from_slice(&right_id.to_be_bytes());
+    k
+}
+
+fn parse_key(k: &[u8]) -> Option<NgramWord<'_>> {
+    if k.len() < 6 {
+        return None;
+    }
+    let (text, ids) = k.split_at(k.len() - 4);
+    let text = text.strip_suffix(&[0])?;
+    let z = text.iter().position(|&b| b == 0)?;
+    Some(NgramWord {
+        reading: std::str::from_utf8(&text[..z]).ok()?,
+        surface: std::str::from_utf8(&text[z + 1..]).ok()?,
+        left_id: u16::from_be_bytes([ids[0], ids[1]]),
+        right_id: u16::from_be_bytes([ids[2], ids[3]]),
+    })
+}
+
+fn unescape(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_string();
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() && s.is_char_boundary(i + 3) {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Parses one corpus token into (surface, reading, left id, right id); `None` for `<unk>`
+/// or a malformed token.
+pub fn parse_token(tok: &str) -> Option<(String, String, u16, u16)> {
+    let mut it = tok.split('/');
+    let (s, r, l, rt) = (it.next()?, it.next()?, it.next()?, it.next()?);
+    if it.next().is_some() {
+        return None;
+    }
+    Some((unescape(s), unescape(r), l.parse().ok()?, rt.parse().ok()?))
+}
+
+/// The n-gram LM, a view over its section bytes.
+#[derive(Clone)]
+pub struct NgramModel {
+    bytes: SectionBytes,
+    vocab: usize,
+    alpha_log2: f32,
+    alpha: f32,
+    scale: f32,
+    unigram: usize,
+    word_offsets: usize,
+    blob: usize,
+    fst: Map<Vec<u8>>,
+    bi_offsets: usize,
+    bi_ids: usize,
+    bi_q: usize,
+    tri_ctx: usize,
+    tri_count: usize,
+    tri_offsets: usize,
+    tri_ids: usize,
+    tri_q: usize,
+    frequent: usize,
+    frequent_count: usize,
+}
+
+impl std::fmt::Debug for NgramModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NgramModel")
+            .field("vocab", &self.vocab)
+            .field("bytes", &self.bytes.as_ref().len())
+            .finish()
+    }
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+fn bad(msg: &str) -> Error {
+    Error::Malformed {
+        section: "ngram",
+        detail: msg.to_string(),
+    }
+}
+
+impl NgramModel {
+    /// Reads an n-gram section, checking its magic and that every array lies inside it.
+    pub fn from_section(bytes: SectionBytes) -> Result<Self> {
+        let b = bytes.as_ref();
+        let head = 8 + 4 * HEADER_FIELDS;
+        if b.len() < head || b[..8] != NGRAM_MAGIC {
+            return Err(bad("wrong magic or truncated header"));
+        }
+        let f: Vec<usize> = (0..HEADER_FIELDS)
+            .map(|i| u32_at(b, 8 + 4 * i) as usize)
+            .collect();
+        let (vocab, alpha_milli, scale, nb, nt, nm, nf, fst_len, blob_len) =
+            (f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
+        if vocab < 2 || vocab > 65536 || scale == 0 {
+            return Err(bad("bad header"));
+        }
+        let mut at = head;
+        let mut take = |n: usize| -> Result<usize> {
+            let start = at;
+            at = at.checked_add(n).ok_or_else(|| bad("overflow"))?;
+            if at > b.len() {
+                return Err(bad("truncated"));
+            }
+            Ok(start)
+        };
+        let unigram = take(vocab)?;
+        let word_offsets = take(4 * (vocab + 1))?;
+        let blob = take(blob_len)?;
+        let fst_at = take(fst_len)?;
+        let bi_offsets = take(4 * (vocab + 1))?;
+        let bi_ids = take(2 * nb)?;
+        let bi_q = take(nb)?;
+        let tri_ctx = take(4 * nt)?;
+        let tri_offsets = take(4 * (nt + 1))?;
+        let tri_ids = take(2 * nm)?;
+        let tri_q = take(nm)?;
+        let frequent = take(2 * nf)?;
+        // The fst needs owned or borrowed bytes with a 'static type; copy its (small) bytes.
+        let fst = Map::new(b[fst_at..fst_at + fst_len].to_vec())
+            .map_err(|e| bad(&format!("vocabulary index: {e}")))?;
+        // Offsets must be monotone and inside the arrays.
+        let check = |off: usize, n: usize, total: usize| -> Result<()> {
+            let mut prev = 0;
+            for i in 0..=n {
+                let o = u32_at(b, off + 4 * i) as usize;
+                if o < prev || o > total {
+                    return Err(bad("bad offsets"));
+                }
+                prev = o;
+            }
+            Ok(())
+        };
+        check(word_offsets, vocab, blob_len)?;
+        check(bi_offsets, vocab, nb)?;
+        check(tri_offsets, nt, nm)?;
+        let alpha = alpha_milli as f32 / 1000.0;
+        let model = NgramModel {
+            vocab,
+            alpha,
+            alpha_log2: alpha.log2(),
+            scale: scale as f32,
+            unigram,
+            word_offsets,
+            blob,
+            fst,
+            bi_offsets,
+            bi_ids,
+            bi_q,
+            tri_ctx,
+            tri_count: nt,
+            tri_offsets,
+            tri_ids,
+            tri_q,
+            frequent,
+            frequent_count: nf,
+            bytes,
+        };
+        let ids_ok = (0..nb).all(|i| (model.bi_id(i) as usize) < vocab)
+            && (0..nm).all(|i| (model.tri_id(i) as usize) < vocab)
+            && (0..nf).all(|i| (model.frequent_id(i) as usize) < vocab);
+        if !ids_ok {
+            return Err(bad("word id out of range"));
+        }
+        Ok(model)
+    }
+
+    fn b(&self) -> &[u8] {
+        self.bytes.as_ref()
+    }
+
+    fn bi_id(&self, i: usize) -> u16 {
+        u16_at(self.b(), self.bi_ids + 2 * i)
+    }
+
+    fn tri_id(&self, i: usize) -> u16 {
+        u16_at(self.b(), self.tri_ids + 2 * i)
+    }
+
+    fn frequent_id(&self, i: usize) -> u16 {
+        u16_at(self.b(), self.frequent + 2 * i)
+    }
+
+    /// Size of the section in bytes.
+    pub fn byte_len(&self) -> usize {
+        self.b().len()
+    }
+
+    /// Number of words (including `<unk>` and `<s>`).
+    pub fn vocab_len(&self) -> usize {
+        self.vocab
+    }
+
+    /// The backoff factor α.
+    pub fn alpha(&self) -> f32 {
+        self.alpha
+    }
+
+    /// Number of stored bigrams and trigrams.
+    pub fn ngram_counts(&self) -> (usize, usize) {
+        let b = self.b();
+        let nb = u32_at(b, self.bi_offsets + 4 * self.vocab) as usize;
+        let nm = u32_at(b, self.tri_offsets + 4 * self.tri_count) as usize;
+        (nb, nm)
+    }
+
+    /// The id of a word, `None` when it is not in the vocabulary.
+    pub fn id(&self, reading: &str, surface: &str, left_id: u16, right_id: u16) -> Option<u16> {
+        self.fst
+            .get(word_key(reading, surface, left_id, right_id))
+            .map(|v| v as u16)
+    }
+
+    /// The word with this id (`None` for `<unk>`, `<s>` and ids out of range).
+    pub fn word(&self, id: u16) -> Option<NgramWord<'_>> {
+        let id = id as usize;
+        if id < 2 || id >= self.vocab {
+            return None;
+        }
+        let b = self.b();
+        let s = u32_at(b, self.word_offsets + 4 * id) as usize;
+        let e = u32_at(b, self.word_offsets + 4 * id + 4) as usize;
+        parse_key(&b[self.blob + s..self.blob + e])
+    }
+
+    fn q(&self, q: u8) -> f32 {
+        -(q as f32) / self.scale
+    }
+
+    /// `log2 S(w)`: the unigram score.
+    pub fn unigram(&self, w: u16) -> f32 {
+        self.q(self.b()[self.unigram + (w as usize).min(self.vocab - 1)])
+    }
+
+    /// The stored followers of word `v` (id, log2 score), best first.
+    pub fn bigram_followers(&self, v: u16) -> impl Iterator<Item = (u16, f32)> + '_ {
+        let b = self.b();
+        let v = (v as usize).min(self.vocab - 1);
+        let s = u32_at(b, self.bi_offsets + 4 * v) as usize;
+        let e = u32_at(b, self.bi_offsets + 4 * v + 4) as usize;
+        (s..e).map(move |i| (self.bi_id(i), self.q(self.b()[self.bi_q + i])))
+    }
+
+    fn tri_range(&self, u: u16, v: u16) -> std::ops::Range<usize> {
+        let key = (u as u32) << 16 | v as u32;
+        let b = self.b();
+        let (mut lo, mut hi) = (0, self.tri_count);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if u32_at(b, self.tri_ctx + 4 * mid) < key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo < self.tri_count && u32_at(b, self.tri_ctx + 4 * lo) == key {
+            let s = u32_at(b, self.tri_offsets + 4 * lo) as usize;
+            let e = u32_at(b, self.tri_offsets + 4 * lo + 4) as usize;
+            s..e
+        } else {
+            0..0
+        }
+    }
+
+    /// The stored followers of the pair `u, v` (id, log2 score), best first.
+    pub fn trigram_followers(&self, u: u16, v: u16) -> impl Iterator<Item = (u16, f32)> + '_ {
+        self.tri_range(u, v)
+            .map(move |i| (self.tri_id(i), self.q(self.b()[self.tri_q + i])))
+    }
+
+    /// The most frequent words, most frequent first.
+    pub fn frequent(&self) -> impl Iterator<Item = u16> + '_ {
+        (0..self.frequent_count).map(move |i| self.frequent_id(i))
+    }
+
+    /// `log2 S(w | u, v)` by stupid backoff. `u` may be [`BOS`] or [`UNK`] for short contexts.
+    pub fn score(&self, u: u16, v: u16, w: u16) -> f32 {
+        if let Some((_, s)) = self.trigram_followers(u, v).find(|&(id, _)| id == w) {
+            return s;
+        }
+        if let Some((_, s)) = self.bigram_followers(v).find(|&(id, _)| id == w) {
+            return self.alpha_log2 + s;
+        }
+        2.0 * self.alpha_log2 + self.unigram(w)
+    }
+
+    /// `log2 α`, the cost of one backoff step.
+    pub fn alpha_log2(&self) -> f32 {
+        self.alpha_log2
+    }
+
+    /// Words whose reading starts with `prefix`, in key order, at most `limit` (id order is
+    /// frequency order, so callers can rank by id or by score).
+    pub fn words_with_prefix(&self, prefix: &str, limit: usize) -> Vec<u16> {
+        use fst::{IntoStreamer, Streamer};
+        let mut upper = prefix.as_bytes().to_vec();
+        upper.push(0xff);
+        let mut stream = self
+            .fst
+            .range()
+            .ge(prefix.as_bytes())
+            .lt(&upper)
+            .into_stream();
+        let mut out = Vec::new();
+        while let Some((_, v)) = stream.next() {
+            if out.len() >= limit {
+                break;
+            }
+            out.push(v as u16);
+        }
+        out
+    }
+}
+
+/// What the builder writes: the arrays of one model, before serialization.
+#[derive(Debug, Clone, Default)]
+pub struct NgramTables {
+    /// Word keys (see [`word_key`]) by id; ids 0 and 1 (`<unk>`, `<s>`) have empty keys.
+    pub words: Vec<Vec<u8>>,
+    /// Quantized unigram score per id.
+    pub unigram: Vec<u8>,
+    /// Followers (id, q) per word id, best first.
+    pub bigrams: Vec<Vec<(u16, u8)>>,
+    /// Followers (id, q) per context pair, contexts sorted by `u << 16 | v`.
+    pub trigrams: Vec<(u32, Vec<(u16, u8)>)>,
+    /// Frequent word ids.
+    pub frequent: Vec<u16>,
+    /// α × 1000.
+    pub alpha_milli: u32,
+    /// Quantization steps per bit.
+    pub scale: u32,
+}
+
+impl NgramTables {
+    /// Serializes the tables into section bytes.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let v = self.words.len();
+        let mut blob = Vec::new();
+        let mut offsets = vec![0u32];
+        let mut keyed: Vec<(&[u8], u64)> = Vec::new();
+        for (id, k) in self.words.iter().enumerate() {
+            blob.extend_from_slice(k);
+            offsets.push(blob.len() as u32);
+            if id >= 2 {
+                keyed.push((k, id as u64));
+            }
+        }
+        keyed.sort();
+        keyed.dedup_by(|a, b| a.0 == b.0);
+        let mut fb = fst::MapBuilder::memory();
+        for (k, id) in keyed {
+            fb.insert(k, id).map_err(|e| bad(&e.to_string()))?;
+        }
+        let fst = fb.into_inner().map_err(|e| bad(&e.to_string()))?;
+        let nb: usize = self.bigrams.iter().map(Vec::len).sum();
+        let nm: usize = self.trigrams.iter().map(|t| t.1.len()).sum();
+        let mut out = Vec::new();
+        out.extend_from_slice(&NGRAM_MAGIC);
+        for x in [
+            v,
+            self.alpha_milli as usize,
+            self.scale as usize,
+            nb,
+            self.trigrams.len(),
+            nm,
+            self.frequent.len(),
+            fst.len(),
+            blob.len(),
+        ] {
+            out.extend_from_slice(&(x as u32).to_le_bytes());
+        }
+        out.extend_from_slice(&self.unigram);
+        for o in &offsets {
+            out.extend_from_slice(&o.to_le_bytes());
+        }
+        out.extend_from_slice(&blob);
+        out.extend_from_slice(&fst);
+        let lists = |out: &mut Vec<u8>, lists: &mut dyn Iterator<Item = &Vec<(u16, u8)>>| {
+            let lists: Vec<&Vec<(u16, u8)>> = lists.collect();
+            let mut o = 0u32;
+            out.extend_from_slice(&o.to_le_bytes());
+            for l in &lists {
+                o += l.len() as u32;
+                out.extend_from_slice(&o.to_le_bytes());
+            }
+            for l in &lists {
+                for &(id, _) in l.iter() {
+                    out.extend_from_slice(&id.to_le_bytes());
+                }
+            }
+            for l in &lists {
+                out.extend(l.iter().map(|&(_, q)| q));
+            }
+        };
+        let mut bi = self.bigrams.iter();
+        lists(&mut out, &mut bi);
+        for (ctx, _) in &self.trigrams {
+            out.extend_from_slice(&ctx.to_le_bytes());
+        }
+        let mut tri = self.trigrams.iter().map(|t| &t.1);
+        lists(&mut out, &mut tri);
+        for f in &self.frequent {
+            out.extend_from_slice(&f.to_le_bytes());
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unescape_percent() {
+        assert_eq!(unescape("a%2Fb%25"), "a/b%");
+    }
+
+    #[test]
+    fn key_round_trip() {
+        let k = word_key("きょう", "今日", 1913, 1913);
+        let w = parse_key(&k).unwrap();
+        assert_eq!(
+            (w.reading, w.surface, w.left_id, w.right_id),
+            ("きょう", "今日", 1913, 1913)
+        );
+    }
+
+    #[test]
+    fn corrupt_section_is_an_error() {
+        assert!(NgramModel::from_section(SectionBytes::from_vec(vec![0; 10])).is_err());
+        let mut b = NGRAM_MAGIC.to_vec();
+        b.extend_from_slice(&[0xff; 36]);
+        assert!(NgramModel::from_section(SectionBytes::from_vec(b)).is_err());
+    }
+}

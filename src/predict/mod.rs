@@ -1,0 +1,221 @@
+//! Predictions: completion while composing, next-word prediction after a commit.
+//!
+//! Terms (Mozc's vocabulary):
+//! - *completion* (suggestion): while the user types, words whose reading starts with the
+//!   prediction query (the settled kana, [`crate::composer`]'s query view), ranked in context.
+//! - *next-word prediction* (zero query): right after a commit, the likeliest next words
+//!   given what was just committed.
+//! - *context*: the last two committed words as n-gram word ids ([`Context`]).
+//!
+//! Ranking today is the n-gram's stupid-backoff score ([`crate::lm::ngram`]): candidates
+//! come from the trigram followers of the context, then the bigram followers of the last
+//! word, then every vocabulary word with the reading prefix (completion) or the frequent
+//! words (next-word); each gets its exact backoff score. Lexicon words outside the n-gram
+//! vocabulary fill the list after them, cheapest word cost first. Candidates are
+//! deduplicated by surface (what the user sees) and against the conversion candidates
+//! the caller passes in.
+
+pub mod eval;
+pub mod romaji;
+
+use crate::lexicon::Lexicon;
+use crate::lm::ngram::{NgramModel, BOS, UNK};
+
+/// The last two committed words, as n-gram word ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Context {
+    /// The word before the last (or [`BOS`]/[`UNK`]).
+    pub u: u16,
+    /// The last word (or [`BOS`] at the start of a text).
+    pub v: u16,
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Context {
+    /// The context at the start of a text.
+    pub fn new() -> Self {
+        Context { u: UNK, v: BOS }
+    }
+
+    /// Appends a word id.
+    pub fn push_id(&mut self, id: u16) {
+        self.u = self.v;
+        self.v = id;
+    }
+
+    /// Appends a committed word (one lexicon entry); words outside the vocabulary are `<unk>`.
+    pub fn push(&mut self, model: &NgramModel, reading: &str, surface: &str, left: u16, right: u16) {
+        self.push_id(model.id(reading, surface, left, right).unwrap_or(UNK));
+    }
+}
+
+/// One predicted word.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prediction {
+    /// What to insert.
+    pub surface: String,
+    /// Its reading.
+    pub reading: String,
+    /// The n-gram word id (0 for lexicon words outside the n-gram vocabulary).
+    pub id: u16,
+    /// log2 stupid-backoff score (lexicon-only words: far below every n-gram word).
+    pub score: f32,
+}
+
+/// How many vocabulary words with the query's prefix are scored at most (short queries
+/// match thousands of words; ids are in frequency order, so this keeps the frequent ones
+/// only when the fst happens to list them first — a bound on latency, not a ranking).
+pub const MAX_PREFIX_SCAN: usize = 4000;
+
+fn push_scored(out: &mut Vec<(u16, f32)>, seen: &mut Vec<u16>, id: u16, s: f32) {
+    if id <= BOS || seen.contains(&id) {
+        return;
+    }
+    seen.push(id);
+    out.push((id, s));
+}
+
+fn finish(
+    model: &NgramModel,
+    mut scored: Vec<(u16, f32)>,
+    exclude: &[&str],
+    limit: usize,
+) -> Vec<Prediction> {
+    // Best score first; ties by id (= more frequent first).
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut out: Vec<Prediction> = Vec::with_capacity(limit);
+    for (id, score) in scored {
+        if out.len() >= limit {
+            break;
+        }
+        let Some(w) = model.word(id) else { continue };
+        if exclude.contains(&w.surface) || out.iter().any(|p| p.surface == w.surface) {
+            continue;
+        }
+        out.push(Prediction {
+            surface: w.surface.to_string(),
+            reading: w.reading.to_string(),
+            id,
+            score,
+        });
+    }
+    out
+}
+
+/// Next-word predictions after `ctx`: at most `limit`, best first.
+pub fn next_words(model: &NgramModel, ctx: Context, exclude: &[&str], limit: usize) -> Vec<Prediction> {
+    let mut scored = Vec::with_capacity(64);
+    let mut seen = Vec::with_capacity(64);
+    let a = model.alpha_log2();
+    for (id, s) in model.trigram_followers(ctx.u, ctx.v) {
+        push_scored(&mut scored, &mut seen, id, s);
+    }
+    for (id, s) in model.bigram_followers(ctx.v) {
+        push_scored(&mut scored, &mut seen, id, a + s);
+    }
+    // Frequent words: enough to fill the list after deduplication.
+    for id in model.frequent().take(limit * 4 + 16) {
+        push_scored(&mut scored, &mut seen, id, 2.0 * a + model.unigram(id));
+    }
+    finish(model, scored, exclude, limit)
+}
+
+/// Completions of `query` (kana) after `ctx`: at most `limit`, best first.
+///
+/// With a `lexicon`, words outside the n-gram vocabulary fill the rest of the list.
+pub fn complete(
+    model: &NgramModel,
+    lexicon: Option<&Lexicon>,
+    ctx: Context,
+    query: &str,
+    exclude: &[&str],
+    limit: usize,
+) -> Vec<Prediction> {
+    if query.is_empty() {
+        return next_words(model, ctx, exclude, limit);
+    }
+    let mut scored = Vec::with_capacity(256);
+    let mut seen = Vec::with_capacity(64);
+    let a = model.alpha_log2();
+    let starts = |id: u16| model.word(id).is_some_and(|w| w.reading.starts_with(query));
+    for (id, s) in model.trigram_followers(ctx.u, ctx.v) {
+        if starts(id) {
+            push_scored(&mut scored, &mut seen, id, s);
+        }
+    }
+    for (id, s) in model.bigram_followers(ctx.v) {
+        if starts(id) && !seen.contains(&id) {
+            push_scored(&mut scored, &mut seen, id, a + s);
+        }
+    }
+    let followers = seen.len();
+    for id in model.words_with_prefix(query, MAX_PREFIX_SCAN) {
+        // `seen` holds only the (few) followers; the prefix scan yields each id once.
+        if id > BOS && !seen[..followers].contains(&id) {
+            scored.push((id, 2.0 * a + model.unigram(id)));
+        }
+    }
+    let mut out = finish(model, scored, exclude, limit);
+    if out.len() < limit {
+        if let Some(lex) = lexicon {
+            let mut extra: Vec<(i32, String, String)> = Vec::new();
+            for (reading, value) in lex.predictive(query, 64) {
+                for e in lex.entries(value) {
+                    extra.push((e.cost, lex.surface_text(&e.surface, &reading), reading.clone()));
+                }
+            }
+            extra.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+            for (cost, surface, reading) in extra {
+                if out.len() >= limit {
+                    break;
+                }
+                if exclude.contains(&surface.as_str()) || out.iter().any(|p| p.surface == surface) {
+                    continue;
+                }
+                out.push(Prediction {
+                    surface,
+                    reading,
+                    id: UNK,
+                    score: -1000.0 - cost as f32 / 100.0,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The n-gram predictor for [`eval::evaluate`]: next words and completions in the context
+/// of the last two words of the history.
+#[derive(Debug, Clone, Copy)]
+pub struct NgramPredictor<'a> {
+    /// The n-gram LM.
+    pub model: &'a NgramModel,
+    /// The lexicon, for completions outside the n-gram vocabulary.
+    pub lexicon: Option<&'a Lexicon>,
+}
+
+impl NgramPredictor<'_> {
+    /// The context after `history` (the previous words of the line; `None` = `<unk>`).
+    pub fn context(&self, history: &[Option<eval::Word>]) -> Context {
+        let mut ctx = Context::new();
+        for w in &history[history.len().saturating_sub(2)..] {
+            match w {
+                Some(w) => ctx.push(self.model, &w.reading, &w.surface, w.left_id, w.right_id),
+                None => ctx.push_id(UNK),
+            }
+        }
+        ctx
+    }
+}
+
+impl eval::Predictor for NgramPredictor<'_> {
+    fn predict(&mut self, history: &[Option<eval::Word>], query: &str, limit: usize) -> Vec<Prediction> {
+        let ctx = self.context(history);
+        complete(self.model, self.lexicon, ctx, query, &[], limit)
+    }
+}
