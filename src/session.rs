@@ -13,9 +13,9 @@
 use crate::composer::{to_katakana, Composer};
 use crate::decoder::neural::{NeuralDecoder, NeuralOptions, Scoring};
 use crate::decoder::{segment_starts, Decoder, Path, Span, MAX_POPS, MAX_POPS_SEGMENT};
-use crate::lm::lstm::NeuralLm;
 use crate::engine::Engine;
 use crate::lattice::Lattice;
+use crate::lm::lstm::NeuralLm;
 use serde::Serialize;
 
 /// How many distinct whole sentences [`Conversion::nbest`] holds (at most).
@@ -118,13 +118,18 @@ impl Session {
     /// Starts the LSTM from the state after previously committed text: `reading` is
     /// converted and the LM words of its best path become the context.
     pub fn set_context(&mut self, engine: &Engine, reading: &str) {
-        let Some(lm) = engine.neural.as_ref() else { return };
+        let Some(lm) = engine.neural.as_ref() else {
+            return;
+        };
         self.neural.set_context(lm, &[]);
         let mut words = Vec::new();
         if !reading.is_empty() {
             self.clear();
             self.sync(engine, reading);
-            if let Some(path) = self.neural_best(engine).or_else(|| self.best_path(engine).map(|p| p.nodes)) {
+            if let Some(path) = self
+                .neural_best(engine)
+                .or_else(|| self.best_path(engine).map(|p| p.nodes))
+            {
                 words = NeuralDecoder::words(&self.lattice, lm, &path);
             }
         }

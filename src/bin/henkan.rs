@@ -77,7 +77,7 @@ struct NeuralArgs {
     #[arg(long, default_value_t = 400)]
     frequent: usize,
     /// −log within-class probability of an <unk> word (before its cost term).
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = -2.0, allow_hyphen_values = true)]
     unk_base: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
@@ -207,6 +207,9 @@ enum Command {
         /// Bits per embedding weight (k-means codebook, 3..=8; 32 = f32).
         #[arg(long, default_value_t = 4)]
         lstm_bits: u32,
+        /// Also add this n-gram section (from `henkan build-ngram`).
+        #[arg(long)]
+        ngram: Option<PathBuf>,
     },
     /// Builds the n-gram prediction LM from the analyzed corpus (see docs/PREDICTION.md);
     /// writes the section to --out and, with --attach, adds it to a model.
@@ -667,7 +670,10 @@ fn run(cli: Cli) -> Result<(), String> {
                     runs.push((name.into(), EngineKind::Neural, a));
                 }
                 for (name, k, a) in &runs {
-                    engines.insert(name.clone(), bench_keystroke(&engine, &pairs, *k, a, &mut sink)?);
+                    engines.insert(
+                        name.clone(),
+                        bench_keystroke(&engine, &pairs, *k, a, &mut sink)?,
+                    );
                 }
                 let get = |n: &str, f: &str| engines[n][f].as_f64().unwrap_or(0.0);
                 let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
@@ -706,6 +712,7 @@ fn run(cli: Cli) -> Result<(), String> {
             name,
             lstm,
             lstm_bits,
+            ngram,
         } => {
             let read = |p: &PathBuf| {
                 std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
@@ -733,7 +740,14 @@ fn run(cli: Cli) -> Result<(), String> {
                             .collect(),
                     ),
                 },
-                extra_sections: Vec::new(),
+                extra_sections: match &ngram {
+                    Some(p) => vec![(
+                        henkan::model::SectionKind::Ngram,
+                        std::fs::read(p)
+                            .map_err(|e| format!("cannot read {}: {e}", p.display()))?,
+                    )],
+                    None => Vec::new(),
+                },
                 digit_penalty,
                 name,
             };
@@ -831,18 +845,20 @@ fn run(cli: Cli) -> Result<(), String> {
             what: EvalWhat::Perplexity { input, limit, json },
         } => {
             let engine = load(&cli.model)?;
-            let lm = engine
-                .neural
-                .as_ref()
-                .ok_or("the model has no LSTM")?;
+            let lm = engine.neural.as_ref().ok_or("the model has no LSTM")?;
             let m = &lm.model;
-            let raw = std::fs::read(&input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+            let raw = std::fs::read(&input)
+                .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
             let ids: Vec<u32> = raw
                 .chunks_exact(4)
                 .take(limit + 1)
                 .map(|c| {
                     let v = i32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                    if v < 0 || v as usize >= m.vocab { m.unk_id } else { v as u32 }
+                    if v < 0 || v as usize >= m.vocab {
+                        m.unk_id
+                    } else {
+                        v as u32
+                    }
                 })
                 .collect();
             let hd = m.hidden;
@@ -912,12 +928,20 @@ fn build_ngram_cmd(
     let mut b = henkan::build::ngram::NgramBuilder::new();
     for (p, w) in &list {
         b.count_words(&read(p)?, *w);
-        eprintln!("words: {} ({:.0}s)", p.display(), t0.elapsed().as_secs_f64());
+        eprintln!(
+            "words: {} ({:.0}s)",
+            p.display(),
+            t0.elapsed().as_secs_f64()
+        );
     }
     b.freeze_vocab(opts.vocab);
     for (p, w) in &list {
         b.count_ngrams(&read(p)?, *w);
-        eprintln!("n-grams: {} ({:.0}s)", p.display(), t0.elapsed().as_secs_f64());
+        eprintln!(
+            "n-grams: {} ({:.0}s)",
+            p.display(),
+            t0.elapsed().as_secs_f64()
+        );
     }
     let (bytes, r) = b.finish(opts).map_err(|e| e.to_string())?;
     if let Some(dir) = out.parent() {

@@ -107,7 +107,7 @@ impl NgramBuilder {
         }
     }
 
-    /// Keeps the `vocab − 2` most frequent words; ids follow frequency order.
+    /// Keeps the `vocab − 2` most frequent words; ids follow the byte order of their keys.
     pub fn freeze_vocab(&mut self, vocab: usize) {
         let vocab = vocab.clamp(3, 65536);
         let mut words: Vec<(&String, &u64)> = self
@@ -116,12 +116,22 @@ impl NgramBuilder {
             .filter(|(t, _)| parse_token(t).is_some())
             .collect();
         words.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let mut keyed: Vec<(Vec<u8>, String)> = words
+            .into_iter()
+            .take(vocab - 2)
+            .map(|(tok, _)| {
+                let (s, r, l, rt) = parse_token(tok).expect("filtered");
+                (word_key(&r, &s, l, rt), tok.clone())
+            })
+            .collect();
+        keyed.sort();
+        // Two spellings of one entry (different escapes) would share a key: keep one.
+        keyed.dedup_by(|a, b| a.0 == b.0);
         self.keys = vec![Vec::new(), Vec::new()];
         self.ids.clear();
-        for (tok, _) in words.into_iter().take(vocab - 2) {
-            let (s, r, l, rt) = parse_token(tok).expect("filtered");
-            self.ids.insert(tok.clone(), self.keys.len() as u16);
-            self.keys.push(word_key(&r, &s, l, rt));
+        for (key, tok) in keyed {
+            self.ids.insert(tok, self.keys.len() as u16);
+            self.keys.push(key);
         }
         self.unigram = vec![0; self.keys.len()];
     }
@@ -195,10 +205,16 @@ impl NgramBuilder {
             .filter(|&(k, c)| c >= floor && (k & 0xffff) as u16 > BOS)
             .collect();
         tri.sort_unstable();
-        let frequent: Vec<u16> = (2..v.min(opts.frequent + 2)).map(|i| i as u16).collect();
+        let mut frequent: Vec<u16> = (2..v as u16).collect();
+        frequent.sort_by(|&a, &b| {
+            self.unigram[b as usize]
+                .cmp(&self.unigram[a as usize])
+                .then(a.cmp(&b))
+        });
+        frequent.truncate(opts.frequent);
         let blob: usize = self.keys.iter().map(Vec::len).sum();
-        // Rough fixed size: header, unigrams, offsets, blob, fst (≈ blob / 2), bigram offsets.
-        let fixed = 44 + v + 8 * (v + 1) + blob + blob / 2 + 2 * frequent.len();
+        // Fixed size: header, unigrams, word and bigram offsets, blob, frequent words.
+        let fixed = 40 + v + 8 * (v + 1) + blob + 2 * frequent.len();
         let (mut min2, mut min3) = (opts.min_bigram.max(1), opts.min_trigram.max(1));
         loop {
             // Bigrams: followers per word, best first, top-K.
@@ -280,20 +296,6 @@ impl NgramBuilder {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parse_escaped_token() {
-        assert_eq!(
-            parse_token("%2F/%2F/1/2"),
-            Some(("/".into(), "/".into(), 1, 2))
-        );
-        assert_eq!(parse_token("<unk>"), None);
-    }
-}
-
 /// Adds (or replaces) the n-gram section of a model container; checks the section first.
 pub fn attach_ngram(model: Vec<u8>, section: Vec<u8>) -> Result<Vec<u8>> {
     use crate::model::{Container, ContainerWriter, SectionBytes, SectionKind};
@@ -311,4 +313,18 @@ pub fn attach_ngram(model: Vec<u8>, section: Vec<u8>) -> Result<Vec<u8>> {
     }
     w.add(SectionKind::Ngram, section);
     Ok(w.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_escaped_token() {
+        assert_eq!(
+            parse_token("%2F/%2F/1/2"),
+            Some(("/".into(), "/".into(), 1, 2))
+        );
+        assert_eq!(parse_token("<unk>"), None);
+    }
 }

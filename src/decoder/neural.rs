@@ -82,7 +82,7 @@ impl Default for NeuralOptions {
             softmax: Softmax::Ivs,
             lambda: 0.0,
             cost_scale: 500.0,
-            unk_base: 2.0,
+            unk_base: -2.0,
         }
     }
 }
@@ -235,7 +235,9 @@ impl NeuralDecoder {
         let hd = lm.model.hidden;
         let at = self.rows.len();
         self.rows.resize(at + hd, 0.0);
-        lm.model.embedding.decode_row(id as usize, hd, &mut self.rows[at..at + hd]);
+        lm.model
+            .embedding
+            .decode_row(id as usize, hd, &mut self.rows[at..at + hd]);
     }
 
     /// Logits of slots `from..to` for hypotheses `hs`, appended to their caches.
@@ -501,7 +503,10 @@ impl NeuralDecoder {
             self.h.copy_within(p * hd..(p + 1) * hd, (first + k) * hd);
             self.c.copy_within(p * hd..(p + 1) * hd, (first + k) * hd);
         }
-        let (hs, cs) = (&mut self.h[first * hd..last * hd], &mut self.c[first * hd..last * hd]);
+        let (hs, cs) = (
+            &mut self.h[first * hd..last * hd],
+            &mut self.c[first * hd..last * hd],
+        );
         m.step(&self.x[..nb * hd], hs, cs, &mut self.step);
         self.stats.lstm_ns += t1.ns();
         let t2 = Timer::start();
@@ -526,7 +531,11 @@ impl NeuralDecoder {
         if t == 0 || t + 1 >= self.pos_start.len() {
             return Vec::new();
         }
-        let s = self.slot.get(lm.model.bos_id as usize).copied().unwrap_or(NONE);
+        let s = self
+            .slot
+            .get(lm.model.bos_id as usize)
+            .copied()
+            .unwrap_or(NONE);
         let mut out: Vec<(f32, Vec<u32>)> = Vec::new();
         for k in self.pos_start[t] as usize..self.pos_start[t + 1] as usize {
             let hy = self.hyps[k];

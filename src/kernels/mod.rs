@@ -90,6 +90,10 @@ pub fn decode_i8_row(codes: &[u8], scale: f32, row: usize, dim: usize, out: &mut
 /// against a batch of states (the row is read once, the states stay in cache).
 pub fn row_times_states(row: &[f32], states: &[f32], dim: usize, out: &mut [f32]) {
     assert!(row.len() >= dim && states.len() >= out.len() * dim);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        return wasm::row_times_states(row, states, dim, out);
+    }
     #[cfg(target_arch = "x86_64")]
     {
         if avx2::available() {
@@ -97,6 +101,7 @@ pub fn row_times_states(row: &[f32], states: &[f32], dim: usize, out: &mut [f32]
             return unsafe { avx2::row_times_states(row, states, dim, out) };
         }
     }
+    #[allow(unreachable_code)]
     for (s, o) in out.iter_mut().enumerate() {
         *o = dot(row, &states[s * dim..(s + 1) * dim]);
     }
@@ -141,7 +146,10 @@ mod tests {
             row_times_states(&row, &states, dim, &mut out);
             for s in 0..n {
                 let want = scalar::dot(&row, &states[s * dim..(s + 1) * dim]);
-                assert!((want - out[s]).abs() <= 1e-4 * (1.0 + want.abs()), "n={n} dim={dim}");
+                assert!(
+                    (want - out[s]).abs() <= 1e-4 * (1.0 + want.abs()),
+                    "n={n} dim={dim}"
+                );
             }
         }
     }

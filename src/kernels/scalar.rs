@@ -57,8 +57,21 @@ pub fn decode_codebook_row(
             }
         }
         _ => {
-            for (j, o) in out[..dim].iter_mut().enumerate() {
-                *o = centroids[code_at(codes, bits, base + j).min(centroids.len() - 1)];
+            let mask = (1u16 << bits) - 1;
+            let mut bit = base * bits as usize;
+            let end = (bit + dim * bits as usize).div_ceil(8);
+            if end < codes.len() && bits <= 8 && centroids.len() >= 1 << bits {
+                // fast path: every code is inside the two bytes at `bit / 8`
+                for o in out[..dim].iter_mut() {
+                    let at = bit >> 3;
+                    let v = u16::from(codes[at]) | (u16::from(codes[at + 1]) << 8);
+                    *o = centroids[((v >> (bit & 7)) & mask) as usize];
+                    bit += bits as usize;
+                }
+            } else {
+                for (j, o) in out[..dim].iter_mut().enumerate() {
+                    *o = centroids[code_at(codes, bits, base + j).min(centroids.len() - 1)];
+                }
             }
         }
     }

@@ -4,7 +4,8 @@
 //! - *word*: one lexicon entry, identified by (reading, surface, left id, right id), exactly
 //!   the units of the analyzed training corpus and of the lattice.
 //! - *word id*: `u16`; 0 is `<unk>`, 1 is `<s>` (sentence start); real words from 2 on, in
-//!   order of decreasing (weighted) corpus frequency.
+//!   the byte order of their keys ([`word_key`]: reading first), so the sorted word blob is
+//!   the vocabulary index too (word → id and reading-prefix search by binary search).
 //! - *score*: stupid backoff (Brants et al. 2007), in log2, with α = [`NgramModel::alpha`]:
 //!   `S(w|u,v) = c(u,v,w)/c(u,v)` if the trigram is stored, else `α·S(w|v)`;
 //!   `S(w|v) = c(v,w)/c(v)` if the bigram is stored, else `α·S(w)`; `S(w) = c(w)/N`.
@@ -19,13 +20,12 @@
 //! follower lists per context):
 //!
 //! ```text
-//! magic "HNGRAM\0\x01", then u32 fields: vocab V, alpha×1000, quant scale Q,
-//!   bigram followers B, trigram contexts T, trigram followers M, frequent F, fst bytes L,
-//!   word blob bytes W
+//! magic "HNGRAM\0\x02", then u32 fields: vocab V, alpha×1000, quant scale Q,
+//!   bigram followers B, trigram contexts T, trigram followers M, frequent F, word blob bytes W
 //! unigram q         V  × u8      score = −q/Q bits
 //! word offsets      V+1 × u32    into the word blob
-//! word blob         W bytes      per word: reading 0x00 surface 0x00 left(u16 BE) right(u16 BE)
-//! fst               L bytes      fst::Map from the word bytes above to the word id
+//! word blob         W bytes      per word: reading 0x00 surface 0x00 left(u16 BE) right(u16 BE),
+//!                                ids ≥ 2 in strictly increasing byte order
 //! bigram offsets    V+1 × u32    followers of word v are [off[v], off[v+1])
 //! bigram followers  B  × u16 id, then B × u8 q
 //! trigram contexts  T  × u32     (u << 16 | v), sorted
@@ -36,15 +36,14 @@
 
 use crate::error::{Error, Result};
 use crate::model::SectionBytes;
-use fst::Map;
 
 /// The section's magic bytes.
-pub const NGRAM_MAGIC: [u8; 8] = *b"HNGRAM\0\x01";
+pub const NGRAM_MAGIC: [u8; 8] = *b"HNGRAM\0\x02";
 /// Word id of `<unk>`.
 pub const UNK: u16 = 0;
 /// Word id of `<s>` (sentence start).
 pub const BOS: u16 = 1;
-const HEADER_FIELDS: usize = 9;
+const HEADER_FIELDS: usize = 8;
 
 /// One word of the n-gram vocabulary, decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,7 +128,6 @@ pub struct NgramModel {
     unigram: usize,
     word_offsets: usize,
     blob: usize,
-    fst: Map<Vec<u8>>,
     bi_offsets: usize,
     bi_ids: usize,
     bi_q: usize,
@@ -177,9 +175,9 @@ impl NgramModel {
         let f: Vec<usize> = (0..HEADER_FIELDS)
             .map(|i| u32_at(b, 8 + 4 * i) as usize)
             .collect();
-        let (vocab, alpha_milli, scale, nb, nt, nm, nf, fst_len, blob_len) =
-            (f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
-        if vocab < 2 || vocab > 65536 || scale == 0 {
+        let (vocab, alpha_milli, scale, nb, nt, nm, nf, blob_len) =
+            (f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]);
+        if !(2..=65536).contains(&vocab) || scale == 0 {
             return Err(bad("bad header"));
         }
         let mut at = head;
@@ -194,7 +192,6 @@ impl NgramModel {
         let unigram = take(vocab)?;
         let word_offsets = take(4 * (vocab + 1))?;
         let blob = take(blob_len)?;
-        let fst_at = take(fst_len)?;
         let bi_offsets = take(4 * (vocab + 1))?;
         let bi_ids = take(2 * nb)?;
         let bi_q = take(nb)?;
@@ -203,9 +200,6 @@ impl NgramModel {
         let tri_ids = take(2 * nm)?;
         let tri_q = take(nm)?;
         let frequent = take(2 * nf)?;
-        // The fst needs owned or borrowed bytes with a 'static type; copy its (small) bytes.
-        let fst = Map::new(b[fst_at..fst_at + fst_len].to_vec())
-            .map_err(|e| bad(&format!("vocabulary index: {e}")))?;
         // Offsets must be monotone and inside the arrays.
         let check = |off: usize, n: usize, total: usize| -> Result<()> {
             let mut prev = 0;
@@ -230,7 +224,6 @@ impl NgramModel {
             unigram,
             word_offsets,
             blob,
-            fst,
             bi_offsets,
             bi_ids,
             bi_q,
@@ -248,6 +241,10 @@ impl NgramModel {
             && (0..nf).all(|i| (model.frequent_id(i) as usize) < vocab);
         if !ids_ok {
             return Err(bad("word id out of range"));
+        }
+        let sorted = (3..vocab).all(|i| model.key(i as u16 - 1) < model.key(i as u16));
+        if !sorted || (2..vocab).any(|i| parse_key(model.key(i as u16)).is_none()) {
+            return Err(bad("vocabulary keys not sorted or malformed"));
         }
         Ok(model)
     }
@@ -291,23 +288,42 @@ impl NgramModel {
         (nb, nm)
     }
 
+    /// The key bytes of word `id` (empty for `<unk>` and `<s>`).
+    fn key(&self, id: u16) -> &[u8] {
+        let b = self.b();
+        let at = self.word_offsets + 4 * id as usize;
+        let s = u32_at(b, at) as usize;
+        let e = u32_at(b, at + 4) as usize;
+        &b[self.blob + s..self.blob + e]
+    }
+
+    /// The first id ≥ 2 whose key is not less than `probe`.
+    fn lower_bound(&self, probe: &[u8]) -> usize {
+        let (mut lo, mut hi) = (2, self.vocab);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.key(mid as u16) < probe {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
     /// The id of a word, `None` when it is not in the vocabulary.
     pub fn id(&self, reading: &str, surface: &str, left_id: u16, right_id: u16) -> Option<u16> {
-        self.fst
-            .get(word_key(reading, surface, left_id, right_id))
-            .map(|v| v as u16)
+        let k = word_key(reading, surface, left_id, right_id);
+        let i = self.lower_bound(&k);
+        (i < self.vocab && self.key(i as u16) == k.as_slice()).then_some(i as u16)
     }
 
     /// The word with this id (`None` for `<unk>`, `<s>` and ids out of range).
     pub fn word(&self, id: u16) -> Option<NgramWord<'_>> {
-        let id = id as usize;
-        if id < 2 || id >= self.vocab {
+        if id < 2 || id as usize >= self.vocab {
             return None;
         }
-        let b = self.b();
-        let s = u32_at(b, self.word_offsets + 4 * id) as usize;
-        let e = u32_at(b, self.word_offsets + 4 * id + 4) as usize;
-        parse_key(&b[self.blob + s..self.blob + e])
+        parse_key(self.key(id))
     }
 
     fn q(&self, q: u8) -> f32 {
@@ -376,33 +392,23 @@ impl NgramModel {
         self.alpha_log2
     }
 
-    /// Words whose reading starts with `prefix`, in key order, at most `limit` (id order is
-    /// frequency order, so callers can rank by id or by score).
-    pub fn words_with_prefix(&self, prefix: &str, limit: usize) -> Vec<u16> {
-        use fst::{IntoStreamer, Streamer};
-        let mut upper = prefix.as_bytes().to_vec();
-        upper.push(0xff);
-        let mut stream = self
-            .fst
-            .range()
-            .ge(prefix.as_bytes())
-            .lt(&upper)
-            .into_stream();
-        let mut out = Vec::new();
-        while let Some((_, v)) = stream.next() {
-            if out.len() >= limit {
-                break;
-            }
-            out.push(v as u16);
+    /// Words whose reading starts with `prefix`, in key order (= id order), at most `limit`.
+    pub fn words_with_prefix(&self, prefix: &str, limit: usize) -> std::ops::Range<u16> {
+        let p = prefix.as_bytes();
+        let start = self.lower_bound(p);
+        let mut end = start;
+        while end < self.vocab && end - start < limit && self.key(end as u16).starts_with(p) {
+            end += 1;
         }
-        out
+        start as u16..end as u16
     }
 }
 
 /// What the builder writes: the arrays of one model, before serialization.
 #[derive(Debug, Clone, Default)]
 pub struct NgramTables {
-    /// Word keys (see [`word_key`]) by id; ids 0 and 1 (`<unk>`, `<s>`) have empty keys.
+    /// Word keys (see [`word_key`]) by id, strictly increasing from id 2; ids 0 and 1
+    /// (`<unk>`, `<s>`) have empty keys.
     pub words: Vec<Vec<u8>>,
     /// Quantized unigram score per id.
     pub unigram: Vec<u8>,
@@ -424,21 +430,13 @@ impl NgramTables {
         let v = self.words.len();
         let mut blob = Vec::new();
         let mut offsets = vec![0u32];
-        let mut keyed: Vec<(&[u8], u64)> = Vec::new();
         for (id, k) in self.words.iter().enumerate() {
+            if id >= 3 && self.words[id - 1] >= *k {
+                return Err(bad("vocabulary keys must be strictly increasing from id 2"));
+            }
             blob.extend_from_slice(k);
             offsets.push(blob.len() as u32);
-            if id >= 2 {
-                keyed.push((k, id as u64));
-            }
         }
-        keyed.sort();
-        keyed.dedup_by(|a, b| a.0 == b.0);
-        let mut fb = fst::MapBuilder::memory();
-        for (k, id) in keyed {
-            fb.insert(k, id).map_err(|e| bad(&e.to_string()))?;
-        }
-        let fst = fb.into_inner().map_err(|e| bad(&e.to_string()))?;
         let nb: usize = self.bigrams.iter().map(Vec::len).sum();
         let nm: usize = self.trigrams.iter().map(|t| t.1.len()).sum();
         let mut out = Vec::new();
@@ -451,7 +449,6 @@ impl NgramTables {
             self.trigrams.len(),
             nm,
             self.frequent.len(),
-            fst.len(),
             blob.len(),
         ] {
             out.extend_from_slice(&(x as u32).to_le_bytes());
@@ -461,7 +458,6 @@ impl NgramTables {
             out.extend_from_slice(&o.to_le_bytes());
         }
         out.extend_from_slice(&blob);
-        out.extend_from_slice(&fst);
         let lists = |out: &mut Vec<u8>, lists: &mut dyn Iterator<Item = &Vec<(u16, u8)>>| {
             let lists: Vec<&Vec<(u16, u8)>> = lists.collect();
             let mut o = 0u32;
@@ -516,7 +512,7 @@ mod tests {
     fn corrupt_section_is_an_error() {
         assert!(NgramModel::from_section(SectionBytes::from_vec(vec![0; 10])).is_err());
         let mut b = NGRAM_MAGIC.to_vec();
-        b.extend_from_slice(&[0xff; 36]);
+        b.extend_from_slice(&[0xff; 32]);
         assert!(NgramModel::from_section(SectionBytes::from_vec(b)).is_err());
     }
 }

@@ -49,7 +49,14 @@ impl Context {
     }
 
     /// Appends a committed word (one lexicon entry); words outside the vocabulary are `<unk>`.
-    pub fn push(&mut self, model: &NgramModel, reading: &str, surface: &str, left: u16, right: u16) {
+    pub fn push(
+        &mut self,
+        model: &NgramModel,
+        reading: &str,
+        surface: &str,
+        left: u16,
+        right: u16,
+    ) {
         self.push_id(model.id(reading, surface, left, right).unwrap_or(UNK));
     }
 }
@@ -68,8 +75,8 @@ pub struct Prediction {
 }
 
 /// How many vocabulary words with the query's prefix are scored at most (short queries
-/// match thousands of words; ids are in frequency order, so this keeps the frequent ones
-/// only when the fst happens to list them first — a bound on latency, not a ranking).
+/// match thousands of words; they come in key order, so this is a bound on latency, not a
+/// ranking: a one-kana query may miss frequent words late in the order).
 pub const MAX_PREFIX_SCAN: usize = 4000;
 
 fn push_scored(out: &mut Vec<(u16, f32)>, seen: &mut Vec<u16>, id: u16, s: f32) {
@@ -86,8 +93,12 @@ fn finish(
     exclude: &[&str],
     limit: usize,
 ) -> Vec<Prediction> {
-    // Best score first; ties by id (= more frequent first).
-    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    // Best score first; ties by unigram score (more frequent first), then id.
+    scored.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then(model.unigram(b.0).total_cmp(&model.unigram(a.0)))
+            .then(a.0.cmp(&b.0))
+    });
     let mut out: Vec<Prediction> = Vec::with_capacity(limit);
     for (id, score) in scored {
         if out.len() >= limit {
@@ -108,7 +119,12 @@ fn finish(
 }
 
 /// Next-word predictions after `ctx`: at most `limit`, best first.
-pub fn next_words(model: &NgramModel, ctx: Context, exclude: &[&str], limit: usize) -> Vec<Prediction> {
+pub fn next_words(
+    model: &NgramModel,
+    ctx: Context,
+    exclude: &[&str],
+    limit: usize,
+) -> Vec<Prediction> {
     let mut scored = Vec::with_capacity(64);
     let mut seen = Vec::with_capacity(64);
     let a = model.alpha_log2();
@@ -166,7 +182,11 @@ pub fn complete(
             let mut extra: Vec<(i32, String, String)> = Vec::new();
             for (reading, value) in lex.predictive(query, 64) {
                 for e in lex.entries(value) {
-                    extra.push((e.cost, lex.surface_text(&e.surface, &reading), reading.clone()));
+                    extra.push((
+                        e.cost,
+                        lex.surface_text(&e.surface, &reading),
+                        reading.clone(),
+                    ));
                 }
             }
             extra.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
@@ -214,8 +234,45 @@ impl NgramPredictor<'_> {
 }
 
 impl eval::Predictor for NgramPredictor<'_> {
-    fn predict(&mut self, history: &[Option<eval::Word>], query: &str, limit: usize) -> Vec<Prediction> {
+    fn predict(
+        &mut self,
+        history: &[Option<eval::Word>],
+        query: &str,
+        limit: usize,
+    ) -> Vec<Prediction> {
         let ctx = self.context(history);
         complete(self.model, self.lexicon, ctx, query, &[], limit)
     }
+}
+
+/// Extends `ctx` with the words of the session's best path over its current input (what a
+/// commit inserts): call it right before committing, then ask [`next_words`].
+///
+/// Unknown lattice nodes and words outside the n-gram vocabulary become `<unk>`; without an
+/// n-gram in the engine, `ctx` is returned unchanged.
+pub fn context_after(
+    engine: &crate::Engine,
+    session: &crate::Session,
+    mut ctx: Context,
+) -> Context {
+    let Some(model) = engine.ngram.as_ref() else {
+        return ctx;
+    };
+    let Some(path) = session.best_path(engine) else {
+        return ctx;
+    };
+    let lattice = session.lattice();
+    for &i in &path.nodes {
+        let Some(node) = lattice.nodes().get(i as usize) else {
+            continue;
+        };
+        let reading = lattice.span(node.begin as usize, node.end as usize);
+        if node.entry == crate::lattice::UNKNOWN_ENTRY {
+            ctx.push_id(UNK);
+        } else {
+            let surface = lattice.surface(&engine.lexicon, node);
+            ctx.push(model, reading, &surface, node.left_id, node.right_id);
+        }
+    }
+    ctx
 }

@@ -127,6 +127,7 @@ impl LstmModel {
         format::read_lstm(bytes)
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn from_parts(
         vocab: usize,
         hidden: usize,
@@ -203,8 +204,8 @@ impl LstmModel {
                     two,
                     &mut tmp[..m],
                 );
-                for k in 0..m {
-                    scratch.z[(s0 + k) * 4 * hd + r] = tmp[k] + self.b[r];
+                for (k, v) in tmp[..m].iter().enumerate() {
+                    scratch.z[(s0 + k) * 4 * hd + r] = v + self.b[r];
                 }
                 s0 += m;
             }
@@ -252,9 +253,9 @@ impl LstmModel {
         out.resize(self.vocab, 0.0);
         let hd = self.hidden;
         row.resize(hd, 0.0);
-        for id in 0..self.vocab {
+        for (id, o) in out.iter_mut().enumerate() {
             self.embedding.decode_row(id, hd, row);
-            out[id] = kernels::dot(row, &h[..hd]) + self.out_bias[id];
+            *o = kernels::dot(row, &h[..hd]) + self.out_bias[id];
         }
         let lse = log_sum_exp(out);
         for v in out.iter_mut() {

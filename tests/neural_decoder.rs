@@ -1,0 +1,127 @@
+//! The neural decoder on the shipped dictionary with the tiny CI LSTM (`build/lm-tiny`,
+//! skipped when absent): incremental decoding per key gives the same result as decoding
+//! the whole reading, a backspace truncates cleanly, every softmax variant converts, and
+//! out-of-vocabulary words still convert.
+#![cfg(feature = "build")]
+
+mod common;
+
+use henkan::build::lstm::{attach_lstm, read_safetensors, PackOptions};
+use henkan::decoder::neural::{NeuralOptions, Scoring, Softmax};
+use henkan::{Engine, Session};
+
+fn engine() -> Option<Engine> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/build/lm-tiny/");
+    let Ok(st) = std::fs::read(format!("{dir}lstm.safetensors")) else {
+        eprintln!("skipped: no build/lm-tiny (make lm-tiny)");
+        return None;
+    };
+    let vocab = std::fs::read_to_string(format!("{dir}vocab.tsv")).unwrap();
+    let model = std::fs::read(common::shipped_path()).unwrap();
+    let w = read_safetensors(&st).unwrap();
+    let (bytes, report) = attach_lstm(model, &w, &vocab, PackOptions::bits(8)).unwrap();
+    assert!(report.entries_in_vocab > 1500, "{report:?}");
+    let e = Engine::from_bytes(bytes).unwrap();
+    assert_eq!(e.engines(), vec!["classic", "neural", "hybrid"]);
+    Some(e)
+}
+
+const READINGS: &[&str] = &[
+    "きょうはいいてんきですね",
+    "わたしはにほんごをべんきょうしています",
+    "らずなーはこんきそふとばんくせんにとうばんした",
+    "さんじゅうにんがきた",
+];
+
+fn session(scoring: Scoring, softmax: Softmax) -> Session {
+    let mut s = Session::new();
+    s.set_scoring(
+        scoring,
+        NeuralOptions {
+            softmax,
+            lambda: 1.0,
+            ..NeuralOptions::default()
+        },
+    );
+    s
+}
+
+#[test]
+fn typing_key_by_key_equals_converting_at_once() {
+    let Some(e) = engine() else { return };
+    for scoring in [Scoring::Neural, Scoring::Hybrid] {
+        for r in READINGS {
+            let mut typed = session(scoring, Softmax::Ivs);
+            typed.insert_str(&e, r);
+            let mut fresh = session(scoring, Softmax::Ivs);
+            let want = fresh.convert_reading(&e, r);
+            let got = typed.convert(&e);
+            assert_eq!(got.nbest[0], want.nbest[0], "{scoring:?} {r}");
+        }
+    }
+}
+
+#[test]
+fn backspace_and_retype_equals_fresh() {
+    let Some(e) = engine() else { return };
+    for r in READINGS {
+        let mut s = session(Scoring::Neural, Softmax::Ivs);
+        s.insert_str(&e, r);
+        for _ in 0..4 {
+            s.backspace(&e);
+        }
+        let n = r.chars().count();
+        let tail: String = r.chars().skip(n - 4).collect();
+        s.insert_str(&e, &tail);
+        let mut fresh = session(Scoring::Neural, Softmax::Ivs);
+        assert_eq!(
+            s.convert(&e).nbest,
+            fresh.convert_reading(&e, r).nbest,
+            "{r}"
+        );
+    }
+}
+
+#[test]
+fn every_softmax_variant_converts() {
+    let Some(e) = engine() else { return };
+    for sm in [
+        Softmax::Ivs,
+        Softmax::IvsNoFrequent,
+        Softmax::NonIncremental,
+        Softmax::Full,
+    ] {
+        let mut s = session(Scoring::Neural, sm);
+        let c = s.convert_reading(&e, READINGS[0]);
+        assert!(!c.text().is_empty(), "{sm:?}");
+        assert_eq!(
+            c.segments
+                .iter()
+                .map(|x| x.reading.clone())
+                .collect::<String>(),
+            READINGS[0]
+        );
+    }
+}
+
+/// IVS and the non-incremental selection use the same vocabulary, so they agree.
+#[test]
+fn incremental_fixup_equals_recomputation() {
+    let Some(e) = engine() else { return };
+    for r in READINGS {
+        let mut a = session(Scoring::Neural, Softmax::Ivs);
+        let mut b = session(Scoring::Neural, Softmax::NonIncremental);
+        a.insert_str(&e, r);
+        b.insert_str(&e, r);
+        assert_eq!(a.convert(&e).nbest[0], b.convert(&e).nbest[0], "{r}");
+    }
+}
+
+#[test]
+fn context_changes_nothing_structural() {
+    let Some(e) = engine() else { return };
+    let mut s = session(Scoring::Neural, Softmax::Ivs);
+    s.set_context(&e, "きょうは");
+    let c = s.convert_reading(&e, "いいてんきですね");
+    assert!(!c.text().is_empty());
+}

@@ -1,0 +1,80 @@
+//! Conformance of the SIMD kernels with their scalar references (natively: AVX2+FMA when
+//! the CPU has it; the same file runs under wasm with `simd128`), and of the quantized row
+//! decoders with the packer.
+#![cfg(not(target_arch = "wasm32"))]
+
+use henkan::kernels::{self, scalar};
+use proptest::prelude::*;
+
+fn close(a: f32, b: f32) -> bool {
+    (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()))
+}
+
+proptest! {
+    #[test]
+    fn dot_agrees(v in proptest::collection::vec((-2.0f32..2.0, -2.0f32..2.0), 0..600)) {
+        let a: Vec<f32> = v.iter().map(|p| p.0).collect();
+        let b: Vec<f32> = v.iter().map(|p| p.1).collect();
+        prop_assert!(close(kernels::dot(&a, &b), scalar::dot(&a, &b)));
+    }
+
+    #[test]
+    fn row_times_states_agrees(dim in 1usize..300, n in 1usize..12, seed in 0u32..1000) {
+        let f = |i: usize| (((i as u32).wrapping_mul(2654435761) ^ seed) % 2001) as f32 / 1000.0 - 1.0;
+        let row: Vec<f32> = (0..dim).map(f).collect();
+        let states: Vec<f32> = (0..n * dim).map(|i| f(i + 7919)).collect();
+        let mut out = vec![0.0; n];
+        kernels::row_times_states(&row, &states, dim, &mut out);
+        for s in 0..n {
+            prop_assert!(close(out[s], scalar::dot(&row, &states[s * dim..(s + 1) * dim])));
+        }
+    }
+}
+
+#[cfg(feature = "build")]
+#[test]
+fn codebook_rows_decode_to_the_nearest_centroid() {
+    use henkan::build::lstm::codebook_quantize;
+    for bits in [3u32, 4, 5, 6, 8] {
+        let (rows, dim) = (9, 37);
+        let w: Vec<f32> = (0..rows * dim)
+            .map(|i| ((i * 7919) % 1000) as f32 / 500.0 - 1.0)
+            .collect();
+        let (c, codes) = codebook_quantize(&w, bits);
+        assert_eq!(c.len(), 1 << bits);
+        let mut out = vec![0.0; dim];
+        for r in 0..rows {
+            kernels::decode_codebook_row(&codes, bits, &c, r, dim, &mut out);
+            for j in 0..dim {
+                let v = w[r * dim + j];
+                let best = c
+                    .iter()
+                    .map(|x| (x - v).abs())
+                    .fold(f32::INFINITY, f32::min);
+                assert!(
+                    ((out[j] - v).abs() - best).abs() < 1e-6,
+                    "bits {bits} row {r} col {j}"
+                );
+            }
+        }
+    }
+}
+
+#[cfg(feature = "build")]
+#[test]
+fn int8_rows_round_trip() {
+    use henkan::build::lstm::int8_quantize;
+    let (rows, dim) = (5, 33);
+    let w: Vec<f32> = (0..rows * dim)
+        .map(|i| ((i * 31) % 200) as f32 / 100.0 - 1.0)
+        .collect();
+    let (scales, codes) = int8_quantize(&w, dim);
+    let bytes: Vec<u8> = codes.iter().map(|&c| c as u8).collect();
+    let mut out = vec![0.0; dim];
+    for r in 0..rows {
+        kernels::decode_i8_row(&bytes, scales[r], r, dim, &mut out);
+        for j in 0..dim {
+            assert!((out[j] - w[r * dim + j]).abs() <= scales[r] * 0.5 + 1e-6);
+        }
+    }
+}
