@@ -79,6 +79,9 @@ struct NeuralArgs {
     /// −log within-class probability of an <unk> word (before its cost term).
     #[arg(long, default_value_t = -2.0, allow_hyphen_values = true)]
     unk_base: f32,
+    /// Penalty per word (nats).
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    word_penalty: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     softmax: SoftmaxKind,
@@ -94,6 +97,7 @@ impl NeuralArgs {
             frequent: self.frequent,
             lambda: self.lambda,
             unk_base: self.unk_base,
+            word_penalty: self.word_penalty,
             softmax: match self.softmax {
                 SoftmaxKind::Ivs => Softmax::Ivs,
                 SoftmaxKind::IvsNoFrequent => Softmax::IvsNoFrequent,
@@ -1007,9 +1011,6 @@ fn eval_prediction_cmd(
             None => "give --tokens FILE (analyzed text)".into(),
         });
     };
-    if lm == PredictLm::Lstm {
-        return Err("LSTM predictions are not implemented yet (see docs/PREDICTION.md)".into());
-    }
     let owned;
     let model = match &ngram {
         Some(p) => {
@@ -1027,23 +1028,45 @@ fn eval_prediction_cmd(
     };
     let text = std::fs::read_to_string(&tokens)
         .map_err(|e| format!("cannot read {}: {e}", tokens.display()))?;
-    let mut p = Timed {
-        inner: henkan::predict::NgramPredictor {
-            model,
-            lexicon: Some(&engine.lexicon),
-        },
-        ms: Vec::new(),
+    let ngram_predictor = henkan::predict::NgramPredictor {
+        model,
+        lexicon: Some(&engine.lexicon),
     };
     let t0 = Instant::now();
-    let n = henkan::predict::eval::evaluate(&text, limit, &mut p);
-    let mut ms = p.ms;
+    let (n, mut ms) = match lm {
+        PredictLm::Ngram => {
+            let mut p = Timed {
+                inner: ngram_predictor,
+                ms: Vec::new(),
+            };
+            (henkan::predict::eval::evaluate(&text, limit, &mut p), p.ms)
+        }
+        PredictLm::Lstm => {
+            let neural = engine
+                .neural
+                .as_ref()
+                .ok_or("the model has no LSTM (use e.g. --model build/models/full-lstm8.henkan)")?;
+            let mut p = Timed {
+                inner: henkan::predict::neural::LstmPredictor::new(
+                    ngram_predictor,
+                    neural,
+                    &engine.lexicon,
+                ),
+                ms: Vec::new(),
+            };
+            (henkan::predict::eval::evaluate(&text, limit, &mut p), p.ms)
+        }
+    };
     ms.sort_by(|a, b| a.total_cmp(b));
     let mean = ms.iter().sum::<f64>() / ms.len().max(1) as f64;
     let p95 = ms.get(ms.len() * 95 / 100).copied().unwrap_or(0.0);
     let (nb, nm) = model.ngram_counts();
     let w = n.words.max(1) as f64;
     let result = serde_json::json!({
-        "model": "ngram",
+        "model": match lm {
+            PredictLm::Ngram => "ngram",
+            PredictLm::Lstm => "lstm",
+        },
         "words": n.words,
         "nwp_top1": n.top1 as f64 / w,
         "nwp_top3": n.top3 as f64 / w,

@@ -72,6 +72,8 @@ pub struct NeuralOptions {
     pub cost_scale: f32,
     /// −log of the within-class probability of an `<unk>` word before its cost term.
     pub unk_base: f32,
+    /// Subtracted per word (a word insertion penalty, in nats).
+    pub word_penalty: f32,
 }
 
 impl Default for NeuralOptions {
@@ -83,6 +85,7 @@ impl Default for NeuralOptions {
             lambda: 0.0,
             cost_scale: 500.0,
             unk_base: -2.0,
+            word_penalty: 0.0,
         }
     }
 }
@@ -463,7 +466,7 @@ impl NeuralDecoder {
                 } else {
                     0.0
                 };
-                let mut num = self.logits[k][s] + class;
+                let mut num = self.logits[k][s] + class - self.opts.word_penalty;
                 if lam != 0.0 {
                     num -= lam * (n.cost + conn.cost(hy.right_id, n.left_id)) as f32 / scale;
                 }

@@ -16,6 +16,7 @@
 //! the caller passes in.
 
 pub mod eval;
+pub mod neural;
 pub mod romaji;
 
 use crate::lexicon::Lexicon;
