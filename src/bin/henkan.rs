@@ -331,6 +331,12 @@ enum EvalWhat {
         /// Only the first N lines.
         #[arg(long)]
         limit: Option<usize>,
+        /// With --lm lstm: weight of the LSTM in the mix with the n-gram score.
+        #[arg(long, default_value_t = 0.5)]
+        lstm_weight: f32,
+        /// With --lm lstm: n-gram candidates re-ranked per call.
+        #[arg(long, default_value_t = 30)]
+        lstm_candidates: usize,
         #[arg(long)]
         json: bool,
     },
@@ -825,11 +831,23 @@ fn run(cli: Cli) -> Result<(), String> {
                     lm,
                     ngram,
                     limit,
+                    lstm_weight,
+                    lstm_candidates,
                     json,
                 },
         } => {
             let engine = load(&cli.model)?;
-            eval_prediction_cmd(&engine, input, tokens, lm, ngram, limit, json)?;
+            let args = PredictionArgs {
+                input,
+                tokens,
+                lm,
+                ngram,
+                limit,
+                lstm_weight,
+                lstm_candidates,
+                json,
+            };
+            eval_prediction_cmd(&engine, args)?;
         }
         Command::AttachLstm {
             input,
@@ -992,15 +1010,28 @@ impl<P: henkan::predict::eval::Predictor> henkan::predict::eval::Predictor for T
     }
 }
 
-fn eval_prediction_cmd(
-    engine: &Engine,
+struct PredictionArgs {
     input: Option<PathBuf>,
     tokens: Option<PathBuf>,
     lm: PredictLm,
     ngram: Option<PathBuf>,
     limit: Option<usize>,
+    lstm_weight: f32,
+    lstm_candidates: usize,
     json: bool,
-) -> Result<(), String> {
+}
+
+fn eval_prediction_cmd(engine: &Engine, args: PredictionArgs) -> Result<(), String> {
+    let PredictionArgs {
+        input,
+        tokens,
+        lm,
+        ngram,
+        limit,
+        lstm_weight,
+        lstm_candidates,
+        json,
+    } = args;
     let Some(tokens) = tokens else {
         return Err(match input {
             Some(p) => format!(
@@ -1046,15 +1077,23 @@ fn eval_prediction_cmd(
                 .neural
                 .as_ref()
                 .ok_or("the model has no LSTM (use e.g. --model build/models/full-lstm8.henkan)")?;
+            let mut inner = henkan::predict::neural::LstmPredictor::new(
+                ngram_predictor,
+                neural,
+                &engine.lexicon,
+            );
+            inner.weight = lstm_weight;
+            inner.candidates = lstm_candidates;
             let mut p = Timed {
-                inner: henkan::predict::neural::LstmPredictor::new(
-                    ngram_predictor,
-                    neural,
-                    &engine.lexicon,
-                ),
+                inner,
                 ms: Vec::new(),
             };
-            (henkan::predict::eval::evaluate(&text, limit, &mut p), p.ms)
+            let n = henkan::predict::eval::evaluate(&text, limit, &mut p);
+            eprintln!(
+                "lstm: {} of {} candidates scored as <unk>",
+                p.inner.unk_candidates, p.inner.scored_candidates
+            );
+            (n, p.ms)
         }
     };
     ms.sort_by(|a, b| a.total_cmp(b));

@@ -1,9 +1,9 @@
 //! LSTM re-ranking of the n-gram's prediction candidates (for `henkan eval prediction --lm lstm`).
 //!
 //! The n-gram proposes up to [`LstmPredictor::candidates`] words (followers, prefix matches,
-//! lexicon fill); the LSTM, run over the previous words of the line, scores each by its logit
-//! (the same softmax normalizer for all, so logits rank like probabilities) and the list is
-//! sorted by it. Words the LSTM does not know get the `<unk>` logit. The LSTM state is
+//! lexicon fill); the LSTM, run over the previous words of the line, gives each its logit,
+//! normalized over the candidates (log-softmax), and the list is sorted by the log-linear mix
+//! `(1 − w)·n-gram log2 score + w·LSTM log2 probability` ([`LstmPredictor::weight`]). Words the LSTM does not know get the `<unk>` logit minus [`UNK_PENALTY`]. The LSTM state is
 //! cached and only stepped over the words added since the last call.
 
 use super::eval::{Predictor, Word};
@@ -11,6 +11,10 @@ use super::{complete, NgramPredictor, Prediction};
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::{NeuralLm, StepScratch};
 use crate::lm::ngram::UNK;
+
+/// Subtracted from the `<unk>` logit for a word the LSTM does not know (≈ ln of the
+/// number of rare words sharing the class).
+pub const UNK_PENALTY: f32 = 10.0;
 
 /// The n-gram candidates, re-ranked by the LSTM.
 #[derive(Debug)]
@@ -20,6 +24,12 @@ pub struct LstmPredictor<'a> {
     lexicon: &'a Lexicon,
     /// How many n-gram candidates are re-ranked.
     pub candidates: usize,
+    /// Weight of the LSTM in the log-linear mix (0 = n-gram order, 1 = LSTM only).
+    pub weight: f32,
+    /// Candidates scored so far, and how many of them the LSTM scored as `<unk>`.
+    pub scored_candidates: usize,
+    /// See `scored_candidates`.
+    pub unk_candidates: usize,
     done: Vec<Option<Word>>,
     h: Vec<f32>,
     c: Vec<f32>,
@@ -39,6 +49,9 @@ impl<'a> LstmPredictor<'a> {
             lm,
             lexicon,
             candidates: 30,
+            weight: 0.5,
+            scored_candidates: 0,
+            unk_candidates: 0,
             done: Vec::new(),
             h: vec![0.0; hd],
             c: vec![0.0; hd],
@@ -116,8 +129,21 @@ impl Predictor for LstmPredictor<'_> {
         self.lm
             .model
             .logits(&self.ids, &self.h, &mut self.out, &mut self.row);
+        let unk = self.lm.model.unk_id;
+        for (l, &id) in self.out.iter_mut().zip(&self.ids) {
+            // `<unk>` is a class of many words: its logit is far too high for any one of them.
+            if id == unk {
+                *l -= UNK_PENALTY;
+                self.unk_candidates += 1;
+            }
+        }
+        self.scored_candidates += self.ids.len();
+        // Log-softmax over the candidates (log2), mixed with the n-gram's log2 score.
+        let lse = crate::lm::lstm::log_sum_exp(&self.out);
+        let w = self.weight;
         for (p, &l) in cands.iter_mut().zip(&self.out) {
-            p.score = l;
+            let lstm = (l - lse) / std::f32::consts::LN_2;
+            p.score = (1.0 - w) * p.score.max(-64.0) + w * lstm;
         }
         // Stable: ties keep the n-gram order.
         cands.sort_by(|a, b| b.score.total_cmp(&a.score));
