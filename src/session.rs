@@ -350,13 +350,23 @@ impl Session {
         }
         let nbest = match &neural {
             Some(f) => {
-                let mut out: Vec<String> = Vec::new();
+                // The beam's sentences first (the best 5), then the classic n-best, then the
+                // rest of the beam: the beam alone holds few distinct sentences.
+                let mut beam: Vec<String> = Vec::new();
                 for (_, p) in f {
                     let s = self.surface_of(engine, p);
+                    if !beam.contains(&s) {
+                        beam.push(s);
+                    }
+                }
+                let classic = self.nbest(engine, span, &best);
+                let mut out: Vec<String> = beam.iter().take(NBEST / 2).cloned().collect();
+                for s in classic.into_iter().chain(beam.into_iter().skip(NBEST / 2)) {
                     if !out.contains(&s) {
                         out.push(s);
                     }
                 }
+                out.truncate(NBEST.max(1));
                 out
             }
             None => self.nbest(engine, span, &best),

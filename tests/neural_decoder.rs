@@ -125,3 +125,28 @@ fn context_changes_nothing_structural() {
     let c = s.convert_reading(&e, "いいてんきですね");
     assert!(!c.text().is_empty());
 }
+
+/// Any input (symbols, Latin, digits, emoji, a long paste, backspaces past the start) converts
+/// without a panic and keeps the reading.
+#[test]
+fn any_input_converts() {
+    let Some(e) = engine() else { return };
+    let long: String = "きょうはいいてんきですね".repeat(20);
+    let inputs = ["a", "123さんびゃく", "😀あ😀", "ＡＢＣ、。！", "ヴぁ〜", &long, "\u{3000} \t", ""];
+    for scoring in [Scoring::Neural, Scoring::Hybrid] {
+        for sm in [Softmax::Ivs, Softmax::Full] {
+            let mut s = session(scoring, sm);
+            for r in inputs {
+                let c = s.convert_reading(&e, r);
+                let joined: String = c.segments.iter().map(|x| x.reading.clone()).collect();
+                assert_eq!(joined, c.reading);
+                s.clear();
+                s.insert_str(&e, r);
+                for _ in 0..r.chars().count() + 3 {
+                    s.backspace(&e);
+                    let _ = s.best_text(&e);
+                }
+            }
+        }
+    }
+}

@@ -16,7 +16,7 @@ use henkan::build::ngram::{NgramBuilder, NgramOptions};
 use henkan::lexicon::{Lexicon, LexiconWriter};
 use henkan::lm::ngram::{NgramModel, BOS, UNK};
 use henkan::model::SectionBytes;
-use henkan::predict::{complete, next_words, Context};
+use henkan::predict::{complete, extend_to_phrases, next_words, Context};
 
 const CORPUS: &str = "今日/きょう/10/10 は/は/20/20 晴れ/はれ/30/30
 今日/きょう/10/10 は/は/20/20 雨/あめ/30/30
@@ -151,4 +151,26 @@ fn completion_order() {
     assert!(complete(&m, None, ctx, "ぬ", &[], 10).is_empty());
     // An empty query is next-word prediction.
     assert_eq!(complete(&m, None, ctx, "", &[], 1)[0].surface, "晴れ");
+}
+
+#[test]
+fn phrases_follow_likely_continuations() {
+    let m = model();
+    let ctx = Context::new();
+    let words = next_words(&m, ctx, &[], 1);
+    assert_eq!(words[0].surface, "今日");
+    // 今日 → は (3 of 3 after <s> 今日), は → 晴れ (2 of 3 after 今日 は).
+    let two = extend_to_phrases(&m, ctx, &words, -1.0, 2);
+    assert_eq!(two.len(), 1);
+    assert_eq!(
+        (two[0].surface.as_str(), two[0].reading.as_str()),
+        ("今日は", "きょうは")
+    );
+    let three = extend_to_phrases(&m, ctx, &words, -1.0, 3);
+    assert_eq!(three[0].surface, "今日は晴れ");
+    // A stricter threshold stops before 晴れ (log2 2/3 ≈ −0.58).
+    assert_eq!(
+        extend_to_phrases(&m, ctx, &words, -0.5, 3)[0].surface,
+        "今日は"
+    );
 }

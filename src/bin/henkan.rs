@@ -147,6 +147,21 @@ enum Command {
         #[command(flatten)]
         neural: NeuralArgs,
     },
+    /// Predictions: next words after --context (converted with the classic engine, as if
+    /// committed), or completions of QUERY (romaji or kana) in that context.
+    Predict {
+        /// What is being typed (romaji or kana); empty = next-word prediction.
+        query: Option<String>,
+        /// Previously committed text, as romaji or kana (its best conversion is the context).
+        #[arg(long)]
+        context: Option<String>,
+        /// An n-gram section file (default: the model's n-gram section).
+        #[arg(long)]
+        ngram: Option<PathBuf>,
+        /// How many predictions.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+    },
     /// Evaluate.
     Eval {
         #[command(subcommand)]
@@ -228,16 +243,19 @@ enum Command {
         #[arg(long, default_value_t = 50000)]
         vocab: usize,
         /// Byte budget of the section, in MiB.
-        #[arg(long, default_value_t = 6.0)]
+        #[arg(long, default_value_t = 4.0)]
         budget_mb: f64,
         /// Followers kept per word.
-        #[arg(long, default_value_t = 32)]
+        #[arg(long, default_value_t = 64)]
         top_bigram: usize,
         /// Followers kept per word pair.
-        #[arg(long, default_value_t = 12)]
+        #[arg(long, default_value_t = 24)]
         top_trigram: usize,
+        /// Drop trigrams that beat their backoff estimate by less than this many bits.
+        #[arg(long)]
+        prune_bits: Option<f32>,
         /// Output section file.
-        #[arg(long, default_value = "build/lm/ngram.bin")]
+        #[arg(long, default_value = "build/ngram/ngram.bin")]
         out: PathBuf,
         /// Also write the model given by --model (or this file) with the section added…
         #[arg(long)]
@@ -384,13 +402,19 @@ fn bench_keystroke(
     let mut session = session_for(engine, kind, neural)?;
     let mut keys = Vec::new();
     let mut convs = Vec::new();
+    // HENKAN_SLOW_KEY_MS=N prints the keys slower than N ms (to find the tail).
+    let slow: Option<f64> = std::env::var("HENKAN_SLOW_KEY_MS").ok().and_then(|v| v.parse().ok());
     for (reading, _) in pairs {
         session.clear();
         for c in reading.chars() {
             let t0 = Instant::now();
             session.insert(engine, c);
             *sink += session.best_text(engine).len();
-            keys.push(t0.elapsed().as_secs_f64() * 1000.0);
+            let ms = t0.elapsed().as_secs_f64() * 1000.0;
+            if slow.is_some_and(|l| ms > l) {
+                eprintln!("slow key {ms:.2} ms at {} of {reading}", session.lattice().len());
+            }
+            keys.push(ms);
         }
         let t0 = Instant::now();
         let conv = session.convert(engine);
@@ -792,6 +816,15 @@ fn run(cli: Cli) -> Result<(), String> {
                 eprintln!("  {name:<18} {len:>10}");
             }
         }
+        Command::Predict {
+            query,
+            context,
+            ngram,
+            limit,
+        } => {
+            let engine = load(&cli.model)?;
+            predict_cmd(&engine, query, context, ngram, limit)?;
+        }
         Command::BuildNgram {
             corpus,
             files,
@@ -799,6 +832,7 @@ fn run(cli: Cli) -> Result<(), String> {
             budget_mb,
             top_bigram,
             top_trigram,
+            prune_bits,
             out,
             attach,
             attach_out,
@@ -807,6 +841,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 vocab,
                 top_bigram,
                 top_trigram,
+                prune_bits: prune_bits.unwrap_or(f32::NEG_INFINITY),
                 budget: (budget_mb * 1048576.0) as usize,
                 ..Default::default()
             };
@@ -1042,21 +1077,7 @@ fn eval_prediction_cmd(engine: &Engine, args: PredictionArgs) -> Result<(), Stri
             None => "give --tokens FILE (analyzed text)".into(),
         });
     };
-    let owned;
-    let model = match &ngram {
-        Some(p) => {
-            let b = std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            owned = henkan::lm::ngram::NgramModel::from_section(
-                henkan::model::SectionBytes::from_vec(b),
-            )
-            .map_err(|e| e.to_string())?;
-            &owned
-        }
-        None => engine
-            .ngram
-            .as_ref()
-            .ok_or("the model has no n-gram section: pass --ngram FILE (henkan build-ngram)")?,
-    };
+    let model = &load_ngram(engine, &ngram)?;
     let text = std::fs::read_to_string(&tokens)
         .map_err(|e| format!("cannot read {}: {e}", tokens.display()))?;
     let ngram_predictor = henkan::predict::NgramPredictor {
@@ -1125,6 +1146,60 @@ fn eval_prediction_cmd(engine: &Engine, args: PredictionArgs) -> Result<(), Stri
         outln!("{result}");
     } else {
         outln!("{result:#}");
+    }
+    Ok(())
+}
+
+fn load_ngram(
+    engine: &Engine,
+    ngram: &Option<PathBuf>,
+) -> Result<henkan::lm::ngram::NgramModel, String> {
+    match ngram {
+        Some(p) => {
+            let b = std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            henkan::lm::ngram::NgramModel::from_section(henkan::model::SectionBytes::from_vec(b))
+                .map_err(|e| e.to_string())
+        }
+        None => engine
+            .ngram
+            .clone()
+            .ok_or_else(|| "the model has no n-gram section: pass --ngram FILE".to_string()),
+    }
+}
+
+fn predict_cmd(
+    engine: &Engine,
+    query: Option<String>,
+    context: Option<String>,
+    ngram: Option<PathBuf>,
+    limit: usize,
+) -> Result<(), String> {
+    use henkan::predict::{complete, context_after, extend_to_phrases, Context};
+    let model = load_ngram(engine, &ngram)?;
+    let mut engine = engine.clone();
+    engine.ngram = Some(model.clone());
+    let mut session = Session::new();
+    let mut ctx = Context::new();
+    if let Some(c) = context {
+        session.insert_str(&engine, &c);
+        outln!("context: {}", session.best_text(&engine));
+        ctx = context_after(&engine, &session, ctx);
+        session.clear();
+    }
+    if let Some(q) = &query {
+        session.insert_str(&engine, q);
+    }
+    let q = session.composer().query();
+    let t0 = Instant::now();
+    let preds = complete(&model, Some(&engine.lexicon), ctx, &q, &[], limit);
+    let phrases = extend_to_phrases(&model, ctx, &preds[..preds.len().min(3)], -1.5, 3);
+    let ms = t0.elapsed().as_secs_f64() * 1000.0;
+    outln!("query: {q:?} ({ms:.3} ms)");
+    for p in &preds {
+        outln!("  {}\t{}\t{:.2}", p.surface, p.reading, p.score);
+    }
+    for p in &phrases {
+        outln!("  phrase: {}\t{}\t{:.2}", p.surface, p.reading, p.score);
     }
     Ok(())
 }

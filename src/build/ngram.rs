@@ -34,19 +34,23 @@ pub struct NgramOptions {
     pub budget: usize,
     /// The backoff factor α.
     pub alpha: f32,
+    /// Drop a trigram whose log2 score beats its backoff estimate (α × the stored bigram,
+    /// else α² × the unigram) by less than this many bits (`−∞` keeps all).
+    pub prune_bits: f32,
 }
 
 impl Default for NgramOptions {
     fn default() -> Self {
         NgramOptions {
             vocab: 50_000,
-            top_bigram: 32,
-            top_trigram: 12,
+            top_bigram: 64,
+            top_trigram: 24,
             min_bigram: 2,
             min_trigram: 2,
             frequent: 256,
-            budget: 6 << 20,
+            budget: 4 << 20,
             alpha: 0.4,
+            prune_bits: f32::NEG_INFINITY,
         }
     }
 }
@@ -216,7 +220,21 @@ impl NgramBuilder {
         // Fixed size: header, unigrams, word and bigram offsets, blob, frequent words.
         let fixed = 40 + v + 8 * (v + 1) + blob + 2 * frequent.len();
         let (mut min2, mut min3) = (opts.min_bigram.max(1), opts.min_trigram.max(1));
+        let prune = opts.prune_bits as f64;
+        let log_a = (opts.alpha as f64).log2();
         loop {
+            // The score a pruned trigram falls back to (top-K truncation of bigrams ignored).
+            let backoff = |v: u16, w: u16| -> f64 {
+                let key = (v as u32) << 16 | w as u32;
+                match bi.binary_search_by_key(&key, |e| e.0) {
+                    Ok(k) if bi[k].1 >= min2 => {
+                        log_a + (bi[k].1 as f64 / ctx1[v as usize].max(1) as f64).log2()
+                    }
+                    _ => {
+                        2.0 * log_a + (self.unigram[w as usize].max(1) as f64 / total as f64).log2()
+                    }
+                }
+            };
             // Bigrams: followers per word, best first, top-K.
             let mut bigrams: Vec<Vec<(u16, u8)>> = vec![Vec::new(); v];
             let mut i = 0;
@@ -248,15 +266,20 @@ impl NgramBuilder {
                 while j < tri.len() && (tri[j].0 >> 16) as u32 == ctx {
                     j += 1;
                 }
+                let denom = ctx2.get(&ctx).copied().unwrap_or(1).max(1) as f64;
+                let v = (ctx & 0xffff) as u16;
                 let mut l: Vec<(u32, u16)> = tri[i..j]
                     .iter()
                     .filter(|e| e.1 >= min3)
+                    .filter(|e| {
+                        prune == f64::NEG_INFINITY
+                            || (e.1 as f64 / denom).log2() - backoff(v, e.0 as u16) >= prune
+                    })
                     .map(|e| (e.1, e.0 as u16))
                     .collect();
                 if !l.is_empty() {
                     l.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
                     l.truncate(opts.top_trigram);
-                    let denom = ctx2.get(&ctx).copied().unwrap_or(1).max(1) as f64;
                     trigrams.push((
                         ctx,
                         l.into_iter()

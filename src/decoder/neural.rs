@@ -66,7 +66,7 @@ pub struct NeuralOptions {
     pub frequent: usize,
     /// Softmax variant.
     pub softmax: Softmax,
-    /// Weight of the classic score (0 = pure neural).
+    /// Weight of the classic score in the hybrid (tuned: 1; `Scoring::Neural` uses 0).
     pub lambda: f32,
     /// Cost units per nat (Mozc costs ≈ 500 · −ln p).
     pub cost_scale: f32,
@@ -82,7 +82,7 @@ impl Default for NeuralOptions {
             beam: 10,
             frequent: 400,
             softmax: Softmax::Ivs,
-            lambda: 0.0,
+            lambda: 1.0,
             cost_scale: 500.0,
             unk_base: -2.0,
             word_penalty: 0.0,

@@ -508,6 +508,60 @@ mod tests {
         );
     }
 
+    fn tiny() -> Vec<u8> {
+        NgramTables {
+            words: vec![
+                Vec::new(),
+                Vec::new(),
+                word_key("あめ", "雨", 1, 1),
+                word_key("は", "は", 2, 2),
+            ],
+            unigram: vec![255, 255, 16, 8],
+            bigrams: vec![vec![], vec![(3, 4), (2, 9)], vec![(3, 1)], vec![]],
+            trigrams: vec![((1 << 16) | 3, vec![(2, 2)])],
+            frequent: vec![3, 2],
+            alpha_milli: 400,
+            scale: 8,
+        }
+        .to_bytes()
+        .unwrap()
+    }
+
+    #[test]
+    fn tiny_tables_round_trip() {
+        let m = NgramModel::from_section(SectionBytes::from_vec(tiny())).unwrap();
+        assert_eq!(m.id("は", "は", 2, 2), Some(3));
+        assert_eq!(
+            m.bigram_followers(BOS).collect::<Vec<_>>(),
+            [(3, -0.5), (2, -1.125)]
+        );
+        assert_eq!(m.score(BOS, 3, 2), -0.25);
+        assert_eq!(m.score(UNK, 3, 2), 2.0 * 0.4f32.log2() - 2.0);
+        // Out-of-range ids from a caller never panic.
+        assert_eq!(m.score(9999, 9999, 9999), 2.0 * 0.4f32.log2() - 1.0);
+        assert_eq!(m.word(9999), None);
+    }
+
+    /// A truncated section is an error, and a flipped byte never panics.
+    #[test]
+    fn truncated_or_flipped_never_panics() {
+        let bytes = tiny();
+        for len in 0..bytes.len() {
+            let r = NgramModel::from_section(SectionBytes::from_vec(bytes[..len].to_vec()));
+            assert!(r.is_err(), "length {len}");
+        }
+        for at in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[at] ^= 0xa5;
+            if let Ok(m) = NgramModel::from_section(SectionBytes::from_vec(b)) {
+                for w in 0..6 {
+                    let _ = (m.score(BOS, 3, w), m.word(w), m.words_with_prefix("は", 10));
+                }
+                let _ = m.frequent().count();
+            }
+        }
+    }
+
     #[test]
     fn corrupt_section_is_an_error() {
         assert!(NgramModel::from_section(SectionBytes::from_vec(vec![0; 10])).is_err());

@@ -210,6 +210,55 @@ pub fn complete(
     out
 }
 
+/// Extends predictions into short phrases: each word is followed by its likeliest next
+/// word (the best trigram follower, else the best bigram follower at α) as long as that
+/// word's log2 score is at least `min_log2` and it starts with kana, up to `max_words` words
+/// in all (`よろしく` → `よろしくお願いします`). Returns only the extended ones, each with the
+/// summed score and the last word's id; the widget can list them after the words.
+pub fn extend_to_phrases(
+    model: &NgramModel,
+    ctx: Context,
+    preds: &[Prediction],
+    min_log2: f32,
+    max_words: usize,
+) -> Vec<Prediction> {
+    let mut out = Vec::new();
+    for p in preds {
+        if p.id <= BOS {
+            continue;
+        }
+        let mut phrase = p.clone();
+        let (mut u, mut v) = (ctx.v, p.id);
+        for _ in 1..max_words {
+            let next = model.trigram_followers(u, v).next().or_else(|| {
+                model
+                    .bigram_followers(v)
+                    .next()
+                    .map(|(id, s)| (id, s + model.alpha_log2()))
+            });
+            let Some((id, s)) = next else { break };
+            let Some(w) = model.word(id) else { break };
+            let kana = w
+                .reading
+                .chars()
+                .next()
+                .is_some_and(|c| ('\u{3041}'..='\u{3096}').contains(&c));
+            if s < min_log2 || !kana {
+                break;
+            }
+            phrase.surface.push_str(w.surface);
+            phrase.reading.push_str(w.reading);
+            phrase.score += s;
+            phrase.id = id;
+            (u, v) = (v, id);
+        }
+        if phrase.id != p.id {
+            out.push(phrase);
+        }
+    }
+    out
+}
+
 /// The n-gram predictor for [`eval::evaluate`]: next words and completions in the context
 /// of the last two words of the history.
 #[derive(Debug, Clone, Copy)]
