@@ -210,8 +210,13 @@ impl Session {
             .forward(&self.lattice, &engine.connection, span, &[], from);
         self.forward_valid = self.lattice.len();
         if let Some(lm) = self.neural_lm(engine) {
-            self.neural
-                .sync(&self.lattice, &engine.connection, lm, changed);
+            self.neural.sync(
+                &self.lattice,
+                &engine.lexicon,
+                &engine.connection,
+                lm,
+                changed,
+            );
         }
     }
 

@@ -132,7 +132,16 @@ fn context_changes_nothing_structural() {
 fn any_input_converts() {
     let Some(e) = engine() else { return };
     let long: String = "きょうはいいてんきですね".repeat(20);
-    let inputs = ["a", "123さんびゃく", "😀あ😀", "ＡＢＣ、。！", "ヴぁ〜", &long, "\u{3000} \t", ""];
+    let inputs = [
+        "a",
+        "123さんびゃく",
+        "😀あ😀",
+        "ＡＢＣ、。！",
+        "ヴぁ〜",
+        &long,
+        "\u{3000} \t",
+        "",
+    ];
     for scoring in [Scoring::Neural, Scoring::Hybrid] {
         for sm in [Softmax::Ivs, Softmax::Full] {
             let mut s = session(scoring, sm);

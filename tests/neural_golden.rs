@@ -104,3 +104,15 @@ fn tiny_8bit_is_close() {
     assert!(d < 0.25, "max |Δ log-prob| {d}");
     assert!(dh < 0.3, "max |Δ h| {dh}");
 }
+
+/// The full exported model (`build/lm`, 50K words), when present.
+#[test]
+fn full_model_fp32_matches_pytorch() {
+    let Some((m, g)) = load("lm", PackOptions::bits(32)) else {
+        return;
+    };
+    let (d, dh, top) = check(&m, &g);
+    assert!(d < 2e-3, "max |Δ log-prob| {d}");
+    assert!(dh < 1e-3, "max |Δ h| {dh}");
+    assert!(top >= 23, "top-1 agreement {top}/24");
+}

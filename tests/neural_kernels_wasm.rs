@@ -42,7 +42,10 @@ fn row_times_states_matches_scalar() {
         let mut out = vec![0.0; n];
         kernels::row_times_states(&row, &states, dim, &mut out);
         for s in 0..n {
-            assert!(close(out[s], scalar::dot(&row, &states[s * dim..(s + 1) * dim])));
+            assert!(close(
+                out[s],
+                scalar::dot(&row, &states[s * dim..(s + 1) * dim])
+            ));
         }
     }
 }

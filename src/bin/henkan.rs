@@ -82,6 +82,13 @@ struct NeuralArgs {
     /// Penalty per word (nats).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     word_penalty: f32,
+    /// Merge beam candidates that differ only in the last word's POS ids (sum their
+    /// probabilities; measured worse, off by default).
+    #[arg(long)]
+    merge_variants: bool,
+    /// Weight of the connection cost relative to the word cost in the hybrid.
+    #[arg(long, default_value_t = 1.0)]
+    conn_weight: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     softmax: SoftmaxKind,
@@ -98,6 +105,8 @@ impl NeuralArgs {
             lambda: self.lambda,
             unk_base: self.unk_base,
             word_penalty: self.word_penalty,
+            conn_weight: self.conn_weight,
+            merge_variants: self.merge_variants,
             softmax: match self.softmax {
                 SoftmaxKind::Ivs => Softmax::Ivs,
                 SoftmaxKind::IvsNoFrequent => Softmax::IvsNoFrequent,
@@ -403,7 +412,9 @@ fn bench_keystroke(
     let mut keys = Vec::new();
     let mut convs = Vec::new();
     // HENKAN_SLOW_KEY_MS=N prints the keys slower than N ms (to find the tail).
-    let slow: Option<f64> = std::env::var("HENKAN_SLOW_KEY_MS").ok().and_then(|v| v.parse().ok());
+    let slow: Option<f64> = std::env::var("HENKAN_SLOW_KEY_MS")
+        .ok()
+        .and_then(|v| v.parse().ok());
     for (reading, _) in pairs {
         session.clear();
         for c in reading.chars() {
@@ -412,7 +423,10 @@ fn bench_keystroke(
             *sink += session.best_text(engine).len();
             let ms = t0.elapsed().as_secs_f64() * 1000.0;
             if slow.is_some_and(|l| ms > l) {
-                eprintln!("slow key {ms:.2} ms at {} of {reading}", session.lattice().len());
+                eprintln!(
+                    "slow key {ms:.2} ms at {} of {reading}",
+                    session.lattice().len()
+                );
             }
             keys.push(ms);
         }

@@ -393,9 +393,14 @@ pub fn attach_lstm(
         entries,
         entries_in_vocab: pairs.len(),
         lm_words_unmapped: mapped.iter().filter(|m| !**m).count().saturating_sub(2),
-        vocab_bytes: 24 + 8 * pairs.len(),
+        vocab_bytes: 28 + 8 * pairs.len(),
     };
-    let voc = write_vocab(vocab.len, vocab.unk_id, vocab.bos_id, pairs);
+    let number_id = vocab
+        .ids
+        .get("1/いち/2044/2044")
+        .copied()
+        .unwrap_or(vocab.unk_id);
+    let voc = write_vocab(vocab.len, vocab.unk_id, vocab.bos_id, number_id, pairs);
     let mut w = ContainerWriter::new();
     for e in container.entries() {
         let Some(kind) = e.kind else { continue };

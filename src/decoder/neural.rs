@@ -18,7 +18,8 @@
 //! the positions they start at; the best `beam` form Π[t] and take one batched LSTM step.
 //! A backspace truncates Π and V to the shorter reading.
 //!
-//! Out-of-vocabulary words (and the lattice's unknown-word and number nodes) are `<unk>`
+//! A number node (a whole number read in kana) is the LM word of the digit 1 (the corpus
+//! has numbers digit by digit). Out-of-vocabulary words and unknown-word nodes are `<unk>`
 //! times a within-class probability `exp(−unk_base − (cost + connection cost) / cost_scale)`
 //! from the dictionary (word cost and the connection into the word): never dropped.
 //!
@@ -26,6 +27,7 @@
 //! connection to the sentence end).
 
 use crate::lattice::{Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
+use crate::lexicon::Lexicon;
 use crate::lm::lstm::{log_sum_exp, NeuralLm, StepScratch};
 use crate::pos::Connection;
 
@@ -74,6 +76,10 @@ pub struct NeuralOptions {
     pub unk_base: f32,
     /// Subtracted per word (a word insertion penalty, in nats).
     pub word_penalty: f32,
+    /// Merge beam candidates that differ only in the POS ids of the last word.
+    pub merge_variants: bool,
+    /// Weight of the connection cost relative to the word cost in the hybrid's classic term.
+    pub conn_weight: f32,
 }
 
 impl Default for NeuralOptions {
@@ -86,6 +92,8 @@ impl Default for NeuralOptions {
             cost_scale: 500.0,
             unk_base: -2.0,
             word_penalty: 0.0,
+            merge_variants: false,
+            conn_weight: 1.0,
         }
     }
 }
@@ -219,8 +227,10 @@ impl NeuralDecoder {
 
     /// The LM word of a lattice node.
     pub fn word_of(lm: &NeuralLm, entry: u32) -> u32 {
-        if entry == UNKNOWN_ENTRY || entry == NUMBER_ENTRY {
+        if entry == UNKNOWN_ENTRY {
             lm.vocab.unk_id
+        } else if entry == NUMBER_ENTRY {
+            lm.vocab.number_id
         } else {
             lm.vocab.lm_id(entry)
         }
@@ -325,7 +335,14 @@ impl NeuralDecoder {
 
     /// Brings the decoder to the lattice: positions before `changed` are kept, the rest is
     /// (re)decoded. Call after every lattice change.
-    pub fn sync(&mut self, lattice: &Lattice, conn: &Connection, lm: &NeuralLm, changed: usize) {
+    pub fn sync(
+        &mut self,
+        lattice: &Lattice,
+        lexicon: &Lexicon,
+        conn: &Connection,
+        lm: &NeuralLm,
+        changed: usize,
+    ) {
         let hd = lm.model.hidden;
         if changed < self.done {
             self.truncate(changed);
@@ -339,7 +356,7 @@ impl NeuralDecoder {
             self.start(lm);
         }
         for t in self.done + 1..=lattice.len() {
-            self.extend(lattice, conn, lm, t);
+            self.extend(lattice, lexicon, conn, lm, t);
         }
     }
 
@@ -419,7 +436,52 @@ impl NeuralDecoder {
         }
     }
 
-    fn extend(&mut self, lattice: &Lattice, conn: &Connection, lm: &NeuralLm, t: usize) {
+    /// Merges candidates (sorted best first) that extend the same hypothesis by words with the
+    /// same span and surface (entries differing only in POS ids): their probabilities add up
+    /// in the best one's score, so one written sentence is not split over several beam slots.
+    fn merge_variants(&mut self, lattice: &Lattice, lexicon: &Lexicon) {
+        let nodes = lattice.nodes();
+        let beam = self.opts.beam.max(1);
+        let mut kept = 0;
+        for i in 0..self.cand.len() {
+            let c = self.cand[i];
+            let n = nodes[c.2 as usize];
+            let surf = lexicon.entry(n.entry).map(|e| e.surface);
+            let mut merged = false;
+            if surf.is_some() {
+                for k in 0..kept {
+                    let o = self.cand[k];
+                    let m = nodes[o.2 as usize];
+                    if o.1 == c.1
+                        && m.begin == n.begin
+                        && lexicon.entry(m.entry).map(|e| e.surface) == surf
+                    {
+                        // log(exp(a) + exp(b)), a ≥ b
+                        let add = (c.0 - o.0).exp().ln_1p();
+                        self.cand[k].0 += add;
+                        self.cand[k].4 += add;
+                        merged = true;
+                        break;
+                    }
+                }
+            }
+            if !merged && kept < beam {
+                self.cand.swap(kept, i);
+                kept += 1;
+            }
+        }
+        self.cand.truncate(kept);
+        self.cand.sort_by(|a, b| b.0.total_cmp(&a.0));
+    }
+
+    fn extend(
+        &mut self,
+        lattice: &Lattice,
+        lexicon: &Lexicon,
+        conn: &Connection,
+        lm: &NeuralLm,
+        t: usize,
+    ) {
         let m = &lm.model;
         let hd = m.hidden;
         let nodes = lattice.nodes();
@@ -468,7 +530,10 @@ impl NeuralDecoder {
                 };
                 let mut num = self.logits[k][s] + class - self.opts.word_penalty;
                 if lam != 0.0 {
-                    num -= lam * (n.cost + conn.cost(hy.right_id, n.left_id)) as f32 / scale;
+                    num -= lam
+                        * (n.cost as f32
+                            + self.opts.conn_weight * conn.cost(hy.right_id, n.left_id) as f32)
+                        / scale;
                 }
                 let score = hy.score + num - hy.lse;
                 self.cand.push((score, k as u32, i as u32, w, num));
@@ -476,6 +541,9 @@ impl NeuralDecoder {
         }
         // best first; ties keep the earlier candidate (stable sort)
         self.cand.sort_by(|a, b| b.0.total_cmp(&a.0));
+        if self.opts.merge_variants {
+            self.merge_variants(lattice, lexicon);
+        }
         self.cand.truncate(self.opts.beam.max(1));
         let first = self.hyps.len();
         for &(score, parent, node, word, num) in &self.cand {
@@ -547,7 +615,9 @@ impl NeuralDecoder {
                 score += self.logits[k][s as usize];
             }
             if self.opts.lambda != 0.0 {
-                score -= self.opts.lambda * conn.cost(hy.right_id, 0) as f32 / self.opts.cost_scale;
+                score -=
+                    self.opts.lambda * self.opts.conn_weight * conn.cost(hy.right_id, 0) as f32
+                        / self.opts.cost_scale;
             }
             let mut path = Vec::new();
             let mut j = k as u32;

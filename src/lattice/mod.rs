@@ -181,7 +181,9 @@ impl Lattice {
             };
         }
         match lexicon.entry(node.entry).map(|e| e.surface) {
-            Some(s @ Surface::Coded { .. }) => self.digits.apply(&lexicon.surface_text(&s, reading)),
+            Some(s @ Surface::Coded { .. }) => {
+                self.digits.apply(&lexicon.surface_text(&s, reading))
+            }
             Some(s) => lexicon.surface_text(&s, reading),
             None => reading.to_string(),
         }

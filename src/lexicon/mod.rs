@@ -513,8 +513,18 @@ mod tests {
             .collect();
         assert_eq!(got, vec!["食べる", "喰べる"]);
         let e = lex.get("たべる").next().unwrap();
-        assert!(matches!(e.surface, Surface::Coded { count: 1, shared: 2, .. }));
-        let r: Vec<String> = lex.get("る").map(|e| lex.surface_text(&e.surface, "る")).collect();
+        assert!(matches!(
+            e.surface,
+            Surface::Coded {
+                count: 1,
+                shared: 2,
+                ..
+            }
+        ));
+        let r: Vec<String> = lex
+            .get("る")
+            .map(|e| lex.surface_text(&e.surface, "る"))
+            .collect();
         assert_eq!(r, vec!["る流"]);
     }
 

@@ -12,11 +12,12 @@
 //! ```
 //! `LmVocab`:
 //! ```text
-//! "HKLMVOC1"  u32 vocab  u32 unk_id  u32 bos_id  u32 n
+//! "HKLMVOC2"  u32 vocab  u32 unk_id  u32 bos_id  u32 n  u32 number_id
 //! n × (u32 lexicon entry offset, u32 LM id), sorted by offset
 //! ```
-//! Lexicon entries not listed (and the lattice's unknown-word and number nodes) are
-//! `<unk>`.
+//! Lexicon entries not listed and the lattice's unknown-word nodes are `<unk>`; the lattice's
+//! number nodes (a whole number read in kana) are `number_id`, the LM word of the digit `1`
+//! (the corpus analysis writes numbers digit by digit), or `<unk>` when it has none.
 
 use super::{LstmModel, QuantMatrix};
 use crate::error::{Error, Result};
@@ -25,7 +26,9 @@ use crate::model::SectionBytes;
 /// Magic of the `Lstm` section.
 pub const LSTM_MAGIC: &[u8; 8] = b"HKLSTM01";
 /// Magic of the `LmVocab` section.
-pub const VOCAB_MAGIC: &[u8; 8] = b"HKLMVOC1";
+pub const VOCAB_MAGIC: &[u8; 8] = b"HKLMVOC2";
+
+const PAIRS_AT: usize = 28;
 
 /// How a matrix is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -284,6 +287,8 @@ pub struct LmVocab {
     pub unk_id: u32,
     /// Id of `<s>`.
     pub bos_id: u32,
+    /// The LM word that stands for a number node.
+    pub number_id: u32,
     n: usize,
 }
 
@@ -303,14 +308,21 @@ impl LmVocab {
         let unk_id = r.u32()?;
         let bos_id = r.u32()?;
         let n = r.u32()? as usize;
-        if b.len() < 24 + 8 * n {
-            return Err(bad("lm vocabulary", "pair table truncated"));
+        let number_id = r.u32()?;
+        if b.len() < PAIRS_AT + 8 * n || unk_id as usize >= vocab || bos_id as usize >= vocab {
+            return Err(bad("lm vocabulary", "pair table truncated or bad ids"));
         }
+        let number_id = if (number_id as usize) < vocab {
+            number_id
+        } else {
+            unk_id
+        };
         Ok(LmVocab {
             bytes,
             vocab,
             unk_id,
             bos_id,
+            number_id,
             n,
         })
     }
@@ -326,7 +338,7 @@ impl LmVocab {
     }
 
     fn pair(&self, i: usize) -> (u32, u32) {
-        let b = &self.bytes.as_ref()[24 + 8 * i..24 + 8 * i + 8];
+        let b = &self.bytes.as_ref()[PAIRS_AT + 8 * i..PAIRS_AT + 8 * i + 8];
         (
             u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
             u32::from_le_bytes([b[4], b[5], b[6], b[7]]),
@@ -358,12 +370,18 @@ impl LmVocab {
 }
 
 /// Serializes an `LmVocab` section from (entry offset, LM id) pairs (any order).
-pub fn write_vocab(vocab: usize, unk_id: u32, bos_id: u32, mut pairs: Vec<(u32, u32)>) -> Vec<u8> {
+pub fn write_vocab(
+    vocab: usize,
+    unk_id: u32,
+    bos_id: u32,
+    number_id: u32,
+    mut pairs: Vec<(u32, u32)>,
+) -> Vec<u8> {
     pairs.sort_unstable();
     pairs.dedup_by_key(|p| p.0);
-    let mut out = Vec::with_capacity(24 + 8 * pairs.len());
+    let mut out = Vec::with_capacity(PAIRS_AT + 8 * pairs.len());
     out.extend_from_slice(VOCAB_MAGIC);
-    for v in [vocab as u32, unk_id, bos_id, pairs.len() as u32] {
+    for v in [vocab as u32, unk_id, bos_id, pairs.len() as u32, number_id] {
         put_u32(&mut out, v);
     }
     for (o, i) in pairs {
