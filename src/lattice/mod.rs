@@ -203,23 +203,8 @@ impl Lattice {
         let index = lexicon.index();
         let first = len.saturating_sub(MAX_WORD_CHARS);
         for begin in first..len {
-            let mut node = index.root();
-            let mut out = Output::zero();
-            let mut alive = true;
-            for &b in &self.reading.as_bytes()[self.offsets[begin]..] {
-                match node.find_input(b) {
-                    Some(t) => {
-                        let tr = node.transition(t);
-                        out = out.cat(tr.out);
-                        node = index.node(tr.addr);
-                    }
-                    None => {
-                        alive = false;
-                        break;
-                    }
-                }
-            }
-            if alive {
+            let bytes = &self.reading.as_bytes()[self.offsets[begin]..];
+            if let Some((node, out)) = advance(index, index.root(), Output::zero(), bytes) {
                 self.walks.push(Walk {
                     begin: begin as u16,
                     addr: node.addr(),
@@ -269,25 +254,10 @@ impl Lattice {
         let bytes = c.encode_utf8(&mut buf).as_bytes();
         self.walks_next.clear();
         for w in self.walks.drain(..) {
-            let mut node = index.node(w.addr);
-            let mut out = Output::new(w.out);
-            let mut alive = true;
-            for &b in bytes {
-                match node.find_input(b) {
-                    Some(t) => {
-                        let tr = node.transition(t);
-                        out = out.cat(tr.out);
-                        node = index.node(tr.addr);
-                    }
-                    None => {
-                        alive = false;
-                        break;
-                    }
-                }
-            }
-            if !alive {
+            let Some((node, out)) = advance(index, index.node(w.addr), Output::new(w.out), bytes)
+            else {
                 continue;
-            }
+            };
             if node.is_final() {
                 let value = out.cat(node.final_output()).value();
                 for e in lexicon.entries(value) {
@@ -377,6 +347,22 @@ impl Lattice {
             });
         }
     }
+}
+
+/// Follows `bytes` from `node` in the index automaton, accumulating the output; `None`
+/// when the walk leaves the automaton.
+fn advance<'f>(
+    index: &'f fst::raw::Fst<crate::model::SectionBytes>,
+    mut node: fst::raw::Node<'f>,
+    mut out: Output,
+    bytes: &[u8],
+) -> Option<(fst::raw::Node<'f>, Output)> {
+    for &b in bytes {
+        let tr = node.transition(node.find_input(b)?);
+        out = out.cat(tr.out);
+        node = index.node(tr.addr);
+    }
+    Some((node, out))
 }
 
 trait EmptyTransitions {
