@@ -13,6 +13,14 @@
 //! Reading a container checks the magic, the version, that every section lies inside the
 //! bytes and that its CRC-32 matches; a mismatch is a typed [`Error`], never a panic.
 //! Sections are then handed out as [`SectionBytes`]: cheap views into one shared buffer.
+//!
+//! *Progressive loading*: the language-model sections ([`SectionKind::is_lm`]) are the big,
+//! optional part of a model and come last in the files we ship. [`layout`] tells from the first
+//! `16 + 32 × count` bytes where the other sections — the *core* — end; [`Container::partial`]
+//! checks only the core (the LM sections stay *pending*, hidden from [`Container::section`]) and
+//! [`Container::complete`] checks the pending sections once their bytes are there. The buffer is
+//! reserved at its full length from the start and never reallocated, so a streaming writer (the
+//! browser loader writes into wasm memory) can fill the pending bytes in place.
 
 use crate::error::{Error, Result};
 use std::ops::Range;
@@ -76,6 +84,15 @@ impl SectionKind {
         }
     }
 
+    /// Whether the section belongs to the language models (LSTM, its vocabulary, the n-gram
+    /// LM): optional for the classic engine, checked last by a progressive load.
+    pub fn is_lm(self) -> bool {
+        matches!(
+            self,
+            SectionKind::Lstm | SectionKind::LmVocab | SectionKind::Ngram
+        )
+    }
+
     fn from_u32(v: u32) -> Option<SectionKind> {
         SectionKind::ALL.into_iter().find(|k| *k as u32 == v)
     }
@@ -129,11 +146,67 @@ pub struct SectionEntry {
     pub crc32: u32,
 }
 
+impl SectionEntry {
+    /// Whether the section is part of the language models (unknown kinds are not).
+    pub fn is_lm(&self) -> bool {
+        self.kind.is_some_and(SectionKind::is_lm)
+    }
+
+    /// The byte range of the section, or an error if it overflows.
+    fn range(&self) -> Result<Range<u64>> {
+        let end = self
+            .offset
+            .checked_add(self.length)
+            .ok_or(Error::Malformed {
+                section: "table",
+                detail: "section offset overflows".into(),
+            })?;
+        Ok(self.offset..end)
+    }
+}
+
+/// Where the parts of a model end, known from its section table alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// The section table.
+    pub entries: Vec<SectionEntry>,
+    /// Bytes needed for the header, the table and every section except the LM ones (the
+    /// classic engine).
+    pub core_end: u64,
+    /// Bytes needed for everything (the end of the last section).
+    pub file_end: u64,
+}
+
+/// Reads the header and section table (see [`read_table`]) and where the core and the
+/// whole model end.
+pub fn layout(bytes: &[u8]) -> Result<Layout> {
+    let entries = read_table(bytes)?;
+    let table_end = (HEADER_LEN + entries.len() * ENTRY_LEN) as u64;
+    let (mut core_end, mut file_end) = (table_end, table_end);
+    for e in &entries {
+        let end = e.range()?.end;
+        file_end = file_end.max(end);
+        if !e.is_lm() {
+            core_end = core_end.max(end);
+        }
+    }
+    Ok(Layout {
+        entries,
+        core_end,
+        file_end,
+    })
+}
+
 /// A checked model container over a shared buffer.
+///
+/// It may be *partial*: sections whose checksums were not checked yet (see
+/// [`Container::partial`]) are *pending* and invisible to [`Container::section`].
 #[derive(Debug, Clone)]
 pub struct Container {
     buf: Arc<Vec<u8>>,
     entries: Vec<SectionEntry>,
+    /// Indices into `entries` of the sections not checked yet.
+    pending: Vec<usize>,
 }
 
 fn read_u32(b: &[u8], at: usize) -> u32 {
@@ -199,32 +272,73 @@ pub fn read_table(bytes: &[u8]) -> Result<Vec<SectionEntry>> {
     Ok(entries)
 }
 
+/// Checks that a section lies inside the first `received` bytes of `bytes` and that its
+/// CRC-32 matches.
+fn check(bytes: &[u8], received: usize, e: &SectionEntry) -> Result<()> {
+    let range = e.range()?;
+    let have = received.min(bytes.len()) as u64;
+    if range.end > have {
+        return Err(Error::Truncated {
+            needed: range.end,
+            len: have,
+        });
+    }
+    if crc32fast::hash(&bytes[range.start as usize..range.end as usize]) != e.crc32 {
+        return Err(Error::Checksum {
+            kind: e.kind.map(SectionKind::name).unwrap_or("unknown"),
+        });
+    }
+    Ok(())
+}
+
 impl Container {
     /// Checks a whole model file and takes ownership of its bytes.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Self> {
-        let entries = read_table(&bytes)?;
-        for e in &entries {
-            let end = e.offset.checked_add(e.length).ok_or(Error::Malformed {
-                section: "table",
-                detail: "section offset overflows".into(),
-            })?;
-            if end > bytes.len() as u64 {
-                return Err(Error::Truncated {
-                    needed: end,
-                    len: bytes.len() as u64,
-                });
-            }
-            let data = &bytes[e.offset as usize..end as usize];
-            if crc32fast::hash(data) != e.crc32 {
-                return Err(Error::Checksum {
-                    kind: e.kind.map(SectionKind::name).unwrap_or("unknown"),
-                });
+        let len = bytes.len();
+        let mut container = Container::partial(bytes, len)?;
+        container.complete(len)?;
+        Ok(container)
+    }
+
+    /// Takes a buffer of which only the first `received` bytes have arrived yet and checks
+    /// the core sections (all but the LM ones), which must lie inside them. The LM sections
+    /// stay pending until [`Container::complete`].
+    ///
+    /// The buffer should already have the whole file's length ([`Layout::file_end`]): it is
+    /// shared from now on and never reallocated, so its address stays valid for a writer
+    /// that fills the rest in place. Nothing in this crate reads a pending section's bytes
+    /// before `complete` is called.
+    pub fn partial(bytes: Vec<u8>, received: usize) -> Result<Self> {
+        let entries = read_table(&bytes[..received.min(bytes.len())])?;
+        let mut pending = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            if e.is_lm() {
+                e.range()?;
+                pending.push(i);
+            } else {
+                check(&bytes, received, e)?;
             }
         }
         Ok(Container {
             buf: Arc::new(bytes),
             entries,
+            pending,
         })
+    }
+
+    /// Checks the pending sections now that `received` bytes have arrived. On success they
+    /// become visible; on error (truncated, checksum) the container stays as it was.
+    pub fn complete(&mut self, received: usize) -> Result<()> {
+        for &i in &self.pending {
+            check(&self.buf, received, &self.entries[i])?;
+        }
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Whether some sections are still pending (see [`Container::partial`]).
+    pub fn is_partial(&self) -> bool {
+        !self.pending.is_empty()
     }
 
     /// The section table.
@@ -244,13 +358,14 @@ impl Container {
 
     /// The first section of a kind, if present.
     pub fn section(&self, kind: SectionKind) -> Option<SectionBytes> {
-        self.entries
-            .iter()
-            .find(|e| e.kind == Some(kind))
-            .map(|e| SectionBytes {
-                buf: self.buf.clone(),
-                range: e.offset as usize..(e.offset + e.length) as usize,
-            })
+        let at = self.entries.iter().position(|e| e.kind == Some(kind))?;
+        if self.pending.contains(&at) {
+            return None;
+        }
+        self.entries.get(at).map(|e| SectionBytes {
+            buf: self.buf.clone(),
+            range: e.offset as usize..(e.offset + e.length) as usize,
+        })
     }
 
     /// The first section of a kind, or [`Error::MissingSection`].
@@ -395,5 +510,77 @@ mod tests {
         // first entry's offset far past the end
         b[16 + 8..16 + 16].copy_from_slice(&u64::MAX.to_le_bytes());
         assert!(Container::from_bytes(b).is_err());
+    }
+
+    /// The core first, then the LM sections, as the shipped models are laid out.
+    fn with_lm() -> Vec<u8> {
+        let mut w = ContainerWriter::new();
+        w.add(SectionKind::Meta, b"name=test\n".to_vec());
+        w.add(SectionKind::Connection, vec![1, 2, 3, 4, 5]);
+        w.add(SectionKind::Lstm, vec![7; 100]);
+        w.add(SectionKind::Ngram, vec![8; 50]);
+        w.finish()
+    }
+
+    #[test]
+    fn layout_tells_where_the_core_ends() {
+        let b = with_lm();
+        let l = layout(&b[..16 + 4 * 32]).unwrap();
+        let conn = &l.entries[1];
+        assert_eq!(l.core_end, conn.offset + conn.length);
+        let ngram = &l.entries[3];
+        assert_eq!(l.file_end, ngram.offset + ngram.length);
+        assert!(l.core_end < l.entries[2].offset);
+        assert!(matches!(
+            layout(&b[..16 + 3 * 32]).unwrap_err(),
+            Error::Truncated { .. }
+        ));
+    }
+
+    #[test]
+    fn partial_hides_the_lm_sections_until_complete() {
+        let b = with_lm();
+        let l = layout(&b).unwrap();
+        let core_end = l.core_end as usize;
+        let mut c = Container::partial(b.clone(), core_end).unwrap();
+        assert!(c.is_partial());
+        assert_eq!(
+            c.section(SectionKind::Connection).unwrap().as_ref(),
+            &[1, 2, 3, 4, 5]
+        );
+        assert!(c.section(SectionKind::Lstm).is_none());
+        // Not all there yet: an error, and nothing changed.
+        assert!(matches!(
+            c.complete(l.file_end as usize - 1).unwrap_err(),
+            Error::Truncated { .. }
+        ));
+        assert!(c.section(SectionKind::Lstm).is_none());
+        c.complete(b.len()).unwrap();
+        assert!(!c.is_partial());
+        assert_eq!(c.section(SectionKind::Lstm).unwrap().as_ref(), &[7; 100]);
+        assert_eq!(c.section(SectionKind::Ngram).unwrap().as_ref(), &[8; 50]);
+        // The core must be complete and intact.
+        assert!(matches!(
+            Container::partial(b.clone(), core_end - 1).unwrap_err(),
+            Error::Truncated { .. }
+        ));
+    }
+
+    #[test]
+    fn a_corrupt_lm_section_fails_complete_only() {
+        let mut b = with_lm();
+        let l = layout(&b).unwrap();
+        b[l.entries[2].offset as usize + 10] = 0;
+        let mut c = Container::partial(b.clone(), b.len()).unwrap();
+        assert_eq!(
+            c.complete(b.len()).unwrap_err(),
+            Error::Checksum { kind: "lstm" }
+        );
+        assert!(c.is_partial());
+        assert!(c.section(SectionKind::Meta).is_some());
+        assert_eq!(
+            Container::from_bytes(b).unwrap_err(),
+            Error::Checksum { kind: "lstm" }
+        );
     }
 }
