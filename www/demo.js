@@ -39,8 +39,10 @@ const demo = {
   totalMs: /** @type {number[]} */ ([]),
   /** @type {{key: string, wasmMs: number, totalMs: number, state: string, len: number}[]} every handled key */
   keys: /** @type {{key: string, wasmMs: number, totalMs: number, state: string, len: number}[]} */ ([]),
-  /** performance.now() when the model became ready */
+  /** performance.now() when the model became ready (the classic engine: the dictionary is in) */
   readyAt: NaN,
+  /** performance.now() when the language models were attached (neural and hybrid engines) */
+  neuralAt: NaN,
   /** performance.now() of the first output carrying a conversion */
   firstConversionAt: NaN,
   /** @type {ImeOutput | null} */
@@ -63,18 +65,46 @@ ime.addEventListener('progress', (e) => {
   } else {
     progress.removeAttribute('value');
   }
-  $('status').textContent = `${(loaded / 1e6).toFixed(1)}${total ? ` / ${(total / 1e6).toFixed(1)}` : ''} MB`;
+  const text = `${(loaded / 1e6).toFixed(1)}${total ? ` / ${(total / 1e6).toFixed(1)}` : ''} MB`;
+  $('status').textContent = ime.status === 'ready' ? `classic ready (${Math.round(demo.readyAt)} ms) · neural loading… ${text}` : text;
 });
+const select = /** @type {HTMLSelectElement} */ ($('engine'));
+select.addEventListener('change', () => {
+  try {
+    ime.setEngine(select.value);
+  } catch (e) {
+    $('notice').textContent = `engine ${select.value}: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  showEngines();
+});
+
+/** The engine selector: what the model offers now, the engine in use selected. */
+function showEngines() {
+  select.replaceChildren(...ime.engines.map((name) => new Option(name, name, false, name === ime.engine)));
+  select.disabled = ime.engines.length < 2;
+}
+
+/** The model state next to the progress bar: loading → classic ready → neural ready. */
+function showModelState() {
+  const mb = (ime.modelBytes / 1e6).toFixed(1);
+  const lm =
+    ime.lm === 'ready'
+      ? `neural ready (${Math.round(demo.neuralAt)} ms)`
+      : ime.lm === 'failed'
+        ? 'neural unavailable'
+        : ime.lm === 'absent'
+          ? 'no neural model'
+          : 'neural loading…';
+  $('status').textContent = `classic ready (${Math.round(demo.readyAt)} ms) · ${lm} · ${mb} MB`;
+  $('status').dataset.lm = ime.lm;
+}
+
 ime.addEventListener('status', () => {
   const mode = $('mode');
   if (ime.status === 'ready') {
     demo.readyAt = performance.now();
-    $('status').textContent = `ready (${(ime.modelBytes / 1e6).toFixed(1)} MB, ${Math.round(demo.readyAt)} ms)`;
-    progress.max = 1;
-    progress.value = 1;
-    const select = /** @type {HTMLSelectElement} */ ($('engine'));
-    select.replaceChildren(...ime.engines.map((name) => new Option(name, name)));
-    select.disabled = ime.engines.length < 2;
+    showModelState();
+    showEngines();
     mode.textContent = 'あ';
     mode.dataset.mode = 'hiragana';
   } else if (ime.status === 'error') {
@@ -84,6 +114,19 @@ ime.addEventListener('status', () => {
     box.textContent = `The input method is not available: ${ime.error}. The text fields still work as plain text fields.`;
     mode.textContent = '×';
     mode.dataset.mode = 'direct';
+  }
+});
+ime.addEventListener('lm', () => {
+  if (ime.status !== 'ready') return;
+  if (ime.lm === 'ready') demo.neuralAt = performance.now();
+  progress.max = 1;
+  progress.value = 1;
+  showModelState();
+  showEngines();
+  if (ime.lm === 'failed') {
+    const box = $('notice');
+    box.style.display = 'block';
+    box.textContent = `The neural engine is not available: ${ime.lmError}. Conversions use the classic engine.`;
   }
 });
 

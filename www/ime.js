@@ -6,10 +6,22 @@ import { streamModel, ModelLoadError } from './loader.js';
 /** @typedef {import('./types.js').HenkanHandle} HenkanHandle */
 /** @typedef {import('./types.js').WasmModule} WasmModule */
 /** @typedef {import('./loader.js').Progress} Progress */
+/** @typedef {import('./loader.js').ModelInfo} ModelInfo */
+/**
+ * The handle with the progressive-loading and engine calls (src/wasm.rs).
+ * @typedef {HenkanHandle & import('./loader.js').ModelSink & {
+ *   setDefaultEngine: (name: string) => void,
+ *   defaultEngine: () => string,
+ *   setEngine: (session: number, name: string) => void,
+ *   engine: (session: number) => string,
+ * }} LoadingHandle
+ */
 
 /**
- * The engine shared by all fields of a page. Events: `status` (idle → loading → ready | error)
- * and `progress` (`detail`: {@link Progress}).
+ * The engine shared by all fields of a page. Events: `status` (idle → loading → ready | error;
+ * `ready` comes as soon as the dictionary is in: classic conversions), `lm` (the language
+ * models: pending → ready | failed | absent; `ready` switches the default engine to the
+ * hybrid) and `progress` (`detail`: {@link Progress}).
  */
 export class HenkanIme extends EventTarget {
   constructor() {
@@ -22,18 +34,42 @@ export class HenkanIme extends EventTarget {
     this.handle = null;
     /** @type {WebAssembly.Memory | null} */
     this.memory = null;
-    /** @type {string[]} */
+    /** @type {string[]} the engines available now */
     this.engines = [];
+    /** @type {'pending' | 'ready' | 'failed' | 'absent'} the language models (neural, hybrid) */
+    this.lm = 'pending';
+    /** Why the language models are missing, when `lm` is `failed`. */
+    this.lmError = '';
+    /** The engine the fields convert with (unless one chose its own). */
+    this.engine = '';
     /** Model bytes received. */
     this.modelBytes = 0;
     /** Where the load time went (ms): `load()` called (since navigation), wasm instantiation,
-     * model download (after instantiation), `Engine::from_bytes`. */
-    this.timing = { startMs: 0, wasmMs: 0, downloadMs: 0, buildMs: 0 };
+     * model download (after instantiation), building the classic engine (`Engine::from_prefix`)
+     * and attaching the LMs; `coreAt`/`lmAt`: performance.now() when each was ready. */
+    this.timing = { startMs: 0, wasmMs: 0, downloadMs: 0, buildMs: 0, lmBuildMs: 0, coreAt: NaN, lmAt: NaN };
   }
 
   /** Whether keys can be converted. */
   get ready() {
     return this.status === 'ready' && this.handle !== null;
+  }
+
+  /** Whether the neural and hybrid engines are available. */
+  get neuralReady() {
+    return this.lm === 'ready';
+  }
+
+  /**
+   * Chooses the engine of every field (one of `engines`; `''`: the default, the hybrid once
+   * the LM is in). Throws for an engine the model does not offer.
+   * @param {string} name
+   */
+  setEngine(name) {
+    const handle = /** @type {LoadingHandle | null} */ (this.handle);
+    if (!handle) throw new Error('the input method is not ready');
+    handle.setDefaultEngine(name);
+    this.engine = handle.defaultEngine();
   }
 
   /**
@@ -55,24 +91,41 @@ export class HenkanIme extends EventTarget {
       const t1 = performance.now();
       this.timing.wasmMs = t1 - t0;
       this.memory = exports.memory;
-      const handle = new opts.module.Henkan();
+      const handle = /** @type {LoadingHandle} */ (new opts.module.Henkan());
       let lastProgress = -Infinity;
+      /** @type {import('./loader.js').ModelSink} */
       const sink = {
-        allocModel: (/** @type {number} */ len) => handle.allocModel(len),
-        growModel: (/** @type {number} */ len) => handle.growModel(len),
-        loadModel: (/** @type {number} */ len) => {
+        allocModel: (len) => handle.allocModel(len),
+        growModel: (len) => handle.growModel(len),
+        modelLayout: (received) => handle.modelLayout(received),
+        loadModelPrefix: (received) => {
           const t2 = performance.now();
-          this.timing.downloadMs = t2 - t1; // after instantiation (it started before)
           try {
-            return handle.loadModel(len);
+            return handle.loadModelPrefix(received);
           } finally {
             this.timing.buildMs = performance.now() - t2;
           }
         },
+        completeModel: (received) => {
+          const t2 = performance.now();
+          this.timing.downloadMs = t2 - t1; // after instantiation (it started before)
+          try {
+            return handle.completeModel(received);
+          } finally {
+            this.timing.lmBuildMs = performance.now() - t2;
+          }
+        },
       };
-      const info = await streamModel(opts.modelUrl, sink, () => /** @type {WebAssembly.Memory} */ (this.memory), {
+      const { info, lmError } = await streamModel(opts.modelUrl, sink, () => /** @type {WebAssembly.Memory} */ (this.memory), {
         signal: opts.signal,
         fetch: () => response,
+        onCore: (core) => {
+          this.engines = core.engines;
+          this.engine = core.defaultEngine;
+          this.handle = handle;
+          this.timing.coreAt = performance.now();
+          this.#setStatus('ready');
+        },
         onProgress: (p) => {
           this.modelBytes = p.loaded;
           // At most one event per frame: a fast download delivers hundreds of chunks.
@@ -83,11 +136,15 @@ export class HenkanIme extends EventTarget {
         },
       });
       this.engines = info.engines;
-      this.handle = handle;
-      this.#setStatus('ready');
+      this.engine = handle.defaultEngine();
+      this.lmError = lmError;
+      this.timing.lmAt = performance.now();
+      this.#setLm(lmError ? 'failed' : info.engines.length > 1 ? 'ready' : 'absent');
       return true;
     } catch (e) {
       this.error = e instanceof ModelLoadError ? e.message : `the input method could not start: ${e instanceof Error ? e.message : String(e)}`;
+      this.lm = 'failed';
+      this.lmError = this.error;
       this.#setStatus('error');
       return false;
     }
@@ -101,6 +158,12 @@ export class HenkanIme extends EventTarget {
   fail(e) {
     this.error = `the input method stopped: ${e instanceof Error ? e.message : String(e)}`;
     this.#setStatus('error');
+  }
+
+  /** @param {'pending' | 'ready' | 'failed' | 'absent'} lm */
+  #setLm(lm) {
+    this.lm = lm;
+    this.dispatchEvent(new Event('lm'));
   }
 
   /** @param {'idle' | 'loading' | 'ready' | 'error'} status */

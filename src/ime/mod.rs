@@ -761,6 +761,11 @@ impl Ime {
         }
     }
 
+    /// The session, to change its settings (e.g. [`Session::set_scoring`]).
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
     /// Handles one key.
     pub fn key(&mut self, engine: &Engine, ev: KeyEvent) -> ImeOutput {
         self.machine.key(

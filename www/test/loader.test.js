@@ -3,30 +3,51 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { streamModel, ModelLoadError } from '../loader.js';
 
-/** A sink over a growable byte array standing in for wasm memory. */
-function fakeSink() {
+/**
+ * A sink over a growable byte array standing in for wasm memory, for a "model" whose first
+ * byte is 0x48 and whose core and whole length are given (the real layout comes from the
+ * section table, src/model/mod.rs).
+ * @param {{coreEnd: number, fileEnd: number, badLm?: boolean}} shape
+ */
+function fakeSink(shape) {
   const memory = { buffer: new ArrayBuffer(16) };
   const sink = {
     ptr: 8,
     allocs: 0,
-    grows: 0,
-    loaded: /** @type {Uint8Array | null} */ (null),
+    /** @type {number[]} */
+    grows: [],
+    /** @type {Uint8Array | null} the bytes the classic engine was built from */
+    core: null,
+    /** @type {Uint8Array | null} the bytes the LMs were attached from */
+    full: null,
     allocModel(/** @type {number} */ len) {
       this.allocs++;
       memory.buffer = new ArrayBuffer(this.ptr + len); // growth detaches old views
       return this.ptr;
     },
     growModel(/** @type {number} */ len) {
-      this.grows++;
+      if (this.core) throw new Error('cannot grow while the LM part is arriving');
+      this.grows.push(len);
       const old = new Uint8Array(memory.buffer);
       memory.buffer = new ArrayBuffer(this.ptr + len);
       new Uint8Array(memory.buffer).set(old.subarray(0, Math.min(old.length, this.ptr + len)));
       return this.ptr;
     },
-    loadModel(/** @type {number} */ len) {
-      this.loaded = new Uint8Array(memory.buffer, this.ptr, len).slice();
-      if (this.loaded[0] !== 0x48) throw new Error('not a henkan model (bad magic)');
-      return { bytes: len, engines: ['classic'] };
+    modelLayout(/** @type {number} */ received) {
+      if (received >= 1 && new Uint8Array(memory.buffer, this.ptr, 1)[0] !== 0x48) throw new Error('not a henkan model (bad magic)');
+      return received < 16 ? null : { coreEnd: shape.coreEnd, fileEnd: shape.fileEnd };
+    },
+    loadModelPrefix(/** @type {number} */ received) {
+      if (received < shape.coreEnd) throw new Error(`model file is truncated: need ${shape.coreEnd} bytes, have ${received}`);
+      this.core = new Uint8Array(memory.buffer, this.ptr, shape.coreEnd).slice();
+      const lmPending = shape.fileEnd > shape.coreEnd;
+      return { bytes: shape.fileEnd, engines: ['classic'], defaultEngine: 'classic', lmPending };
+    },
+    completeModel(/** @type {number} */ received) {
+      assert.ok(received >= shape.fileEnd);
+      if (shape.badLm) throw new Error('checksum mismatch in section lstm');
+      this.full = new Uint8Array(memory.buffer, this.ptr, shape.fileEnd).slice();
+      return { bytes: shape.fileEnd, engines: ['classic', 'neural', 'hybrid'], defaultEngine: 'hybrid', lmPending: false };
     },
   };
   return { sink, memory: () => /** @type {WebAssembly.Memory} */ (/** @type {unknown} */ (memory)) };
@@ -56,46 +77,87 @@ function fakeFetch(chunks, headers, opts = {}) {
 
 const model = Uint8Array.from({ length: 3000 }, (_, i) => (i === 0 ? 0x48 : i % 251));
 const chunks = [model.subarray(0, 1000), model.subarray(1000, 2500), model.subarray(2500)];
+const shape = { coreEnd: 1800, fileEnd: 3000 };
 
-test('streams into one buffer sized by Content-Length', async () => {
-  const { sink, memory } = fakeSink();
-  /** @type {number[]} */
+test('the classic engine comes when the core is in, the LMs at the end, in one buffer', async () => {
+  const { sink, memory } = fakeSink(shape);
+  /** @type {string[]} */
   const seen = [];
-  const info = await streamModel('m', sink, memory, {
+  const result = await streamModel('m', sink, memory, {
     fetch: fakeFetch(chunks, { 'Content-Length': '3000' }),
-    onProgress: (p) => seen.push(p.loaded),
+    onProgress: (p) => seen.push(`${p.loaded}`),
+    onCore: (info) => seen.push(`core ${info.engines}`),
   });
-  assert.deepEqual(info, { bytes: 3000, engines: ['classic'] });
-  assert.deepEqual(sink.loaded, model);
+  assert.equal(result.lmError, '');
+  assert.deepEqual(result.info.engines, ['classic', 'neural', 'hybrid']);
+  assert.deepEqual(sink.core, model.subarray(0, 1800));
+  assert.deepEqual(sink.full, model);
   assert.equal(sink.allocs, 1);
-  assert.equal(sink.grows, 0);
-  assert.deepEqual(seen, [0, 1000, 2500, 3000]);
+  assert.deepEqual(sink.grows, []);
+  assert.deepEqual(seen, ['0', '1000', 'core classic', '2500', '3000']);
 });
 
-test('grows when the length is unknown', async () => {
-  const { sink, memory } = fakeSink();
+test('without a length the buffer doubles until the table gives the exact size', async () => {
   const big = Uint8Array.from({ length: (1 << 20) + 5000 }, (_, i) => (i === 0 ? 0x48 : i % 253));
-  const parts = [big.subarray(0, 700000), big.subarray(700000)];
-  const info = await streamModel('m', sink, memory, { fetch: fakeFetch(parts, {}) });
-  assert.equal(info.bytes, big.length);
-  assert.equal(sink.grows, 1);
-  assert.deepEqual(sink.loaded, big);
+  const { sink, memory } = fakeSink({ coreEnd: 900000, fileEnd: big.length });
+  const parts = [big.subarray(0, 10), big.subarray(10, 700000), big.subarray(700000, 1000000), big.subarray(1000000)];
+  const result = await streamModel('m', sink, memory, { fetch: fakeFetch(parts, {}) });
+  assert.equal(result.info.bytes, big.length);
+  assert.deepEqual(sink.grows, [big.length]);
+  assert.deepEqual(sink.full, big);
 });
 
-test('a truncated download is an error', async () => {
-  const { sink, memory } = fakeSink();
+test('bytes past the last section are ignored', async () => {
+  const { sink, memory } = fakeSink({ coreEnd: 1800, fileEnd: 2600 });
+  const result = await streamModel('m', sink, memory, { fetch: fakeFetch(chunks, {}) });
+  assert.equal(result.lmError, '');
+  assert.deepEqual(sink.full, model.subarray(0, 2600));
+});
+
+test('a download cut before the core is an error', async () => {
+  const { sink, memory } = fakeSink(shape);
   await assert.rejects(
-    streamModel('m', sink, memory, { fetch: fakeFetch(chunks.slice(0, 2), { 'Content-Length': '3000' }) }),
-    (e) => e instanceof ModelLoadError && /truncated: 2500 of 3000/.test(e.message),
+    streamModel('m', sink, memory, { fetch: fakeFetch(chunks.slice(0, 1), { 'Content-Length': '3000' }) }),
+    (e) => e instanceof ModelLoadError && /truncated: 1000 of 3000/.test(e.message),
   );
   await assert.rejects(
     streamModel('m', sink, memory, { fetch: fakeFetch(chunks, { 'Content-Length': '3000' }, { breakAfter: 1 }) }),
     (e) => e instanceof ModelLoadError && /broke off after 1000 bytes of 3000/.test(e.message),
   );
+  assert.equal(sink.core, null);
+});
+
+test('a download cut in the LM part keeps the classic engine, with a message', async () => {
+  for (const [fetch, pattern] of [
+    [fakeFetch(chunks.slice(0, 2), { 'Content-Length': '3000' }), /language model download is truncated: 2500 of 3000/],
+    [fakeFetch(chunks.slice(0, 2), {}), /language model download is truncated: 2500 of 3000/],
+    [fakeFetch(chunks, { 'Content-Length': '3000' }, { breakAfter: 2 }), /language model download broke off after 2500 bytes of 3000/],
+  ]) {
+    const { sink, memory } = fakeSink(shape);
+    let cores = 0;
+    const result = await streamModel('m', sink, memory, { fetch: /** @type {any} */ (fetch), onCore: () => cores++ });
+    assert.equal(cores, 1);
+    assert.deepEqual(result.info.engines, ['classic']);
+    assert.match(result.lmError, /** @type {RegExp} */ (pattern));
+    assert.equal(sink.full, null);
+  }
+});
+
+test('a damaged LM keeps the classic engine, with a message', async () => {
+  const { sink, memory } = fakeSink({ ...shape, badLm: true });
+  const result = await streamModel('m', sink, memory, { fetch: fakeFetch(chunks, { 'Content-Length': '3000' }) });
+  assert.deepEqual(result.info.engines, ['classic']);
+  assert.match(result.lmError, /damaged: checksum mismatch in section lstm/);
+});
+
+test('a model without LM sections is complete with its core', async () => {
+  const { sink, memory } = fakeSink({ coreEnd: 3000, fileEnd: 3000 });
+  const result = await streamModel('m', sink, memory, { fetch: fakeFetch(chunks, { 'Content-Length': '3000' }) });
+  assert.deepEqual(result, { info: { bytes: 3000, engines: ['classic'], defaultEngine: 'classic', lmPending: false }, lmError: '' });
 });
 
 test('HTTP errors and bad models are clear errors', async () => {
-  const { sink, memory } = fakeSink();
+  const { sink, memory } = fakeSink(shape);
   await assert.rejects(
     streamModel('m', sink, memory, { fetch: fakeFetch([], {}, { status: 404 }) }),
     (e) => e instanceof ModelLoadError && /HTTP 404/.test(e.message),
