@@ -16,8 +16,9 @@
 //! segments in `[]` (focused `[*…]`), the candidate window when open, and the state.
 #![allow(dead_code)]
 
+use henkan::decoder::neural::{NeuralOptions, Scoring};
 use henkan::ime::{Ime, ImeOutput, KeyEvent, CTRL, SHIFT};
-use henkan::Engine;
+use henkan::{Engine, Session};
 use std::fmt::Write;
 
 /// (name, keys)
@@ -151,7 +152,42 @@ pub fn model_line(model: &[u8]) -> String {
     )
 }
 
-/// All scenarios, one section each, after the model line.
+/// Readings converted by every engine of the model (the last section of the trace): the
+/// neural and hybrid engines in wasm must convert exactly as natively.
+pub const READINGS: &[&str] = &[
+    "きょうはいいてんきですね",
+    "きしゃのきしゃがきしゃできしゃした",
+    "わたしはにほんごをべんきょうしています",
+    "あしたはあめがふるでしょう",
+    "かのじょはとうきょうだいがくのがくせいです",
+];
+
+/// One line per reading and engine: the best sentence and the next two of the n-best.
+pub fn engine_lines(engine: &Engine) -> String {
+    let mut out = String::new();
+    for name in engine.engines() {
+        let scoring = match name {
+            "neural" => Scoring::Neural,
+            "hybrid" => Scoring::Hybrid,
+            _ => Scoring::Classic,
+        };
+        let mut session = Session::new();
+        session.set_scoring(scoring, NeuralOptions::default());
+        for reading in READINGS {
+            let c = session.convert_reading(engine, reading);
+            let rest: Vec<&str> = c.nbest.iter().skip(1).take(2).map(String::as_str).collect();
+            let _ = writeln!(
+                out,
+                "{name} {reading} → {} | {}",
+                c.text(),
+                rest.join(" / ")
+            );
+        }
+    }
+    out
+}
+
+/// All scenarios, one section each, after the model line; then the readings by engine.
 pub fn trace_all(engine: &Engine, model: &[u8]) -> String {
     let mut all = model_line(model);
     for (name, keys) in SCENARIOS {
@@ -159,6 +195,8 @@ pub fn trace_all(engine: &Engine, model: &[u8]) -> String {
         all.push_str(&run(engine, keys));
         all.push('\n');
     }
+    let _ = writeln!(all, "## engines: {}", engine.engines().join(", "));
+    all.push_str(&engine_lines(engine));
     all
 }
 
