@@ -4,8 +4,11 @@
 //   the first N dev sentences (../shared/data/dev/kwdlc.test.tsv) as romaji, each followed by
 //   Space (convert) and Enter (commit);
 // - wasm size after wasm-opt (raw, gzip), model bytes over the wire;
-// - time from navigation to the IME being ready and to the first conversion;
-// - wasm memory after loading.
+// - time from navigation to the IME being ready (classic engine: the dictionary is in), to the
+//   first conversion and to the neural engines being ready (the LM sections attached);
+// - wasm memory after loading;
+// - all of it with the default engine (the hybrid once the LM is in) and with the classic engine
+//   (chosen in the demo's selector after loading), and with live conversion (default engine).
 //
 //   node tests/e2e/measure.mjs [--sentences 200] [--out tests/e2e/output/measurements.json]
 // HENKAN_E2E_MODEL picks the model (default models/henkan.henkan).
@@ -93,8 +96,9 @@ async function main() {
     /**
      * Loads the demo, converts once, then types every sentence; returns the figures.
      * @param {boolean} live
+     * @param {string} engine '' for the default, else the engine to choose after loading
      */
-    const run = async (live) => {
+    const run = async (live, engine) => {
       const page = await browser.context.newPage();
       let modelWire = 0;
       page.on('response', async (res) => {
@@ -132,11 +136,18 @@ async function main() {
       if (!first) throw new Error(`IME not ready: ${await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.error)}`);
       await page.keyboard.press('Escape');
       await page.keyboard.press('Escape');
+      // The neural engines come when the rest of the model is in.
+      await page.waitForFunction(() => /** @type {any} */ (window).henkanDemo.ime.lm !== 'pending', null, { timeout: 120000 });
+      if (engine) await page.evaluate((name) => /** @type {any} */ (window).henkanDemo.ime.setEngine(name), engine);
       const load = await page.evaluate((f) => {
         const d = /** @type {any} */ (window).henkanDemo;
         return {
           readyMs: f.readyMs,
           firstConversionMs: f.firstConversionMs,
+          neuralReadyMs: Math.round(d.neuralAt),
+          lm: d.ime.lm,
+          engine: d.ime.engine,
+          lmBuildMs: Math.round(d.ime.timing.lmBuildMs),
           firstConversion: `${f.text} (${f.state})`,
           crossOriginIsolated: window.crossOriginIsolated,
           memoryBytes: d.ime.memory.buffer.byteLength,
@@ -178,6 +189,7 @@ async function main() {
         load: { ...load, memoryBytesAfterTyping: memoryAfter },
         typing: {
           live,
+          engine: load.engine,
           sentences: readings.length,
           romajiKeys: typed,
           romajiRoundTripMismatches: mismatches.length,
@@ -192,8 +204,9 @@ async function main() {
         },
       };
     };
-    const plain = await run(false);
-    const live = await run(true);
+    const plain = await run(false, '');
+    const classic = await run(false, 'classic');
+    const live = await run(true, '');
     const result = {
       date: new Date().toISOString(),
       chromium: browser.context.browser()?.version() ?? 'unknown',
@@ -206,6 +219,8 @@ async function main() {
       },
       load: plain.load,
       typing: plain.typing,
+      loadClassic: classic.load,
+      typingClassic: classic.typing,
       typingLive: live.typing,
       machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100) },
     };
@@ -242,9 +257,11 @@ machine: ${r.machine.cpus} × ${r.machine.cpu}, load average ${r.machine.loadavg
 
 | load | value |
 | --- | --- |
-| navigation → IME ready (wasm + model streamed and loaded) | ${r.load.readyMs} ms |
-| … of which: page and modules until \`load()\` / wasm instantiation / rest of the model download (streamed into wasm memory, started with the instantiation) / \`Engine::from_bytes\` | ${r.load.loadCalledMs} / ${r.load.wasmInstantiateMs} / ${r.load.modelDownloadMs} / ${r.load.engineFromBytesMs} ms |
-| navigation → first conversion on screen (\`kyou\` + Space typed the moment it is ready: ${r.load.firstConversion}) | ${r.load.firstConversionMs} ms |
+| navigation → IME ready, classic engine (wasm + the dictionary part streamed and loaded) | ${r.load.readyMs} ms |
+| … of which: page and modules until \`load()\` / wasm instantiation / \`Engine::from_prefix\` | ${r.load.loadCalledMs} / ${r.load.wasmInstantiateMs} / ${r.load.engineFromBytesMs} ms |
+| navigation → first conversion on screen (\`kyou\` + Space typed the moment it is ready: ${r.load.firstConversion}, classic) | ${r.load.firstConversionMs} ms |
+| navigation → neural ready (whole model in, LM sections checked and attached: ${r.load.lm}) | ${r.load.neuralReadyMs} ms |
+| … of which: model download after instantiation / \`Engine::attach_lm\` | ${r.load.modelDownloadMs} / ${r.load.lmBuildMs} ms |
 | wasm memory after loading | ${mb(r.load.memoryBytes)} |
 | wasm memory after typing all sentences | ${mb(r.load.memoryBytesAfterTyping)} |
 | cross-origin isolated (µs timer) | ${r.load.crossOriginIsolated} |
@@ -254,19 +271,23 @@ commit and the overlay/candidate drawing):
 
 | keys | n | p50 | p95 | p99 | max |
 | --- | --- | --- | --- | --- | --- |
-${row('typing, wasm', r.typing.keyWasmMs)}
-${row('typing, total', r.typing.keyTotalMs)}
-${row('Space (convert), wasm', r.typing.convertWasmMs)}
-${row('Space (convert), total', r.typing.convertTotalMs)}
-${row('typing with live conversion, wasm', r.typingLive.keyWasmMs)}
-${row('typing with live conversion, total', r.typingLive.keyTotalMs)}
+${row(`typing, ${r.typing.engine} (default), wasm`, r.typing.keyWasmMs)}
+${row(`typing, ${r.typing.engine} (default), total`, r.typing.keyTotalMs)}
+${row(`Space (convert), ${r.typing.engine} (default), wasm`, r.typing.convertWasmMs)}
+${row(`Space (convert), ${r.typing.engine} (default), total`, r.typing.convertTotalMs)}
+${row(`typing, ${r.typingClassic.engine}, wasm`, r.typingClassic.keyWasmMs)}
+${row(`typing, ${r.typingClassic.engine}, total`, r.typingClassic.keyTotalMs)}
+${row(`Space (convert), ${r.typingClassic.engine}, wasm`, r.typingClassic.convertWasmMs)}
+${row(`Space (convert), ${r.typingClassic.engine}, total`, r.typingClassic.convertTotalMs)}
+${row(`typing with live conversion, ${r.typingLive.engine}, wasm`, r.typingLive.keyWasmMs)}
+${row(`typing with live conversion, ${r.typingLive.engine}, total`, r.typingLive.keyTotalMs)}
 
 "Live conversion" (\`attach(el, {live: true})\`, the demo with \`?live=1\`) converts the whole preedit on
 every key so that every output carries the n-best list and segments. The default is off: keys only extend
 the lattice, and the demo's n-best/segment views are filled by \`preview()\` when typing pauses (40 ms).
 Romaji round-trip mismatches: ${r.typing.romajiRoundTripMismatches} of ${r.typing.sentences} (characters with no key, e.g. “, go in
 through \`insertText\`, which commits the composition, as a virtual keyboard would).
-Slowest keys: ${r.typing.slowestKeys.map((/** @type {any} */ k) => `${JSON.stringify(k.key)} ${k.wasmMs} ms at ${k.preeditChars} chars`).join('; ')}.
+Slowest keys (${r.typing.engine}): ${r.typing.slowestKeys.map((/** @type {any} */ k) => `${JSON.stringify(k.key)} ${k.wasmMs} ms at ${k.preeditChars} chars`).join('; ')}.
 `;
 }
 
