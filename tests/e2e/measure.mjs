@@ -27,6 +27,8 @@ const opt = (name, def) => {
 const SENTENCES = Number(opt('sentences', '200'));
 const OUT = opt('out', path.join(ensureOutput(), 'measurements.json'));
 const DEV = path.resolve(ROOT, opt('dev', '../shared/data/dev/kwdlc.test.tsv'));
+/** Download speed of the throttled load measurement (Mbit/s; 0: skip it). */
+const THROTTLE_MBPS = Number(opt('throttle-mbps', '50'));
 
 // Kana → romaji that our composer turns back into the same kana (Mozc-style table).
 const ROW = {
@@ -204,6 +206,32 @@ async function main() {
         },
       };
     };
+    /**
+     * Navigation → classic ready → neural ready with the download throttled (Chromium's network
+     * emulation), to see what progressive loading buys on a real connection.
+     * @param {number} mbps
+     */
+    const throttled = async (mbps) => {
+      const page = await browser.context.newPage();
+      const cdp = await browser.context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 20,
+        downloadThroughput: (mbps * 1e6) / 8,
+        uploadThroughput: (mbps * 1e6) / 8,
+      });
+      await page.goto(demoUrl(server.url), { waitUntil: 'commit' });
+      await page.waitForFunction(() => /** @type {any} */ (window).henkanDemo?.ime.lm !== 'pending', null, { timeout: 300000 });
+      const r = await page.evaluate(() => {
+        const d = /** @type {any} */ (window).henkanDemo;
+        return { readyMs: Math.round(d.readyAt), neuralReadyMs: Math.round(d.neuralAt), lm: d.ime.lm };
+      });
+      await page.close();
+      return { mbps, latencyMs: 20, ...r };
+    };
+    const slow = THROTTLE_MBPS > 0 ? await throttled(THROTTLE_MBPS) : null;
     const plain = await run(false, '');
     const classic = await run(false, 'classic');
     const live = await run(true, '');
@@ -218,6 +246,7 @@ async function main() {
         js: statSync(path.join(ROOT, 'pkg/henkan.js')).size,
       },
       load: plain.load,
+      throttled: slow,
       typing: plain.typing,
       loadClassic: classic.load,
       typingClassic: classic.typing,
@@ -262,7 +291,11 @@ machine: ${r.machine.cpus} × ${r.machine.cpu}, load average ${r.machine.loadavg
 | navigation → first conversion on screen (\`kyou\` + Space typed the moment it is ready: ${r.load.firstConversion}, classic) | ${r.load.firstConversionMs} ms |
 | navigation → neural ready (whole model in, LM sections checked and attached: ${r.load.lm}) | ${r.load.neuralReadyMs} ms |
 | … of which: model download after instantiation / \`Engine::attach_lm\` | ${r.load.modelDownloadMs} / ${r.load.lmBuildMs} ms |
-| wasm memory after loading | ${mb(r.load.memoryBytes)} |
+${
+  r.throttled
+    ? `| the same over a throttled connection (${r.throttled.mbps} Mbit/s, ${r.throttled.latencyMs} ms latency): navigation → classic ready / → neural ready | ${r.throttled.readyMs} / ${r.throttled.neuralReadyMs} ms |\n`
+    : ''
+}| wasm memory after loading | ${mb(r.load.memoryBytes)} |
 | wasm memory after typing all sentences | ${mb(r.load.memoryBytesAfterTyping)} |
 | cross-origin isolated (µs timer) | ${r.load.crossOriginIsolated} |
 
