@@ -60,9 +60,11 @@ test-web-tsc: node_modules/.bin/tsc wasm
 # tests/web_node.rs runs in node, tests/web_browser.rs in headless chromium (chromedriver on PATH;
 # webdriver.json adds the flags). Both include_bytes! the shipped model.
 # web_scenarios (native) runs first: it rewrites the golden trace when the model changed.
+# The ci profile (optimized): the neural and hybrid conversions of the golden's `## engines` section are
+# too slow in an unoptimized wasm build for the webdriver's 20 s script timeout.
 test-web-wasm: $(WEB_MODEL)
-	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --no-default-features --test web_scenarios
-	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --target $(WASM_TARGET) --no-default-features --test web_node --test web_browser
+	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --profile ci --no-default-features --test web_scenarios
+	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --profile ci --target $(WASM_TARGET) --no-default-features --test web_node --test web_browser
 
 test-web-e2e: wasm $(WEB_MODEL)
 	HENKAN_E2E_MODEL=$(WEB_MODEL) node --test --test-concurrency=1 tests/e2e/
