@@ -232,9 +232,11 @@ enum Command {
         /// Also pack the LSTM LM from this directory (lstm.safetensors + vocab.tsv).
         #[arg(long)]
         lstm: Option<PathBuf>,
-        /// Bits per embedding weight (k-means codebook, 3..=8; 32 = f32).
-        #[arg(long, default_value_t = 4)]
-        lstm_bits: u32,
+        /// LM quantization: `B` bits per embedding weight (k-means codebook, 3..=8; 32 = f32),
+        /// or `H:T@K` (the K most frequent words H bits, the others T bits); `,rN` stores the
+        /// recurrent matrices as N-bit codebooks instead of int8. E.g. `4`, `4:3@8192,r4`.
+        #[arg(long, default_value = "4")]
+        lstm_bits: henkan::build::lstm::PackOptions,
         /// Also add this n-gram section (from `henkan build-ngram`).
         #[arg(long)]
         ngram: Option<PathBuf>,
@@ -281,30 +283,31 @@ enum Command {
         /// Directory with lstm.safetensors + vocab.tsv.
         #[arg(long, default_value = "build/lm")]
         lstm: PathBuf,
-        /// Bits per embedding weight (k-means codebook, 3..=8; 32 = f32).
-        #[arg(long, default_value_t = 4)]
-        lstm_bits: u32,
+        /// LM quantization: `B` bits per embedding weight (k-means codebook, 3..=8; 32 = f32),
+        /// or `H:T@K` (the K most frequent words H bits, the others T bits); `,rN` stores the
+        /// recurrent matrices as N-bit codebooks instead of int8. E.g. `4`, `4:3@8192,r4`.
+        #[arg(long, default_value = "4")]
+        lstm_bits: henkan::build::lstm::PackOptions,
         /// Output model file.
         #[arg(long)]
         out: PathBuf,
     },
 }
 
-fn attach(model: Vec<u8>, dir: &std::path::Path, bits: u32) -> Result<Vec<u8>, String> {
+fn attach(
+    model: Vec<u8>,
+    dir: &std::path::Path,
+    opts: henkan::build::lstm::PackOptions,
+) -> Result<Vec<u8>, String> {
     let st = std::fs::read(dir.join("lstm.safetensors"))
         .map_err(|e| format!("cannot read {}/lstm.safetensors: {e}", dir.display()))?;
     let vocab = std::fs::read_to_string(dir.join("vocab.tsv"))
         .map_err(|e| format!("cannot read {}/vocab.tsv: {e}", dir.display()))?;
     let w = henkan::build::lstm::read_safetensors(&st).map_err(|e| e.to_string())?;
-    let (bytes, r) = henkan::build::lstm::attach_lstm(
-        model,
-        &w,
-        &vocab,
-        henkan::build::lstm::PackOptions::bits(bits),
-    )
-    .map_err(|e| e.to_string())?;
+    let (bytes, r) =
+        henkan::build::lstm::attach_lstm(model, &w, &vocab, opts).map_err(|e| e.to_string())?;
     eprintln!(
-        "lstm: vocab {} hidden {} bits {bits}: lstm section {} bytes, lm vocabulary {} bytes; {} of {} lexicon entries are LM words; {} LM words have no entry",
+        "lstm: vocab {} hidden {} quantization {opts:?}: lstm section {} bytes, lm vocabulary {} bytes; {} of {} lexicon entries are LM words; {} LM words have no entry",
         w.vocab, w.hidden, r.lstm_bytes, r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
     );
     Ok(bytes)
