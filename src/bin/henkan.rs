@@ -39,6 +39,15 @@ enum EngineKind {
 }
 
 impl EngineKind {
+    /// The best engine the model supports: hybrid when it has an LSTM LM (docs/NEURAL.md).
+    fn default_for(engine: &Engine) -> Self {
+        if engine.neural.is_some() {
+            EngineKind::Hybrid
+        } else {
+            EngineKind::Classic
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             EngineKind::Classic => "classic",
@@ -145,8 +154,9 @@ enum Command {
     Convert {
         /// Romaji (e.g. kyouhaiitenkidesune) or kana.
         text: Option<String>,
-        #[arg(long, value_enum, default_value = "classic")]
-        engine: EngineKind,
+        /// Default: hybrid when the model has an LSTM LM, else classic.
+        #[arg(long, value_enum)]
+        engine: Option<EngineKind>,
         /// Print the best path's words with their POS ids and costs.
         #[arg(long)]
         debug: bool,
@@ -326,8 +336,9 @@ enum EvalWhat {
     Conversion {
         #[arg(long)]
         input: PathBuf,
-        #[arg(long, value_enum, default_value = "classic")]
-        engine: EngineKind,
+        /// Default: hybrid when the model has an LSTM LM, else classic.
+        #[arg(long, value_enum)]
+        engine: Option<EngineKind>,
         /// Print one JSON object as the last line.
         #[arg(long)]
         json: bool,
@@ -389,8 +400,9 @@ enum BenchWhat {
     Keystroke {
         #[arg(long)]
         input: PathBuf,
-        #[arg(long, value_enum, default_value = "classic")]
-        engine: EngineKind,
+        /// Default: hybrid when the model has an LSTM LM, else classic.
+        #[arg(long, value_enum)]
+        engine: Option<EngineKind>,
         #[arg(long)]
         json: bool,
         #[arg(long)]
@@ -584,6 +596,7 @@ fn run(cli: Cli) -> Result<(), String> {
             neural,
         } => {
             let engine = load(&cli.model)?;
+            let kind = kind.unwrap_or_else(|| EngineKind::default_for(&engine));
             let mut session = session_for(&engine, kind, &neural)?;
             if let Some(ctx) = context {
                 let reading = if is_romaji(&ctx) {
@@ -625,6 +638,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let engine = load(&cli.model)?;
             let pairs = read_pairs(&input, limit)?;
+            let kind = kind.unwrap_or_else(|| EngineKind::default_for(&engine));
             let mut session = session_for(&engine, kind, &neural)?;
             session.set_digit_width(match digits {
                 Digits::Full => henkan::lattice::DigitWidth::Full,
@@ -703,6 +717,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let engine = load(&cli.model)?;
             let pairs = read_pairs(&input, limit)?;
             let mut sink = 0usize;
+            let kind = kind.unwrap_or_else(|| EngineKind::default_for(&engine));
             let mut result = bench_keystroke(&engine, &pairs, kind, &neural, &mut sink)?;
             if compare && engine.neural.is_some() {
                 let mut engines = serde_json::Map::new();
