@@ -11,7 +11,7 @@
 // typing and adds one undo step; when the field is not focused (a commit on blur) or the
 // command is refused, `setRangeText` (or a Range in a contenteditable) plus an `input` event.
 
-import { keyUnits, modsOf, shouldSend, pageOf, fieldKind, preeditRuns } from './keymap.js';
+import { keyUnits, modsOf, shouldSend, pageOf, fieldKind, preeditRuns, suggestionsOf } from './keymap.js';
 import { textFieldCaret, editableCaret } from './caret.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
@@ -35,6 +35,9 @@ import { textFieldCaret, editableCaret } from './caret.js';
  * @property {(out: ImeOutput) => void} [onPreview] when typing pauses during a composition: the
  *   output with the live conversion (n-best, segments), computed off the key path
  * @property {number} [previewDelay] ms of pause before `onPreview` (default 40)
+ * @property {boolean} [predictions] suggestions: completions while composing and next-word
+ *   predictions after a commit, in a list at the caret (Tab enters it); default true (offered
+ *   when the model has an n-gram)
  */
 
 /**
@@ -56,6 +59,7 @@ import { textFieldCaret, editableCaret } from './caret.js';
  * @property {HTMLDivElement} layer
  * @property {HTMLDivElement} preedit
  * @property {HTMLUListElement} list
+ * @property {HTMLUListElement} suggestions the suggestion list (completions, predictions)
  * @property {HTMLDivElement} indicator
  * @property {string} id
  * @property {Map<string, string | null>} savedAria
@@ -74,14 +78,16 @@ const CSS = `
 .henkan-preedit span { text-decoration: underline dotted 1px; text-underline-offset: 0.18em; }
 .henkan-preedit span.henkan-converted { text-decoration: underline solid 1px; }
 .henkan-preedit span.henkan-focused { text-decoration: underline solid 3px; background: #cfe0ff; }
-.henkan-candidates { position: fixed; display: none; margin: 0; padding: 2px 0; list-style: none; background: #fff; color: #111;
+.henkan-candidates, .henkan-suggestions { position: fixed; display: none; margin: 0; padding: 2px 0; list-style: none; background: #fff; color: #111;
   border: 1px solid #8a8a8a; border-radius: 3px; box-shadow: 0 3px 10px rgba(0,0,0,.25); min-width: 7em; max-width: 32em;
   font: 16px/1.5 system-ui, "IPAGothic", "IPAPGothic", "Noto Sans CJK JP", sans-serif; }
-.henkan-candidates li { padding: 1px 10px 1px 6px; cursor: pointer; white-space: nowrap; }
-.henkan-candidates li[aria-selected="true"] { background: #1f5fd6; color: #fff; }
-.henkan-candidates .henkan-num { display: inline-block; width: 1.5em; color: #777; font-size: 0.85em; }
-.henkan-candidates li[aria-selected="true"] .henkan-num { color: #dbe6ff; }
-.henkan-candidates li.henkan-page { cursor: default; color: #777; font-size: 12px; text-align: right; padding: 0 8px; }
+.henkan-candidates li, .henkan-suggestions li { padding: 1px 10px 1px 6px; cursor: pointer; white-space: nowrap; }
+.henkan-candidates li[aria-selected="true"], .henkan-suggestions li[aria-selected="true"] { background: #1f5fd6; color: #fff; }
+.henkan-candidates .henkan-num, .henkan-suggestions .henkan-num { display: inline-block; width: 1.5em; color: #777; font-size: 0.85em; }
+.henkan-candidates li[aria-selected="true"] .henkan-num, .henkan-suggestions li[aria-selected="true"] .henkan-num { color: #dbe6ff; }
+.henkan-candidates li.henkan-page, .henkan-suggestions li.henkan-page { cursor: default; color: #777; font-size: 12px; text-align: right; padding: 0 8px; }
+.henkan-suggestions { border-style: dashed; border-color: #6d8fc9; background: #fbfcff; }
+.henkan-suggestions li.henkan-heading { cursor: default; color: #4a6aa5; font-size: 11px; padding: 0 8px 1px; border-bottom: 1px solid #e2e8f3; }
 .henkan-indicator { position: fixed; display: none; font: bold 12px/1 system-ui, "IPAGothic", sans-serif; padding: 3px 5px;
   border-radius: 3px; background: #666; color: #fff; cursor: pointer; opacity: .9; user-select: none; }
 .henkan-indicator[data-mode="hiragana"] { background: #c62828; }
@@ -122,11 +128,18 @@ export function attach(el, options) {
   list.id = `${id}-candidates`;
   list.setAttribute('role', 'listbox');
   list.setAttribute('aria-label', '変換候補');
+  // The suggestions have a window of their own (same look, dashed, with a heading): a page
+  // or a test that asks for the conversion candidates does not get suggestions.
+  const suggestions = doc.createElement('ul');
+  suggestions.className = 'henkan-suggestions';
+  suggestions.id = `${id}-suggestions`;
+  suggestions.setAttribute('role', 'listbox');
+  suggestions.setAttribute('aria-label', '予測候補');
   const indicator = doc.createElement('div');
   indicator.className = 'henkan-indicator';
   indicator.setAttribute('role', 'button');
   indicator.setAttribute('aria-label', 'IME on/off');
-  layer.append(preedit, list, indicator);
+  layer.append(preedit, list, suggestions, indicator);
   doc.body.appendChild(layer);
 
   /** @type {FieldState} */
@@ -146,6 +159,7 @@ export function attach(el, options) {
     layer,
     preedit,
     list,
+    suggestions,
     indicator,
     id,
     savedAria: new Map(),
@@ -159,6 +173,7 @@ export function attach(el, options) {
     if (st.session === null && ime.handle) {
       st.session = ime.handle.openSession();
       ime.handle.setLive(st.session, options.live ?? false);
+      if (options.predictions === false) ime.handle.setPredictions(st.session, false);
       if (!st.enabled) ime.handle.setEnabled(st.session, false);
     }
     return st.session;
@@ -263,11 +278,12 @@ export function attach(el, options) {
   };
   /** @param {MouseEvent} e */
   const onMouseDown = (e) => {
-    // A click moves the caret: commit first, where the caret was (as native IMEs do).
-    if (e.target === el && hasComposition(st)) flush(st, ime, false);
+    // A click moves the caret: commit first, where the caret was (as native IMEs do); the
+    // predictions for the old place go.
+    if (e.target === el && (hasComposition(st) || hasSuggestions(st))) flush(st, ime, false);
   };
   const onBlur = () => {
-    if (hasComposition(st)) flush(st, ime, true);
+    if (hasComposition(st) || hasSuggestions(st)) flush(st, ime, true);
     render(st);
   };
   const onFocus = () => {
@@ -310,6 +326,7 @@ export function attach(el, options) {
   win?.addEventListener('resize', onReposition);
   win?.addEventListener('scroll', onReposition, true);
   list.addEventListener('mousedown', onListDown);
+  suggestions.addEventListener('mousedown', onListDown);
   indicator.addEventListener('mousedown', onIndicatorDown);
   ime.addEventListener('status', onStatus);
 
@@ -328,6 +345,7 @@ export function attach(el, options) {
     win?.removeEventListener('resize', onReposition);
     win?.removeEventListener('scroll', onReposition, true);
     list.removeEventListener('mousedown', onListDown);
+    suggestions.removeEventListener('mousedown', onListDown);
     indicator.removeEventListener('mousedown', onIndicatorDown);
     ime.removeEventListener('status', onStatus);
     if (st.session !== null && ime.handle) {
@@ -362,6 +380,11 @@ export function stateOf(el) {
 /** @param {FieldState} st */
 function hasComposition(st) {
   return !!st.last && st.last.preedit.text.length > 0;
+}
+
+/** @param {FieldState} st */
+function hasSuggestions(st) {
+  return !!st.last && (st.last.completions?.length ?? 0) > 0;
 }
 
 /**
@@ -566,11 +589,9 @@ function render(st) {
   } else if (list.firstChild) {
     list.style.display = 'none';
     list.replaceChildren();
-    for (const [a, v] of st.savedAria) {
-      if (v === null) el.removeAttribute(a);
-      else el.setAttribute(a, v);
-    }
+    restoreAria(st);
   }
+  renderSuggestions(st, focused && ime.ready && !st.osComposing && !(cands && cands.open));
 
   const indicatorKey = `${focused && options.indicator !== false}|${ime.status}|${st.enabled}`;
   if (indicatorKey === st.indicatorKey) return;
@@ -587,6 +608,76 @@ function render(st) {
     indicator.style.top = `${box.top + 4}px`;
   } else {
     indicator.style.display = 'none';
+  }
+}
+
+/**
+ * The suggestion list under the preedit, or under the caret after a commit.
+ * @param {FieldState} st
+ * @param {boolean} visible the field is focused, no OS composition, no candidate window
+ */
+function renderSuggestions(st, visible) {
+  const { el, preedit, suggestions } = st;
+  const doc = el.ownerDocument;
+  const view = visible && st.last ? suggestionsOf(st.last) : null;
+  if (!view) {
+    if (suggestions.firstChild) {
+      suggestions.style.display = 'none';
+      suggestions.replaceChildren();
+      if (el.getAttribute('aria-controls') === suggestions.id) restoreAria(st);
+    }
+    return;
+  }
+  const head = doc.createElement('li');
+  head.className = 'henkan-heading';
+  head.setAttribute('role', 'presentation');
+  head.textContent = view.focused < 0 ? '予測  Tab ⇥' : '予測  Enter / 1–9';
+  /** @type {HTMLLIElement[]} */
+  const items = [head];
+  view.items.forEach((text, i) => {
+    const li = doc.createElement('li');
+    li.id = `${st.id}-sugg-${i}`;
+    li.setAttribute('role', 'option');
+    li.setAttribute('aria-selected', String(i === view.focused));
+    li.dataset.index = String(i);
+    const num = doc.createElement('span');
+    num.className = 'henkan-num';
+    num.textContent = String(i + 1);
+    num.setAttribute('aria-hidden', 'true');
+    li.append(num, doc.createTextNode(text));
+    items.push(li);
+  });
+  suggestions.replaceChildren(...items);
+  suggestions.style.display = 'block';
+  // Below the preedit when there is one, else below the caret; above when there is no room.
+  let top;
+  let bottom;
+  let left;
+  if (preedit.style.display === 'block' && preedit.firstChild) {
+    const p = preedit.getBoundingClientRect();
+    ({ top, bottom, left } = p);
+  } else {
+    const caret = caretOf(st);
+    ({ top, left } = caret);
+    bottom = caret.top + caret.height;
+  }
+  const h = suggestions.offsetHeight;
+  const vh = doc.documentElement.clientHeight;
+  suggestions.style.left = `${Math.max(0, Math.min(left, doc.documentElement.clientWidth - suggestions.offsetWidth - 2))}px`;
+  suggestions.style.top = `${bottom + 2 + h > vh && top - h - 2 > 0 ? top - h - 2 : bottom + 2}px`;
+  if (view.focused >= 0) {
+    el.setAttribute('aria-controls', suggestions.id);
+    el.setAttribute('aria-activedescendant', `${st.id}-sugg-${view.focused}`);
+  } else if (el.getAttribute('aria-controls') === suggestions.id) {
+    restoreAria(st);
+  }
+}
+
+/** @param {FieldState} st */
+function restoreAria(st) {
+  for (const [a, v] of st.savedAria) {
+    if (v === null) st.el.removeAttribute(a);
+    else st.el.setAttribute(a, v);
   }
 }
 

@@ -29,8 +29,10 @@ pub const MIN_QUERY_CHARS: usize = 1;
 /// score is at least this (P ≥ 0.35 given the two words before it).
 pub const PHRASE_MIN_LOG2: f32 = -1.5;
 
-/// Phrases have at most this many words.
-pub const PHRASE_MAX_WORDS: usize = 3;
+/// Phrases have at most this many words; a phrase that would go on past them (its last word's
+/// likeliest follower still passes [`PHRASE_MIN_LOG2`]) is cut inside an inflection
+/// (宜しくお願いいたし) and is not offered.
+pub const PHRASE_MAX_WORDS: usize = 4;
 
 /// Only the best few words of a list are extended into phrases.
 const PHRASE_WORDS: usize = 3;
@@ -127,9 +129,9 @@ impl Suggester {
             if k >= PHRASE_WORDS || self.items.len() >= limit {
                 continue;
             }
-            if let Some((p, after)) =
-                extend_phrase(model, ctx, w, PHRASE_MIN_LOG2, PHRASE_MAX_WORDS)
-            {
+            let phrase = extend_phrase(model, ctx, w, PHRASE_MIN_LOG2, PHRASE_MAX_WORDS)
+                .filter(|(_, after)| !continues(model, *after));
+            if let Some((p, after)) = phrase {
                 let dup = self.items.iter().any(|s| s.surface == p.surface)
                     || exclude.contains(&p.surface.as_str());
                 if !dup && !p.surface.ends_with('っ') {
@@ -193,6 +195,25 @@ impl Suggester {
         self.items.clear();
         self.context.push_id(UNK);
     }
+}
+
+/// Whether the phrase extension would go on after `ctx` (see [`PHRASE_MAX_WORDS`]).
+fn continues(model: &crate::lm::ngram::NgramModel, ctx: Context) -> bool {
+    let next = model.trigram_followers(ctx.u, ctx.v).next().or_else(|| {
+        model
+            .bigram_followers(ctx.v)
+            .next()
+            .map(|(id, s)| (id, s + model.alpha_log2()))
+    });
+    next.is_some_and(|(id, s)| {
+        s >= PHRASE_MIN_LOG2
+            && model.word(id).is_some_and(|w| {
+                w.reading
+                    .chars()
+                    .next()
+                    .is_some_and(|c| ('\u{3041}'..='\u{3096}').contains(&c))
+            })
+    })
 }
 
 /// The cheapest sequence of lattice nodes (by word cost) covering positions `begin..end`
