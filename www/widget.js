@@ -60,6 +60,8 @@ import { textFieldCaret, editableCaret } from './caret.js';
  * @property {HTMLDivElement} preedit
  * @property {HTMLUListElement} list
  * @property {HTMLUListElement} suggestions the suggestion list (completions, predictions)
+ * @property {string} suggestKey what the suggestion list shows now and where ('' = hidden): the
+ *   list is rebuilt and placed only when that changes (a pending romaji letter changes nothing)
  * @property {HTMLDivElement} indicator
  * @property {string} id
  * @property {Map<string, string | null>} savedAria
@@ -160,6 +162,7 @@ export function attach(el, options) {
     preedit,
     list,
     suggestions,
+    suggestKey: '',
     indicator,
     id,
     savedAria: new Map(),
@@ -621,6 +624,7 @@ function renderSuggestions(st, visible) {
   const doc = el.ownerDocument;
   const view = visible && st.last ? suggestionsOf(st.last) : null;
   if (!view) {
+    st.suggestKey = '';
     if (suggestions.firstChild) {
       suggestions.style.display = 'none';
       suggestions.replaceChildren();
@@ -628,6 +632,13 @@ function renderSuggestions(st, visible) {
     }
     return;
   }
+  // Below the preedit (placed at the caret when the composition started: no layout read here),
+  // or below the caret after a commit; above when there is no room below (estimated height, so
+  // that no key waits for a layout).
+  const composing = preedit.style.display === 'block' && !!preedit.firstChild;
+  const key = `${view.items.join('\n')}|${view.focused}|${composing ? `${preedit.style.left},${preedit.style.top}` : st.placed || 'caret'}`;
+  if (key === st.suggestKey) return;
+  st.suggestKey = key;
   const head = doc.createElement('li');
   head.className = 'henkan-heading';
   head.setAttribute('role', 'presentation');
@@ -649,21 +660,21 @@ function renderSuggestions(st, visible) {
   });
   suggestions.replaceChildren(...items);
   suggestions.style.display = 'block';
-  // Below the preedit when there is one, else below the caret; above when there is no room.
   let top;
   let bottom;
   let left;
-  if (preedit.style.display === 'block' && preedit.firstChild) {
-    const p = preedit.getBoundingClientRect();
-    ({ top, bottom, left } = p);
+  if (composing) {
+    left = parseFloat(preedit.style.left) || 0;
+    top = parseFloat(preedit.style.top) || 0;
+    bottom = top + (parseFloat(preedit.style.lineHeight) || 24);
   } else {
     const caret = caretOf(st);
     ({ top, left } = caret);
     bottom = caret.top + caret.height;
   }
-  const h = suggestions.offsetHeight;
+  const h = 24 + 26 * view.items.length;
   const vh = doc.documentElement.clientHeight;
-  suggestions.style.left = `${Math.max(0, Math.min(left, doc.documentElement.clientWidth - suggestions.offsetWidth - 2))}px`;
+  suggestions.style.left = `${Math.max(0, Math.min(left, doc.documentElement.clientWidth - 260))}px`;
   suggestions.style.top = `${bottom + 2 + h > vh && top - h - 2 > 0 ? top - h - 2 : bottom + 2}px`;
   if (view.focused >= 0) {
     el.setAttribute('aria-controls', suggestions.id);
