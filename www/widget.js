@@ -62,6 +62,9 @@ import { textFieldCaret, editableCaret } from './caret.js';
  * @property {HTMLUListElement} suggestions the suggestion list (completions, predictions)
  * @property {string} suggestKey what the suggestion list shows now and where ('' = hidden): the
  *   list is rebuilt and placed only when that changes (a pending romaji letter changes nothing)
+ * @property {boolean} suggestFrame a frame is requested to place the predictions after a commit
+ * @property {{width: number, height: number} | null} viewport the viewport size, measured once
+ *   per resize (reading it right after a DOM change would force a layout on the key path)
  * @property {HTMLDivElement} indicator
  * @property {string} id
  * @property {Map<string, string | null>} savedAria
@@ -163,6 +166,8 @@ export function attach(el, options) {
     list,
     suggestions,
     suggestKey: '',
+    viewport: null,
+    suggestFrame: false,
     indicator,
     id,
     savedAria: new Map(),
@@ -295,6 +300,7 @@ export function attach(el, options) {
   };
   const onReposition = () => {
     st.placed = '';
+    st.viewport = null;
     st.indicatorKey = '';
     if (hasComposition(st) || doc.activeElement === el) render(st);
   };
@@ -594,7 +600,7 @@ function render(st) {
     list.replaceChildren();
     restoreAria(st);
   }
-  renderSuggestions(st, focused && ime.ready && !st.osComposing && !(cands && cands.open));
+  renderSuggestions(st, false);
 
   const indicatorKey = `${focused && options.indicator !== false}|${ime.status}|${st.enabled}`;
   if (indicatorKey === st.indicatorKey) return;
@@ -615,13 +621,18 @@ function render(st) {
 }
 
 /**
- * The suggestion list under the preedit, or under the caret after a commit.
+ * The suggestion list under the preedit, or under the caret after a commit (placed in the next
+ * animation frame: measuring the caret right after the commit went in would force a layout of
+ * its own on the key path). Shown while the field is focused, with no OS composition and no
+ * candidate window.
  * @param {FieldState} st
- * @param {boolean} visible the field is focused, no OS composition, no candidate window
+ * @param {boolean} inFrame called from the requested frame
  */
-function renderSuggestions(st, visible) {
+function renderSuggestions(st, inFrame) {
   const { el, preedit, suggestions } = st;
   const doc = el.ownerDocument;
+  const ime = st.options.ime;
+  const visible = doc.activeElement === el && ime.ready && !st.osComposing && !st.last?.candidates?.open;
   const view = visible && st.last ? suggestionsOf(st.last) : null;
   if (!view) {
     st.suggestKey = '';
@@ -638,6 +649,19 @@ function renderSuggestions(st, visible) {
   const composing = preedit.style.display === 'block' && !!preedit.firstChild;
   const key = `${view.items.join('\n')}|${view.focused}|${composing ? `${preedit.style.left},${preedit.style.top}` : st.placed || 'caret'}`;
   if (key === st.suggestKey) return;
+  const win = doc.defaultView;
+  if (!composing && !inFrame && win) {
+    suggestions.style.display = 'none';
+    st.suggestKey = '';
+    if (!st.suggestFrame) {
+      st.suggestFrame = true;
+      win.requestAnimationFrame(() => {
+        st.suggestFrame = false;
+        if (st.layer.isConnected) renderSuggestions(st, true);
+      });
+    }
+    return;
+  }
   st.suggestKey = key;
   const head = doc.createElement('li');
   head.className = 'henkan-heading';
@@ -673,9 +697,9 @@ function renderSuggestions(st, visible) {
     bottom = caret.top + caret.height;
   }
   const h = 24 + 26 * view.items.length;
-  const vh = doc.documentElement.clientHeight;
-  suggestions.style.left = `${Math.max(0, Math.min(left, doc.documentElement.clientWidth - 260))}px`;
-  suggestions.style.top = `${bottom + 2 + h > vh && top - h - 2 > 0 ? top - h - 2 : bottom + 2}px`;
+  const vp = (st.viewport ??= { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight });
+  suggestions.style.left = `${Math.max(0, Math.min(left, vp.width - 260))}px`;
+  suggestions.style.top = `${bottom + 2 + h > vp.height && top - h - 2 > 0 ? top - h - 2 : bottom + 2}px`;
   if (view.focused >= 0) {
     el.setAttribute('aria-controls', suggestions.id);
     el.setAttribute('aria-activedescendant', `${st.id}-sugg-${view.focused}`);
