@@ -256,7 +256,12 @@ export function attach(el, options) {
 
   /** @param {InputEvent} e */
   const onBeforeInput = (e) => {
-    if (st.inserting || e.isComposing || st.osComposing || !hasComposition(st)) return;
+    if (st.inserting || e.isComposing || st.osComposing) return;
+    if (!hasComposition(st)) {
+      // Text from elsewhere after a commit: the predictions were for the old context.
+      if (hasSuggestions(st)) flush(st, ime, true);
+      return;
+    }
     // Text arriving without a key we handled (virtual keyboard, dictation, paste from the context
     // menu, drop): commit our composition first, then let the text in unconverted.
     const text = e.data ?? e.dataTransfer?.getData('text/plain') ?? null;
@@ -278,7 +283,7 @@ export function attach(el, options) {
 
   const onCompositionStart = () => {
     st.osComposing = true;
-    if (hasComposition(st)) flush(st, ime, true);
+    if (hasComposition(st) || hasSuggestions(st)) flush(st, ime, true);
     render(st);
   };
   const onCompositionEnd = () => {

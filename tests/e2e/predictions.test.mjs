@@ -102,6 +102,11 @@ test('a click on a suggestion commits it; unfocused, Enter and Backspace stay th
   assert.equal((await last(page)).preedit.text, 'か１');
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#editor'), `${text}か１`);
+  // Text from elsewhere (a virtual keyboard, a paste) goes in and takes the predictions along.
+  await list(page).waitFor({ state: 'visible' });
+  await page.keyboard.insertText('!');
+  assert.equal(await page.inputValue('#editor'), `${text}か１!`);
+  assert.equal(await list(page).count(), 0);
   await page.close();
 });
 
