@@ -23,7 +23,8 @@
 //! | --- | --- | --- |
 //! | letters, kana | into the composer | commit, then into the composer |
 //! | Space / 変換 | convert | next candidate (opens the window) |
-//! | Shift+Space, ↑ / ↓ | convert | previous / next candidate |
+//! | Shift+Space | convert | previous candidate |
+//! | ↑ / ↓ | – (↓ with suggestions shown: into the list) | previous / next candidate |
 //! | Enter | commit the kana | commit the conversion |
 //! | Esc | cancel | back to the kana |
 //! | Backspace | delete one | back to the kana |
