@@ -1278,6 +1278,8 @@ fn bench_ime(engine: &Engine, lines: &[Vec<String>]) -> serde_json::Value {
     off.set_predictions(false);
     // [on, off] × [typing keys, Enter]
     let mut ms: [[Vec<f64>; 2]; 2] = Default::default();
+    // Suggestions on, by the length of the query after the key: 1 kana, 2 or more.
+    let mut by_query: [Vec<f64>; 2] = Default::default();
     let mut shown = 0usize;
     for line in lines {
         for (k, ime) in [&mut on, &mut off].into_iter().enumerate() {
@@ -1285,8 +1287,13 @@ fn bench_ime(engine: &Engine, lines: &[Vec<String>]) -> serde_json::Value {
                 for c in reading.chars() {
                     let t0 = Instant::now();
                     let out = ime.key(engine, KeyEvent::plain(Key::Char(c)));
-                    ms[k][0].push(t0.elapsed().as_secs_f64() * 1000.0);
+                    let t = t0.elapsed().as_secs_f64() * 1000.0;
+                    ms[k][0].push(t);
                     shown += usize::from(k == 0 && !out.completions.is_empty());
+                    let q = ime.session().composer().query().chars().count();
+                    if k == 0 && q > 0 {
+                        by_query[usize::from(q > 1)].push(t);
+                    }
                 }
                 let t0 = Instant::now();
                 ime.key(engine, KeyEvent::plain(Key::Enter));
@@ -1319,6 +1326,8 @@ fn bench_ime(engine: &Engine, lines: &[Vec<String>]) -> serde_json::Value {
         "ratio_p95": ratio(&a, &b, "p95_ms"),
         "keys_on": a,
         "keys_off": b,
+        "keys_on_query_1_kana": stats(&mut by_query[0]),
+        "keys_on_query_2_plus_kana": stats(&mut by_query[1]),
         "enter_on": stats(&mut on_enter),
         "enter_off": stats(&mut off_enter),
     })
