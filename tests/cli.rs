@@ -67,7 +67,8 @@ fn eval_conversion_json() {
     assert!(ok, "{err}");
     let last = out.lines().last().unwrap();
     let v: serde_json::Value = serde_json::from_str(last).unwrap();
-    assert_eq!(v["engine"], "classic");
+    // The shipped model has an LSTM LM: the default engine is the hybrid.
+    assert_eq!(v["engine"], "hybrid");
     assert_eq!(v["sentences"], 2);
     assert_eq!(v["exact_top1"], 0.5);
     assert!(v["exact_top10"].as_f64().unwrap() >= 0.5);

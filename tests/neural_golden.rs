@@ -122,3 +122,61 @@ fn full_model_fp32_matches_pytorch() {
     assert!(dh < 1e-3, "max |Δ h| {dh}");
     assert!(top >= 23, "top-1 agreement {top}/24");
 }
+
+/// A split embedding (8 bits for the first rows, 3 for the rest) decodes every row exactly
+/// as the two codebooks it was built from, and stays close to PyTorch.
+#[test]
+fn tiny_split_embedding_decodes_each_part() {
+    use henkan::build::lstm::codebook_quantize;
+    use henkan::kernels;
+    let opts: PackOptions = "8:3@100".parse().unwrap();
+    let Some((m, g)) = load("lm-tiny", opts) else {
+        return;
+    };
+    let st = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/lm-tiny/lstm.safetensors"
+    ))
+    .unwrap();
+    let w = read_safetensors(&st).unwrap();
+    let hd = w.hidden;
+    let (c8, codes8) = codebook_quantize(&w.embedding[..100 * hd], 8);
+    let (c3, codes3) = codebook_quantize(&w.embedding[100 * hd..], 3);
+    let (mut got, mut want) = (vec![0.0; hd], vec![0.0; hd]);
+    for row in [0, 1, 99, 100, 101, w.vocab - 1] {
+        m.embedding.decode_row(row, hd, &mut got);
+        if row < 100 {
+            kernels::decode_codebook_row(&codes8, 8, &c8, row, hd, &mut want);
+        } else {
+            kernels::decode_codebook_row(&codes3, 3, &c3, row - 100, hd, &mut want);
+        }
+        assert_eq!(got, want, "row {row}");
+    }
+    assert_eq!(
+        m.embedding.stored_bytes(w.vocab, hd),
+        100 * hd + ((w.vocab - 100) * hd * 3).div_ceil(8)
+    );
+    let (d, _, _) = check(&m, &g);
+    assert!(d.is_finite() && d < 2.0, "max |Δ log-prob| {d}");
+}
+
+#[test]
+fn quantization_specs_parse() {
+    let p = |s: &str| s.parse::<PackOptions>();
+    assert_eq!(p("4").unwrap(), PackOptions::bits(4));
+    assert_eq!(p("32").unwrap(), PackOptions::bits(32));
+    assert_eq!(
+        p("4:3@8192,r4").unwrap(),
+        PackOptions {
+            embedding: Quant::Mixed {
+                head_rows: 8192,
+                head_bits: 4,
+                tail_bits: 3
+            },
+            recurrent: Quant::Codebook(4),
+        }
+    );
+    for bad in ["", "2", "9", "4:3", "4:3@x", "4,4", "4:1@10", "x"] {
+        assert!(p(bad).is_err(), "{bad} should not parse");
+    }
+}

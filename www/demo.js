@@ -3,7 +3,7 @@
 // state to the browser tests and the measurement script.
 
 import { HenkanIme } from './ime.js';
-import { attach } from './widget.js';
+import { attach, stateOf } from './widget.js';
 import { percentile } from './keymap.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
@@ -20,11 +20,24 @@ const modelUrl = new URL(params.get('model') || 'models/henkan.henkan', new URL(
  * @param {WasmModule} wasmModule the namespace of pkg/henkan.js
  */
 export function startDemo(wasmModule) {
+  const predictions = /** @type {HTMLInputElement} */ ($('predictions'));
+  predictions.checked = params.get('predictions') !== '0';
+  /** @type {import('./widget.js').AttachOptions[]} */
+  const all = [];
   for (const id of ['editor', 'line', 'rich', 'secret']) {
     // Keys stay cheap (no conversion while composing); the n-best list and segments follow when
-    // typing pauses. ?live=1 converts on every key instead.
-    demo.detach[id] = attach($(id), { ime, onOutput, onPreview: showConversion, live: params.get('live') === '1' });
+    // typing pauses. ?live=1 converts on every key instead; ?predictions=0 starts without suggestions.
+    const options = { ime, onOutput, onPreview: showConversion, live: params.get('live') === '1', predictions: predictions.checked };
+    all.push(options);
+    demo.detach[id] = attach($(id), options);
   }
+  predictions.addEventListener('change', () => {
+    for (const [i, id] of ['editor', 'line', 'rich', 'secret'].entries()) {
+      all[i].predictions = predictions.checked; // for sessions not opened yet
+      const s = stateOf($(id))?.session;
+      if (s != null && ime.handle) ime.handle.setPredictions(s, predictions.checked);
+    }
+  });
   $('editor').focus();
   demo.ready = ime.load({ module: wasmModule, modelUrl });
   return demo;

@@ -106,6 +106,19 @@ export function fieldKind(el) {
 }
 
 /**
+ * What the suggestion list shows for an output, or null when it is hidden (no suggestions, or a
+ * conversion is under way).
+ * @param {{completions?: string[], focusedCompletion?: number | null, state: string}} out
+ * @returns {{items: string[], focused: number} | null} `focused` is -1 when the list is not focused
+ */
+export function suggestionsOf(out) {
+  const items = out.completions ?? [];
+  if (items.length === 0 || out.state === 'converting' || out.state === 'direct') return null;
+  const f = out.focusedCompletion;
+  return { items, focused: typeof f === 'number' && f >= 0 && f < items.length ? f : -1 };
+}
+
+/**
  * Splits a preedit into the runs to draw: plain text, converted segments, the focused segment.
  * @param {string} text
  * @param {{start: number, end: number, focused: boolean, converted: boolean}[]} segments

@@ -37,11 +37,13 @@
  * @property {Preedit} preedit
  * @property {number | null} focused index of the focused segment while converting
  * @property {CandidateList | null} candidates
- * @property {string[]} completions
+ * @property {string[]} completions the suggestion list: completions while composing, next-word
+ *   predictions after a commit (empty: hidden)
+ * @property {number | null} focusedCompletion the focused suggestion (state `suggesting`)
  * @property {string[]} nbest
  * @property {SegmentView[]} segments
  * @property {'direct' | 'hiragana'} mode
- * @property {'direct' | 'precomposition' | 'composing' | 'converting'} state
+ * @property {'direct' | 'precomposition' | 'composing' | 'converting' | 'suggesting'} state
  */
 
 /**
@@ -60,6 +62,7 @@
  * @property {(session: number, on: boolean) => ImeOutput} setEnabled
  * @property {(session: number) => void} cancel
  * @property {(session: number, live: boolean) => void} setLive
+ * @property {(session: number, on: boolean) => void} setPredictions
  * @property {() => number} memoryBytes
  */
 

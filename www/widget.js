@@ -11,7 +11,7 @@
 // typing and adds one undo step; when the field is not focused (a commit on blur) or the
 // command is refused, `setRangeText` (or a Range in a contenteditable) plus an `input` event.
 
-import { keyUnits, modsOf, shouldSend, pageOf, fieldKind, preeditRuns } from './keymap.js';
+import { keyUnits, modsOf, shouldSend, pageOf, fieldKind, preeditRuns, suggestionsOf } from './keymap.js';
 import { textFieldCaret, editableCaret } from './caret.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
@@ -35,6 +35,9 @@ import { textFieldCaret, editableCaret } from './caret.js';
  * @property {(out: ImeOutput) => void} [onPreview] when typing pauses during a composition: the
  *   output with the live conversion (n-best, segments), computed off the key path
  * @property {number} [previewDelay] ms of pause before `onPreview` (default 40)
+ * @property {boolean} [predictions] suggestions: completions while composing and next-word
+ *   predictions after a commit, in a list at the caret (Tab enters it); default true (offered
+ *   when the model has an n-gram)
  */
 
 /**
@@ -56,6 +59,12 @@ import { textFieldCaret, editableCaret } from './caret.js';
  * @property {HTMLDivElement} layer
  * @property {HTMLDivElement} preedit
  * @property {HTMLUListElement} list
+ * @property {HTMLUListElement} suggestions the suggestion list (completions, predictions)
+ * @property {string} suggestKey what the suggestion list shows now and where ('' = hidden): the
+ *   list is rebuilt and placed only when that changes (a pending romaji letter changes nothing)
+ * @property {boolean} suggestFrame a frame is requested to place the predictions after a commit
+ * @property {{width: number, height: number} | null} viewport the viewport size, measured once
+ *   per resize (reading it right after a DOM change would force a layout on the key path)
  * @property {HTMLDivElement} indicator
  * @property {string} id
  * @property {Map<string, string | null>} savedAria
@@ -74,14 +83,16 @@ const CSS = `
 .henkan-preedit span { text-decoration: underline dotted 1px; text-underline-offset: 0.18em; }
 .henkan-preedit span.henkan-converted { text-decoration: underline solid 1px; }
 .henkan-preedit span.henkan-focused { text-decoration: underline solid 3px; background: #cfe0ff; }
-.henkan-candidates { position: fixed; display: none; margin: 0; padding: 2px 0; list-style: none; background: #fff; color: #111;
+.henkan-candidates, .henkan-suggestions { position: fixed; display: none; margin: 0; padding: 2px 0; list-style: none; background: #fff; color: #111;
   border: 1px solid #8a8a8a; border-radius: 3px; box-shadow: 0 3px 10px rgba(0,0,0,.25); min-width: 7em; max-width: 32em;
   font: 16px/1.5 system-ui, "IPAGothic", "IPAPGothic", "Noto Sans CJK JP", sans-serif; }
-.henkan-candidates li { padding: 1px 10px 1px 6px; cursor: pointer; white-space: nowrap; }
-.henkan-candidates li[aria-selected="true"] { background: #1f5fd6; color: #fff; }
-.henkan-candidates .henkan-num { display: inline-block; width: 1.5em; color: #777; font-size: 0.85em; }
-.henkan-candidates li[aria-selected="true"] .henkan-num { color: #dbe6ff; }
-.henkan-candidates li.henkan-page { cursor: default; color: #777; font-size: 12px; text-align: right; padding: 0 8px; }
+.henkan-candidates li, .henkan-suggestions li { padding: 1px 10px 1px 6px; cursor: pointer; white-space: nowrap; }
+.henkan-candidates li[aria-selected="true"], .henkan-suggestions li[aria-selected="true"] { background: #1f5fd6; color: #fff; }
+.henkan-candidates .henkan-num, .henkan-suggestions .henkan-num { display: inline-block; width: 1.5em; color: #777; font-size: 0.85em; }
+.henkan-candidates li[aria-selected="true"] .henkan-num, .henkan-suggestions li[aria-selected="true"] .henkan-num { color: #dbe6ff; }
+.henkan-candidates li.henkan-page, .henkan-suggestions li.henkan-page { cursor: default; color: #777; font-size: 12px; text-align: right; padding: 0 8px; }
+.henkan-suggestions { border-style: dashed; border-color: #6d8fc9; background: #fbfcff; }
+.henkan-suggestions li.henkan-heading { cursor: default; color: #4a6aa5; font-size: 11px; padding: 0 8px 1px; border-bottom: 1px solid #e2e8f3; }
 .henkan-indicator { position: fixed; display: none; font: bold 12px/1 system-ui, "IPAGothic", sans-serif; padding: 3px 5px;
   border-radius: 3px; background: #666; color: #fff; cursor: pointer; opacity: .9; user-select: none; }
 .henkan-indicator[data-mode="hiragana"] { background: #c62828; }
@@ -122,11 +133,18 @@ export function attach(el, options) {
   list.id = `${id}-candidates`;
   list.setAttribute('role', 'listbox');
   list.setAttribute('aria-label', '変換候補');
+  // The suggestions have a window of their own (same look, dashed, with a heading): a page
+  // or a test that asks for the conversion candidates does not get suggestions.
+  const suggestions = doc.createElement('ul');
+  suggestions.className = 'henkan-suggestions';
+  suggestions.id = `${id}-suggestions`;
+  suggestions.setAttribute('role', 'listbox');
+  suggestions.setAttribute('aria-label', '予測候補');
   const indicator = doc.createElement('div');
   indicator.className = 'henkan-indicator';
   indicator.setAttribute('role', 'button');
   indicator.setAttribute('aria-label', 'IME on/off');
-  layer.append(preedit, list, indicator);
+  layer.append(preedit, list, suggestions, indicator);
   doc.body.appendChild(layer);
 
   /** @type {FieldState} */
@@ -146,6 +164,10 @@ export function attach(el, options) {
     layer,
     preedit,
     list,
+    suggestions,
+    suggestKey: '',
+    viewport: null,
+    suggestFrame: false,
     indicator,
     id,
     savedAria: new Map(),
@@ -159,6 +181,7 @@ export function attach(el, options) {
     if (st.session === null && ime.handle) {
       st.session = ime.handle.openSession();
       ime.handle.setLive(st.session, options.live ?? false);
+      if (options.predictions === false) ime.handle.setPredictions(st.session, false);
       if (!st.enabled) ime.handle.setEnabled(st.session, false);
     }
     return st.session;
@@ -233,7 +256,12 @@ export function attach(el, options) {
 
   /** @param {InputEvent} e */
   const onBeforeInput = (e) => {
-    if (st.inserting || e.isComposing || st.osComposing || !hasComposition(st)) return;
+    if (st.inserting || e.isComposing || st.osComposing) return;
+    if (!hasComposition(st)) {
+      // Text from elsewhere after a commit: the predictions were for the old context.
+      if (hasSuggestions(st)) flush(st, ime, true);
+      return;
+    }
     // Text arriving without a key we handled (virtual keyboard, dictation, paste from the context
     // menu, drop): commit our composition first, then let the text in unconverted.
     const text = e.data ?? e.dataTransfer?.getData('text/plain') ?? null;
@@ -255,7 +283,7 @@ export function attach(el, options) {
 
   const onCompositionStart = () => {
     st.osComposing = true;
-    if (hasComposition(st)) flush(st, ime, true);
+    if (hasComposition(st) || hasSuggestions(st)) flush(st, ime, true);
     render(st);
   };
   const onCompositionEnd = () => {
@@ -263,11 +291,12 @@ export function attach(el, options) {
   };
   /** @param {MouseEvent} e */
   const onMouseDown = (e) => {
-    // A click moves the caret: commit first, where the caret was (as native IMEs do).
-    if (e.target === el && hasComposition(st)) flush(st, ime, false);
+    // A click moves the caret: commit first, where the caret was (as native IMEs do); the
+    // predictions for the old place go.
+    if (e.target === el && (hasComposition(st) || hasSuggestions(st))) flush(st, ime, false);
   };
   const onBlur = () => {
-    if (hasComposition(st)) flush(st, ime, true);
+    if (hasComposition(st) || hasSuggestions(st)) flush(st, ime, true);
     render(st);
   };
   const onFocus = () => {
@@ -276,6 +305,7 @@ export function attach(el, options) {
   };
   const onReposition = () => {
     st.placed = '';
+    st.viewport = null;
     st.indicatorKey = '';
     if (hasComposition(st) || doc.activeElement === el) render(st);
   };
@@ -310,6 +340,7 @@ export function attach(el, options) {
   win?.addEventListener('resize', onReposition);
   win?.addEventListener('scroll', onReposition, true);
   list.addEventListener('mousedown', onListDown);
+  suggestions.addEventListener('mousedown', onListDown);
   indicator.addEventListener('mousedown', onIndicatorDown);
   ime.addEventListener('status', onStatus);
 
@@ -328,6 +359,7 @@ export function attach(el, options) {
     win?.removeEventListener('resize', onReposition);
     win?.removeEventListener('scroll', onReposition, true);
     list.removeEventListener('mousedown', onListDown);
+    suggestions.removeEventListener('mousedown', onListDown);
     indicator.removeEventListener('mousedown', onIndicatorDown);
     ime.removeEventListener('status', onStatus);
     if (st.session !== null && ime.handle) {
@@ -362,6 +394,11 @@ export function stateOf(el) {
 /** @param {FieldState} st */
 function hasComposition(st) {
   return !!st.last && st.last.preedit.text.length > 0;
+}
+
+/** @param {FieldState} st */
+function hasSuggestions(st) {
+  return !!st.last && (st.last.completions?.length ?? 0) > 0;
 }
 
 /**
@@ -566,11 +603,9 @@ function render(st) {
   } else if (list.firstChild) {
     list.style.display = 'none';
     list.replaceChildren();
-    for (const [a, v] of st.savedAria) {
-      if (v === null) el.removeAttribute(a);
-      else el.setAttribute(a, v);
-    }
+    restoreAria(st);
   }
+  renderSuggestions(st, false);
 
   const indicatorKey = `${focused && options.indicator !== false}|${ime.status}|${st.enabled}`;
   if (indicatorKey === st.indicatorKey) return;
@@ -587,6 +622,102 @@ function render(st) {
     indicator.style.top = `${box.top + 4}px`;
   } else {
     indicator.style.display = 'none';
+  }
+}
+
+/**
+ * The suggestion list under the preedit, or under the caret after a commit (placed in the next
+ * animation frame: measuring the caret right after the commit went in would force a layout of
+ * its own on the key path). Shown while the field is focused, with no OS composition and no
+ * candidate window.
+ * @param {FieldState} st
+ * @param {boolean} inFrame called from the requested frame
+ */
+function renderSuggestions(st, inFrame) {
+  const { el, preedit, suggestions } = st;
+  const doc = el.ownerDocument;
+  const ime = st.options.ime;
+  const visible = doc.activeElement === el && ime.ready && !st.osComposing && !st.last?.candidates?.open;
+  const view = visible && st.last ? suggestionsOf(st.last) : null;
+  if (!view) {
+    st.suggestKey = '';
+    if (suggestions.firstChild) {
+      suggestions.style.display = 'none';
+      suggestions.replaceChildren();
+      if (el.getAttribute('aria-controls') === suggestions.id) restoreAria(st);
+    }
+    return;
+  }
+  // Below the preedit (placed at the caret when the composition started: no layout read here),
+  // or below the caret after a commit; above when there is no room below (estimated height, so
+  // that no key waits for a layout).
+  const composing = preedit.style.display === 'block' && !!preedit.firstChild;
+  const key = `${view.items.join('\n')}|${view.focused}|${composing ? `${preedit.style.left},${preedit.style.top}` : st.placed || 'caret'}`;
+  if (key === st.suggestKey) return;
+  const win = doc.defaultView;
+  if (!composing && !inFrame && win) {
+    suggestions.style.display = 'none';
+    st.suggestKey = '';
+    if (!st.suggestFrame) {
+      st.suggestFrame = true;
+      win.requestAnimationFrame(() => {
+        st.suggestFrame = false;
+        if (st.layer.isConnected) renderSuggestions(st, true);
+      });
+    }
+    return;
+  }
+  st.suggestKey = key;
+  const head = doc.createElement('li');
+  head.className = 'henkan-heading';
+  head.setAttribute('role', 'presentation');
+  head.textContent = view.focused < 0 ? '予測  Tab ⇥' : '予測  Enter / 1–9';
+  /** @type {HTMLLIElement[]} */
+  const items = [head];
+  view.items.forEach((text, i) => {
+    const li = doc.createElement('li');
+    li.id = `${st.id}-sugg-${i}`;
+    li.setAttribute('role', 'option');
+    li.setAttribute('aria-selected', String(i === view.focused));
+    li.dataset.index = String(i);
+    const num = doc.createElement('span');
+    num.className = 'henkan-num';
+    num.textContent = String(i + 1);
+    num.setAttribute('aria-hidden', 'true');
+    li.append(num, doc.createTextNode(text));
+    items.push(li);
+  });
+  suggestions.replaceChildren(...items);
+  suggestions.style.display = 'block';
+  let top;
+  let bottom;
+  let left;
+  if (composing) {
+    left = parseFloat(preedit.style.left) || 0;
+    top = parseFloat(preedit.style.top) || 0;
+    bottom = top + (parseFloat(preedit.style.lineHeight) || 24);
+  } else {
+    const caret = caretOf(st);
+    ({ top, left } = caret);
+    bottom = caret.top + caret.height;
+  }
+  const h = 24 + 26 * view.items.length;
+  const vp = (st.viewport ??= { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight });
+  suggestions.style.left = `${Math.max(0, Math.min(left, vp.width - 260))}px`;
+  suggestions.style.top = `${bottom + 2 + h > vp.height && top - h - 2 > 0 ? top - h - 2 : bottom + 2}px`;
+  if (view.focused >= 0) {
+    el.setAttribute('aria-controls', suggestions.id);
+    el.setAttribute('aria-activedescendant', `${st.id}-sugg-${view.focused}`);
+  } else if (el.getAttribute('aria-controls') === suggestions.id) {
+    restoreAria(st);
+  }
+}
+
+/** @param {FieldState} st */
+function restoreAria(st) {
+  for (const [a, v] of st.savedAria) {
+    if (v === null) st.el.removeAttribute(a);
+    else st.el.setAttribute(a, v);
   }
 }
 

@@ -39,6 +39,15 @@ enum EngineKind {
 }
 
 impl EngineKind {
+    /// The best engine the model supports: hybrid when it has an LSTM LM (docs/NEURAL.md).
+    fn default_for(engine: &Engine) -> Self {
+        if engine.neural.is_some() {
+            EngineKind::Hybrid
+        } else {
+            EngineKind::Classic
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             EngineKind::Classic => "classic",
@@ -145,8 +154,9 @@ enum Command {
     Convert {
         /// Romaji (e.g. kyouhaiitenkidesune) or kana.
         text: Option<String>,
-        #[arg(long, value_enum, default_value = "classic")]
-        engine: EngineKind,
+        /// Default: hybrid when the model has an LSTM LM, else classic.
+        #[arg(long, value_enum)]
+        engine: Option<EngineKind>,
         /// Print the best path's words with their POS ids and costs.
         #[arg(long)]
         debug: bool,
@@ -232,9 +242,11 @@ enum Command {
         /// Also pack the LSTM LM from this directory (lstm.safetensors + vocab.tsv).
         #[arg(long)]
         lstm: Option<PathBuf>,
-        /// Bits per embedding weight (k-means codebook, 3..=8; 32 = f32).
-        #[arg(long, default_value_t = 4)]
-        lstm_bits: u32,
+        /// LM quantization: `B` bits per embedding weight (k-means codebook, 3..=8; 32 = f32),
+        /// or `H:T@K` (the K most frequent words H bits, the others T bits); `,rN` stores the
+        /// recurrent matrices as N-bit codebooks instead of int8. E.g. `4`, `4:3@8192,r4`.
+        #[arg(long, default_value = "4")]
+        lstm_bits: henkan::build::lstm::PackOptions,
         /// Also add this n-gram section (from `henkan build-ngram`).
         #[arg(long)]
         ngram: Option<PathBuf>,
@@ -281,30 +293,31 @@ enum Command {
         /// Directory with lstm.safetensors + vocab.tsv.
         #[arg(long, default_value = "build/lm")]
         lstm: PathBuf,
-        /// Bits per embedding weight (k-means codebook, 3..=8; 32 = f32).
-        #[arg(long, default_value_t = 4)]
-        lstm_bits: u32,
+        /// LM quantization: `B` bits per embedding weight (k-means codebook, 3..=8; 32 = f32),
+        /// or `H:T@K` (the K most frequent words H bits, the others T bits); `,rN` stores the
+        /// recurrent matrices as N-bit codebooks instead of int8. E.g. `4`, `4:3@8192,r4`.
+        #[arg(long, default_value = "4")]
+        lstm_bits: henkan::build::lstm::PackOptions,
         /// Output model file.
         #[arg(long)]
         out: PathBuf,
     },
 }
 
-fn attach(model: Vec<u8>, dir: &std::path::Path, bits: u32) -> Result<Vec<u8>, String> {
+fn attach(
+    model: Vec<u8>,
+    dir: &std::path::Path,
+    opts: henkan::build::lstm::PackOptions,
+) -> Result<Vec<u8>, String> {
     let st = std::fs::read(dir.join("lstm.safetensors"))
         .map_err(|e| format!("cannot read {}/lstm.safetensors: {e}", dir.display()))?;
     let vocab = std::fs::read_to_string(dir.join("vocab.tsv"))
         .map_err(|e| format!("cannot read {}/vocab.tsv: {e}", dir.display()))?;
     let w = henkan::build::lstm::read_safetensors(&st).map_err(|e| e.to_string())?;
-    let (bytes, r) = henkan::build::lstm::attach_lstm(
-        model,
-        &w,
-        &vocab,
-        henkan::build::lstm::PackOptions::bits(bits),
-    )
-    .map_err(|e| e.to_string())?;
+    let (bytes, r) =
+        henkan::build::lstm::attach_lstm(model, &w, &vocab, opts).map_err(|e| e.to_string())?;
     eprintln!(
-        "lstm: vocab {} hidden {} bits {bits}: lstm section {} bytes, lm vocabulary {} bytes; {} of {} lexicon entries are LM words; {} LM words have no entry",
+        "lstm: vocab {} hidden {} quantization {opts:?}: lstm section {} bytes, lm vocabulary {} bytes; {} of {} lexicon entries are LM words; {} LM words have no entry",
         w.vocab, w.hidden, r.lstm_bytes, r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
     );
     Ok(bytes)
@@ -323,8 +336,9 @@ enum EvalWhat {
     Conversion {
         #[arg(long)]
         input: PathBuf,
-        #[arg(long, value_enum, default_value = "classic")]
-        engine: EngineKind,
+        /// Default: hybrid when the model has an LSTM LM, else classic.
+        #[arg(long, value_enum)]
+        engine: Option<EngineKind>,
         /// Print one JSON object as the last line.
         #[arg(long)]
         json: bool,
@@ -382,12 +396,27 @@ enum EvalWhat {
 
 #[derive(Subcommand)]
 enum BenchWhat {
+    /// Types each reading one kana at a time through the IME (key state machine, no live
+    /// conversion), then Enter, with suggestions on and off side by side; per-key latency.
+    /// With --tokens (analyzed corpus lines), each word's reading is typed and committed
+    /// with Enter in turn (word by word: every key has a short completion query).
+    Ime {
+        #[arg(long, required_unless_present = "tokens")]
+        input: Option<PathBuf>,
+        #[arg(long)]
+        tokens: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+        #[arg(long)]
+        limit: Option<usize>,
+    },
     /// Types each reading one kana at a time through a Session; per-key latency.
     Keystroke {
         #[arg(long)]
         input: PathBuf,
-        #[arg(long, value_enum, default_value = "classic")]
-        engine: EngineKind,
+        /// Default: hybrid when the model has an LSTM LM, else classic.
+        #[arg(long, value_enum)]
+        engine: Option<EngineKind>,
         #[arg(long)]
         json: bool,
         #[arg(long)]
@@ -581,6 +610,7 @@ fn run(cli: Cli) -> Result<(), String> {
             neural,
         } => {
             let engine = load(&cli.model)?;
+            let kind = kind.unwrap_or_else(|| EngineKind::default_for(&engine));
             let mut session = session_for(&engine, kind, &neural)?;
             if let Some(ctx) = context {
                 let reading = if is_romaji(&ctx) {
@@ -622,6 +652,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let engine = load(&cli.model)?;
             let pairs = read_pairs(&input, limit)?;
+            let kind = kind.unwrap_or_else(|| EngineKind::default_for(&engine));
             let mut session = session_for(&engine, kind, &neural)?;
             session.set_digit_width(match digits {
                 Digits::Full => henkan::lattice::DigitWidth::Full,
@@ -688,6 +719,41 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Bench {
             what:
+                BenchWhat::Ime {
+                    input,
+                    tokens,
+                    json,
+                    limit,
+                },
+        } => {
+            let engine = load(&cli.model)?;
+            let lines: Vec<Vec<String>> = match (&tokens, &input) {
+                (Some(t), _) => std::fs::read_to_string(t)
+                    .map_err(|e| format!("cannot read {}: {e}", t.display()))?
+                    .lines()
+                    .take(limit.unwrap_or(usize::MAX))
+                    .map(|l| {
+                        l.split_whitespace()
+                            .filter_map(henkan::lm::ngram::parse_token)
+                            .map(|(_, r, _, _)| r)
+                            .collect()
+                    })
+                    .collect(),
+                (None, Some(i)) => read_pairs(i, limit)?
+                    .into_iter()
+                    .map(|(r, _)| vec![r])
+                    .collect(),
+                (None, None) => return Err("--input or --tokens".into()),
+            };
+            let result = bench_ime(&engine, &lines);
+            if json {
+                outln!("{result}");
+            } else {
+                outln!("{result:#}");
+            }
+        }
+        Command::Bench {
+            what:
                 BenchWhat::Keystroke {
                     input,
                     engine: kind,
@@ -700,6 +766,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let engine = load(&cli.model)?;
             let pairs = read_pairs(&input, limit)?;
             let mut sink = 0usize;
+            let kind = kind.unwrap_or_else(|| EngineKind::default_for(&engine));
             let mut result = bench_keystroke(&engine, &pairs, kind, &neural, &mut sink)?;
             if compare && engine.neural.is_some() {
                 let mut engines = serde_json::Map::new();
@@ -1216,4 +1283,70 @@ fn predict_cmd(
         outln!("  phrase: {}\t{}\t{:.2}", p.surface, p.reading, p.score);
     }
     Ok(())
+}
+
+/// `bench ime`: every reading typed kana by kana through two IMEs, suggestions on and off,
+/// sentence by sentence in turn (so both see the same machine load), then Enter.
+fn bench_ime(engine: &Engine, lines: &[Vec<String>]) -> serde_json::Value {
+    use henkan::ime::{Ime, Key, KeyEvent};
+    let mut on = Ime::new();
+    let mut off = Ime::new();
+    on.set_live(false);
+    off.set_live(false);
+    off.set_predictions(false);
+    // [on, off] × [typing keys, Enter]
+    let mut ms: [[Vec<f64>; 2]; 2] = Default::default();
+    // Suggestions on, by the length of the query after the key: 1 kana, 2 or more.
+    let mut by_query: [Vec<f64>; 2] = Default::default();
+    let mut shown = 0usize;
+    for line in lines {
+        for (k, ime) in [&mut on, &mut off].into_iter().enumerate() {
+            for reading in line {
+                for c in reading.chars() {
+                    let t0 = Instant::now();
+                    let out = ime.key(engine, KeyEvent::plain(Key::Char(c)));
+                    let t = t0.elapsed().as_secs_f64() * 1000.0;
+                    ms[k][0].push(t);
+                    shown += usize::from(k == 0 && !out.completions.is_empty());
+                    let q = ime.session().composer().query().chars().count();
+                    if k == 0 && q > 0 {
+                        by_query[usize::from(q > 1)].push(t);
+                    }
+                }
+                let t0 = Instant::now();
+                ime.key(engine, KeyEvent::plain(Key::Enter));
+                ms[k][1].push(t0.elapsed().as_secs_f64() * 1000.0);
+            }
+            ime.flush(engine);
+        }
+    }
+    let stats = |v: &mut Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
+        serde_json::json!({
+            "n": v.len(),
+            "p50_ms": percentile(v, 0.5),
+            "p95_ms": percentile(v, 0.95),
+            "max_ms": v.last().copied().unwrap_or(0.0),
+            "mean_ms": mean,
+        })
+    };
+    let [[mut on_keys, mut on_enter], [mut off_keys, mut off_enter]] = ms;
+    let (a, b) = (stats(&mut on_keys), stats(&mut off_keys));
+    let ratio = |x: &serde_json::Value, y: &serde_json::Value, f: &str| {
+        x[f].as_f64().unwrap_or(0.0) / y[f].as_f64().unwrap_or(1.0).max(1e-9)
+    };
+    serde_json::json!({
+        "lines": lines.len(),
+        "ngram": engine.ngram.is_some(),
+        "keys_with_suggestions": shown,
+        "ratio_p50": ratio(&a, &b, "p50_ms"),
+        "ratio_p95": ratio(&a, &b, "p95_ms"),
+        "keys_on": a,
+        "keys_off": b,
+        "keys_on_query_1_kana": stats(&mut by_query[0]),
+        "keys_on_query_2_plus_kana": stats(&mut by_query[1]),
+        "enter_on": stats(&mut on_enter),
+        "enter_off": stats(&mut off_enter),
+    })
 }

@@ -24,6 +24,16 @@ pub enum Quant {
     Codebook(u32),
     /// int8 with per-row scales.
     Int8,
+    /// The first `head_rows` rows (the most frequent words: ids are sorted by frequency) as a
+    /// `head_bits` codebook, the other rows as a `tail_bits` codebook.
+    Mixed {
+        /// Rows in the head.
+        head_rows: usize,
+        /// Bits of the head's codebook.
+        head_bits: u32,
+        /// Bits of the tail's codebook.
+        tail_bits: u32,
+    },
 }
 
 /// How to pack the LM.
@@ -46,6 +56,57 @@ impl PackOptions {
             },
             recurrent: if bits >= 32 { Quant::F32 } else { Quant::Int8 },
         }
+    }
+}
+
+impl std::str::FromStr for PackOptions {
+    type Err = Error;
+
+    /// `B` (the embedding as a B-bit codebook, 32 = f32; recurrent int8), `H:T@K` (the first
+    /// K rows of the embedding H bits, the others T bits), optionally followed by `,rN` (the
+    /// recurrent matrices as N-bit codebooks instead of int8). Examples: `4`, `4:3@8192,r4`.
+    fn from_str(spec: &str) -> Result<Self> {
+        let bad = || {
+            build_err(format!(
+                "bad LM quantization `{spec}` (e.g. 4, 4:3@8192, 4:3@8192,r4)"
+            ))
+        };
+        let num = |s: &str| s.trim().parse::<u32>().map_err(|_| bad());
+        let codebook = |b: u32| {
+            if (3..=8).contains(&b) {
+                Ok(b)
+            } else {
+                Err(bad())
+            }
+        };
+        let (emb, rec) = match spec.split_once(',') {
+            Some((e, r)) => (e, Some(r.trim().strip_prefix('r').ok_or_else(bad)?)),
+            None => (spec, None),
+        };
+        let mut opts = match emb.split_once(':') {
+            None => {
+                let b = num(emb)?;
+                if b != 32 {
+                    codebook(b)?;
+                }
+                PackOptions::bits(b)
+            }
+            Some((h, rest)) => {
+                let (t, k) = rest.split_once('@').ok_or_else(bad)?;
+                PackOptions {
+                    embedding: Quant::Mixed {
+                        head_rows: num(k)? as usize,
+                        head_bits: codebook(num(h)?)?,
+                        tail_bits: codebook(num(t)?)?,
+                    },
+                    recurrent: Quant::Int8,
+                }
+            }
+        };
+        if let Some(r) = rec {
+            opts.recurrent = Quant::Codebook(codebook(num(r)?)?);
+        }
+        Ok(opts)
     }
 }
 
@@ -243,6 +304,18 @@ fn payload(w: &[f32], cols: usize, q: Quant) -> MatrixPayload {
         Quant::Int8 => {
             let (s, c) = int8_quantize(w, cols);
             MatrixPayload::Int8(s, c)
+        }
+        Quant::Mixed {
+            head_rows,
+            head_bits,
+            tail_bits,
+        } => {
+            let k = head_rows.min(w.len() / cols.max(1));
+            MatrixPayload::Split(
+                k,
+                Box::new(payload(&w[..k * cols], cols, Quant::Codebook(head_bits))),
+                Box::new(payload(&w[k * cols..], cols, Quant::Codebook(tail_bits))),
+            )
         }
     }
 }

@@ -9,6 +9,13 @@
 //!   them *focused*, each with a list of *candidates* and a selected one. The *candidate window*
 //!   lists the focused segment's candidates in pages of [`PAGE_SIZE`].
 //! - **commit**: text leaves the IME and goes into the field ([`ImeOutput::committed`]).
+//! - **suggestions** ([`ImeOutput::completions`]): while composing, *completions* of the kana
+//!   (words and short phrases whose reading starts with them); right after a commit, *next-word
+//!   predictions*. Both come from the backend ([`Backend::suggest`], the n-gram of
+//!   [`crate::predict`]) in the context of the text committed before. They are only offered:
+//!   **Tab** (or ↓ while composing) moves the focus into the list (state
+//!   [`State::Suggesting`], [`ImeOutput::focused_completion`]), and only then do Enter and 1–9
+//!   pick. Unfocused, every key does what it did without them.
 //!
 //! Keys (see [`Machine::key`] for the whole table):
 //!
@@ -16,7 +23,8 @@
 //! | --- | --- | --- |
 //! | letters, kana | into the composer | commit, then into the composer |
 //! | Space / 変換 | convert | next candidate (opens the window) |
-//! | Shift+Space, ↑ / ↓ | convert | previous / next candidate |
+//! | Shift+Space | convert | previous candidate |
+//! | ↑ / ↓ | – (↓ with suggestions shown: into the list) | previous / next candidate |
 //! | Enter | commit the kana | commit the conversion |
 //! | Esc | cancel | back to the kana |
 //! | Backspace | delete one | back to the kana |
@@ -24,6 +32,7 @@
 //! | Shift+← / Shift+→ | – | shrink / grow the focused segment |
 //! | 1–9 | (text) | pick from the open window's page |
 //! | PageUp / PageDown | – | page the candidate window |
+//! | Tab / Shift+Tab | into the suggestion list (first / last item) | – |
 //! | F6 F7 F8 | whole input as hiragana / katakana / half-width katakana | the focused segment so |
 //! | F9 F10 | whole input as full-width / half-width ASCII | the same |
 //! | Ctrl+Space, 半角/全角, Alt+\` | commit, toggle the IME | commit, toggle the IME |
@@ -31,6 +40,15 @@
 //! In precomposition Space inserts an ideographic space (U+3000), Shift+Space a plain one (not
 //! consumed). Keys with Ctrl/Alt/Meta are never consumed outside a composition (so copy, paste,
 //! undo behave natively) and are swallowed inside one (so they cannot edit around the preedit).
+//!
+//! With the suggestion list shown but not focused, after a commit (precomposition): Tab enters
+//! it, Esc hides it; every other key hides it and does what it does without it (Enter,
+//! Backspace, arrows stay the field's). With the focus in the list (Suggesting): ↑ / ↓, Tab /
+//! Shift+Tab and Space move the focus (wrapping), Enter or 1–9 pick (the pick replaces the
+//! composition and is committed; then the next words are predicted), Esc and ← / → leave the
+//! list, Backspace leaves it and deletes as in composing, another character commits the
+//! focused suggestion and starts a new composition (as after a conversion). While composing,
+//! Space converts as before.
 //!
 //! The machine is generic over a [`Backend`] (the composer and converter); [`Ime`] runs it over
 //! a [`Session`] and an [`Engine`], and the tests run it over a small fake.
@@ -40,6 +58,7 @@ pub mod key;
 pub use key::{Key, KeyEvent, ALT, CTRL, META, SHIFT};
 
 use crate::composer::{to_half_katakana, to_hiragana, to_katakana, Transliteration};
+use crate::predict::suggest::{Suggester, MAX_SUGGESTIONS};
 use crate::session::Conversion;
 use crate::{Engine, Session};
 use serde::Serialize;
@@ -69,6 +88,8 @@ pub enum State {
     Composing,
     /// The composition has been converted into segments.
     Converting,
+    /// The focus is in the suggestion list; the preedit shows the focused suggestion.
+    Suggesting,
 }
 
 /// One range of the preedit, in UTF-16 code units of [`Preedit::text`] (JavaScript string indices).
@@ -137,8 +158,11 @@ pub struct ImeOutput {
     pub focused: Option<usize>,
     /// The focused segment's candidates while converting.
     pub candidates: Option<CandidateList>,
-    /// Completions of the composition (not offered yet: always empty).
+    /// The suggestion list: completions of the composition while composing, next-word
+    /// predictions right after a commit; empty when there are none (or they are off).
     pub completions: Vec<String>,
+    /// The focused suggestion (state [`State::Suggesting`]).
+    pub focused_completion: Option<usize>,
     /// Whole-input conversions, best first (while composing, of the live conversion).
     pub nbest: Vec<String>,
     /// The segments of the current (or live) conversion.
@@ -167,12 +191,35 @@ pub trait Backend {
     fn transliterate(&self, t: Transliteration) -> String;
     /// Converts the submission; the leading segments have the reading lengths in `fixed`.
     fn convert(&mut self, fixed: &[usize]) -> Conversion;
+    /// What suggestions are computed for (the composer's prediction query); the list is
+    /// computed again only when it changes.
+    fn query(&self) -> String {
+        self.submission()
+    }
+    /// At most `limit` suggestions, best first: completions of the composition, or next-word
+    /// predictions when nothing is composed, in the context of what was committed before.
+    /// Default: none.
+    fn suggest(&mut self, _limit: usize) -> Vec<String> {
+        Vec::new()
+    }
+    /// Suggestion `index` of the last [`suggest`](Self::suggest) list was committed.
+    fn accept_suggestion(&mut self, _index: usize) {}
+    /// These pieces (reading, surface) of the composition are being committed (the segments
+    /// of a conversion, or the kana); called before the composer is cleared.
+    fn committed(&mut self, _pieces: &[(&str, &str)]) {}
+    /// Text the backend cannot analyze was committed (a full-width space).
+    fn committed_other(&mut self) {}
+    /// The context of what was committed before is gone (the caret moved, the focus left,
+    /// a new line began).
+    fn reset_context(&mut self) {}
 }
 
 /// A [`Session`] with the [`Engine`] it runs on, as a [`Backend`].
 pub struct SessionBackend<'a> {
     /// The per-field session.
     pub session: &'a mut Session,
+    /// The field's predictions (context and list).
+    pub suggester: &'a mut Suggester,
     /// The loaded model.
     pub engine: &'a Engine,
 }
@@ -205,6 +252,38 @@ impl Backend for SessionBackend<'_> {
         } else {
             self.session.convert_with_fixed(self.engine, fixed)
         }
+    }
+    fn query(&self) -> String {
+        self.session.composer().query()
+    }
+    fn suggest(&mut self, limit: usize) -> Vec<String> {
+        let composer = self.session.composer();
+        let (query, best, kana) = if composer.is_empty() {
+            (String::new(), String::new(), String::new())
+        } else {
+            // What Space and Enter give is not worth a suggestion.
+            let best = self.session.best_text(self.engine);
+            (composer.query(), best, composer.submission())
+        };
+        let exclude = [best.as_str(), kana.as_str()];
+        self.suggester
+            .suggest(self.engine, &query, &exclude, limit)
+            .iter()
+            .map(|s| s.surface.clone())
+            .collect()
+    }
+    fn accept_suggestion(&mut self, index: usize) {
+        self.suggester.accept(index);
+    }
+    fn committed(&mut self, pieces: &[(&str, &str)]) {
+        self.suggester
+            .commit_text(self.engine, self.session.lattice(), pieces);
+    }
+    fn committed_other(&mut self) {
+        self.suggester.commit_unknown();
+    }
+    fn reset_context(&mut self) {
+        self.suggester.reset();
     }
 }
 
@@ -314,12 +393,27 @@ impl Converting {
     }
 }
 
+/// The suggestion list as shown.
+#[derive(Debug, Clone, Default)]
+struct Suggestions {
+    /// The items (empty: no list).
+    items: Vec<String>,
+    /// The query they complete; `None` for next-word predictions (or no list).
+    query: Option<String>,
+    /// The focused item (state [`State::Suggesting`]).
+    focus: Option<usize>,
+}
+
 /// The key state machine, over any [`Backend`].
 #[derive(Debug, Clone)]
 pub struct Machine {
     enabled: bool,
     live: bool,
+    predictions: bool,
     conv: Option<Converting>,
+    sugg: Suggestions,
+    /// A commit just happened that next-word predictions should follow.
+    predict_next: bool,
 }
 
 impl Default for Machine {
@@ -327,7 +421,10 @@ impl Default for Machine {
         Machine {
             enabled: true,
             live: true,
+            predictions: true,
             conv: None,
+            sugg: Suggestions::default(),
+            predict_next: false,
         }
     }
 }
@@ -362,12 +459,29 @@ impl Machine {
         self.live = live;
     }
 
+    /// Suggestions (completions and next-word predictions) on or off; on by default (a backend
+    /// without a model for them offers none). Off hides the list.
+    pub fn set_predictions(&mut self, on: bool) {
+        self.predictions = on;
+        if !on {
+            self.sugg = Suggestions::default();
+            self.predict_next = false;
+        }
+    }
+
+    /// Whether suggestions are on.
+    pub fn predictions(&self) -> bool {
+        self.predictions
+    }
+
     /// The state (given the backend's composer).
     pub fn state<B: Backend>(&self, b: &B) -> State {
         if !self.enabled {
             State::Direct
         } else if self.conv.is_some() {
             State::Converting
+        } else if self.sugg.focus.is_some() {
+            State::Suggesting
         } else if b.is_empty() {
             State::Precomposition
         } else {
@@ -379,13 +493,16 @@ impl Machine {
     pub fn key<B: Backend>(&mut self, b: &mut B, ev: KeyEvent) -> ImeOutput {
         let mut committed = String::new();
         let consumed = self.handle(b, ev, &mut committed);
+        self.refresh_suggestions(b);
         self.output(b, consumed, committed)
     }
 
     /// Selects candidate `index` of the focused segment (a click in the candidate window) and
-    /// closes the window. Does nothing outside the conversion state or past the list.
+    /// closes the window; outside the conversion state, picks suggestion `index` (a click in the
+    /// suggestion list: it is committed). Does nothing past the list.
     pub fn select_candidate<B: Backend>(&mut self, b: &mut B, index: usize) -> ImeOutput {
         let mut consumed = false;
+        let mut committed = String::new();
         if let Some(conv) = &mut self.conv {
             let seg = conv.focused();
             if index < seg.candidates.len() {
@@ -393,8 +510,11 @@ impl Machine {
                 conv.window = false;
                 consumed = true;
             }
+        } else if self.enabled && index < self.sugg.items.len() {
+            consumed = self.pick(b, index, &mut committed);
+            self.refresh_suggestions(b);
         }
-        self.output(b, consumed, String::new())
+        self.output(b, consumed, committed)
     }
 
     /// The current state with the live conversion of the composition (n-best and segments), whatever
@@ -412,6 +532,7 @@ impl Machine {
     pub fn flush<B: Backend>(&mut self, b: &mut B) -> ImeOutput {
         let mut committed = String::new();
         self.commit_all(b, &mut committed);
+        self.forget(b);
         self.output(b, false, committed)
     }
 
@@ -420,29 +541,98 @@ impl Machine {
         let mut committed = String::new();
         if !on {
             self.commit_all(b, &mut committed);
+            self.forget(b);
         }
         self.enabled = on;
         self.output(b, false, committed)
     }
 
-    /// Drops the composition without committing it.
+    /// Drops the composition (and the suggestions) without committing it.
     pub fn cancel<B: Backend>(&mut self, b: &mut B) {
         self.conv = None;
         b.clear();
+        self.forget(b);
     }
 
+    /// Commits what is shown: the conversion, the focused suggestion, or the kana. The backend
+    /// hears what was committed (the context of the next predictions).
     fn commit_all<B: Backend>(&mut self, b: &mut B, out: &mut String) {
         if let Some(conv) = self.conv.take() {
-            out.push_str(&conv.text());
+            let text = conv.text();
+            let pieces: Vec<(&str, &str)> = conv
+                .segs
+                .iter()
+                .map(|s| (s.reading.as_str(), s.surface()))
+                .collect();
+            b.committed(&pieces);
+            out.push_str(&text);
+        } else if let Some(i) = self.sugg.focus {
+            self.pick(b, i, out);
+            return;
         } else if !b.is_empty() {
-            out.push_str(&b.submission());
+            let kana = b.submission();
+            b.committed(&[(&kana, &kana)]);
+            out.push_str(&kana);
         }
         b.clear();
+    }
+
+    /// Commits suggestion `index` in place of the composition; next words follow.
+    fn pick<B: Backend>(&mut self, b: &mut B, index: usize, out: &mut String) -> bool {
+        let Some(text) = self.sugg.items.get(index).cloned() else {
+            return false;
+        };
+        out.push_str(&text);
+        b.accept_suggestion(index);
+        b.clear();
+        self.conv = None;
+        self.sugg = Suggestions::default();
+        self.predict_next = true;
+        true
+    }
+
+    /// The caret or the focus moved: no list, no context.
+    fn forget<B: Backend>(&mut self, b: &mut B) {
+        self.sugg = Suggestions::default();
+        self.predict_next = false;
+        b.reset_context();
+    }
+
+    /// After a key: the completions of the composition (computed again when its query
+    /// changed), next-word predictions after a commit, nothing while converting.
+    fn refresh_suggestions<B: Backend>(&mut self, b: &mut B) {
+        if !self.enabled || !self.predictions || self.conv.is_some() {
+            self.sugg = Suggestions::default();
+            self.predict_next = false;
+            return;
+        }
+        if self.sugg.focus.is_some() {
+            return;
+        }
+        if !b.is_empty() {
+            self.predict_next = false;
+            let query = b.query();
+            if self.sugg.query.as_deref() != Some(query.as_str()) {
+                self.sugg.items = if query.is_empty() {
+                    Vec::new()
+                } else {
+                    b.suggest(MAX_SUGGESTIONS)
+                };
+                self.sugg.query = Some(query);
+            }
+        } else if std::mem::take(&mut self.predict_next) {
+            self.sugg.items = b.suggest(MAX_SUGGESTIONS);
+            self.sugg.query = None;
+        } else if self.sugg.query.is_some() {
+            // The composition ended without a commit (Esc, Backspace).
+            self.sugg = Suggestions::default();
+        }
     }
 
     fn handle<B: Backend>(&mut self, b: &mut B, ev: KeyEvent, out: &mut String) -> bool {
         if is_toggle(&ev) {
             self.commit_all(b, out);
+            self.forget(b);
             self.enabled = !self.enabled;
             return true;
         }
@@ -455,6 +645,7 @@ impl Machine {
             Key::ImeOff if !ev.has_command_modifier() => {
                 let was = self.enabled;
                 self.commit_all(b, out);
+                self.forget(b);
                 self.enabled = false;
                 return was;
             }
@@ -465,6 +656,8 @@ impl Machine {
         }
         if self.conv.is_some() {
             self.key_converting(b, ev, out)
+        } else if self.sugg.focus.is_some() {
+            self.key_suggesting(b, ev, out)
         } else if b.is_empty() {
             self.key_precomposition(b, ev, out)
         } else {
@@ -478,20 +671,98 @@ impl Machine {
         ev: KeyEvent,
         out: &mut String,
     ) -> bool {
-        if ev.has_command_modifier() {
-            return false;
-        }
+        let listed = !self.sugg.items.is_empty();
         match ev.key {
+            // A lone modifier (Shift before Shift+Tab) changes nothing.
+            Key::Other => false,
+            _ if ev.has_command_modifier() => {
+                // Undo, paste…: what was committed before may be gone.
+                self.forget(b);
+                false
+            }
             Key::Char(c) if !c.is_control() => {
+                self.sugg = Suggestions::default();
                 b.insert(c);
                 true
             }
             Key::Space if !ev.shift => {
                 out.push('\u{3000}');
+                self.sugg = Suggestions::default();
+                b.committed_other();
                 true
             }
-            _ => false,
+            Key::Tab if listed => {
+                self.sugg.focus = Some(if ev.shift {
+                    self.sugg.items.len() - 1
+                } else {
+                    0
+                });
+                true
+            }
+            Key::Escape if listed => {
+                self.sugg = Suggestions::default();
+                true
+            }
+            // Enter (a new line), Backspace, arrows…: the field's, and the context is gone.
+            _ => {
+                self.forget(b);
+                false
+            }
         }
+    }
+
+    fn key_suggesting<B: Backend>(&mut self, b: &mut B, ev: KeyEvent, out: &mut String) -> bool {
+        if ev.has_command_modifier() {
+            return true;
+        }
+        let n = self.sugg.items.len();
+        let Some(i) = self.sugg.focus.filter(|&i| i < n) else {
+            self.sugg.focus = None;
+            return false;
+        };
+        let next = (i + 1) % n;
+        let prev = (i + n - 1) % n;
+        match ev.key {
+            Key::Down => self.sugg.focus = Some(next),
+            Key::Up => self.sugg.focus = Some(prev),
+            Key::Tab => self.sugg.focus = Some(if ev.shift { prev } else { next }),
+            Key::Space | Key::Convert if b.is_empty() => {
+                self.sugg.focus = Some(if ev.shift { prev } else { next })
+            }
+            Key::Space | Key::Convert => {
+                self.sugg.focus = None;
+                self.start_conversion(b);
+            }
+            Key::Enter => {
+                self.pick(b, i, out);
+            }
+            Key::Char(d @ '1'..='9') if !ev.shift => {
+                let k = d as usize - '1' as usize;
+                if k < n {
+                    self.pick(b, k, out);
+                }
+            }
+            Key::Escape | Key::Left | Key::Right | Key::Home | Key::End => self.sugg.focus = None,
+            Key::Backspace => {
+                self.sugg.focus = None;
+                if !b.is_empty() {
+                    b.backspace();
+                }
+            }
+            Key::Char(c) if !c.is_control() => {
+                self.pick(b, i, out);
+                b.insert(c);
+            }
+            Key::F(n @ 6..=10) => {
+                self.sugg.focus = None;
+                if !b.is_empty() {
+                    self.transliterate_all(b, n);
+                }
+            }
+            Key::F(_) | Key::Other => return false,
+            _ => {}
+        }
+        true
     }
 
     fn key_composing<B: Backend>(&mut self, b: &mut B, ev: KeyEvent, out: &mut String) -> bool {
@@ -501,12 +772,23 @@ impl Machine {
         match ev.key {
             Key::Char(c) if !c.is_control() => b.insert(c),
             Key::Space | Key::Convert => self.start_conversion(b),
-            Key::Enter => self.commit_all(b, out),
+            Key::Tab if !self.sugg.items.is_empty() => {
+                self.sugg.focus = Some(if ev.shift {
+                    self.sugg.items.len() - 1
+                } else {
+                    0
+                });
+            }
+            Key::Down if !self.sugg.items.is_empty() => self.sugg.focus = Some(0),
+            Key::Enter => {
+                self.commit_all(b, out);
+                self.predict_next = true;
+            }
             Key::Escape => b.clear(),
             Key::Backspace => b.backspace(),
             Key::F(n @ 6..=10) => self.transliterate_all(b, n),
             Key::F(_) | Key::Other => return false,
-            // No caret inside the preedit yet, completions later: swallow.
+            // No caret inside the preedit yet: swallow.
             _ => {}
         }
         true
@@ -525,7 +807,10 @@ impl Machine {
             Key::Up => conv.step_candidate(false),
             Key::PageDown => conv.page(true),
             Key::PageUp => conv.page(false),
-            Key::Enter => self.commit_all(b, out),
+            Key::Enter => {
+                self.commit_all(b, out);
+                self.predict_next = true;
+            }
             Key::Escape | Key::Backspace => self.conv = None,
             Key::Left | Key::Right if ev.shift => {
                 self.resize(b, if ev.key == Key::Left { -1 } else { 1 })
@@ -654,7 +939,8 @@ impl Machine {
             preedit: Preedit::default(),
             focused: None,
             candidates: None,
-            completions: Vec::new(),
+            completions: self.sugg.items.clone(),
+            focused_completion: self.sugg.focus,
             nbest: Vec::new(),
             segments: Vec::new(),
             mode,
@@ -689,6 +975,18 @@ impl Machine {
                 segment: conv.focus,
             });
             out.nbest = conv.nbest.clone();
+        } else if let Some(text) = self.sugg.focus.and_then(|i| self.sugg.items.get(i)) {
+            let end = utf16_len(text);
+            out.preedit = Preedit {
+                segments: vec![PreeditSegment {
+                    start: 0,
+                    end,
+                    focused: true,
+                    converted: true,
+                }],
+                cursor: end,
+                text: text.clone(),
+            };
         } else if !b.is_empty() {
             let text = b.preedit();
             let end = utf16_len(&text);
@@ -743,6 +1041,7 @@ impl Machine {
 /// ```
 pub struct Ime {
     session: Session,
+    suggester: Suggester,
     machine: Machine,
 }
 
@@ -752,11 +1051,25 @@ impl Default for Ime {
     }
 }
 
+/// Runs a [`Machine`] method over the IME's session and suggester.
+macro_rules! with_backend {
+    ($ime:expr, $engine:expr, |$m:ident, $b:ident| $body:expr) => {{
+        let $m = &mut $ime.machine;
+        let $b = &mut SessionBackend {
+            session: &mut $ime.session,
+            suggester: &mut $ime.suggester,
+            engine: $engine,
+        };
+        $body
+    }};
+}
+
 impl Ime {
-    /// A new IME, on, with an empty composition.
+    /// A new IME, on, with an empty composition and suggestions on.
     pub fn new() -> Self {
         Ime {
             session: Session::new(),
+            suggester: Suggester::new(),
             machine: Machine::new(),
         }
     }
@@ -768,51 +1081,29 @@ impl Ime {
 
     /// Handles one key.
     pub fn key(&mut self, engine: &Engine, ev: KeyEvent) -> ImeOutput {
-        self.machine.key(
-            &mut SessionBackend {
-                session: &mut self.session,
-                engine,
-            },
-            ev,
-        )
+        with_backend!(self, engine, |m, b| m.key(b, ev))
     }
 
-    /// Selects a candidate of the focused segment (a click in the candidate window).
+    /// Selects a candidate of the focused segment (a click in the candidate window), or picks
+    /// a suggestion outside a conversion (a click in the suggestion list).
     pub fn select_candidate(&mut self, engine: &Engine, index: usize) -> ImeOutput {
-        self.machine.select_candidate(
-            &mut SessionBackend {
-                session: &mut self.session,
-                engine,
-            },
-            index,
-        )
+        with_backend!(self, engine, |m, b| m.select_candidate(b, index))
     }
 
     /// The state with the live conversion of the composition (see [`Machine::preview`]).
     pub fn preview(&mut self, engine: &Engine) -> ImeOutput {
-        self.machine.preview(&mut SessionBackend {
-            session: &mut self.session,
-            engine,
-        })
+        with_backend!(self, engine, |m, b| m.preview(b))
     }
 
-    /// Commits whatever is composed (focus lost, click elsewhere).
+    /// Commits whatever is composed (focus lost, click elsewhere); the prediction context is
+    /// forgotten.
     pub fn flush(&mut self, engine: &Engine) -> ImeOutput {
-        self.machine.flush(&mut SessionBackend {
-            session: &mut self.session,
-            engine,
-        })
+        with_backend!(self, engine, |m, b| m.flush(b))
     }
 
     /// Turns the IME on or off (off commits the composition).
     pub fn set_enabled(&mut self, engine: &Engine, on: bool) -> ImeOutput {
-        self.machine.set_enabled(
-            &mut SessionBackend {
-                session: &mut self.session,
-                engine,
-            },
-            on,
-        )
+        with_backend!(self, engine, |m, b| m.set_enabled(b, on))
     }
 
     /// Whether the IME is on.
@@ -825,15 +1116,32 @@ impl Ime {
         self.machine.set_live(live);
     }
 
+    /// Suggestions (completions while composing, next-word predictions after a commit) on or
+    /// off; on by default, offered only when the model has an n-gram.
+    pub fn set_predictions(&mut self, on: bool) {
+        self.machine.set_predictions(on);
+        if !on {
+            self.suggester.reset();
+        }
+    }
+
     /// Drops the composition without committing it.
     pub fn cancel(&mut self) {
         self.machine.conv = None;
+        self.machine.sugg = Suggestions::default();
+        self.machine.predict_next = false;
         self.session.clear();
+        self.suggester.reset();
     }
 
     /// The session (composer, lattice).
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// The field's predictions (context, last list).
+    pub fn suggester(&self) -> &Suggester {
+        &self.suggester
     }
 }
 

@@ -18,6 +18,7 @@
 pub mod eval;
 pub mod neural;
 pub mod romaji;
+pub mod suggest;
 
 use crate::lexicon::Lexicon;
 use crate::lm::ngram::{NgramModel, BOS, UNK};
@@ -222,41 +223,54 @@ pub fn extend_to_phrases(
     min_log2: f32,
     max_words: usize,
 ) -> Vec<Prediction> {
-    let mut out = Vec::new();
-    for p in preds {
-        if p.id <= BOS {
-            continue;
-        }
-        let mut phrase = p.clone();
-        let (mut u, mut v) = (ctx.v, p.id);
-        for _ in 1..max_words {
-            let next = model.trigram_followers(u, v).next().or_else(|| {
+    preds
+        .iter()
+        .filter_map(|p| extend_phrase(model, ctx, p, min_log2, max_words).map(|(p, _)| p))
+        .collect()
+}
+
+/// One prediction of [`extend_to_phrases`]: the phrase and the context after it (its last
+/// two words), or `None` when the word is not extended.
+pub fn extend_phrase(
+    model: &NgramModel,
+    ctx: Context,
+    p: &Prediction,
+    min_log2: f32,
+    max_words: usize,
+) -> Option<(Prediction, Context)> {
+    if p.id <= BOS {
+        return None;
+    }
+    let mut phrase = p.clone();
+    let mut after = ctx;
+    after.push_id(p.id);
+    for _ in 1..max_words {
+        let next = model
+            .trigram_followers(after.u, after.v)
+            .next()
+            .or_else(|| {
                 model
-                    .bigram_followers(v)
+                    .bigram_followers(after.v)
                     .next()
                     .map(|(id, s)| (id, s + model.alpha_log2()))
             });
-            let Some((id, s)) = next else { break };
-            let Some(w) = model.word(id) else { break };
-            let kana = w
-                .reading
-                .chars()
-                .next()
-                .is_some_and(|c| ('\u{3041}'..='\u{3096}').contains(&c));
-            if s < min_log2 || !kana {
-                break;
-            }
-            phrase.surface.push_str(w.surface);
-            phrase.reading.push_str(w.reading);
-            phrase.score += s;
-            phrase.id = id;
-            (u, v) = (v, id);
+        let Some((id, s)) = next else { break };
+        let Some(w) = model.word(id) else { break };
+        let kana = w
+            .reading
+            .chars()
+            .next()
+            .is_some_and(|c| ('\u{3041}'..='\u{3096}').contains(&c));
+        if s < min_log2 || !kana {
+            break;
         }
-        if phrase.id != p.id {
-            out.push(phrase);
-        }
+        phrase.surface.push_str(w.surface);
+        phrase.reading.push_str(w.reading);
+        phrase.score += s;
+        phrase.id = id;
+        after.push_id(id);
     }
-    out
+    (phrase.id != p.id || phrase.surface != p.surface).then_some((phrase, after))
 }
 
 /// The n-gram predictor for [`eval::evaluate`]: next words and completions in the context

@@ -90,13 +90,15 @@ export function demoUrl(base, model = MODEL) {
 }
 
 /**
- * Waits until the demo's IME is ready (or failed); returns the status.
+ * Waits until the demo's IME is ready (or failed) and the whole model is in: the classic engine
+ * comes first, the language models (neural/hybrid engines, the n-gram LM of the suggestions) when
+ * the rest of the model has arrived (or failed). Returns the status.
  * @param {import('playwright-core').Page} page
  */
 export async function waitForIme(page) {
   await page.waitForFunction(() => {
     const d = /** @type {any} */ (window).henkanDemo;
-    return d && (d.ime.status === 'ready' || d.ime.status === 'error');
+    return d && (d.ime.status === 'error' || (d.ime.status === 'ready' && d.ime.lm !== 'pending'));
   }, null, { timeout: 60000 });
   return page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.status);
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, SHIFT, CTRL, ALT, META } from '../keymap.js';
+import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, SHIFT, CTRL, ALT, META } from '../keymap.js';
 
 test('modifier bits', () => {
   assert.equal(modsOf({ key: 'a' }), 0);
@@ -80,4 +80,15 @@ test('key units: named keys whole, text by code point', () => {
   assert.deepEqual(keyUnits('🇯🇵'), ['🇯', '🇵']);
   assert.deepEqual(keyUnits('e\u0301'), ['e', '\u0301']);
   assert.deepEqual(keyUnits('ab'), ['a', 'b']);
+});
+
+test('the suggestion list: hidden when empty or converting, focus -1 when not entered', () => {
+  assert.equal(suggestionsOf({ completions: [], focusedCompletion: null, state: 'composing' }), null);
+  assert.equal(suggestionsOf({ completions: ['今日'], focusedCompletion: null, state: 'converting' }), null);
+  assert.equal(suggestionsOf({ completions: ['今日'], focusedCompletion: null, state: 'direct' }), null);
+  assert.deepEqual(suggestionsOf({ completions: ['今日', '京'], focusedCompletion: null, state: 'composing' }), { items: ['今日', '京'], focused: -1 });
+  assert.deepEqual(suggestionsOf({ completions: ['は'], focusedCompletion: 0, state: 'suggesting' }), { items: ['は'], focused: 0 });
+  assert.deepEqual(suggestionsOf({ completions: ['は'], focusedCompletion: 5, state: 'suggesting' }), { items: ['は'], focused: -1 });
+  // An output from an older package without the field.
+  assert.equal(suggestionsOf({ state: 'precomposition' }), null);
 });

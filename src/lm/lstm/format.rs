@@ -5,10 +5,13 @@
 //! "HKLSTM01"  u32 vocab  u32 hidden  u32 unk_id  u32 bos_id
 //! matrix embedding [vocab, hidden]   matrix w_ih [4h, h]   matrix w_hh [4h, h]
 //! f32 b[4h]  f32 out_bias[vocab]
-//! matrix = u32 kind (0 f32, 1 codebook, 2 int8)  u32 rows  u32 cols  u32 bits, then
+//! matrix = u32 kind (0 f32, 1 codebook, 2 int8, 3 split)  u32 rows  u32 cols  u32 bits, then
 //!   f32:      rows·cols f32
 //!   codebook: u32 n  f32 centroids[n]  u64 len  len bytes of bit-packed codes (LSB first), pad to 4
 //!   int8:     f32 scales[rows]  rows·cols i8, pad to 4
+//!   split:    (the `bits` field holds head_rows) matrix [head_rows, cols]  matrix [rows − head_rows, cols]
+//!             — rows are stored in two parts, each with its own kind (not split again); with the
+//!             vocabulary sorted by frequency this gives frequent words more bits than rare ones
 //! ```
 //! `LmVocab`:
 //! ```text
@@ -96,6 +99,16 @@ fn read_matrix(
     rows: usize,
     cols: usize,
 ) -> Result<QuantMatrix> {
+    read_matrix_part(r, bytes, rows, cols, true)
+}
+
+fn read_matrix_part(
+    r: &mut Reader,
+    bytes: &SectionBytes,
+    rows: usize,
+    cols: usize,
+    may_split: bool,
+) -> Result<QuantMatrix> {
     let kind = r.u32()?;
     let (rr, cc, bits) = (r.u32()? as usize, r.u32()? as usize, r.u32()?);
     if rr != rows || cc != cols {
@@ -139,6 +152,19 @@ fn read_matrix(
                 scales,
                 codes: bytes.clone(),
                 range: start..start + n,
+            }
+        }
+        3 if may_split => {
+            let head_rows = bits as usize;
+            if head_rows > rows {
+                return Err(bad("lstm", format!("split at row {head_rows} of {rows}")));
+            }
+            let head = read_matrix_part(r, bytes, head_rows, cols, false)?;
+            let tail = read_matrix_part(r, bytes, rows - head_rows, cols, false)?;
+            QuantMatrix::Split {
+                head_rows,
+                head: Box::new(head),
+                tail: Box::new(tail),
             }
         }
         k => return Err(bad("lstm", format!("unknown matrix kind {k}"))),
@@ -205,6 +231,8 @@ pub enum MatrixPayload {
     Codebook(u32, Vec<f32>, Vec<u8>),
     /// int8: per-row scales, codes.
     Int8(Vec<f32>, Vec<i8>),
+    /// The first `head_rows` rows in one payload, the rest in another.
+    Split(usize, Box<MatrixPayload>, Box<MatrixPayload>),
 }
 
 fn put_u32(out: &mut Vec<u8>, v: u32) {
@@ -247,6 +275,13 @@ fn write_matrix(out: &mut Vec<u8>, m: &MatrixPayload, rows: usize, cols: usize) 
             put_f32s(out, scales);
             out.extend(codes.iter().map(|&c| c as u8));
             pad4(out);
+        }
+        MatrixPayload::Split(head_rows, head, tail) => {
+            for v in [3, rows as u32, cols as u32, *head_rows as u32] {
+                put_u32(out, v);
+            }
+            write_matrix(out, head, *head_rows, cols);
+            write_matrix(out, tail, rows - head_rows, cols);
         }
     }
 }

@@ -47,6 +47,15 @@ pub enum QuantMatrix {
         /// Byte range of the codes in `codes`.
         range: std::ops::Range<usize>,
     },
+    /// Rows `..head_rows` in `head`, the others in `tail` (e.g. more bits for frequent words).
+    Split {
+        /// Rows stored in `head`.
+        head_rows: usize,
+        /// The first rows.
+        head: Box<QuantMatrix>,
+        /// The remaining rows.
+        tail: Box<QuantMatrix>,
+    },
 }
 
 impl QuantMatrix {
@@ -73,15 +82,41 @@ impl QuantMatrix {
                 codes,
                 range,
             } => kernels::decode_i8_row(&codes.as_ref()[range.clone()], scales[row], row, dim, out),
+            QuantMatrix::Split {
+                head_rows,
+                head,
+                tail,
+            } => {
+                if row < *head_rows {
+                    head.decode_row(row, dim, out)
+                } else {
+                    tail.decode_row(row - head_rows, dim, out)
+                }
+            }
         }
     }
 
-    /// Bits per weight (32 for f32).
+    /// Bytes of the weights of a `rows × cols` matrix as stored (codes and int8 scales;
+    /// centroids not counted).
+    pub fn stored_bytes(&self, rows: usize, cols: usize) -> usize {
+        match self {
+            QuantMatrix::Int8 { .. } => rows * cols + 4 * rows,
+            QuantMatrix::Split {
+                head_rows,
+                head,
+                tail,
+            } => head.stored_bytes(*head_rows, cols) + tail.stored_bytes(rows - head_rows, cols),
+            m => (rows * cols * m.bits() as usize).div_ceil(8),
+        }
+    }
+
+    /// Bits per weight (32 for f32; the larger of the two parts of a split matrix).
     pub fn bits(&self) -> u32 {
         match self {
             QuantMatrix::F32(_) => 32,
             QuantMatrix::Codebook { bits, .. } => *bits,
             QuantMatrix::Int8 { .. } => 8,
+            QuantMatrix::Split { head, tail, .. } => head.bits().max(tail.bits()),
         }
     }
 }
@@ -266,7 +301,7 @@ impl LstmModel {
     /// Bytes of the weights as stored (embedding + recurrent matrices + biases).
     pub fn stored_bytes(&self) -> usize {
         let h = self.hidden;
-        self.vocab * h * self.embedding.bits() as usize / 8
+        self.embedding.stored_bytes(self.vocab, h)
             + 8 * h * h * self.recurrent_bits as usize / 8
             + 4 * (4 * h + self.vocab)
     }
