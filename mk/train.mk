@@ -63,3 +63,7 @@ lm-tiny: build/lm/vocab.tsv train-deps
 # The exported weights `make model` packs (run `make train` first; resumable).
 build/lm/lstm.safetensors: build/lm/ckpt.pt
 	$(PYTHON) training/export.py --dir build/lm
+
+# A fresh checkout has no checkpoint: `make model` trains one (TRAIN_MINUTES; see training/README.md).
+build/lm/ckpt.pt: | build/lm/vocab.tsv
+	$(MAKE) train

@@ -373,10 +373,10 @@ enum EvalWhat {
         #[arg(long)]
         limit: Option<usize>,
         /// With --lm lstm: weight of the LSTM in the mix with the n-gram score.
-        #[arg(long, default_value_t = 0.5)]
+        #[arg(long, default_value_t = henkan::predict::neural::LSTM_WEIGHT)]
         lstm_weight: f32,
         /// With --lm lstm: n-gram candidates re-ranked per call.
-        #[arg(long, default_value_t = 30)]
+        #[arg(long, default_value_t = henkan::predict::neural::LSTM_CANDIDATES)]
         lstm_candidates: usize,
         #[arg(long)]
         json: bool,

@@ -273,14 +273,14 @@ impl Backend for SessionBackend<'_> {
             .collect()
     }
     fn accept_suggestion(&mut self, index: usize) {
-        self.suggester.accept(index);
+        self.suggester.accept(self.engine, index);
     }
     fn committed(&mut self, pieces: &[(&str, &str)]) {
         self.suggester
             .commit_text(self.engine, self.session.lattice(), pieces);
     }
     fn committed_other(&mut self) {
-        self.suggester.commit_unknown();
+        self.suggester.commit_unknown(self.engine);
     }
     fn reset_context(&mut self) {
         self.suggester.reset();

@@ -225,24 +225,26 @@ pub fn extend_to_phrases(
 ) -> Vec<Prediction> {
     preds
         .iter()
-        .filter_map(|p| extend_phrase(model, ctx, p, min_log2, max_words).map(|(p, _)| p))
+        .filter_map(|p| extend_phrase(model, ctx, p, min_log2, max_words).map(|(p, ..)| p))
         .collect()
 }
 
-/// One prediction of [`extend_to_phrases`]: the phrase and the context after it (its last
-/// two words), or `None` when the word is not extended.
+/// One prediction of [`extend_to_phrases`]: the phrase, the context after it (its last
+/// two words) and the n-gram ids of its words after the first, or `None` when the word is
+/// not extended.
 pub fn extend_phrase(
     model: &NgramModel,
     ctx: Context,
     p: &Prediction,
     min_log2: f32,
     max_words: usize,
-) -> Option<(Prediction, Context)> {
+) -> Option<(Prediction, Context, Vec<u16>)> {
     if p.id <= BOS {
         return None;
     }
     let mut phrase = p.clone();
     let mut after = ctx;
+    let mut more = Vec::new();
     after.push_id(p.id);
     for _ in 1..max_words {
         let next = model
@@ -269,8 +271,9 @@ pub fn extend_phrase(
         phrase.score += s;
         phrase.id = id;
         after.push_id(id);
+        more.push(id);
     }
-    (phrase.id != p.id || phrase.surface != p.surface).then_some((phrase, after))
+    (!more.is_empty()).then_some((phrase, after, more))
 }
 
 /// The n-gram predictor for [`eval::evaluate`]: next words and completions in the context

@@ -1,4 +1,5 @@
-//! LSTM re-ranking of the n-gram's prediction candidates (for `henkan eval prediction --lm lstm`).
+//! LSTM re-ranking of the n-gram's prediction candidates (`henkan eval prediction --lm lstm`,
+//! and the suggestions of the IME, [`super::suggest`]).
 //!
 //! The n-gram proposes up to [`LstmPredictor::candidates`] words (followers, prefix matches,
 //! lexicon fill); the LSTM, run over the previous words of the line, gives each its logit,
@@ -10,11 +11,128 @@ use super::eval::{Predictor, Word};
 use super::{complete, NgramPredictor, Prediction};
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::{NeuralLm, StepScratch};
+use crate::lm::ngram::NgramModel;
 use crate::lm::ngram::UNK;
 
 /// Subtracted from the `<unk>` logit for a word the LSTM does not know (≈ ln of the
 /// number of rare words sharing the class).
 pub const UNK_PENALTY: f32 = 10.0;
+
+/// The weight of the LSTM in the mix (tuned on chat.dev: 0.3 / 0.5 / 0.7 / 1 → nwp_top3
+/// 0.506 / 0.508 / 0.505 / 0.491, docs/PREDICTION.md).
+pub const LSTM_WEIGHT: f32 = 0.5;
+
+/// How many n-gram candidates the LSTM re-ranks (60 and 120 change nwp_top3 by < 0.1 point).
+pub const LSTM_CANDIDATES: usize = 30;
+
+/// The LSTM state after `<s>` and the words fed since.
+#[derive(Debug, Clone)]
+pub struct LstmState {
+    /// Hidden state.
+    pub h: Vec<f32>,
+    c: Vec<f32>,
+    x: Vec<f32>,
+    scratch: StepScratch,
+}
+
+impl LstmState {
+    /// The state at the start of a text (after `<s>`).
+    pub fn new(lm: &NeuralLm) -> Self {
+        let hd = lm.model.hidden;
+        let mut s = LstmState {
+            h: vec![0.0; hd],
+            c: vec![0.0; hd],
+            x: vec![0.0; hd],
+            scratch: StepScratch::default(),
+        };
+        s.feed(lm, lm.model.bos_id);
+        s
+    }
+
+    /// Steps over the word with LM id `id`.
+    pub fn feed(&mut self, lm: &NeuralLm, id: u32) {
+        lm.model.embed(id, &mut self.x);
+        lm.model
+            .step(&self.x, &mut self.h, &mut self.c, &mut self.scratch);
+    }
+}
+
+/// The LM id of a word (its lexicon entry's), `<unk>` when it has none.
+pub fn lm_word(
+    lm: &NeuralLm,
+    lexicon: &Lexicon,
+    reading: &str,
+    surface: &str,
+    left: u16,
+    right: u16,
+) -> u32 {
+    for e in lexicon.get(reading) {
+        if e.left_id == left
+            && e.right_id == right
+            && lexicon.surface_text(&e.surface, reading) == surface
+        {
+            return lm.vocab.lm_id(e.offset);
+        }
+    }
+    lm.model.unk_id
+}
+
+/// The LM id of n-gram word `id`.
+pub fn lm_word_of_ngram(lm: &NeuralLm, lexicon: &Lexicon, ngram: &NgramModel, id: u16) -> u32 {
+    match ngram.word(id) {
+        Some(w) if id != UNK => lm_word(lm, lexicon, w.reading, w.surface, w.left_id, w.right_id),
+        _ => lm.model.unk_id,
+    }
+}
+
+/// Buffers of [`rerank`].
+#[derive(Debug, Clone, Default)]
+pub struct RerankScratch {
+    ids: Vec<u32>,
+    out: Vec<f32>,
+    row: Vec<f32>,
+}
+
+/// Re-ranks n-gram predictions `cands` after the LSTM state `h`: each gets
+/// `(1 − weight)·n-gram log2 score + weight·LSTM log2 probability` (normalized over the
+/// candidates), then the list is sorted (stable: ties keep the n-gram order). Returns how many
+/// candidates the LSTM only knew as `<unk>`.
+pub fn rerank(
+    lm: &NeuralLm,
+    lexicon: &Lexicon,
+    ngram: &NgramModel,
+    h: &[f32],
+    cands: &mut [Prediction],
+    weight: f32,
+    scratch: &mut RerankScratch,
+) -> usize {
+    if cands.is_empty() {
+        return 0;
+    }
+    scratch.ids.clear();
+    for p in cands.iter() {
+        scratch.ids.push(lm_word_of_ngram(lm, lexicon, ngram, p.id));
+    }
+    scratch.out.resize(scratch.ids.len(), 0.0);
+    lm.model
+        .logits(&scratch.ids, h, &mut scratch.out, &mut scratch.row);
+    let unk = lm.model.unk_id;
+    let mut unks = 0;
+    for (l, &id) in scratch.out.iter_mut().zip(&scratch.ids) {
+        // `<unk>` is a class of many words: its logit is far too high for any one of them.
+        if id == unk {
+            *l -= UNK_PENALTY;
+            unks += 1;
+        }
+    }
+    let lse = crate::lm::lstm::log_sum_exp(&scratch.out);
+    for (p, &l) in cands.iter_mut().zip(&scratch.out) {
+        let lstm = (l - lse) / std::f32::consts::LN_2;
+        p.score = (1.0 - weight) * p.score.max(-64.0) + weight * lstm;
+    }
+    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+    unks
+}
 
 /// The n-gram candidates, re-ranked by the LSTM.
 #[derive(Debug)]
@@ -22,84 +140,57 @@ pub struct LstmPredictor<'a> {
     ngram: NgramPredictor<'a>,
     lm: &'a NeuralLm,
     lexicon: &'a Lexicon,
-    /// How many n-gram candidates are re-ranked.
+    /// Candidates taken from the n-gram.
     pub candidates: usize,
-    /// Weight of the LSTM in the log-linear mix (0 = n-gram order, 1 = LSTM only).
+    /// The LSTM's weight in the mix.
     pub weight: f32,
-    /// Candidates scored so far, and how many of them the LSTM scored as `<unk>`.
+    /// Candidates scored so far.
     pub scored_candidates: usize,
-    /// See `scored_candidates`.
+    /// Of them, words the LSTM only knows as `<unk>`.
     pub unk_candidates: usize,
     done: Vec<Option<Word>>,
-    h: Vec<f32>,
-    c: Vec<f32>,
-    x: Vec<f32>,
-    scratch: StepScratch,
-    ids: Vec<u32>,
-    out: Vec<f32>,
-    row: Vec<f32>,
+    state: LstmState,
+    scratch: RerankScratch,
 }
 
 impl<'a> LstmPredictor<'a> {
-    /// A predictor over an n-gram (candidates), an LSTM and the lexicon its vocabulary maps.
+    /// A predictor over the n-gram's candidates and the LSTM.
     pub fn new(ngram: NgramPredictor<'a>, lm: &'a NeuralLm, lexicon: &'a Lexicon) -> Self {
-        let hd = lm.model.hidden;
         LstmPredictor {
             ngram,
             lm,
             lexicon,
-            candidates: 30,
-            weight: 0.5,
+            candidates: LSTM_CANDIDATES,
+            weight: LSTM_WEIGHT,
             scored_candidates: 0,
             unk_candidates: 0,
             done: Vec::new(),
-            h: vec![0.0; hd],
-            c: vec![0.0; hd],
-            x: vec![0.0; hd],
-            scratch: StepScratch::default(),
-            ids: Vec::new(),
-            out: Vec::new(),
-            row: Vec::new(),
+            state: LstmState::new(lm),
+            scratch: RerankScratch::default(),
         }
-    }
-
-    /// The LM id of a word (its lexicon entry's), `<unk>` when it has none.
-    fn lm_id(&self, reading: &str, surface: &str, left: u16, right: u16) -> u32 {
-        for e in self.lexicon.get(reading) {
-            if e.left_id == left
-                && e.right_id == right
-                && self.lexicon.surface_text(&e.surface, reading) == surface
-            {
-                return self.lm.vocab.lm_id(e.offset);
-            }
-        }
-        self.lm.model.unk_id
-    }
-
-    fn feed(&mut self, id: u32) {
-        self.lm.model.embed(id, &mut self.x);
-        self.lm
-            .model
-            .step(&self.x, &mut self.h, &mut self.c, &mut self.scratch);
     }
 
     /// Brings the LSTM state to the end of `history`.
     fn sync(&mut self, history: &[Option<Word>]) {
         let extends =
             self.done.len() <= history.len() && history[..self.done.len()] == self.done[..];
-        if !extends || self.done.is_empty() && history.is_empty() {
-            self.h.iter_mut().for_each(|v| *v = 0.0);
-            self.c.iter_mut().for_each(|v| *v = 0.0);
+        if !extends {
+            self.state = LstmState::new(self.lm);
             self.done.clear();
-            let bos = self.lm.model.bos_id;
-            self.feed(bos);
         }
         for w in &history[self.done.len()..] {
             let id = match w {
-                Some(w) => self.lm_id(&w.reading, &w.surface, w.left_id, w.right_id),
+                Some(w) => lm_word(
+                    self.lm,
+                    self.lexicon,
+                    &w.reading,
+                    &w.surface,
+                    w.left_id,
+                    w.right_id,
+                ),
                 None => self.lm.model.unk_id,
             };
-            self.feed(id);
+            self.state.feed(self.lm, id);
             self.done.push(w.clone());
         }
     }
@@ -117,36 +208,16 @@ impl Predictor for LstmPredictor<'_> {
             &[],
             self.candidates.max(limit),
         );
-        self.ids.clear();
-        for p in &cands {
-            let id = match self.ngram.model.word(p.id) {
-                Some(w) if p.id != UNK => self.lm_id(w.reading, w.surface, w.left_id, w.right_id),
-                _ => self.lm.model.unk_id,
-            };
-            self.ids.push(id);
-        }
-        self.out.resize(self.ids.len(), 0.0);
-        self.lm
-            .model
-            .logits(&self.ids, &self.h, &mut self.out, &mut self.row);
-        let unk = self.lm.model.unk_id;
-        for (l, &id) in self.out.iter_mut().zip(&self.ids) {
-            // `<unk>` is a class of many words: its logit is far too high for any one of them.
-            if id == unk {
-                *l -= UNK_PENALTY;
-                self.unk_candidates += 1;
-            }
-        }
-        self.scored_candidates += self.ids.len();
-        // Log-softmax over the candidates (log2), mixed with the n-gram's log2 score.
-        let lse = crate::lm::lstm::log_sum_exp(&self.out);
-        let w = self.weight;
-        for (p, &l) in cands.iter_mut().zip(&self.out) {
-            let lstm = (l - lse) / std::f32::consts::LN_2;
-            p.score = (1.0 - w) * p.score.max(-64.0) + w * lstm;
-        }
-        // Stable: ties keep the n-gram order.
-        cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+        self.unk_candidates += rerank(
+            self.lm,
+            self.lexicon,
+            self.ngram.model,
+            &self.state.h,
+            &mut cands,
+            self.weight,
+            &mut self.scratch,
+        );
+        self.scored_candidates += cands.len();
         cands.truncate(limit);
         cands
     }

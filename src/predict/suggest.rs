@@ -10,9 +10,16 @@
 //!   lattice ([`Suggester::commit_text`]), a picked suggestion brings its own words
 //!   ([`Suggester::accept`]). Moving the caret or the focus [`resets`](Suggester::reset) it.
 //!
+//! With an LSTM LM in the model, the n-gram's candidates are re-ranked by it
+//! ([`super::neural::rerank`], measured better on chat.dev, docs/PREDICTION.md): the
+//! suggester then also keeps the LSTM state of everything committed since the last reset.
+//!
 //! The [`Suggester`] lives beside the field's [`crate::Session`]; the key state machine
 //! ([`crate::ime`]) asks it for the list after each key and tells it what was committed.
 
+use super::neural::{
+    lm_word_of_ngram, rerank, LstmState, RerankScratch, LSTM_CANDIDATES, LSTM_WEIGHT,
+};
 use super::{complete, extend_phrase, next_words, Context};
 use crate::lattice::{Lattice, UNKNOWN_ENTRY};
 use crate::lm::ngram::UNK;
@@ -46,6 +53,8 @@ pub struct Suggestion {
     pub reading: String,
     /// The context after committing it.
     after: Context,
+    /// Its words (n-gram ids).
+    words: Vec<u16>,
 }
 
 /// The predictions of one text field (see the module docs).
@@ -53,6 +62,9 @@ pub struct Suggestion {
 pub struct Suggester {
     context: Context,
     items: Vec<Suggestion>,
+    /// The LSTM state of the committed text (made on first use when the model has an LSTM).
+    lstm: Option<LstmState>,
+    scratch: RerankScratch,
 }
 
 impl Suggester {
@@ -70,6 +82,17 @@ impl Suggester {
     pub fn reset(&mut self) {
         self.context = Context::new();
         self.items.clear();
+        self.lstm = None;
+    }
+
+    /// Steps the LSTM state (when the model has an LSTM) over the word with LM id `id`.
+    fn feed_lstm(&mut self, engine: &Engine, id: impl FnOnce(&crate::lm::lstm::NeuralLm) -> u32) {
+        if let Some(lm) = engine.neural.as_ref() {
+            let id = id(lm);
+            self.lstm
+                .get_or_insert_with(|| LstmState::new(lm))
+                .feed(lm, id);
+        }
     }
 
     /// The last list computed by [`suggest`](Self::suggest).
@@ -103,12 +126,27 @@ impl Suggester {
         }
         let ctx = self.context;
         // Excluded words still lead to their phrases (よろしく → よろしくお願いします).
-        let n = limit + exclude.len();
-        let words = if query.is_empty() {
+        let mut n = limit + exclude.len();
+        if engine.neural.is_some() {
+            n = n.max(LSTM_CANDIDATES);
+        }
+        let mut words = if query.is_empty() {
             next_words(model, ctx, &[], n)
         } else {
             complete(model, Some(&engine.lexicon), ctx, query, &[], n)
         };
+        if let Some(lm) = engine.neural.as_ref() {
+            let state = self.lstm.get_or_insert_with(|| LstmState::new(lm));
+            rerank(
+                lm,
+                &engine.lexicon,
+                model,
+                &state.h,
+                &mut words,
+                LSTM_WEIGHT,
+                &mut self.scratch,
+            );
+        }
         for (k, w) in words.iter().enumerate() {
             if self.items.len() >= limit {
                 break;
@@ -124,21 +162,25 @@ impl Suggester {
                     surface: w.surface.clone(),
                     reading: w.reading.clone(),
                     after,
+                    words: vec![w.id],
                 });
             }
             if k >= PHRASE_WORDS || self.items.len() >= limit {
                 continue;
             }
             let phrase = extend_phrase(model, ctx, w, PHRASE_MIN_LOG2, PHRASE_MAX_WORDS)
-                .filter(|(_, after)| !continues(model, *after));
-            if let Some((p, after)) = phrase {
+                .filter(|(_, after, _)| !continues(model, *after));
+            if let Some((p, after, more)) = phrase {
                 let dup = self.items.iter().any(|s| s.surface == p.surface)
                     || exclude.contains(&p.surface.as_str());
                 if !dup && !p.surface.ends_with('っ') {
+                    let mut words = vec![w.id];
+                    words.extend(more);
                     self.items.push(Suggestion {
                         surface: p.surface,
                         reading: p.reading,
                         after,
+                        words,
                     });
                 }
             }
@@ -148,13 +190,20 @@ impl Suggester {
 
     /// Picks item `index` of the list: the context becomes the one after it, the list is
     /// emptied. Returns the item (`None` past the end: nothing changes).
-    pub fn accept(&mut self, index: usize) -> Option<Suggestion> {
+    pub fn accept(&mut self, engine: &Engine, index: usize) -> Option<Suggestion> {
         if index >= self.items.len() {
             return None;
         }
         let s = self.items.swap_remove(index);
         self.items.clear();
         self.context = s.after;
+        if let Some(model) = engine.ngram.as_ref() {
+            for &id in &s.words {
+                self.feed_lstm(engine, |lm| {
+                    lm_word_of_ngram(lm, &engine.lexicon, model, id)
+                });
+            }
+        }
         Some(s)
     }
 
@@ -181,9 +230,13 @@ impl Suggester {
                         let r = lattice.span(node.begin as usize, node.end as usize);
                         let s = lattice.surface(&engine.lexicon, node);
                         self.context.push(model, r, &s, node.left_id, node.right_id);
+                        self.feed_lstm(engine, |lm| lm.vocab.lm_id(node.entry));
                     }
                 }
-                None => self.context.push_id(UNK),
+                None => {
+                    self.context.push_id(UNK);
+                    self.feed_lstm(engine, |lm| lm.model.unk_id);
+                }
             }
             begin = end;
         }
@@ -191,9 +244,10 @@ impl Suggester {
 
     /// Text the model cannot analyze was committed (a full-width space, a transliteration):
     /// it counts as one unknown word.
-    pub fn commit_unknown(&mut self) {
+    pub fn commit_unknown(&mut self, engine: &Engine) {
         self.items.clear();
         self.context.push_id(UNK);
+        self.feed_lstm(engine, |lm| lm.model.unk_id);
     }
 }
 
