@@ -39,12 +39,12 @@ enum EngineKind {
 }
 
 impl EngineKind {
-    /// The best engine the model supports: hybrid when it has an LSTM LM (docs/NEURAL.md).
+    /// The model's default engine ([`Engine::default_scoring`]).
     fn default_for(engine: &Engine) -> Self {
-        if engine.neural.is_some() {
-            EngineKind::Hybrid
-        } else {
-            EngineKind::Classic
+        match engine.default_scoring() {
+            Scoring::Classic => EngineKind::Classic,
+            Scoring::Neural => EngineKind::Neural,
+            Scoring::Hybrid => EngineKind::Hybrid,
         }
     }
 
