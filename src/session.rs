@@ -236,6 +236,13 @@ impl Session {
         }
     }
 
+    /// The best sentence for a reading given directly (the lattice is extended from the
+    /// common prefix with the previous reading; no segments or candidates are built).
+    pub fn best_text_of(&mut self, engine: &Engine, reading: &str) -> String {
+        self.sync(engine, reading);
+        self.best_text(engine)
+    }
+
     /// The best path over the current lattice (node indices into [`Lattice::nodes`]).
     pub fn best_path(&self, engine: &Engine) -> Option<Path> {
         self.decoder.best_path(

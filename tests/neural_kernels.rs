@@ -78,3 +78,49 @@ fn int8_rows_round_trip() {
         }
     }
 }
+
+/// Product quantization: rows made of few distinct sub-vectors come back exactly through a
+/// packed `Lstm` section; truncated sections are errors.
+#[cfg(feature = "build")]
+#[test]
+fn product_quantized_rows_round_trip() {
+    use henkan::build::lstm::product_quantize;
+    use henkan::lm::lstm::format::{read_lstm, write_lstm, MatrixPayload};
+    use henkan::model::SectionBytes;
+    let (rows, dim, sub) = (300, 16, 4);
+    // 10 distinct sub-vectors per column block: 256 centroids reproduce them exactly
+    let w: Vec<f32> = (0..rows * dim)
+        .map(|i| {
+            let (r, c) = (i / dim, i % dim);
+            ((r * 7 + c / sub * 3) % 10) as f32 * 0.25 - 1.0 + (c % sub) as f32 * 0.01
+        })
+        .collect();
+    let (centroids, k, codes) = product_quantize(&w, dim, sub, 8);
+    assert_eq!(k, 256);
+    assert_eq!(codes.len(), rows * dim / sub);
+    let payload = MatrixPayload::Product(sub, centroids, k, codes);
+    let section = write_lstm(
+        rows,
+        dim,
+        3,
+        0,
+        &payload,
+        &MatrixPayload::F32(vec![0.0; 4 * dim * dim]),
+        &MatrixPayload::F32(vec![0.0; 4 * dim * dim]),
+        &vec![0.0; 4 * dim],
+        &vec![0.0; rows],
+    );
+    let model = read_lstm(SectionBytes::from_vec(section.clone())).unwrap();
+    assert_eq!(model.embedding.bits(), 2);
+    let mut out = vec![0.0; dim];
+    for r in 0..rows {
+        model.embedding.decode_row(r, dim, &mut out);
+        for c in 0..dim {
+            assert!((out[c] - w[r * dim + c]).abs() < 1e-6, "row {r} col {c}");
+        }
+    }
+    // truncated sections are errors
+    for cut in [section.len() - 1, section.len() / 2, 40] {
+        assert!(read_lstm(SectionBytes::from_vec(section[..cut].to_vec())).is_err());
+    }
+}

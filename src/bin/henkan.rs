@@ -147,6 +147,8 @@ enum Digits {
     Half,
 }
 
+// Parsed once per run: boxing the big variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Convert TEXT (romaji or kana) and print the best conversion, segments and n-best.
@@ -250,6 +252,28 @@ enum Command {
         /// Also add this n-gram section (from `henkan build-ngram`).
         #[arg(long)]
         ngram: Option<PathBuf>,
+        /// zstd level for the sections (1–22; see the container format); none: stored.
+        #[arg(long)]
+        compress: Option<i32>,
+        /// Drop entries off the keep-list with readings of at least N characters when the
+        /// dictionary without them converts their reading to their surface anyway.
+        #[arg(long)]
+        prune_composable: Option<usize>,
+        /// Store word costs rounded to multiples of this.
+        #[arg(long, default_value_t = 1)]
+        cost_step: i32,
+    },
+    /// Rewrites a model with its sections zstd-compressed (`--compress L`) or stored.
+    Repack {
+        /// The model to rewrite (default: --model).
+        #[arg(long = "in")]
+        input: Option<PathBuf>,
+        /// zstd level (1–22); without it every section is stored.
+        #[arg(long)]
+        compress: Option<i32>,
+        /// Output model file.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Builds the n-gram prediction LM from the analyzed corpus (see docs/PREDICTION.md);
     /// writes the section to --out and, with --attach, adds it to a model.
@@ -298,10 +322,36 @@ enum Command {
         /// recurrent matrices as N-bit codebooks instead of int8. E.g. `4`, `4:3@8192,r4`.
         #[arg(long, default_value = "4")]
         lstm_bits: henkan::build::lstm::PackOptions,
+        /// zstd level for the sections (1–22); none: stored.
+        #[arg(long)]
+        compress: Option<i32>,
         /// Output model file.
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+/// Prints the section table: kind, encoding, stored and decoded bytes.
+fn print_sections(bytes: &[u8]) {
+    if let Ok(t) = henkan::model::read_table(bytes) {
+        for e in t {
+            let name = e.kind.map(|k| k.name()).unwrap_or("unknown");
+            eprintln!(
+                "  {name:<18} {:<6} {:>10} stored {:>10} decoded",
+                format!("{:?}", e.encoding).to_lowercase(),
+                e.length,
+                e.decoded_length
+            );
+        }
+    }
+}
+
+/// The container with its sections compressed at `level` (unchanged when `None`).
+fn compress_model(bytes: Vec<u8>, level: Option<i32>) -> Result<Vec<u8>, String> {
+    match level {
+        Some(l) => henkan::model::repack(bytes, Some(l)).map_err(|e| e.to_string()),
+        None => Ok(bytes),
+    }
 }
 
 fn attach(
@@ -828,6 +878,9 @@ fn run(cli: Cli) -> Result<(), String> {
             lstm,
             lstm_bits,
             ngram,
+            compress,
+            prune_composable,
+            cost_step,
         } => {
             let read = |p: &PathBuf| {
                 std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
@@ -865,6 +918,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 },
                 digit_penalty,
                 name,
+                prune_composable,
+                cost_step,
             };
             let (bytes, report) = build_model(
                 &lex_text,
@@ -880,19 +935,24 @@ fn run(cli: Cli) -> Result<(), String> {
                 Some(dir) => attach(bytes, dir, lstm_bits)?,
                 None => bytes,
             };
+            let bytes = compress_model(bytes, compress)?;
             if let Some(dir) = out.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
             }
             std::fs::write(&out, &bytes)
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             eprintln!(
-                "{}: {} of {} entries, {} readings, {} bytes",
+                "{}: {} of {} entries, {} readings, {} bytes ({} bytes in the file)",
                 out.display(),
                 report.entries_kept,
                 report.entries_in,
                 report.readings,
-                report.total
+                report.total,
+                bytes.len()
             );
+            if report.composable_dropped > 0 {
+                eprintln!("  {} composable entries dropped", report.composable_dropped);
+            }
             for (name, len) in report.sections {
                 eprintln!("  {name:<18} {len:>10}");
             }
@@ -965,16 +1025,31 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             eval_prediction_cmd(&engine, args)?;
         }
-        Command::AttachLstm {
+        Command::Repack {
             input,
-            lstm,
-            lstm_bits,
+            compress,
             out,
         } => {
             let path = input.unwrap_or_else(|| model_path(&cli.model));
             let model =
                 std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let bytes = attach(model, &lstm, lstm_bits)?;
+            let bytes = henkan::model::repack(model, compress).map_err(|e| e.to_string())?;
+            std::fs::write(&out, &bytes)
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            eprintln!("{}: {} bytes", out.display(), bytes.len());
+            print_sections(&bytes);
+        }
+        Command::AttachLstm {
+            input,
+            lstm,
+            lstm_bits,
+            compress,
+            out,
+        } => {
+            let path = input.unwrap_or_else(|| model_path(&cli.model));
+            let model =
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let bytes = compress_model(attach(model, &lstm, lstm_bits)?, compress)?;
             std::fs::write(&out, &bytes)
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             eprintln!("{}: {} bytes", out.display(), bytes.len());

@@ -2,8 +2,10 @@
 //! into the `Lstm` and `LmVocab` sections of a model container.
 //!
 //! Quantization of a matrix (see [`Quant`]): f32; a k-means codebook of 2^bits centroids
-//! per matrix (1-D k-means over the weights, bits 3…8, codes bit-packed); or int8 with
-//! one scale per row (max-abs / 127).
+//! per matrix (1-D k-means over the weights, bits 3…8, codes bit-packed); int8 with
+//! one scale per row (max-abs / 127); or product quantization (rows cut into sub-vectors of
+//! `sub` columns, 256 centroids per column block found by k-means over the rows weighted
+//! towards frequent words, one byte per sub-vector: 8/`sub` bits per weight).
 //!
 //! The vocabulary map keys every lexicon entry by `surface/reading/left_id/right_id`
 //! (percent-escaped like the training tokens) and looks it up in `vocab.tsv`; entries not
@@ -34,6 +36,16 @@ pub enum Quant {
         /// Bits of the tail's codebook.
         tail_bits: u32,
     },
+    /// Product quantization with sub-vectors of `sub` columns; the first `head_rows` rows
+    /// (0: none) as a `head_bits` codebook instead.
+    Product {
+        /// Columns per sub-vector (1 byte each).
+        sub: usize,
+        /// Rows stored as a scalar codebook instead.
+        head_rows: usize,
+        /// Bits of that codebook.
+        head_bits: u32,
+    },
 }
 
 /// How to pack the LM.
@@ -63,8 +75,10 @@ impl std::str::FromStr for PackOptions {
     type Err = Error;
 
     /// `B` (the embedding as a B-bit codebook, 32 = f32; recurrent int8), `H:T@K` (the first
-    /// K rows of the embedding H bits, the others T bits), optionally followed by `,rN` (the
-    /// recurrent matrices as N-bit codebooks instead of int8). Examples: `4`, `4:3@8192,r4`.
+    /// K rows of the embedding H bits, the others T bits), `pqS` (product quantization,
+    /// sub-vectors of S columns), `H:pqS@K` (the first K rows an H-bit codebook, the others
+    /// `pqS`), optionally followed by `,rN` (the recurrent matrices as N-bit codebooks instead
+    /// of int8). Examples: `4`, `4:3@8192,r4`, `pq4`, `4:pq8@4096`.
     fn from_str(spec: &str) -> Result<Self> {
         let bad = || {
             build_err(format!(
@@ -83,7 +97,34 @@ impl std::str::FromStr for PackOptions {
             Some((e, r)) => (e, Some(r.trim().strip_prefix('r').ok_or_else(bad)?)),
             None => (spec, None),
         };
+        let pq = |s: &str| -> Result<usize> {
+            let sub = num(s.strip_prefix("pq").ok_or_else(bad)?)? as usize;
+            if [1, 2, 4, 8, 16, 32].contains(&sub) {
+                Ok(sub)
+            } else {
+                Err(bad())
+            }
+        };
         let mut opts = match emb.split_once(':') {
+            None if emb.starts_with("pq") => PackOptions {
+                embedding: Quant::Product {
+                    sub: pq(emb)?,
+                    head_rows: 0,
+                    head_bits: 8,
+                },
+                recurrent: Quant::Int8,
+            },
+            Some((h, rest)) if rest.starts_with("pq") => {
+                let (t, k) = rest.split_once('@').ok_or_else(bad)?;
+                PackOptions {
+                    embedding: Quant::Product {
+                        sub: pq(t)?,
+                        head_rows: num(k)? as usize,
+                        head_bits: codebook(num(h)?)?,
+                    },
+                    recurrent: Quant::Int8,
+                }
+            }
             None => {
                 let b = num(emb)?;
                 if b != 32 {
@@ -278,6 +319,80 @@ pub fn codebook_quantize(w: &[f32], bits: u32) -> (Vec<f32>, Vec<u8>) {
     (c, codes)
 }
 
+/// Product quantization of a `[rows, cols]` matrix with sub-vectors of `sub` columns and
+/// up to 256 centroids per column block: (centroids `[cols/sub][k][sub]`, k, codes
+/// `[rows][cols/sub]`). Row `i` weighs `(i + 10)^-½` in the k-means (rows are sorted by word
+/// frequency, so frequent words get the closer centroids), which starts from evenly spaced
+/// rows and runs `iters` Lloyd iterations; a centroid left empty is moved to the row worst
+/// served.
+pub fn product_quantize(
+    w: &[f32],
+    cols: usize,
+    sub: usize,
+    iters: usize,
+) -> (Vec<f32>, usize, Vec<u8>) {
+    let rows = w.len() / cols.max(1);
+    let m = cols / sub;
+    let k = rows.clamp(1, 256);
+    let weight: Vec<f32> = (0..rows).map(|i| 1.0 / ((i + 10) as f32).sqrt()).collect();
+    let mut centroids = vec![0f32; m * k * sub];
+    let mut codes = vec![0u8; rows * m];
+    let dist =
+        |a: &[f32], b: &[f32]| -> f32 { a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum() };
+    for j in 0..m {
+        let x = |i: usize| &w[i * cols + j * sub..i * cols + (j + 1) * sub];
+        let c = &mut centroids[j * k * sub..(j + 1) * k * sub];
+        for q in 0..k {
+            c[q * sub..(q + 1) * sub].copy_from_slice(x(q * rows / k));
+        }
+        let mut assign = vec![0usize; rows];
+        let mut err = vec![0f32; rows];
+        for it in 0..=iters {
+            for i in 0..rows {
+                let (mut best, mut bd) = (0, f32::INFINITY);
+                for q in 0..k {
+                    let d = dist(x(i), &c[q * sub..(q + 1) * sub]);
+                    if d < bd {
+                        (best, bd) = (q, d);
+                    }
+                }
+                assign[i] = best;
+                err[i] = bd * weight[i];
+            }
+            if it == iters {
+                break;
+            }
+            let mut sum = vec![0f64; k * sub];
+            let mut wsum = vec![0f64; k];
+            for i in 0..rows {
+                let q = assign[i];
+                wsum[q] += weight[i] as f64;
+                for (d, v) in x(i).iter().enumerate() {
+                    sum[q * sub + d] += (weight[i] * v) as f64;
+                }
+            }
+            for q in 0..k {
+                if wsum[q] > 0.0 {
+                    for d in 0..sub {
+                        c[q * sub + d] = (sum[q * sub + d] / wsum[q]) as f32;
+                    }
+                } else {
+                    // empty: take over the row with the largest weighted error
+                    let worst = (0..rows)
+                        .max_by(|&a, &b| err[a].total_cmp(&err[b]))
+                        .unwrap_or(0);
+                    c[q * sub..(q + 1) * sub].copy_from_slice(x(worst));
+                    err[worst] = 0.0;
+                }
+            }
+        }
+        for i in 0..rows {
+            codes[i * m + j] = assign[i] as u8;
+        }
+    }
+    (centroids, k, codes)
+}
+
 /// int8 with one scale per row of `cols`: (scales, codes).
 pub fn int8_quantize(w: &[f32], cols: usize) -> (Vec<f32>, Vec<i8>) {
     let mut scales = Vec::new();
@@ -296,6 +411,32 @@ pub fn int8_quantize(w: &[f32], cols: usize) -> (Vec<f32>, Vec<i8>) {
 
 fn payload(w: &[f32], cols: usize, q: Quant) -> MatrixPayload {
     match q {
+        Quant::Product {
+            sub, head_rows: 0, ..
+        } => {
+            let (c, k, codes) = product_quantize(w, cols, sub, 12);
+            MatrixPayload::Product(sub, c, k, codes)
+        }
+        Quant::Product {
+            sub,
+            head_rows,
+            head_bits,
+        } => {
+            let k = head_rows.min(w.len() / cols.max(1));
+            MatrixPayload::Split(
+                k,
+                Box::new(payload(&w[..k * cols], cols, Quant::Codebook(head_bits))),
+                Box::new(payload(
+                    &w[k * cols..],
+                    cols,
+                    Quant::Product {
+                        sub,
+                        head_rows: 0,
+                        head_bits,
+                    },
+                )),
+            )
+        }
         Quant::F32 => MatrixPayload::F32(w.to_vec()),
         Quant::Codebook(bits) => {
             let (c, codes) = codebook_quantize(w, bits);

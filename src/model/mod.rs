@@ -6,13 +6,21 @@
 //! 0   magic      8 bytes  "HENKAN\0\x1a"
 //! 8   version    u32      FORMAT_VERSION
 //! 12  count      u32      number of sections
-//! 16  table      count × 32 bytes: kind u32, reserved u32, offset u64, length u64, crc32 u32, reserved u32
+//! 16  table      count × 32 bytes: kind u32, encoding u32, offset u64, length u64, crc32 u32,
+//!                decoded length u32
 //! ..  sections   each starts at a 16-byte aligned offset
 //! ```
 //!
+//! *Encoding* ([`Encoding`]): a section is stored as it is (0) or as one zstd frame (1) that
+//! decodes to `decoded length` bytes; `length` and the CRC-32 are those of the stored bytes,
+//! so a streaming loader checks what it received before anything is decoded. Version 2 files
+//! (both fields zero: every section stored) are still read.
+//!
 //! Reading a container checks the magic, the version, that every section lies inside the
-//! bytes and that its CRC-32 matches; a mismatch is a typed [`Error`], never a panic.
-//! Sections are then handed out as [`SectionBytes`]: cheap views into one shared buffer.
+//! bytes and that its CRC-32 matches, and decodes the compressed sections; a mismatch or a
+//! bad frame is a typed [`Error`], never a panic. Sections are then handed out as
+//! [`SectionBytes`]: cheap views into the shared file buffer (stored sections) or into the
+//! section's own decoded buffer.
 //!
 //! *Progressive loading*: the language-model sections ([`SectionKind::is_lm`]) are the big,
 //! optional part of a model and come last in the files we ship. [`layout`] tells from the first
@@ -29,7 +37,11 @@ use std::sync::Arc;
 /// The 8 magic bytes every model file starts with.
 pub const MAGIC: [u8; 8] = *b"HENKAN\0\x1a";
 /// The container format version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
+/// The oldest container format version this build still reads (no compressed sections).
+pub const OLDEST_READABLE_VERSION: u32 = 2;
+/// The largest decoded section this build accepts (a guard against absurd tables).
+pub const MAX_DECODED_LEN: u32 = 1 << 30;
 const HEADER_LEN: usize = 16;
 const ENTRY_LEN: usize = 32;
 /// Alignment of every section's offset.
@@ -98,6 +110,26 @@ impl SectionKind {
     }
 }
 
+/// How a section's bytes are stored in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum Encoding {
+    /// The bytes as they are.
+    Stored = 0,
+    /// One zstd frame (decoded once, when the section is checked).
+    Zstd = 1,
+}
+
+impl Encoding {
+    fn from_u32(v: u32) -> Option<Encoding> {
+        match v {
+            0 => Some(Encoding::Stored),
+            1 => Some(Encoding::Zstd),
+            _ => None,
+        }
+    }
+}
+
 /// A view of one section: a shared buffer and a byte range in it.
 ///
 /// Cloning is cheap (a reference count). Implements `AsRef<[u8]>`, so it can back an
@@ -138,12 +170,16 @@ pub struct SectionEntry {
     pub kind: Option<SectionKind>,
     /// Raw kind number.
     pub raw_kind: u32,
+    /// How the bytes are stored.
+    pub encoding: Encoding,
     /// Byte offset from the start of the file.
     pub offset: u64,
-    /// Length in bytes.
+    /// Length in bytes as stored in the file.
     pub length: u64,
-    /// CRC-32 (IEEE) of the section's bytes.
+    /// CRC-32 (IEEE) of the stored bytes.
     pub crc32: u32,
+    /// Length once decoded (= `length` for a stored section).
+    pub decoded_length: u64,
 }
 
 impl SectionEntry {
@@ -205,6 +241,8 @@ pub fn layout(bytes: &[u8]) -> Result<Layout> {
 pub struct Container {
     buf: Arc<Vec<u8>>,
     entries: Vec<SectionEntry>,
+    /// The decoded bytes of each compressed section once checked (`None` for stored ones).
+    decoded: Vec<Option<Arc<Vec<u8>>>>,
     /// Indices into `entries` of the sections not checked yet.
     pending: Vec<usize>,
 }
@@ -237,7 +275,7 @@ pub fn read_table(bytes: &[u8]) -> Result<Vec<SectionEntry>> {
         return Err(Error::Magic);
     }
     let version = read_u32(bytes, 8);
-    if version != FORMAT_VERSION {
+    if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(Error::Version {
             expected: FORMAT_VERSION,
             got: version,
@@ -261,12 +299,35 @@ pub fn read_table(bytes: &[u8]) -> Result<Vec<SectionEntry>> {
     for i in 0..count as usize {
         let at = HEADER_LEN + i * ENTRY_LEN;
         let raw_kind = read_u32(bytes, at);
+        let kind = SectionKind::from_u32(raw_kind);
+        let name = kind.map(SectionKind::name).unwrap_or("unknown");
+        let raw_encoding = read_u32(bytes, at + 4);
+        let encoding = Encoding::from_u32(raw_encoding).ok_or_else(|| Error::Malformed {
+            section: name,
+            detail: format!("unknown encoding {raw_encoding}"),
+        })?;
+        let length = read_u64(bytes, at + 16);
+        let decoded_length = match encoding {
+            Encoding::Stored => length,
+            Encoding::Zstd => {
+                let n = read_u32(bytes, at + 28);
+                if n > MAX_DECODED_LEN {
+                    return Err(Error::Malformed {
+                        section: name,
+                        detail: format!("decoded length {n} is too large"),
+                    });
+                }
+                u64::from(n)
+            }
+        };
         entries.push(SectionEntry {
-            kind: SectionKind::from_u32(raw_kind),
+            kind,
             raw_kind,
+            encoding,
             offset: read_u64(bytes, at + 8),
-            length: read_u64(bytes, at + 16),
+            length,
             crc32: read_u32(bytes, at + 24),
+            decoded_length,
         });
     }
     Ok(entries)
@@ -291,6 +352,31 @@ fn check(bytes: &[u8], received: usize, e: &SectionEntry) -> Result<()> {
     Ok(())
 }
 
+/// Decodes a compressed section whose stored bytes were checked (`None` for a stored one).
+fn decode(bytes: &[u8], e: &SectionEntry) -> Result<Option<Arc<Vec<u8>>>> {
+    match e.encoding {
+        Encoding::Stored => Ok(None),
+        Encoding::Zstd => {
+            let stored = &bytes[e.offset as usize..(e.offset + e.length) as usize];
+            let section = e.kind.map(SectionKind::name).unwrap_or("unknown");
+            let mut out = vec![0u8; e.decoded_length as usize];
+            let written = ruzstd::decoding::FrameDecoder::new()
+                .decode_all(stored, &mut out)
+                .map_err(|err| Error::Malformed {
+                    section,
+                    detail: format!("zstd: {err}"),
+                })?;
+            if written != out.len() {
+                return Err(Error::Malformed {
+                    section,
+                    detail: format!("zstd: {written} bytes decoded, {} expected", out.len()),
+                });
+            }
+            Ok(Some(Arc::new(out)))
+        }
+    }
+}
+
 impl Container {
     /// Checks a whole model file and takes ownership of its bytes.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Self> {
@@ -311,17 +397,20 @@ impl Container {
     pub fn partial(bytes: Vec<u8>, received: usize) -> Result<Self> {
         let entries = read_table(&bytes[..received.min(bytes.len())])?;
         let mut pending = Vec::new();
+        let mut decoded = vec![None; entries.len()];
         for (i, e) in entries.iter().enumerate() {
             if e.is_lm() {
                 e.range()?;
                 pending.push(i);
             } else {
                 check(&bytes, received, e)?;
+                decoded[i] = decode(&bytes, e)?;
             }
         }
         Ok(Container {
             buf: Arc::new(bytes),
             entries,
+            decoded,
             pending,
         })
     }
@@ -329,8 +418,13 @@ impl Container {
     /// Checks the pending sections now that `received` bytes have arrived. On success they
     /// become visible; on error (truncated, checksum) the container stays as it was.
     pub fn complete(&mut self, received: usize) -> Result<()> {
+        let mut decoded = Vec::with_capacity(self.pending.len());
         for &i in &self.pending {
             check(&self.buf, received, &self.entries[i])?;
+            decoded.push(decode(&self.buf, &self.entries[i])?);
+        }
+        for (&i, d) in self.pending.iter().zip(decoded) {
+            self.decoded[i] = d;
         }
         self.pending.clear();
         Ok(())
@@ -359,8 +453,19 @@ impl Container {
     /// The first section of a kind, if present.
     pub fn section(&self, kind: SectionKind) -> Option<SectionBytes> {
         let at = self.entries.iter().position(|e| e.kind == Some(kind))?;
+        self.section_at(at)
+    }
+
+    /// The section at this index of the table, unless it is pending or out of range.
+    pub fn section_at(&self, at: usize) -> Option<SectionBytes> {
         if self.pending.contains(&at) {
             return None;
+        }
+        if let Some(Some(d)) = self.decoded.get(at) {
+            return Some(SectionBytes {
+                buf: d.clone(),
+                range: 0..d.len(),
+            });
         }
         self.entries.get(at).map(|e| SectionBytes {
             buf: self.buf.clone(),
@@ -375,9 +480,14 @@ impl Container {
 }
 
 /// Writes a container from sections.
+///
+/// Sections are stored as they are unless [`ContainerWriter::compress`] (model builder only)
+/// asks for zstd, which is kept for a section only when it saves at least 2% of its bytes.
 #[derive(Debug, Default)]
 pub struct ContainerWriter {
     sections: Vec<(SectionKind, Vec<u8>)>,
+    #[cfg(feature = "build")]
+    level: Option<i32>,
 }
 
 impl ContainerWriter {
@@ -392,8 +502,38 @@ impl ContainerWriter {
         self
     }
 
+    /// Compresses the sections with zstd at this level (1–22; 19 and above are slow to write,
+    /// decoding speed hardly depends on it).
+    #[cfg(feature = "build")]
+    pub fn compress(&mut self, level: i32) -> &mut Self {
+        self.level = Some(level);
+        self
+    }
+
+    /// One section as it goes into the file: (encoding, stored bytes, decoded length).
+    fn encode<'a>(&self, bytes: &'a [u8]) -> (Encoding, std::borrow::Cow<'a, [u8]>, u32) {
+        #[cfg(feature = "build")]
+        if let Some(level) = self.level {
+            if bytes.len() >= 256 && bytes.len() <= MAX_DECODED_LEN as usize {
+                if let Ok(mut c) = zstd::bulk::Compressor::new(level) {
+                    // a 16 MiB window: the largest section fits, the decoder's window stays bounded
+                    let _ = c.long_distance_matching(true);
+                    let _ = c.window_log(24);
+                    let _ = c.include_contentsize(true);
+                    if let Ok(z) = c.compress(bytes) {
+                        if z.len() * 50 <= bytes.len() * 49 {
+                            return (Encoding::Zstd, z.into(), bytes.len() as u32);
+                        }
+                    }
+                }
+            }
+        }
+        (Encoding::Stored, bytes.into(), 0)
+    }
+
     /// The finished file.
     pub fn finish(&self) -> Vec<u8> {
+        let encoded: Vec<_> = self.sections.iter().map(|(_, b)| self.encode(b)).collect();
         let n = self.sections.len();
         let mut out = Vec::new();
         out.extend_from_slice(&MAGIC);
@@ -401,23 +541,41 @@ impl ContainerWriter {
         out.extend_from_slice(&(n as u32).to_le_bytes());
         let mut offset = align(HEADER_LEN + n * ENTRY_LEN);
         let mut offsets = Vec::with_capacity(n);
-        for (kind, bytes) in &self.sections {
+        for ((kind, _), (encoding, bytes, decoded)) in self.sections.iter().zip(&encoded) {
             offsets.push(offset);
             out.extend_from_slice(&(*kind as u32).to_le_bytes());
-            out.extend_from_slice(&0u32.to_le_bytes());
+            out.extend_from_slice(&(*encoding as u32).to_le_bytes());
             out.extend_from_slice(&(offset as u64).to_le_bytes());
             out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
             out.extend_from_slice(&crc32fast::hash(bytes).to_le_bytes());
-            out.extend_from_slice(&0u32.to_le_bytes());
+            out.extend_from_slice(&decoded.to_le_bytes());
             offset = align(offset + bytes.len());
         }
-        for ((_, bytes), off) in self.sections.iter().zip(offsets) {
+        for ((_, bytes, _), off) in encoded.iter().zip(offsets) {
             out.resize(off, 0);
             out.extend_from_slice(bytes);
         }
         out.resize(align(out.len()), 0);
         out
     }
+}
+
+/// Rewrites a container with every section stored (`level` = `None`) or zstd-compressed at
+/// `level` where that saves bytes; the decoded sections and their order are unchanged.
+#[cfg(feature = "build")]
+pub fn repack(bytes: Vec<u8>, level: Option<i32>) -> Result<Vec<u8>> {
+    let container = Container::from_bytes(bytes)?;
+    let mut w = ContainerWriter::new();
+    if let Some(level) = level {
+        w.compress(level);
+    }
+    for (at, e) in container.entries().iter().enumerate() {
+        let Some(kind) = e.kind else { continue };
+        if let Some(s) = container.section_at(at) {
+            w.add(kind, s.as_ref().to_vec());
+        }
+    }
+    Ok(w.finish())
 }
 
 fn align(n: usize) -> usize {
@@ -510,6 +668,143 @@ mod tests {
         // first entry's offset far past the end
         b[16 + 8..16 + 16].copy_from_slice(&u64::MAX.to_le_bytes());
         assert!(Container::from_bytes(b).is_err());
+    }
+
+    /// A section that compresses well (and one that does not).
+    fn compressible() -> Vec<u8> {
+        (0..20_000u32)
+            .flat_map(|i| (i % 300).to_le_bytes())
+            .collect()
+    }
+
+    fn noise(n: usize) -> Vec<u8> {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    #[cfg(feature = "build")]
+    fn compressed() -> Vec<u8> {
+        let mut w = ContainerWriter::new();
+        w.compress(3)
+            .add(SectionKind::Meta, b"name=test\n".to_vec())
+            .add(SectionKind::Connection, compressible())
+            .add(SectionKind::Segmenter, noise(5000))
+            .add(SectionKind::Lstm, compressible());
+        w.finish()
+    }
+
+    #[cfg(feature = "build")]
+    #[test]
+    fn compressed_sections_round_trip() {
+        let b = compressed();
+        let table = read_table(&b).unwrap();
+        let enc: Vec<Encoding> = table.iter().map(|e| e.encoding).collect();
+        // tiny and incompressible sections stay stored
+        assert_eq!(
+            enc,
+            [
+                Encoding::Stored,
+                Encoding::Zstd,
+                Encoding::Stored,
+                Encoding::Zstd
+            ]
+        );
+        assert!(table[1].length * 4 < table[1].decoded_length);
+        assert!(b.len() < 2 * 80_000 / 4 + 5000 + 1000);
+        let c = Container::from_bytes(b.clone()).unwrap();
+        assert_eq!(
+            c.section(SectionKind::Connection).unwrap().as_ref(),
+            compressible()
+        );
+        assert_eq!(
+            c.section(SectionKind::Segmenter).unwrap().as_ref(),
+            noise(5000)
+        );
+        // progressive: the compressed LM section is decoded by `complete`
+        let l = layout(&b).unwrap();
+        let mut p = Container::partial(b.clone(), l.core_end as usize).unwrap();
+        assert!(p.section(SectionKind::Lstm).is_none());
+        p.complete(b.len()).unwrap();
+        assert_eq!(
+            p.section(SectionKind::Lstm).unwrap().as_ref(),
+            compressible()
+        );
+        // and back to stored, then compressed again: the same sections
+        let stored = repack(b.clone(), None).unwrap();
+        assert!(read_table(&stored)
+            .unwrap()
+            .iter()
+            .all(|e| e.encoding == Encoding::Stored));
+        let again = Container::from_bytes(repack(stored, Some(3)).unwrap()).unwrap();
+        assert_eq!(
+            again.section(SectionKind::Lstm).unwrap().as_ref(),
+            compressible()
+        );
+    }
+
+    #[cfg(feature = "build")]
+    #[test]
+    fn bad_compressed_sections_are_errors() {
+        let b = compressed();
+        let conn = read_table(&b).unwrap()[1].clone();
+        let at = 16 + 32;
+        // a frame that does not decode (the checksum is fixed up so the frame itself is read)
+        let mut bad = b.clone();
+        let mid = (conn.offset + conn.length / 2) as usize;
+        for x in &mut bad[mid..mid + 16] {
+            *x ^= 0xa5;
+        }
+        let crc = crc32fast::hash(&bad[conn.offset as usize..(conn.offset + conn.length) as usize]);
+        bad[at + 24..at + 28].copy_from_slice(&crc.to_le_bytes());
+        assert!(Container::from_bytes(bad).is_err());
+        // a decoded length that disagrees with the frame
+        for wrong in [
+            conn.decoded_length as u32 - 1,
+            conn.decoded_length as u32 + 1,
+            0,
+        ] {
+            let mut bad = b.clone();
+            bad[at + 28..at + 32].copy_from_slice(&wrong.to_le_bytes());
+            assert!(
+                matches!(
+                    Container::from_bytes(bad).unwrap_err(),
+                    Error::Malformed {
+                        section: "connection",
+                        ..
+                    }
+                ),
+                "{wrong}"
+            );
+        }
+        // absurd decoded length, unknown encoding
+        let mut bad = b.clone();
+        bad[at + 28..at + 32].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(Container::from_bytes(bad).is_err());
+        let mut bad = b.clone();
+        bad[at + 4..at + 8].copy_from_slice(&9u32.to_le_bytes());
+        assert!(Container::from_bytes(bad).is_err());
+        // every truncation of a compressed file is a typed error
+        for len in (0..b.len()).step_by(97) {
+            assert!(Container::from_bytes(b[..len].to_vec()).is_err());
+        }
+    }
+
+    #[test]
+    fn version_2_files_are_read() {
+        let mut b = sample();
+        b[8..12].copy_from_slice(&2u32.to_le_bytes());
+        let c = Container::from_bytes(b).unwrap();
+        assert_eq!(
+            c.section(SectionKind::Connection).unwrap().as_ref(),
+            &[1, 2, 3, 4, 5]
+        );
     }
 
     /// The core first, then the LM sections, as the shipped models are laid out.

@@ -5,10 +5,12 @@
 //! "HKLSTM01"  u32 vocab  u32 hidden  u32 unk_id  u32 bos_id
 //! matrix embedding [vocab, hidden]   matrix w_ih [4h, h]   matrix w_hh [4h, h]
 //! f32 b[4h]  f32 out_bias[vocab]
-//! matrix = u32 kind (0 f32, 1 codebook, 2 int8, 3 split)  u32 rows  u32 cols  u32 bits, then
+//! matrix = u32 kind (0 f32, 1 codebook, 2 int8, 3 split, 4 product)  u32 rows  u32 cols  u32 bits, then
 //!   f32:      rows·cols f32
 //!   codebook: u32 n  f32 centroids[n]  u64 len  len bytes of bit-packed codes (LSB first), pad to 4
 //!   int8:     f32 scales[rows]  rows·cols i8, pad to 4
+//!   product:  (the `bits` field holds `sub`, columns per sub-vector) u32 k  f32 centroids[cols/sub][k][sub]
+//!             u64 len  len = rows·cols/sub code bytes (row major), pad to 4
 //!   split:    (the `bits` field holds head_rows) matrix [head_rows, cols]  matrix [rows − head_rows, cols]
 //!             — rows are stored in two parts, each with its own kind (not split again); with the
 //!             vocabulary sorted by frequency this gives frequent words more bits than rare ones
@@ -154,6 +156,31 @@ fn read_matrix_part(
                 range: start..start + n,
             }
         }
+        4 => {
+            let sub = bits as usize;
+            if sub == 0 || cols % sub != 0 {
+                return Err(bad("lstm", format!("sub-vectors of {sub} columns")));
+            }
+            let k = r.u32()? as usize;
+            if k == 0 || k > 256 {
+                return Err(bad("lstm", format!("{k} centroids")));
+            }
+            let centroids = r.f32s(cols / sub * k * sub)?;
+            let len = r.u64()? as usize;
+            if len != rows * (cols / sub) {
+                return Err(bad("lstm", "product codes do not match the matrix"));
+            }
+            let start = r.at;
+            r.take(len)?;
+            r.pad4();
+            QuantMatrix::Product {
+                sub,
+                k,
+                centroids,
+                codes: bytes.clone(),
+                range: start..start + len,
+            }
+        }
         3 if may_split => {
             let head_rows = bits as usize;
             if head_rows > rows {
@@ -233,6 +260,9 @@ pub enum MatrixPayload {
     Int8(Vec<f32>, Vec<i8>),
     /// The first `head_rows` rows in one payload, the rest in another.
     Split(usize, Box<MatrixPayload>, Box<MatrixPayload>),
+    /// Product quantization: columns per sub-vector, centroids `[cols/sub][k][sub]`, k,
+    /// one code byte per sub-vector.
+    Product(usize, Vec<f32>, usize, Vec<u8>),
 }
 
 fn put_u32(out: &mut Vec<u8>, v: u32) {
@@ -274,6 +304,15 @@ fn write_matrix(out: &mut Vec<u8>, m: &MatrixPayload, rows: usize, cols: usize) 
             }
             put_f32s(out, scales);
             out.extend(codes.iter().map(|&c| c as u8));
+            pad4(out);
+        }
+        MatrixPayload::Product(sub, c, k, codes) => {
+            for v in [4, rows as u32, cols as u32, *sub as u32, *k as u32] {
+                put_u32(out, v);
+            }
+            put_f32s(out, c);
+            out.extend_from_slice(&(codes.len() as u64).to_le_bytes());
+            out.extend_from_slice(codes);
             pad4(out);
         }
         MatrixPayload::Split(head_rows, head, tail) => {

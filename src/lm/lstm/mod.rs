@@ -47,6 +47,20 @@ pub enum QuantMatrix {
         /// Byte range of the codes in `codes`.
         range: std::ops::Range<usize>,
     },
+    /// Product quantization: each row is cut into sub-vectors of `sub` columns; sub-vector
+    /// `j` of a row is one byte, the index of one of the `k` centroids of column block `j`.
+    Product {
+        /// Columns per sub-vector.
+        sub: usize,
+        /// Centroids per column block (≤ 256).
+        k: usize,
+        /// `[cols / sub][k][sub]`.
+        centroids: Vec<f32>,
+        /// The section bytes.
+        codes: SectionBytes,
+        /// Byte range of the codes (`rows × cols / sub` bytes) in `codes`.
+        range: std::ops::Range<usize>,
+    },
     /// Rows `..head_rows` in `head`, the others in `tail` (e.g. more bits for frequent words).
     Split {
         /// Rows stored in `head`.
@@ -82,6 +96,24 @@ impl QuantMatrix {
                 codes,
                 range,
             } => kernels::decode_i8_row(&codes.as_ref()[range.clone()], scales[row], row, dim, out),
+            QuantMatrix::Product {
+                sub,
+                k,
+                centroids,
+                codes,
+                range,
+            } => {
+                let m = dim / sub;
+                let codes = &codes.as_ref()[range.clone()];
+                let row_codes = codes.get(row * m..(row + 1) * m).unwrap_or(&[]);
+                for (j, out) in out[..m * sub].chunks_exact_mut(*sub).enumerate() {
+                    let c = row_codes.get(j).map(|&c| c as usize).filter(|c| c < k);
+                    match c.and_then(|c| centroids.get((j * k + c) * sub..(j * k + c + 1) * sub)) {
+                        Some(v) => out.copy_from_slice(v),
+                        None => out.fill(0.0),
+                    }
+                }
+            }
             QuantMatrix::Split {
                 head_rows,
                 head,
@@ -101,6 +133,7 @@ impl QuantMatrix {
     pub fn stored_bytes(&self, rows: usize, cols: usize) -> usize {
         match self {
             QuantMatrix::Int8 { .. } => rows * cols + 4 * rows,
+            QuantMatrix::Product { sub, .. } => rows * (cols / sub),
             QuantMatrix::Split {
                 head_rows,
                 head,
@@ -116,6 +149,7 @@ impl QuantMatrix {
             QuantMatrix::F32(_) => 32,
             QuantMatrix::Codebook { bits, .. } => *bits,
             QuantMatrix::Int8 { .. } => 8,
+            QuantMatrix::Product { sub, .. } => (8 / *sub).max(1) as u32,
             QuantMatrix::Split { head, tail, .. } => head.bits().max(tail.bits()),
         }
     }
