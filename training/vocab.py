@@ -15,6 +15,14 @@ Reads the analyzer output of `make corpus-tok` (build/corpus/{train,dev}/*.txt: 
   dev_{chat,kwdlc,wac}.bin  int32 ids of the first --dev-sents sentences of each dev file, `<s>` before
                  every sentence and one at the end.
   vocab_report.txt  coverage figures.
+
+Fine-tuning stream (--weights, with --vocab-tsv): keeps an EXISTING vocabulary (ids unchanged) and writes only
+a new training stream under --out: train.bin (corpus `name` repeated `weight` times; a fractional part takes
+that fraction of the corpus' blocks, drawn at random; all blocks shuffled, seed --seed), meta.json, and copies
+of vocab.tsv and dev_*.bin from the vocabulary's directory, so --out can be train_lstm.py's --vocab-from.
+  python3 training/vocab.py --vocab-tsv build/lm/vocab.tsv --out build/lm-ft/data \
+      --weights kwdlc=10,wac=10,chat=2,docs=2,jglue=3,aozora=0.5
+Only build/corpus/train/*.txt are read (never the dev files).
 """
 import argparse
 import collections
@@ -44,7 +52,14 @@ def main():
     ap.add_argument("--size", type=int, default=50000, help="words besides <unk> and <s>")
     ap.add_argument("--dev-sents", type=int, default=3000)
     ap.add_argument("--block", type=int, default=500)
+    ap.add_argument("--weights", default=None, help="fine-tuning stream: name=weight,... (needs --vocab-tsv)")
+    ap.add_argument("--vocab-tsv", default=None, help="existing vocab.tsv to encode with (with --weights)")
+    ap.add_argument("--seed", type=int, default=1, help="block shuffle seed (with --weights)")
     args = ap.parse_args()
+    if args.weights or args.vocab_tsv:
+        if not (args.weights and args.vocab_tsv):
+            sys.exit("--weights and --vocab-tsv go together")
+        return finetune_stream(args)
     os.makedirs(args.out, exist_ok=True)
     t0 = time.time()
 
@@ -136,6 +151,67 @@ def main():
     print("\n".join(report), file=sys.stderr)
     os.replace(tmp, os.path.join(args.out, "vocab.tsv"))
     print(f"done in {time.time() - t0:.0f}s", file=sys.stderr)
+
+
+def finetune_stream(args):
+    """A new train.bin over an existing vocabulary, with per-corpus repeat weights."""
+    import shutil
+    t0 = time.time()
+    weights = {}
+    for part in args.weights.split(","):
+        name, w = part.split("=")
+        if name not in MODERN + OLD:
+            sys.exit(f"unknown corpus {name} (known: {', '.join(MODERN + OLD)})")
+        weights[name] = float(w)
+    ids = {}
+    with open(args.vocab_tsv, encoding="utf-8") as f:
+        for line in f:
+            i, k, _ = line.rstrip("\n").split("\t")
+            ids[k] = int(i)
+    unk_id, bos_id = ids[UNK], ids[BOS]
+    os.makedirs(args.out, exist_ok=True)
+    rng = random.Random(args.seed)
+    blocks, enc, report = [], {}, []
+    for name, w in weights.items():
+        sents = read_sents(os.path.join(args.corpus, "train", name + ".txt"))
+        flat = []
+        for s in sents:
+            flat.append(bos_id)
+            flat.extend(ids.get(t, unk_id) for t in s)
+        flat = np.array(flat, dtype=np.int32)
+        starts = np.append(np.flatnonzero(flat == bos_id), len(flat))
+        enc[name] = (flat, starts)
+        nb = list(range(0, len(sents), args.block))
+        reps = int(w)
+        chosen = nb * reps
+        frac = w - reps
+        if frac > 0:
+            chosen += sorted(rng.sample(nb, round(frac * len(nb))))
+        blocks += [(name, i) for i in chosen]
+        report.append(f"{name}: {len(sents)} sentences, {len(flat)} ids, weight {w:g} -> {len(chosen)} blocks")
+        print(f"{report[-1]} ({time.time() - t0:.0f}s)", file=sys.stderr)
+    rng.shuffle(blocks)
+    parts = []
+    for name, i in blocks:
+        arr, starts = enc[name]
+        j = min(i + args.block, len(starts) - 1)
+        parts.append(arr[starts[i]: starts[j]])
+    train = np.concatenate(parts)
+    train.tofile(os.path.join(args.out, "train.bin.part"))
+    os.replace(os.path.join(args.out, "train.bin.part"), os.path.join(args.out, "train.bin"))
+    src_dir = os.path.dirname(os.path.abspath(args.vocab_tsv))
+    if os.path.abspath(args.out) != src_dir:
+        for fn in ["vocab.tsv"] + [f"dev_{d}.bin" for d in ["chat", "kwdlc", "wac"]]:
+            if os.path.exists(os.path.join(src_dir, fn)):
+                shutil.copyfile(os.path.join(src_dir, fn), os.path.join(args.out, fn))
+    report.append(f"train stream: {len(train)} tokens (incl. <s>) in {len(blocks)} blocks of {args.block} "
+                  f"sentences, weights {args.weights}, seed {args.seed}")
+    with open(os.path.join(args.out, "meta.json"), "w") as f:
+        json.dump({"vocab_size": len(ids), "unk_id": unk_id, "bos_id": bos_id, "train_tokens": int(len(train)),
+                   "weights": weights, "vocab_from": args.vocab_tsv}, f)
+    with open(os.path.join(args.out, "stream_report.txt"), "w") as f:
+        f.write("\n".join(report) + "\n")
+    print("\n".join(report) + f"\ndone in {time.time() - t0:.0f}s", file=sys.stderr)
 
 
 if __name__ == "__main__":

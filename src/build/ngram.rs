@@ -293,10 +293,8 @@ impl NgramBuilder {
             let nm: usize = trigrams.iter().map(|t| t.1.len()).sum();
             let size = fixed + 3 * nb + 8 * trigrams.len() + 3 * nm;
             if size > opts.budget && (min3 < 1 << 20 || min2 < 1 << 20) {
-                // Trigrams go first, all of them if need be: a bigram is worth more bytes than
-                // a trigram (it serves every context ending in its word). Bigrams are thinned
-                // only once no trigram is left.
-                if nm > 0 && min3 < 1 << 20 {
+                // Trigrams go first; bigrams once trigrams are thinner than bigrams.
+                if min3 <= 2 * min2 || min2 >= 1 << 20 {
                     min3 = (min3 * 3).div_ceil(2).max(min3 + 1);
                 } else {
                     min2 = (min2 * 3).div_ceil(2).max(min2 + 1);
