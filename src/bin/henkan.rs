@@ -331,6 +331,19 @@ enum Command {
     },
 }
 
+/// The bytes of the model file `input`, or of the `--model` one.
+fn read_model_file(input: Option<PathBuf>, model: &Option<PathBuf>) -> Result<Vec<u8>, String> {
+    let path = input.unwrap_or_else(|| model_path(model));
+    std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// Writes a model file and says how big it is.
+fn write_model_file(out: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    std::fs::write(out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    eprintln!("{}: {} bytes", out.display(), bytes.len());
+    Ok(())
+}
+
 /// Prints the section table: kind, encoding, stored and decoded bytes.
 fn print_sections(bytes: &[u8]) {
     if let Ok(t) = henkan::model::read_table(bytes) {
@@ -1030,13 +1043,9 @@ fn run(cli: Cli) -> Result<(), String> {
             compress,
             out,
         } => {
-            let path = input.unwrap_or_else(|| model_path(&cli.model));
-            let model =
-                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let model = read_model_file(input, &cli.model)?;
             let bytes = henkan::model::repack(model, compress).map_err(|e| e.to_string())?;
-            std::fs::write(&out, &bytes)
-                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-            eprintln!("{}: {} bytes", out.display(), bytes.len());
+            write_model_file(&out, &bytes)?;
             print_sections(&bytes);
         }
         Command::AttachLstm {
@@ -1046,13 +1055,9 @@ fn run(cli: Cli) -> Result<(), String> {
             compress,
             out,
         } => {
-            let path = input.unwrap_or_else(|| model_path(&cli.model));
-            let model =
-                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let model = read_model_file(input, &cli.model)?;
             let bytes = compress_model(attach(model, &lstm, lstm_bits)?, compress)?;
-            std::fs::write(&out, &bytes)
-                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-            eprintln!("{}: {} bytes", out.display(), bytes.len());
+            write_model_file(&out, &bytes)?;
         }
         Command::Eval {
             what: EvalWhat::Perplexity { input, limit, json },
