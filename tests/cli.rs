@@ -156,3 +156,37 @@ fn build_model_from_tiny_sources() {
     assert!(ok, "{err}");
     assert!(stdout.starts_with("今日は\n"), "{stdout}");
 }
+
+/// `repack` stores the shipped (compressed) model's sections as they are; the stored model
+/// holds the same decoded sections and converts the same.
+#[test]
+fn repack_to_stored_keeps_every_section() {
+    use henkan::model::{read_table, Container, Encoding};
+    let out = std::env::temp_dir().join(format!("henkan-cli-{}-stored.henkan", std::process::id()));
+    let (ok, _, err) = run(henkan().args(["repack", "--out"]).arg(&out));
+    assert!(ok, "{err}");
+    let stored = std::fs::read(&out).unwrap();
+    assert!(read_table(&stored)
+        .unwrap()
+        .iter()
+        .all(|e| e.encoding == Encoding::Stored));
+    let shipped = Container::from_bytes(std::fs::read(common::shipped_path()).unwrap()).unwrap();
+    let again = Container::from_bytes(stored).unwrap();
+    assert_eq!(shipped.entries().len(), again.entries().len());
+    for (i, e) in shipped.entries().iter().enumerate() {
+        assert_eq!(e.decoded_length, again.entries()[i].decoded_length);
+        assert_eq!(
+            shipped.section_at(i).unwrap().as_ref(),
+            again.section_at(i).unwrap().as_ref(),
+            "{:?}",
+            e.kind
+        );
+    }
+    let (ok, conv, _) = run(Command::new(env!("CARGO_BIN_EXE_henkan"))
+        .arg("--model")
+        .arg(&out)
+        .args(["convert", "kyouhaiitenkidesune"]));
+    assert!(ok);
+    assert_eq!(conv.lines().next(), Some("今日はいい天気ですね"));
+    let _ = std::fs::remove_file(&out);
+}
