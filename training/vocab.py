@@ -40,6 +40,19 @@ WEIGHT_MODERN = 3
 UNK, BOS = "<unk>", "<s>"
 
 
+def write_stream(enc, blocks, block, out):
+    """Concatenates the sentence blocks (corpus name, first sentence) of the encoded corpora
+    into out/train.bin (written to a temporary name first); returns the token array."""
+    parts = []
+    for name, i in blocks:
+        arr, starts = enc[name]
+        j = min(i + block, len(starts) - 1)
+        parts.append(arr[starts[i]: starts[j]])
+    train = np.concatenate(parts)
+    train.tofile(os.path.join(out, "train.bin.part"))
+    os.replace(os.path.join(out, "train.bin.part"), os.path.join(out, "train.bin"))
+    return train
+
 def read_sents(path):
     with open(path, encoding="utf-8") as f:
         return [line.split() for line in f if line.strip()]
@@ -133,14 +146,7 @@ def main():
         starts = np.flatnonzero(np.array(flat, dtype=np.int32) == bos_id)
         enc[name] = (np.array(flat, dtype=np.int32), np.append(starts, len(flat)))
         print(f"encoded {name} ({time.time() - t0:.0f}s)", file=sys.stderr)
-    parts = []
-    for name, i in blocks:
-        arr, starts = enc[name]
-        j = min(i + args.block, len(starts) - 1)
-        parts.append(arr[starts[i]: starts[j]])
-    train = np.concatenate(parts)
-    train.tofile(os.path.join(args.out, "train.bin.part"))
-    os.replace(os.path.join(args.out, "train.bin.part"), os.path.join(args.out, "train.bin"))
+    train = write_stream(enc, blocks, args.block, args.out)
     report.append(f"train stream: {len(train)} tokens (incl. <s>; modern x{WEIGHT_MODERN}) in {len(blocks)} "
                   f"blocks of {args.block} sentences")
     with open(os.path.join(args.out, "meta.json"), "w") as f:
@@ -191,14 +197,7 @@ def finetune_stream(args):
         report.append(f"{name}: {len(sents)} sentences, {len(flat)} ids, weight {w:g} -> {len(chosen)} blocks")
         print(f"{report[-1]} ({time.time() - t0:.0f}s)", file=sys.stderr)
     rng.shuffle(blocks)
-    parts = []
-    for name, i in blocks:
-        arr, starts = enc[name]
-        j = min(i + args.block, len(starts) - 1)
-        parts.append(arr[starts[i]: starts[j]])
-    train = np.concatenate(parts)
-    train.tofile(os.path.join(args.out, "train.bin.part"))
-    os.replace(os.path.join(args.out, "train.bin.part"), os.path.join(args.out, "train.bin"))
+    train = write_stream(enc, blocks, args.block, args.out)
     src_dir = os.path.dirname(os.path.abspath(args.vocab_tsv))
     if os.path.abspath(args.out) != src_dir:
         for fn in ["vocab.tsv"] + [f"dev_{d}.bin" for d in ["chat", "kwdlc", "wac"]]:

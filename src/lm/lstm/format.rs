@@ -104,6 +104,23 @@ fn read_matrix(
     read_matrix_part(r, bytes, rows, cols, true)
 }
 
+/// A centroid count (1..=256: codes are at most one byte).
+fn read_centroid_count(r: &mut Reader) -> Result<usize> {
+    let k = r.u32()? as usize;
+    if k == 0 || k > 256 {
+        return Err(bad("lstm", format!("{k} centroids")));
+    }
+    Ok(k)
+}
+
+/// Skips `len` code bytes and their padding; returns their range in the section.
+fn read_codes(r: &mut Reader, len: usize) -> Result<std::ops::Range<usize>> {
+    let start = r.at;
+    r.take(len)?;
+    r.pad4();
+    Ok(start..start + len)
+}
+
 fn read_matrix_part(
     r: &mut Reader,
     bytes: &SectionBytes,
@@ -126,23 +143,17 @@ fn read_matrix_part(
             if !(1..=8).contains(&bits) {
                 return Err(bad("lstm", format!("codebook bits {bits}")));
             }
-            let k = r.u32()? as usize;
-            if k == 0 || k > 256 {
-                return Err(bad("lstm", format!("{k} centroids")));
-            }
+            let k = read_centroid_count(r)?;
             let centroids = r.f32s(k)?;
             let len = r.u64()? as usize;
             if len < (n * bits as usize).div_ceil(8) {
                 return Err(bad("lstm", "codes shorter than the matrix"));
             }
-            let start = r.at;
-            r.take(len)?;
-            r.pad4();
             QuantMatrix::Codebook {
                 bits,
                 centroids,
                 codes: bytes.clone(),
-                range: start..start + len,
+                range: read_codes(r, len)?,
             }
         }
         2 => {
@@ -161,24 +172,18 @@ fn read_matrix_part(
             if sub == 0 || cols % sub != 0 {
                 return Err(bad("lstm", format!("sub-vectors of {sub} columns")));
             }
-            let k = r.u32()? as usize;
-            if k == 0 || k > 256 {
-                return Err(bad("lstm", format!("{k} centroids")));
-            }
+            let k = read_centroid_count(r)?;
             let centroids = r.f32s(cols / sub * k * sub)?;
             let len = r.u64()? as usize;
             if len != rows * (cols / sub) {
                 return Err(bad("lstm", "product codes do not match the matrix"));
             }
-            let start = r.at;
-            r.take(len)?;
-            r.pad4();
             QuantMatrix::Product {
                 sub,
                 k,
                 centroids,
                 codes: bytes.clone(),
-                range: start..start + len,
+                range: read_codes(r, len)?,
             }
         }
         3 if may_split => {
