@@ -94,12 +94,13 @@ export function demoUrl(base, model = MODEL) {
  * comes first, the language models (neural/hybrid engines, the n-gram LM of the suggestions) when
  * the rest of the model has arrived (or failed). Returns the status.
  * @param {import('playwright-core').Page} page
+ * @param {number} [timeout] ms
  */
-export async function waitForIme(page) {
+export async function waitForIme(page, timeout = 60000) {
   await page.waitForFunction(() => {
     const d = /** @type {any} */ (window).henkanDemo;
     return d && (d.ime.status === 'error' || (d.ime.status === 'ready' && d.ime.lm !== 'pending'));
-  }, null, { timeout: 60000 });
+  }, null, { timeout });
   return page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.status);
 }
 

@@ -16,7 +16,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
 import os from 'node:os';
-import { startServer, launch, demoUrl, ensureOutput, MODEL, ROOT } from './harness.mjs';
+import { startServer, launch, demoUrl, waitForIme, ensureOutput, MODEL, ROOT } from './harness.mjs';
 
 const args = process.argv.slice(2);
 /** @param {string} name @param {string} def */
@@ -223,7 +223,9 @@ async function main() {
         uploadThroughput: (mbps * 1e6) / 8,
       });
       await page.goto(demoUrl(server.url), { waitUntil: 'commit' });
-      await page.waitForFunction(() => /** @type {any} */ (window).henkanDemo?.ime.lm !== 'pending', null, { timeout: 300000 });
+      // Not `henkanDemo?.ime.lm !== 'pending'`: that is true before demo.js has run (undefined),
+      // which read the times before the load (NaN) in the runs of 2026-11-23.
+      if ((await waitForIme(page, 300000)) !== 'ready') throw new Error('throttled load: IME not ready');
       const r = await page.evaluate(() => {
         const d = /** @type {any} */ (window).henkanDemo;
         return { readyMs: Math.round(d.readyAt), neuralReadyMs: Math.round(d.neuralAt), lm: d.ime.lm };
