@@ -1,10 +1,12 @@
 //! The engine: an immutable loaded model.
 
 use crate::decoder::neural::Scoring;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::NeuralLm;
 use crate::lm::ngram::NgramModel;
+#[cfg(doc)]
+use crate::model::ContainerStream;
 use crate::model::{Container, SectionKind};
 use crate::pos::{Connection, Segmenter};
 
@@ -60,21 +62,48 @@ impl Engine {
     /// assert_eq!(engine.engines(), ["classic", "neural", "hybrid"]);
     /// ```
     pub fn from_prefix(bytes: Vec<u8>, received: usize) -> Result<Self> {
-        let container = Container::partial(bytes, received)?;
+        Engine::from_container(Container::partial(bytes, received)?)
+    }
+
+    /// The engine of a checked container: the classic engine from its core sections, with
+    /// the LMs when nothing is pending. The browser builds it from the core of a
+    /// [`ContainerStream`] and attaches the LMs with [`Engine::attach_lm_container`] when the
+    /// stream is finished.
+    ///
+    /// ```no_run
+    /// use henkan::model::ContainerStream;
+    /// let file = std::fs::read("models/henkan.henkan").unwrap();
+    /// let mut stream = ContainerStream::new(Some(file.len() as u64));
+    /// let mut at = 0;
+    /// while !stream.core_ready() {
+    ///     let window = stream.window();
+    ///     let n = window.len();
+    ///     window.copy_from_slice(&file[at..at + n]);
+    ///     stream.wrote(n).unwrap();
+    ///     at += n;
+    /// }
+    /// let engine = henkan::Engine::from_container(stream.core().unwrap()).unwrap();
+    /// assert_eq!(engine.engines(), ["classic"]);
+    /// ```
+    pub fn from_container(container: Container) -> Result<Self> {
         let lexicon = Lexicon::new(
             container.require(SectionKind::LexiconIndex)?,
             container.require(SectionKind::LexiconPostings)?,
         )?;
         let connection = Connection::new(container.require(SectionKind::Connection)?)?;
         let segmenter = Segmenter::new(container.require(SectionKind::Segmenter)?)?;
-        Ok(Engine {
+        let mut engine = Engine {
             container,
             lexicon,
             connection,
             segmenter,
             neural: None,
             ngram: None,
-        })
+        };
+        if !engine.container.is_partial() {
+            engine.attach_lm_container(engine.container.clone())?;
+        }
+        Ok(engine)
     }
 
     /// Checks the pending LM sections now that `received` bytes of the model have arrived and
@@ -86,6 +115,23 @@ impl Engine {
         }
         let mut container = self.container.clone();
         container.complete(received)?;
+        self.attach_lm_container(container)
+    }
+
+    /// Attaches the LMs of `container`, the whole model of which this engine was built from
+    /// the core (e.g. [`ContainerStream::finish`]). On error (malformed LM sections, or a
+    /// container with sections still pending) the engine stays as it was. Calling it again
+    /// after success changes nothing.
+    pub fn attach_lm_container(&mut self, container: Container) -> Result<()> {
+        if self.neural.is_some() || self.ngram.is_some() {
+            return Ok(());
+        }
+        if container.is_partial() {
+            return Err(Error::Truncated {
+                needed: container.len() as u64,
+                len: 0,
+            });
+        }
         let neural = match (
             container.section(SectionKind::Lstm),
             container.section(SectionKind::LmVocab),
@@ -250,5 +296,44 @@ mod tests {
             Engine::from_prefix(bytes, core_end - 1).unwrap_err(),
             Error::Truncated { .. }
         ));
+    }
+
+    /// The browser's path: sections decoded as they arrive (`ContainerStream`), the classic
+    /// engine from the core, the LMs from the finished stream; the same conversions as from the
+    /// whole file.
+    #[test]
+    fn a_streamed_model_converts_as_the_whole_file() {
+        let bytes = shipped();
+        let full = Engine::from_bytes(bytes.clone()).unwrap();
+        let mut stream = crate::model::ContainerStream::new(Some(bytes.len() as u64));
+        let mut engine = None;
+        for chunk in bytes.chunks(1 << 16) {
+            let mut rest = chunk;
+            while !rest.is_empty() && !stream.window().is_empty() {
+                let window = stream.window();
+                let n = window.len().min(rest.len());
+                window[..n].copy_from_slice(&rest[..n]);
+                stream.wrote(n).unwrap();
+                rest = &rest[n..];
+                if engine.is_none() && stream.core_ready() {
+                    assert!(!stream.is_complete(), "the LM part comes after the core");
+                    engine = Some(Engine::from_container(stream.core().unwrap()).unwrap());
+                }
+            }
+        }
+        let mut engine = engine.unwrap();
+        assert_eq!(engine.engines(), ["classic"]);
+        assert_eq!(
+            convert(&engine, Scoring::Classic, READING),
+            convert(&full, Scoring::Classic, READING)
+        );
+        engine
+            .attach_lm_container(stream.finish().unwrap())
+            .unwrap();
+        assert_eq!(engine.engines(), ["classic", "neural", "hybrid"]);
+        assert_eq!(
+            convert(&engine, Scoring::Hybrid, READING),
+            convert(&full, Scoring::Hybrid, READING)
+        );
     }
 }

@@ -5,40 +5,123 @@
 //! JavaScript object (an [`ImeOutput`], camelCase, via `serde-wasm-bindgen`); there are no
 //! per-candidate wasm objects to free.
 //!
-//! The model streams straight into linear memory: [`Henkan::alloc_model`] reserves the
-//! buffer (size from `Content-Length`) and returns its address, the loader writes each fetched
-//! chunk into `memory.buffer` at that address, [`Henkan::grow_model`] enlarges the buffer when
-//! the length was unknown or wrong, and [`Henkan::load_model`] turns the first `len` bytes into
-//! the engine without copying them. JavaScript views of `memory.buffer` must be re-created after
-//! every call into wasm (memory may have grown, which detaches the old `ArrayBuffer`).
+//! The model streams straight into linear memory, one section at a time (a
+//! [`ContainerStream`]): [`Henkan::begin_model`] starts a download and returns where its first
+//! bytes go (`{ ptr, len, … }`), the loader writes the next bytes of the fetched chunk into
+//! `memory.buffer` there and calls [`Henkan::model_wrote`], which checks and decodes the
+//! section those bytes complete (then lets its stored bytes go) and returns where the next
+//! bytes go. The whole file is never in memory: after loading, the engine keeps the decoded
+//! sections, not the compressed file. JavaScript views of `memory.buffer` must be re-created
+//! after every call into wasm (memory may have grown, which detaches the old `ArrayBuffer`).
 //!
 //! *Progressive loading* (the models we ship put the dictionary first and the LM sections
-//! last): once the header and section table are in, [`Henkan::model_layout`] tells where the
-//! core (dictionary, connection, segmenter) and the whole file end; the loader grows the buffer
-//! to the whole length *then*, [`Henkan::load_model_prefix`] builds the classic engine as soon
-//! as the core is in, and [`Henkan::complete_model`] checks and attaches the LMs when the rest
-//! has arrived (sessions that did not choose an engine switch to the default, the hybrid).
+//! last): the state says `coreReady` once the core (dictionary, connection, segmenter) is in;
+//! [`Henkan::load_model_core`] builds the classic engine then, while the LM part is still
+//! arriving, and [`Henkan::complete_model`] attaches the LMs when the rest is in (sessions that
+//! did not choose an engine switch to the default, the hybrid). A damaged core section is an
+//! error of `model_wrote`; a damaged or missing LM part is an error of `complete_model` only,
+//! and the classic engine keeps working.
 //!
-//! Aliasing invariant: after `load_model_prefix` the buffer belongs to the engine (shared,
-//! never reallocated, so the address stays valid) while JavaScript keeps writing the bytes
-//! from `received` on. Rust reads only the checked core sections until `complete_model`, and no
-//! Rust reference outlives a call into wasm; JavaScript writes only between calls (wasm runs
-//! on the page's one thread), only at or past the `received` of `load_model_prefix` and only
-//! before `complete_model`. So no byte a Rust reference covers is ever written behind its back.
-//! `grow_model` refuses once the engine owns the buffer. If the LM part never arrives (a
-//! broken download, a checksum error) the engine stays classic and the reserved tail stays
-//! allocated (unused) until the next load.
+//! Aliasing: the window handed to JavaScript is the spare part of a buffer only the stream
+//! owns (nothing in Rust reads it before `model_wrote`), and JavaScript writes only between
+//! calls into wasm (one thread), so no byte a Rust reference covers is written behind its back.
 
 use crate::decoder::neural::{NeuralOptions, Scoring};
 use crate::ime::{Ime, KeyEvent};
-use crate::{model, Engine, Error};
+use crate::model::ContainerStream;
+use crate::{Engine, Error};
 use serde::Serialize;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use wasm_bindgen::prelude::*;
+
+/// The system allocator (dlmalloc on wasm32) counting the bytes it has handed out, so that the
+/// page can tell the heap the engine keeps from the size of linear memory, which never shrinks
+/// ([`Henkan::heap_stats`]). Two relaxed atomic operations per allocation; the methods are
+/// not inlined (inlined into every allocation site they made the module 45 KB larger).
+struct CountingAllocator;
+
+/// Bytes allocated and not yet freed.
+static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+/// The most `LIVE_BYTES` has been.
+static PEAK_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+impl CountingAllocator {
+    fn added(size: usize) {
+        let live = LIVE_BYTES.fetch_add(size, Ordering::Relaxed) + size;
+        PEAK_BYTES.fetch_max(live, Ordering::Relaxed);
+    }
+
+    fn removed(size: usize) {
+        LIVE_BYTES.fetch_sub(size, Ordering::Relaxed);
+    }
+}
+
+// The one unsafe item outside `src/kernels/`: `GlobalAlloc` is an unsafe trait. Every method
+// forwards its arguments unchanged to `System` and only counts.
+#[allow(unsafe_code)]
+// SAFETY: the caller's guarantees for each method are passed on to `System`, which upholds the
+// allocator's; the counters are not part of the memory handed out.
+unsafe impl GlobalAlloc for CountingAllocator {
+    #[inline(never)]
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: same contract as `GlobalAlloc::alloc`, forwarded.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            Self::added(layout.size());
+        }
+        p
+    }
+
+    #[inline(never)]
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: same contract as `GlobalAlloc::alloc_zeroed`, forwarded.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            Self::added(layout.size());
+        }
+        p
+    }
+
+    #[inline(never)]
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with `layout` (every allocation goes there).
+        unsafe { System.dealloc(ptr, layout) };
+        Self::removed(layout.size());
+    }
+
+    #[inline(never)]
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: same contract as `GlobalAlloc::realloc`, forwarded.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            Self::removed(layout.size());
+            Self::added(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// What [`Henkan::heap_stats`] reports (bytes).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HeapStats {
+    /// Size of wasm linear memory (it only grows).
+    memory_bytes: f64,
+    /// Heap bytes allocated now: what the engine, the sessions and the loader keep.
+    live_bytes: f64,
+    /// The most heap bytes allocated at once since the module started.
+    peak_bytes: f64,
+}
 
 /// The engine and the per-field IMEs, behind one handle.
 #[wasm_bindgen]
 pub struct Henkan {
-    buffer: Vec<u8>,
+    /// The model being downloaded, until the engine has every part of it.
+    stream: Option<ContainerStream>,
     engine: Option<Engine>,
     sessions: Vec<Option<Ime>>,
     /// The engine choice of each session (same index as `sessions`).
@@ -60,7 +143,7 @@ struct Choice {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ModelInfo {
-    /// Length of the model buffer.
+    /// Length of the model file.
     bytes: usize,
     /// The engines available now.
     engines: Vec<&'static str>,
@@ -70,7 +153,7 @@ struct ModelInfo {
     lm_pending: bool,
 }
 
-/// What [`Henkan::model_layout`] reports (byte offsets).
+/// Where the core and the whole model end (byte offsets, from the section table).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct LayoutInfo {
@@ -78,6 +161,25 @@ struct LayoutInfo {
     core_end: f64,
     /// Bytes of the whole model.
     file_end: f64,
+}
+
+/// What [`Henkan::begin_model`] and [`Henkan::model_wrote`] report.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StreamState {
+    /// Address in linear memory where the next bytes of the file go.
+    ptr: usize,
+    /// How many bytes fit there (0: every section is in; the rest of the file is ignored).
+    len: usize,
+    /// Bytes of the file received.
+    received: f64,
+    /// Where the parts of the model end, once the section table is in.
+    layout: Option<LayoutInfo>,
+    /// Whether the core is in and checked: [`Henkan::load_model_core`] can build the classic
+    /// engine.
+    core_ready: bool,
+    /// Whether every section is in (or skipped after an error in the LM part).
+    complete: bool,
 }
 
 /// The name of a scorer, as [`Engine::engines`] lists it.
@@ -127,6 +229,29 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 }
 
 impl Henkan {
+    fn stream_mut(&mut self) -> Result<&mut ContainerStream, JsError> {
+        self.stream
+            .as_mut()
+            .ok_or_else(|| JsError::new("henkan: no model is being loaded"))
+    }
+
+    fn stream_state(&mut self) -> Result<JsValue, JsError> {
+        let stream = self.stream_mut()?;
+        let window = stream.window();
+        let (ptr, len) = (window.as_mut_ptr() as usize, window.len());
+        to_js(&StreamState {
+            ptr,
+            len,
+            received: stream.received() as f64,
+            layout: stream.layout().map(|l| LayoutInfo {
+                core_end: l.core_end as f64,
+                file_end: l.file_end as f64,
+            }),
+            core_ready: stream.core_ready(),
+            complete: stream.is_complete(),
+        })
+    }
+
     fn parts(&mut self, session: u32) -> Result<(&Engine, &mut Ime), JsError> {
         self.settle(session as usize);
         let engine = self
@@ -203,7 +328,7 @@ impl Henkan {
     pub fn new() -> Henkan {
         console_error_panic_hook::set_once();
         Henkan {
-            buffer: Vec::new(),
+            stream: None,
             engine: None,
             sessions: Vec::new(),
             choices: Vec::new(),
@@ -211,98 +336,63 @@ impl Henkan {
         }
     }
 
-    /// Reserves a zeroed model buffer of `len` bytes in linear memory; returns its address.
-    #[wasm_bindgen(js_name = allocModel)]
-    pub fn alloc_model(&mut self, len: usize) -> usize {
-        self.buffer = vec![0; len];
-        self.buffer.as_mut_ptr() as usize
+    /// Starts loading a model of `expected` bytes (its `Content-Length`; 0: unknown) and
+    /// returns the state: where its first bytes go (see the module doc).
+    #[wasm_bindgen(js_name = beginModel)]
+    pub fn begin_model(&mut self, expected: f64) -> Result<JsValue, JsError> {
+        let expected = (expected > 0.0).then_some(expected as u64);
+        self.stream = Some(ContainerStream::new(expected));
+        self.stream_state()
     }
 
-    /// Enlarges the model buffer to `len` bytes, keeping its content; returns the (new) address.
-    /// An error once [`Henkan::load_model_prefix`] gave the buffer to the engine.
-    #[wasm_bindgen(js_name = growModel)]
-    pub fn grow_model(&mut self, len: usize) -> Result<usize, JsError> {
-        if self.engine.as_ref().is_some_and(Engine::lm_pending) {
-            return Err(JsError::new(
-                "henkan: the model buffer cannot grow while its LM part is arriving",
-            ));
-        }
-        if len > self.buffer.len() {
-            self.buffer.reserve_exact(len - self.buffer.len());
-            self.buffer.resize(len, 0);
-        }
-        Ok(self.buffer.as_mut_ptr() as usize)
+    /// Takes note that `n` bytes were written where the last state said; checks and decodes
+    /// the section they complete. Returns the new state. An error for a file that is not a
+    /// model of this version or whose core is damaged.
+    #[wasm_bindgen(js_name = modelWrote)]
+    pub fn model_wrote(&mut self, n: usize) -> Result<JsValue, JsError> {
+        self.stream_mut()?.wrote(n).map_err(load_error)?;
+        self.stream_state()
     }
 
-    /// Where the core (what the classic engine needs) and the whole model end, read from the
-    /// first `received` bytes of the buffer: `{ coreEnd, fileEnd }`, or `null` while the
-    /// section table has not arrived. An error for a file that is not a model of this version.
-    #[wasm_bindgen(js_name = modelLayout)]
-    pub fn model_layout(&self, received: usize) -> Result<JsValue, JsError> {
-        match model::layout(&self.buffer[..received.min(self.buffer.len())]) {
-            Ok(l) => to_js(&LayoutInfo {
-                core_end: l.core_end as f64,
-                file_end: l.file_end as f64,
-            }),
-            Err(Error::Truncated { .. }) => Ok(JsValue::NULL),
-            Err(e) => Err(load_error(e)),
-        }
-    }
-
-    /// Builds the classic engine from the model buffer of which the first `received` bytes have
-    /// arrived (they must hold the core, see [`Henkan::model_layout`]). The buffer keeps its
-    /// address (see the module doc for what JavaScript may still write). Returns
+    /// Builds the classic engine from the core of the model being loaded (the state said
+    /// `coreReady`); the LM part may still be arriving. Returns
     /// `{ bytes, engines, defaultEngine, lmPending }`. On error the handle has no engine.
-    #[wasm_bindgen(js_name = loadModelPrefix)]
-    pub fn load_model_prefix(&mut self, received: usize) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(js_name = loadModelCore)]
+    pub fn load_model_core(&mut self) -> Result<JsValue, JsError> {
         self.engine = None;
-        let bytes = std::mem::take(&mut self.buffer);
-        if received > bytes.len() {
-            return Err(JsError::new(&format!(
-                "henkan: model length {received} is past the {} reserved bytes",
-                bytes.len()
-            )));
+        let core = self.stream_mut()?.core().map_err(load_error)?;
+        let engine = Engine::from_container(core).map_err(load_error)?;
+        if !engine.lm_pending() {
+            self.stream = None;
         }
-        self.engine = Some(Engine::from_prefix(bytes, received).map_err(load_error)?);
+        self.engine = Some(engine);
         self.settle_all();
         self.model_info()
     }
 
-    /// Checks and attaches the LM sections now that `received` bytes of the model have
-    /// arrived; sessions that did not choose an engine move to the default (the hybrid) when
-    /// their composition is empty. Returns the model info. On error (truncated, checksum) the
-    /// classic engine keeps working.
+    /// Attaches the LMs once the state said `complete`, and ends the load (call it also when
+    /// the download broke off: the memory of the unfinished part is let go). Sessions that did
+    /// not choose an engine move to the default (the hybrid) when their composition is empty.
+    /// Returns the model info. On error (truncated, checksum) the classic engine keeps working.
     #[wasm_bindgen(js_name = completeModel)]
-    pub fn complete_model(&mut self, received: usize) -> Result<JsValue, JsError> {
+    pub fn complete_model(&mut self) -> Result<JsValue, JsError> {
+        let stream = self.stream.take();
         let engine = self
             .engine
             .as_mut()
             .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
-        engine
-            .attach_lm(received)
-            .map_err(|e| JsError::new(&format!("henkan: the language model is unusable: {e}")))?;
+        if engine.lm_pending() {
+            let container = stream
+                .ok_or_else(|| JsError::new("henkan: no model is being loaded"))?
+                .finish();
+            container
+                .and_then(|c| engine.attach_lm_container(c))
+                .map_err(|e| {
+                    JsError::new(&format!("henkan: the language model is unusable: {e}"))
+                })?;
+        }
         self.settle_all();
         self.model_info()
-    }
-
-    /// Builds the engine from the first `len` bytes of the model buffer (checking magic, version,
-    /// sections and checksums) at once. Returns the model info like
-    /// [`Henkan::load_model_prefix`]. On error the handle has no engine.
-    #[wasm_bindgen(js_name = loadModel)]
-    pub fn load_model(&mut self, len: usize) -> Result<JsValue, JsError> {
-        let mut bytes = std::mem::take(&mut self.buffer);
-        if len > bytes.len() {
-            return Err(JsError::new(&format!(
-                "henkan: model length {len} is past the {} reserved bytes",
-                bytes.len()
-            )));
-        }
-        bytes.truncate(len);
-        if bytes.capacity() > len + len / 8 {
-            // Grown by doubling (no Content-Length): give the slack back.
-            bytes.shrink_to_fit();
-        }
-        self.install(bytes)
     }
 
     /// Builds the engine from bytes passed in (one copy; for tests and small models).
@@ -313,6 +403,7 @@ impl Henkan {
 
     fn install(&mut self, bytes: Vec<u8>) -> Result<JsValue, JsError> {
         self.engine = None;
+        self.stream = None;
         self.engine = Some(Engine::from_bytes(bytes).map_err(load_error)?);
         self.settle_all();
         self.model_info()
@@ -475,6 +566,18 @@ impl Henkan {
     #[wasm_bindgen(js_name = memoryBytes)]
     pub fn memory_bytes(&self) -> f64 {
         (core::arch::wasm32::memory_size::<0>() * 65536) as f64
+    }
+
+    /// `{ memoryBytes, liveBytes, peakBytes }`: linear memory, the heap bytes allocated now and
+    /// the most allocated at once (linear memory never shrinks, so it shows the peak plus the
+    /// allocator's fragmentation, not what is kept).
+    #[wasm_bindgen(js_name = heapStats)]
+    pub fn heap_stats(&self) -> Result<JsValue, JsError> {
+        to_js(&HeapStats {
+            memory_bytes: self.memory_bytes(),
+            live_bytes: LIVE_BYTES.load(Ordering::Relaxed) as f64,
+            peak_bytes: PEAK_BYTES.load(Ordering::Relaxed) as f64,
+        })
     }
 
     /// Suggestions (completions while composing, next-word predictions after a commit) on or

@@ -45,9 +45,11 @@ export class HenkanIme extends EventTarget {
     /** Model bytes received. */
     this.modelBytes = 0;
     /** Where the load time went (ms): `load()` called (since navigation), wasm instantiation,
-     * model download (after instantiation), building the classic engine (`Engine::from_prefix`)
-     * and attaching the LMs; `coreAt`/`lmAt`: performance.now() when each was ready. */
-    this.timing = { startMs: 0, wasmMs: 0, downloadMs: 0, buildMs: 0, lmBuildMs: 0, coreAt: NaN, lmAt: NaN };
+     * model download (after instantiation), checking and decoding the sections as they arrive
+     * (all the calls to `modelWrote`, during the download), building the classic engine
+     * (`Engine::from_container`) and attaching the LMs; `coreAt`/`lmAt`: performance.now() when
+     * each was ready. */
+    this.timing = { startMs: 0, wasmMs: 0, downloadMs: 0, sectionsMs: 0, buildMs: 0, lmBuildMs: 0, coreAt: NaN, lmAt: NaN };
   }
 
   /** Whether keys can be converted. */
@@ -95,22 +97,28 @@ export class HenkanIme extends EventTarget {
       let lastProgress = -Infinity;
       /** @type {import('./loader.js').ModelSink} */
       const sink = {
-        allocModel: (len) => handle.allocModel(len),
-        growModel: (len) => handle.growModel(len),
-        modelLayout: (received) => handle.modelLayout(received),
-        loadModelPrefix: (received) => {
+        beginModel: (expected) => handle.beginModel(expected),
+        modelWrote: (n) => {
           const t2 = performance.now();
           try {
-            return handle.loadModelPrefix(received);
+            return handle.modelWrote(n);
+          } finally {
+            this.timing.sectionsMs += performance.now() - t2;
+          }
+        },
+        loadModelCore: () => {
+          const t2 = performance.now();
+          try {
+            return handle.loadModelCore();
           } finally {
             this.timing.buildMs = performance.now() - t2;
           }
         },
-        completeModel: (received) => {
+        completeModel: () => {
           const t2 = performance.now();
           this.timing.downloadMs = t2 - t1; // after instantiation (it started before)
           try {
-            return handle.completeModel(received);
+            return handle.completeModel();
           } finally {
             this.timing.lmBuildMs = performance.now() - t2;
           }

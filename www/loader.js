@@ -1,7 +1,9 @@
-// Streaming, progressive model load: fetch() the model and write each chunk straight into a
-// buffer reserved inside wasm linear memory (no second copy of the model in JavaScript). The
-// classic engine is built as soon as the dictionary part (the *core*) is in; the language
-// models are attached when the rest has arrived.
+// Streaming, progressive model load: fetch() the model and write each chunk straight into wasm
+// linear memory, section by section: the handle says where the next bytes go (a buffer of the
+// section they belong to), checks and decodes each section when its last byte is in and lets its
+// stored bytes go, so the whole file is never in memory (src/wasm.rs, `ContainerStream`). The
+// classic engine is built as soon as the dictionary part (the *core*) is in; the language models
+// are attached when the rest has arrived.
 
 /** A model download or load failure, with a message fit for the user. */
 export class ModelLoadError extends Error {
@@ -31,12 +33,21 @@ export class ModelLoadError extends Error {
  */
 
 /**
+ * @typedef {object} StreamState what the handle reports while the model arrives
+ * @property {number} ptr address in wasm memory where the next bytes of the file go
+ * @property {number} len how many bytes fit there (0: every section is in, ignore the rest)
+ * @property {number} received bytes of the file taken so far
+ * @property {Layout | null} layout `null` until the section table is in
+ * @property {boolean} coreReady whether the core is in and checked (`loadModelCore` can run)
+ * @property {boolean} complete whether every section is in
+ */
+
+/**
  * @typedef {object} ModelSink what the wasm handle offers (see src/wasm.rs)
- * @property {(len: number) => number} allocModel reserve `len` bytes, return their address
- * @property {(len: number) => number} growModel enlarge to `len` bytes, return the new address
- * @property {(received: number) => Layout | null} modelLayout the layout, `null` until the table is in
- * @property {(received: number) => ModelInfo} loadModelPrefix build the classic engine from the core
- * @property {(received: number) => ModelInfo} completeModel check and attach the LM sections
+ * @property {(expected: number) => StreamState} beginModel start a model of `expected` bytes (0: unknown)
+ * @property {(n: number) => StreamState} modelWrote `n` bytes were written at the last state's `ptr`
+ * @property {() => ModelInfo} loadModelCore build the classic engine from the core
+ * @property {() => ModelInfo} completeModel attach the LM sections; ends the load (also after a failure)
  */
 
 /**
@@ -57,16 +68,14 @@ const message = (e) => (e instanceof Error ? e.message : String(e));
 /**
  * Downloads the model at `url` into wasm memory and loads it progressively.
  *
- * The buffer is reserved from `Content-Length` when the response is not content-encoded (with
- * a content encoding the header counts compressed bytes); otherwise it starts at 1 MiB and
- * doubles — until the section table has arrived, which gives the exact length: the buffer is
- * grown to it once and never again, because the engine built from the core owns the buffer
- * while the rest is still written into it (see src/wasm.rs for that invariant). Bytes past the
- * last section are ignored.
+ * Every chunk is copied straight to where the handle says the next bytes go (a chunk may span
+ * several sections: one copy and one call per piece); bytes past the last section are ignored.
+ * The expected length comes from `Content-Length` when the response is not content-encoded (with
+ * a content encoding the header counts compressed bytes).
  *
- * A failure before the core is in (HTTP error, truncation, damaged dictionary) rejects with a
- * {@link ModelLoadError}; a failure after it (the LM part truncated or damaged) resolves with
- * the classic engine and `lmError`.
+ * A failure before the core is in (HTTP error, truncation, not a model, damaged dictionary)
+ * rejects with a {@link ModelLoadError}; a failure after it (the LM part truncated or damaged)
+ * resolves with the classic engine and `lmError`.
  *
  * @param {string | URL} url
  * @param {ModelSink} sink
@@ -87,16 +96,21 @@ export async function streamModel(url, sink, memory, options = {}) {
   const encoding = (res.headers.get('Content-Encoding') || 'identity').toLowerCase();
   const header = Number(res.headers.get('Content-Length') || 0);
   const total = encoding === 'identity' && Number.isFinite(header) && header > 0 ? header : 0;
-  let capacity = total || 1 << 20;
-  let ptr = sink.allocModel(capacity);
-  let loaded = 0; // bytes received
-  let written = 0; // bytes in the buffer (received, up to the end of the last section)
-  /** @type {Layout | null} */
-  let layout = null;
-  /** @type {ModelInfo | null} */
-  let info = null;
   const damaged = (/** @type {unknown} */ e) =>
     new ModelLoadError(`the model is damaged or of another version: ${message(e)}`, e);
+  /** @type {ModelInfo | null} */
+  let info = null;
+  const loadCore = () => {
+    try {
+      info = sink.loadModelCore();
+    } catch (e) {
+      throw damaged(e);
+    }
+    options.onCore?.(info);
+    return info;
+  };
+  let state = sink.beginModel(total);
+  let loaded = 0; // bytes received
   options.onProgress?.({ loaded, total });
   if (!res.body) throw new ModelLoadError('could not download the model: empty response');
   const reader = res.body.getReader();
@@ -113,58 +127,39 @@ export async function streamModel(url, sink, memory, options = {}) {
     }
     if (chunk.done) break;
     const value = chunk.value;
-    if (!layout && written + value.length > capacity) {
-      capacity = Math.max(capacity * 2, written + value.length);
-      ptr = sink.growModel(capacity);
+    for (let at = 0; at < value.length && state.len > 0; ) {
+      const n = Math.min(state.len, value.length - at);
+      // A fresh view each time: memory.buffer is replaced when linear memory grows.
+      new Uint8Array(memory().buffer, state.ptr, n).set(value.subarray(at, at + n));
+      at += n;
+      try {
+        state = sink.modelWrote(n);
+      } catch (e) {
+        throw damaged(e);
+      }
+      if (state.coreReady && !info) loadCore();
     }
-    const n = Math.min(value.length, capacity - written);
-    // A fresh view each time: memory.buffer is replaced when linear memory grows.
-    new Uint8Array(memory().buffer, ptr + written, n).set(n === value.length ? value : value.subarray(0, n));
-    written += n;
     loaded += value.length;
-    if (!layout) {
-      try {
-        layout = sink.modelLayout(written);
-      } catch (e) {
-        throw damaged(e);
-      }
-      if (layout && layout.fileEnd > capacity) {
-        capacity = layout.fileEnd;
-        ptr = sink.growModel(capacity);
-      }
-    }
-    if (layout && !info && written >= layout.coreEnd) {
-      try {
-        info = sink.loadModelPrefix(written);
-      } catch (e) {
-        throw damaged(e);
-      }
-      options.onCore?.(info);
-    }
     options.onProgress?.({ loaded, total });
   }
-  const expected = total || layout?.fileEnd || 0;
-  const short = broke
-    ? `broke off after ${loaded} bytes${expected ? ` of ${expected}` : ''} (${String(broke)})`
-    : total && loaded < total
-      ? `is truncated: ${loaded} of ${total} bytes`
-      : layout && written < layout.fileEnd
-        ? `is truncated: ${written} of ${layout.fileEnd} bytes`
-        : '';
+  const expected = total || state.layout?.fileEnd || 0;
+  const short = state.complete
+    ? ''
+    : broke
+      ? `broke off after ${loaded} bytes${expected ? ` of ${expected}` : ''} (${String(broke)})`
+      : total && loaded < total
+        ? `is truncated: ${loaded} of ${total} bytes`
+        : state.layout
+          ? `is truncated: ${state.received} of ${state.layout.fileEnd} bytes`
+          : '';
   if (!info) {
     if (short) throw new ModelLoadError(`the model download ${short}`, broke);
-    try {
-      info = sink.loadModelPrefix(written);
-    } catch (e) {
-      throw damaged(e);
-    }
-    options.onCore?.(info);
+    info = loadCore(); // the handle says what is missing
   }
   if (!info.lmPending) return { info, lmError: '' };
-  if (short) return { info, lmError: `the language model download ${short}` };
   try {
-    return { info: sink.completeModel(written), lmError: '' };
+    return { info: sink.completeModel(), lmError: '' };
   } catch (e) {
-    return { info, lmError: `the language model is damaged: ${message(e)}` };
+    return { info, lmError: short ? `the language model download ${short}` : `the language model is damaged: ${message(e)}` };
   }
 }

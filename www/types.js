@@ -48,9 +48,6 @@
 
 /**
  * @typedef {object} HenkanHandle the wasm handle (pkg/henkan.js `Henkan`)
- * @property {(len: number) => number} allocModel
- * @property {(len: number) => number} growModel
- * @property {(len: number) => {bytes: number, engines: string[]}} loadModel
  * @property {() => boolean} isLoaded
  * @property {() => string[]} engines
  * @property {() => number} openSession
@@ -64,6 +61,14 @@
  * @property {(session: number, live: boolean) => void} setLive
  * @property {(session: number, on: boolean) => void} setPredictions
  * @property {() => number} memoryBytes
+ * @property {() => HeapStats} heapStats
+ */
+
+/**
+ * @typedef {object} HeapStats wasm memory (src/wasm.rs `heapStats`), bytes
+ * @property {number} memoryBytes linear memory (it never shrinks)
+ * @property {number} liveBytes heap allocated now (what the engine, the sessions and the loader keep)
+ * @property {number} peakBytes the most heap allocated at once so far
  */
 
 /**

@@ -233,18 +233,23 @@ pub fn layout(bytes: &[u8]) -> Result<Layout> {
     })
 }
 
-/// A checked model container over a shared buffer.
+/// A checked model container: the section table and each checked section's bytes.
 ///
-/// It may be *partial*: sections whose checksums were not checked yet (see
-/// [`Container::partial`]) are *pending* and invisible to [`Container::section`].
+/// It may be *partial*: sections not checked yet (see [`Container::partial`]) are *pending*
+/// and invisible to [`Container::section`].
 #[derive(Debug, Clone)]
 pub struct Container {
-    buf: Arc<Vec<u8>>,
     entries: Vec<SectionEntry>,
-    /// The decoded bytes of each compressed section once checked (`None` for stored ones).
-    decoded: Vec<Option<Arc<Vec<u8>>>>,
-    /// Indices into `entries` of the sections not checked yet.
-    pending: Vec<usize>,
+    /// Each section once checked: a view into the file (stored) or its own decoded bytes
+    /// (compressed); `None` while pending.
+    sections: Vec<Option<SectionBytes>>,
+    /// The file while pending sections are still to be read from it ([`Container::partial`]).
+    /// Let go once nothing is pending: then the file buffer lives on only as long as a stored
+    /// section's view of it, so a model whose sections are all compressed keeps only the
+    /// decoded bytes.
+    file: Option<Arc<Vec<u8>>>,
+    /// Length of the file in bytes.
+    len: usize,
 }
 
 fn read_u32(b: &[u8], at: usize) -> u32 {
@@ -333,9 +338,8 @@ pub fn read_table(bytes: &[u8]) -> Result<Vec<SectionEntry>> {
     Ok(entries)
 }
 
-/// Checks that a section lies inside the first `received` bytes of `bytes` and that its
-/// CRC-32 matches.
-fn check(bytes: &[u8], received: usize, e: &SectionEntry) -> Result<()> {
+/// The stored bytes of a section, which must lie inside the first `received` bytes of `bytes`.
+fn stored_in<'a>(bytes: &'a [u8], received: usize, e: &SectionEntry) -> Result<&'a [u8]> {
     let range = e.range()?;
     let have = received.min(bytes.len()) as u64;
     if range.end > have {
@@ -344,7 +348,12 @@ fn check(bytes: &[u8], received: usize, e: &SectionEntry) -> Result<()> {
             len: have,
         });
     }
-    if crc32fast::hash(&bytes[range.start as usize..range.end as usize]) != e.crc32 {
+    Ok(&bytes[range.start as usize..range.end as usize])
+}
+
+/// Checks the CRC-32 of a section's stored bytes.
+fn check(stored: &[u8], e: &SectionEntry) -> Result<()> {
+    if crc32fast::hash(stored) != e.crc32 {
         return Err(Error::Checksum {
             kind: e.kind.map(SectionKind::name).unwrap_or("unknown"),
         });
@@ -352,29 +361,47 @@ fn check(bytes: &[u8], received: usize, e: &SectionEntry) -> Result<()> {
     Ok(())
 }
 
-/// Decodes a compressed section whose stored bytes were checked (`None` for a stored one).
-fn decode(bytes: &[u8], e: &SectionEntry) -> Result<Option<Arc<Vec<u8>>>> {
-    match e.encoding {
-        Encoding::Stored => Ok(None),
-        Encoding::Zstd => {
-            let stored = &bytes[e.offset as usize..(e.offset + e.length) as usize];
-            let section = e.kind.map(SectionKind::name).unwrap_or("unknown");
-            let mut out = vec![0u8; e.decoded_length as usize];
-            let written = ruzstd::decoding::FrameDecoder::new()
-                .decode_all(stored, &mut out)
-                .map_err(|err| Error::Malformed {
-                    section,
-                    detail: format!("zstd: {err}"),
-                })?;
-            if written != out.len() {
-                return Err(Error::Malformed {
-                    section,
-                    detail: format!("zstd: {written} bytes decoded, {} expected", out.len()),
-                });
-            }
-            Ok(Some(Arc::new(out)))
-        }
+/// Decodes the stored bytes of a compressed section (checked before: see [`check`]).
+fn decode(stored: &[u8], e: &SectionEntry) -> Result<Vec<u8>> {
+    decode_into(stored, e, vec![0u8; e.decoded_length as usize])
+}
+
+/// [`decode`] into `out`, reserved beforehand with the decoded length.
+fn decode_into(stored: &[u8], e: &SectionEntry, mut out: Vec<u8>) -> Result<Vec<u8>> {
+    let section = e.kind.map(SectionKind::name).unwrap_or("unknown");
+    let zstd = |err: ruzstd::decoding::errors::FrameDecoderError| Error::Malformed {
+        section,
+        detail: format!("zstd: {err}"),
+    };
+    let mut decoder = ruzstd::decoding::FrameDecoder::new();
+    // The window never needs to exceed what the frame decodes to (the writer lets zstd shrink
+    // it to the content): a larger one is refused before it is reserved.
+    decoder.set_max_window_size(e.decoded_length.max(1 << 20));
+    // Reading the frame header once before `decode_all` (which reads it again) makes the
+    // decoder reserve its window in one allocation; on a fresh decoder it would grow it by
+    // copying, old and new buffers alive together (≈ 1.5 windows more at the peak of a load).
+    decoder.init(stored).map_err(zstd)?;
+    let written = decoder.decode_all(stored, &mut out).map_err(zstd)?;
+    if written != out.len() {
+        return Err(Error::Malformed {
+            section,
+            detail: format!("zstd: {written} bytes decoded, {} expected", out.len()),
+        });
     }
+    Ok(out)
+}
+
+/// A checked section of a whole file: a view into the file (stored) or its decoded bytes.
+fn open(file: &Arc<Vec<u8>>, received: usize, e: &SectionEntry) -> Result<SectionBytes> {
+    let stored = stored_in(file, received, e)?;
+    check(stored, e)?;
+    Ok(match e.encoding {
+        Encoding::Stored => SectionBytes {
+            buf: file.clone(),
+            range: e.offset as usize..(e.offset + e.length) as usize,
+        },
+        Encoding::Zstd => SectionBytes::from_vec(decode(stored, e)?),
+    })
 }
 
 impl Container {
@@ -393,46 +420,64 @@ impl Container {
     /// The buffer should already have the whole file's length ([`Layout::file_end`]): it is
     /// shared from now on and never reallocated, so its address stays valid for a writer
     /// that fills the rest in place. Nothing in this crate reads a pending section's bytes
-    /// before `complete` is called.
+    /// before `complete` is called. (The browser reads the file with a [`ContainerStream`]
+    /// instead, which never holds the whole file.)
     pub fn partial(bytes: Vec<u8>, received: usize) -> Result<Self> {
         let entries = read_table(&bytes[..received.min(bytes.len())])?;
-        let mut pending = Vec::new();
-        let mut decoded = vec![None; entries.len()];
-        for (i, e) in entries.iter().enumerate() {
+        let file = Arc::new(bytes);
+        let mut sections = Vec::with_capacity(entries.len());
+        for e in &entries {
             if e.is_lm() {
                 e.range()?;
-                pending.push(i);
+                sections.push(None);
             } else {
-                check(&bytes, received, e)?;
-                decoded[i] = decode(&bytes, e)?;
+                sections.push(Some(open(&file, received, e)?));
             }
         }
-        Ok(Container {
-            buf: Arc::new(bytes),
+        let len = file.len();
+        let mut container = Container {
             entries,
-            decoded,
-            pending,
-        })
+            sections,
+            file: Some(file),
+            len,
+        };
+        if !container.is_partial() {
+            container.file = None;
+        }
+        Ok(container)
     }
 
     /// Checks the pending sections now that `received` bytes have arrived. On success they
-    /// become visible; on error (truncated, checksum) the container stays as it was.
+    /// become visible (and the container lets the file go); on error (truncated, checksum) the
+    /// container stays as it was. A partial container from [`ContainerStream::core`] has no
+    /// file to read them from: its sections come with [`ContainerStream::finish`], and this is
+    /// a [`Error::Truncated`] error.
     pub fn complete(&mut self, received: usize) -> Result<()> {
-        let mut decoded = Vec::with_capacity(self.pending.len());
-        for &i in &self.pending {
-            check(&self.buf, received, &self.entries[i])?;
-            decoded.push(decode(&self.buf, &self.entries[i])?);
+        if !self.is_partial() {
+            return Ok(());
         }
-        for (&i, d) in self.pending.iter().zip(decoded) {
-            self.decoded[i] = d;
+        let Some(file) = &self.file else {
+            return Err(Error::Truncated {
+                needed: self.len as u64,
+                len: 0,
+            });
+        };
+        let mut opened = Vec::new();
+        for (i, e) in self.entries.iter().enumerate() {
+            if self.sections[i].is_none() {
+                opened.push((i, open(file, received, e)?));
+            }
         }
-        self.pending.clear();
+        for (i, s) in opened {
+            self.sections[i] = Some(s);
+        }
+        self.file = None;
         Ok(())
     }
 
     /// Whether some sections are still pending (see [`Container::partial`]).
     pub fn is_partial(&self) -> bool {
-        !self.pending.is_empty()
+        self.sections.iter().any(Option::is_none)
     }
 
     /// The section table.
@@ -440,14 +485,15 @@ impl Container {
         &self.entries
     }
 
-    /// Total size of the file in bytes.
+    /// Total size of the file in bytes (from a [`ContainerStream`]: up to the end of the last
+    /// section, without the padding that may follow it).
     pub fn len(&self) -> usize {
-        self.buf.len()
+        self.len
     }
 
     /// Whether the file is empty (never true for a valid container).
     pub fn is_empty(&self) -> bool {
-        self.buf.is_empty()
+        self.len == 0
     }
 
     /// The first section of a kind, if present.
@@ -458,24 +504,316 @@ impl Container {
 
     /// The section at this index of the table, unless it is pending or out of range.
     pub fn section_at(&self, at: usize) -> Option<SectionBytes> {
-        if self.pending.contains(&at) {
-            return None;
-        }
-        if let Some(Some(d)) = self.decoded.get(at) {
-            return Some(SectionBytes {
-                buf: d.clone(),
-                range: 0..d.len(),
-            });
-        }
-        self.entries.get(at).map(|e| SectionBytes {
-            buf: self.buf.clone(),
-            range: e.offset as usize..(e.offset + e.length) as usize,
-        })
+        self.sections.get(at)?.clone()
     }
 
     /// The first section of a kind, or [`Error::MissingSection`].
     pub fn require(&self, kind: SectionKind) -> Result<SectionBytes> {
         self.section(kind).ok_or(Error::MissingSection(kind.name()))
+    }
+}
+
+/// The most bytes of padding between sections [`ContainerStream::window`] offers at once.
+const GAP_WINDOW: usize = 4096;
+
+/// A model file read as it arrives (the browser's download), one section at a time.
+///
+/// The writer asks where the next bytes of the file go ([`ContainerStream::window`]), copies
+/// them there and says how many it wrote ([`ContainerStream::wrote`]). Each section's stored
+/// bytes go into a buffer of their own; when the last of them is in, the section is checked
+/// (CRC-32, before anything is decoded), decoded if compressed, and its stored bytes are let
+/// go. So the whole file is never in memory: what stays is the sections as the engine uses
+/// them, and at most one section's stored bytes (plus the zstd decoder's window while it
+/// decodes) on top.
+///
+/// The core sections (all but the LM ones) must be intact: a checksum or decoding error in one
+/// is an error of `wrote`, as are a bad magic, version or table. An error in an LM section is
+/// kept for [`ContainerStream::finish`] and the rest of the LM part is skipped, so the classic
+/// engine still loads from [`ContainerStream::core`] (progressive loading: the core comes
+/// first in the files we ship). Sections must not overlap each other or the table; bytes
+/// between and after them are ignored.
+///
+/// ```
+/// use henkan::model::{ContainerStream, ContainerWriter, SectionKind};
+///
+/// let mut w = ContainerWriter::new();
+/// w.add(SectionKind::Meta, b"name=doc\n".to_vec());
+/// w.add(SectionKind::Ngram, vec![7; 40]);
+/// let file = w.finish();
+///
+/// let mut stream = ContainerStream::new(Some(file.len() as u64));
+/// for chunk in file.chunks(10) {
+///     let mut rest = chunk;
+///     while !rest.is_empty() && !stream.window().is_empty() {
+///         let window = stream.window();
+///         let n = window.len().min(rest.len());
+///         window[..n].copy_from_slice(&rest[..n]);
+///         stream.wrote(n).unwrap();
+///         rest = &rest[n..];
+///     }
+///     if stream.core_ready() {
+///         // the classic engine could be built now: the Meta section is in
+///         let core = stream.core().unwrap();
+///         assert!(core.section(SectionKind::Ngram).is_none());
+///     }
+/// }
+/// assert!(stream.is_complete());
+/// let container = stream.finish().unwrap();
+/// assert_eq!(container.section(SectionKind::Ngram).unwrap().as_ref(), [7; 40]);
+/// ```
+#[derive(Debug, Default)]
+pub struct ContainerStream {
+    /// Bytes of the file received.
+    received: u64,
+    /// The file's length as the transport announced it (`Content-Length`), if known.
+    expected: Option<u64>,
+    /// The header and the section table, until they are in (sized to what is needed next).
+    head: Vec<u8>,
+    layout: Option<Layout>,
+    /// Table indices in file order.
+    order: Vec<usize>,
+    /// How many of `order` are done (checked, or skipped after an LM error).
+    done: usize,
+    /// The stored bytes of the section `order[done]`, zero-filled ahead of the writer.
+    stored: Vec<u8>,
+    /// Its decoded bytes when it is compressed. Reserved before `stored`, so that what is let
+    /// go once the section is decoded (the stored bytes, the decoder's window) lies past what
+    /// stays, where the allocator reuses it for the next section: wasm linear memory then grows
+    /// to about the peak of the load instead of the sum of its holes.
+    out: Vec<u8>,
+    /// Where bytes that belong to no section go (padding), to be forgotten.
+    gap: Vec<u8>,
+    /// Each checked section (same index as the table).
+    sections: Vec<Option<SectionBytes>>,
+    /// Why the LM sections are unusable (the first error in one of them).
+    lm_error: Option<Error>,
+}
+
+impl ContainerStream {
+    /// A stream expecting a file of `expected` bytes (a table that says otherwise is an
+    /// error), or of any length.
+    pub fn new(expected: Option<u64>) -> Self {
+        ContainerStream {
+            expected,
+            head: vec![0; HEADER_LEN],
+            ..ContainerStream::default()
+        }
+    }
+
+    /// Where the next bytes of the file go (valid until the next call on the stream); empty
+    /// once every section is in: the rest of the file, if any, is to be ignored.
+    pub fn window(&mut self) -> &mut [u8] {
+        let Some(layout) = &self.layout else {
+            return &mut self.head[self.received as usize..];
+        };
+        let Some(e) = self.order.get(self.done).map(|&i| &layout.entries[i]) else {
+            return &mut [];
+        };
+        if self.received < e.offset || self.skips(e) {
+            let until = if self.received < e.offset {
+                e.offset
+            } else {
+                e.offset + e.length
+            };
+            let n = (until - self.received).min(GAP_WINDOW as u64) as usize;
+            self.gap.resize(n.max(self.gap.len()), 0);
+            return &mut self.gap[..n];
+        }
+        let at = (self.received - e.offset) as usize;
+        &mut self.stored[at..]
+    }
+
+    /// Takes note that `n` bytes were written into the [`ContainerStream::window`]; checks
+    /// (and decodes) the section they complete. An error for a bad header or table and for a
+    /// damaged core section (see the type's doc); after one, the stream is of no further use.
+    pub fn wrote(&mut self, n: usize) -> Result<()> {
+        let room = self.window().len();
+        if n > room {
+            return Err(Error::Malformed {
+                section: "stream",
+                detail: format!("{n} bytes written into a window of {room}"),
+            });
+        }
+        self.received += n as u64;
+        if self.layout.is_none() {
+            self.read_head()?;
+        }
+        self.settle()
+    }
+
+    /// Bytes of the file received.
+    pub fn received(&self) -> u64 {
+        self.received
+    }
+
+    /// The layout, once the section table is in.
+    pub fn layout(&self) -> Option<&Layout> {
+        self.layout.as_ref()
+    }
+
+    /// Whether every core section is in and checked ([`ContainerStream::core`]).
+    pub fn core_ready(&self) -> bool {
+        self.layout.as_ref().is_some_and(|l| {
+            l.entries
+                .iter()
+                .zip(&self.sections)
+                .all(|(e, s)| e.is_lm() || s.is_some())
+        })
+    }
+
+    /// Whether every section is in (checked, or skipped after an error in the LM part).
+    pub fn is_complete(&self) -> bool {
+        self.layout.is_some() && self.done == self.order.len()
+    }
+
+    /// The core of the model: a partial container with every core section and the LM ones
+    /// pending (complete when the model has no LM sections). [`Error::Truncated`] before the
+    /// core is in.
+    pub fn core(&self) -> Result<Container> {
+        let layout = self.layout.as_ref().ok_or(Error::Truncated {
+            needed: self.head.len() as u64,
+            len: self.received,
+        })?;
+        if !self.core_ready() {
+            return Err(Error::Truncated {
+                needed: layout.core_end,
+                len: self.received,
+            });
+        }
+        let sections = layout
+            .entries
+            .iter()
+            .zip(&self.sections)
+            .map(|(e, s)| if e.is_lm() { None } else { s.clone() })
+            .collect();
+        Ok(Container {
+            entries: layout.entries.clone(),
+            sections,
+            file: None,
+            len: layout.file_end as usize,
+        })
+    }
+
+    /// The whole model, once every section is in: the first error of an LM section, or
+    /// [`Error::Truncated`] when some have not arrived.
+    pub fn finish(self) -> Result<Container> {
+        if let Some(e) = self.lm_error {
+            return Err(e);
+        }
+        let container = self.core()?;
+        let layout = self.layout.as_ref().expect("core() checked the layout");
+        if !self.is_complete() {
+            return Err(Error::Truncated {
+                needed: layout.file_end,
+                len: self.received,
+            });
+        }
+        Ok(Container {
+            sections: self.sections,
+            ..container
+        })
+    }
+
+    /// Whether the bytes of this section are skipped (an earlier LM section was damaged).
+    fn skips(&self, e: &SectionEntry) -> bool {
+        e.is_lm() && self.lm_error.is_some()
+    }
+
+    /// Reads the header and the table once their bytes are in (growing `head` to the table).
+    fn read_head(&mut self) -> Result<()> {
+        let have = self.received as usize;
+        let magic = have.min(MAGIC.len());
+        if self.head[..magic] != MAGIC[..magic] {
+            return Err(Error::Magic);
+        }
+        if have < self.head.len() {
+            return Ok(());
+        }
+        let layout = match layout(&self.head) {
+            Err(Error::Truncated { needed, .. }) => {
+                // read_table refuses absurd section counts before asking for their bytes
+                self.head.resize(needed as usize, 0);
+                return Ok(());
+            }
+            other => other?,
+        };
+        if let Some(expected) = self.expected.filter(|&x| layout.file_end > x) {
+            return Err(Error::Truncated {
+                needed: layout.file_end,
+                len: expected,
+            });
+        }
+        let mut order: Vec<usize> = (0..layout.entries.len()).collect();
+        order.sort_by_key(|&i| layout.entries[i].offset);
+        let mut end = self.head.len() as u64;
+        for &i in &order {
+            let e = &layout.entries[i];
+            let section = e.kind.map(SectionKind::name).unwrap_or("unknown");
+            if e.offset < end {
+                return Err(Error::Malformed {
+                    section,
+                    detail: "overlaps the table or another section".into(),
+                });
+            }
+            if e.length > u64::from(MAX_DECODED_LEN) {
+                return Err(Error::Malformed {
+                    section,
+                    detail: format!("{} bytes", e.length),
+                });
+            }
+            end = e.range()?.end;
+        }
+        self.sections = vec![None; layout.entries.len()];
+        self.order = order;
+        self.layout = Some(layout);
+        self.head = Vec::new();
+        self.start_section();
+        Ok(())
+    }
+
+    /// Reserves the stored bytes of the section `order[done]` (unless it is skipped).
+    fn start_section(&mut self) {
+        let Some(e) = self.current() else { return };
+        if !self.skips(&e) {
+            if e.encoding == Encoding::Zstd {
+                self.out = vec![0; e.decoded_length as usize];
+            }
+            self.stored = vec![0; e.length as usize];
+        }
+    }
+
+    fn current(&self) -> Option<SectionEntry> {
+        let layout = self.layout.as_ref()?;
+        self.order
+            .get(self.done)
+            .map(|&i| layout.entries[i].clone())
+    }
+
+    /// Checks (and decodes) the sections whose bytes are all in, then reserves the next one.
+    fn settle(&mut self) -> Result<()> {
+        while let Some(e) = self.current() {
+            if self.received < e.offset + e.length {
+                break;
+            }
+            let i = self.order[self.done];
+            self.done += 1;
+            if self.skips(&e) {
+                continue;
+            }
+            let stored = std::mem::take(&mut self.stored);
+            let section = check(&stored, &e).and_then(|()| match e.encoding {
+                Encoding::Stored => Ok(SectionBytes::from_vec(stored)),
+                Encoding::Zstd => decode_into(&stored, &e, std::mem::take(&mut self.out))
+                    .map(SectionBytes::from_vec),
+            });
+            match section {
+                Ok(s) => self.sections[i] = Some(s),
+                Err(err) if e.is_lm() => self.lm_error = Some(err),
+                Err(err) => return Err(err),
+            }
+            self.start_section();
+        }
+        Ok(())
     }
 }
 
@@ -877,5 +1215,142 @@ mod tests {
             Container::from_bytes(b).unwrap_err(),
             Error::Checksum { kind: "lstm" }
         );
+    }
+
+    /// Feeds `file` into a stream `chunk` bytes at a time, as the browser's loader does.
+    fn stream(file: &[u8], chunk: usize, expected: Option<u64>) -> Result<ContainerStream> {
+        let mut s = ContainerStream::new(expected);
+        for part in file.chunks(chunk) {
+            let mut rest = part;
+            while !rest.is_empty() && !s.window().is_empty() {
+                let window = s.window();
+                let n = window.len().min(rest.len());
+                window[..n].copy_from_slice(&rest[..n]);
+                s.wrote(n)?;
+                rest = &rest[n..];
+            }
+        }
+        Ok(s)
+    }
+
+    fn same_sections(a: &Container, b: &Container) {
+        assert_eq!(a.entries(), b.entries());
+        for at in 0..a.entries().len() {
+            assert_eq!(
+                a.section_at(at).map(|s| s.as_ref().to_vec()),
+                b.section_at(at).map(|s| s.as_ref().to_vec()),
+                "section {at}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_stream_reads_what_the_whole_file_holds_in_any_chunking() {
+        #[cfg(not(feature = "build"))]
+        let files = [sample(), with_lm()];
+        #[cfg(feature = "build")]
+        let files = [sample(), with_lm(), compressed()];
+        for file in files {
+            let whole = Container::from_bytes(file.clone()).unwrap();
+            for chunk in [1, 3, 16, 17, 100, file.len()] {
+                let mut padded = file.clone();
+                padded.extend_from_slice(&[0xee; 40]); // past the last section: ignored
+                let s = stream(&padded, chunk, None).unwrap();
+                assert!(s.is_complete());
+                assert!(s.core_ready());
+                let core = s.core().unwrap();
+                assert_eq!(core.len() as u64, layout(&file).unwrap().file_end);
+                assert!(core.section(SectionKind::Meta).is_some());
+                assert!(core.section(SectionKind::Lstm).is_none());
+                same_sections(&s.finish().unwrap(), &whole);
+            }
+        }
+    }
+
+    #[test]
+    fn a_stream_has_its_core_before_the_lm_part() {
+        let file = with_lm();
+        let l = layout(&file).unwrap();
+        let core_end = l.core_end as usize;
+        let s = stream(&file[..core_end - 1], 7, Some(file.len() as u64)).unwrap();
+        assert!(!s.core_ready());
+        assert!(matches!(s.core().unwrap_err(), Error::Truncated { .. }));
+        let s = stream(&file[..core_end], 7, Some(file.len() as u64)).unwrap();
+        assert!(s.core_ready() && !s.is_complete());
+        let core = s.core().unwrap();
+        assert!(core.is_partial());
+        assert_eq!(
+            core.section(SectionKind::Connection).unwrap().as_ref(),
+            &[1, 2, 3, 4, 5]
+        );
+        // A partial container from a stream has no file to complete itself from.
+        assert!(matches!(
+            core.clone().complete(file.len()).unwrap_err(),
+            Error::Truncated { .. }
+        ));
+        assert!(matches!(s.finish().unwrap_err(), Error::Truncated { .. }));
+        // Nothing before the table.
+        let s = stream(&file[..20], 7, None).unwrap();
+        assert!(s.layout().is_none() && !s.core_ready());
+        assert!(matches!(s.core().unwrap_err(), Error::Truncated { .. }));
+    }
+
+    #[test]
+    fn a_damaged_core_stops_the_stream_a_damaged_lm_only_the_lm() {
+        // not a model: refused at its first byte
+        assert_eq!(stream(b"GIF89a", 1, None).unwrap_err(), Error::Magic);
+        let mut b = sample();
+        b[8..12].copy_from_slice(&7u32.to_le_bytes());
+        assert!(matches!(
+            stream(&b, 5, None).unwrap_err(),
+            Error::Version { got: 7, .. }
+        ));
+        // a damaged core section
+        let mut b = with_lm();
+        let l = layout(&b).unwrap();
+        b[l.entries[1].offset as usize] ^= 1;
+        assert_eq!(
+            stream(&b, 9, None).unwrap_err(),
+            Error::Checksum { kind: "connection" }
+        );
+        // a damaged LM section: the core loads, the rest is skipped, `finish` says why
+        let mut b = with_lm();
+        b[l.entries[2].offset as usize + 10] = 0;
+        let s = stream(&b, 9, None).unwrap();
+        assert!(s.is_complete());
+        assert!(s.core().is_ok());
+        assert_eq!(s.finish().unwrap_err(), Error::Checksum { kind: "lstm" });
+        // a table that promises more than the transport announced
+        let b = with_lm();
+        assert!(matches!(
+            stream(&b, 9, Some(b.len() as u64 - 20)).unwrap_err(),
+            Error::Truncated { .. }
+        ));
+        // overlapping sections
+        let mut b = with_lm();
+        let second = l.entries[0].offset;
+        b[16 + 32 + 8..16 + 32 + 16].copy_from_slice(&second.to_le_bytes());
+        assert!(matches!(
+            stream(&b, 9, None).unwrap_err(),
+            Error::Malformed { .. }
+        ));
+        // writing more than the window holds is refused
+        let mut s = ContainerStream::new(None);
+        let room = s.window().len();
+        assert!(s.wrote(room + 1).is_err());
+    }
+
+    #[test]
+    fn a_complete_container_lets_the_file_go() {
+        let file = with_lm();
+        let l = layout(&file).unwrap();
+        let mut c = Container::partial(file.clone(), l.core_end as usize).unwrap();
+        assert!(
+            c.file.is_some(),
+            "pending sections are read from the file later"
+        );
+        c.complete(file.len()).unwrap();
+        assert!(c.file.is_none());
+        assert!(Container::from_bytes(sample()).unwrap().file.is_none());
     }
 }

@@ -6,7 +6,8 @@
 // - wasm size after wasm-opt (raw, gzip), model bytes over the wire;
 // - time from navigation to the IME being ready (classic engine: the dictionary is in), to the
 //   first conversion and to the neural engines being ready (the LM sections attached);
-// - wasm memory after loading;
+// - wasm memory after loading and after typing: linear memory (it never shrinks) and the heap
+//   bytes in use and at the peak (the handle's counting allocator, `heapStats`);
 // - all of it with the default engine (the hybrid once the LM is in) and with the classic engine
 //   (chosen in the demo's selector after loading), and with live conversion (default engine).
 //
@@ -153,10 +154,12 @@ async function main() {
           firstConversion: `${f.text} (${f.state})`,
           crossOriginIsolated: window.crossOriginIsolated,
           memoryBytes: d.ime.memory.buffer.byteLength,
+          heap: d.ime.handle.heapStats(),
           loadCalledMs: Math.round(d.ime.timing.startMs),
           wasmInstantiateMs: Math.round(d.ime.timing.wasmMs),
           modelDownloadMs: Math.round(d.ime.timing.downloadMs),
           engineFromBytesMs: Math.round(d.ime.timing.buildMs),
+          sectionsMs: Math.round(d.ime.timing.sectionsMs),
         };
       }, /** @type {any} */ (first));
       await page.evaluate(() => {
@@ -165,8 +168,10 @@ async function main() {
       /** @type {{reading: string, preedit: string}[]} */
       const mismatches = [];
       let typed = 0;
+      /** @type {{sentences: number, liveBytes: number}[]} heap in use along the way (a leak grows, scratch levels off) */
+      const heapAlong = [];
       const t0 = Date.now();
-      for (const reading of readings) {
+      for (const [index, reading] of readings.entries()) {
         const romaji = toRomaji(reading);
         await page.keyboard.type(romaji);
         typed += romaji.length;
@@ -177,18 +182,23 @@ async function main() {
         await page.evaluate(() => {
           /** @type {HTMLTextAreaElement} */ (document.getElementById('editor')).value = '';
         });
+        const done = index + 1;
+        if ([1, 10, 25, 50, 100, 150].includes(done)) {
+          const live = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.handle.heapStats().liveBytes);
+          heapAlong.push({ sentences: done, liveBytes: live });
+        }
       }
       const seconds = (Date.now() - t0) / 1000;
       /** @type {{key: string, wasmMs: number, totalMs: number, state: string, len: number}[]} */
       const keys = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.keys);
-      const memoryAfter = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.memory.buffer.byteLength);
+      const heapAfter = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.handle.heapStats());
       await page.close();
       const typing = keys.filter((k) => k.key.length === 1 && k.key !== ' ');
       const space = keys.filter((k) => k.key === ' ');
       const slowest = [...keys].sort((a, b) => b.wasmMs - a.wasmMs).slice(0, 5);
       return {
         modelWire,
-        load: { ...load, memoryBytesAfterTyping: memoryAfter },
+        load: { ...load, memoryBytesAfterTyping: heapAfter.memoryBytes, heapAfterTyping: heapAfter, heapAlong },
         typing: {
           live,
           engine: load.engine,
@@ -289,7 +299,8 @@ machine: ${r.machine.cpus} × ${r.machine.cpu}, load average ${r.machine.loadavg
 | load | value |
 | --- | --- |
 | navigation → IME ready, classic engine (wasm + the dictionary part streamed and loaded) | ${r.load.readyMs} ms |
-| … of which: page and modules until \`load()\` / wasm instantiation / \`Engine::from_prefix\` | ${r.load.loadCalledMs} / ${r.load.wasmInstantiateMs} / ${r.load.engineFromBytesMs} ms |
+| … of which: page and modules until \`load()\` / wasm instantiation / \`Engine::from_container\` (classic) | ${r.load.loadCalledMs} / ${r.load.wasmInstantiateMs} / ${r.load.engineFromBytesMs} ms |
+| checking and decoding the sections as they arrive (all \`modelWrote\` calls, during the download) | ${r.load.sectionsMs} ms |
 | navigation → first conversion on screen (\`kyou\` + Space typed the moment it is ready: ${r.load.firstConversion}, classic) | ${r.load.firstConversionMs} ms |
 | navigation → neural ready (whole model in, LM sections checked and attached: ${r.load.lm}) | ${r.load.neuralReadyMs} ms |
 | … of which: model download after instantiation / \`Engine::attach_lm\` | ${r.load.modelDownloadMs} / ${r.load.lmBuildMs} ms |
@@ -297,8 +308,10 @@ ${
   r.throttled
     ? `| the same over a throttled connection (${r.throttled.mbps} Mbit/s, ${r.throttled.latencyMs} ms latency): navigation → classic ready / → neural ready | ${r.throttled.readyMs} / ${r.throttled.neuralReadyMs} ms |\n`
     : ''
-}| wasm memory after loading | ${mb(r.load.memoryBytes)} |
-| wasm memory after typing all sentences | ${mb(r.load.memoryBytesAfterTyping)} |
+}| wasm memory after loading: linear memory / heap in use / heap peak during the load | ${mb(r.load.memoryBytes)} / ${mb(r.load.heap.liveBytes)} / ${mb(r.load.heap.peakBytes)} |
+| … after typing all sentences, ${r.typing.engine}: linear memory / heap in use / heap peak | ${mb(r.load.heapAfterTyping.memoryBytes)} / ${mb(r.load.heapAfterTyping.liveBytes)} / ${mb(r.load.heapAfterTyping.peakBytes)} |
+| … after typing all sentences, ${r.typingClassic.engine} | ${mb(r.loadClassic.heapAfterTyping.memoryBytes)} / ${mb(r.loadClassic.heapAfterTyping.liveBytes)} / ${mb(r.loadClassic.heapAfterTyping.peakBytes)} |
+| heap in use while typing, ${r.typing.engine}: after ${r.load.heapAlong.map((/** @type {any} */ h) => h.sentences).join(' / ')} sentences | ${r.load.heapAlong.map((/** @type {any} */ h) => (h.liveBytes / 1e6).toFixed(2)).join(' / ')} MB |
 | cross-origin isolated (µs timer) | ${r.load.crossOriginIsolated} |
 
 Per-key latency in ms (wasm = the one call into wasm; total = the whole keydown handler, with the

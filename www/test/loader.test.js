@@ -4,49 +4,61 @@ import assert from 'node:assert/strict';
 import { streamModel, ModelLoadError } from '../loader.js';
 
 /**
- * A sink over a growable byte array standing in for wasm memory, for a "model" whose first
- * byte is 0x48 and whose core and whole length are given (the real layout comes from the
- * section table, src/model/mod.rs).
+ * A sink standing in for the wasm handle (src/wasm.rs) over a fake wasm memory, for a "model"
+ * whose first byte is 0x48 and whose core and whole length are given (the real layout comes from
+ * the section table, src/model/mod.rs). Like the handle it hands out windows — here of at most
+ * 700 bytes, at a moving address, the memory replaced on every call as growth detaches old
+ * views — and it collects what was written there in file order.
  * @param {{coreEnd: number, fileEnd: number, badLm?: boolean}} shape
  */
 function fakeSink(shape) {
   const memory = { buffer: new ArrayBuffer(16) };
+  const file = new Uint8Array(shape.fileEnd);
+  let received = 0;
+  let ptr = 0;
+  const state = () => {
+    const len = received < 16 ? 16 - received : Math.min(700, shape.fileEnd - received);
+    ptr = 8 + (received % 7);
+    memory.buffer = new ArrayBuffer(ptr + len);
+    return {
+      ptr,
+      len,
+      received,
+      layout: received >= 16 ? { coreEnd: shape.coreEnd, fileEnd: shape.fileEnd } : null,
+      coreReady: received >= shape.coreEnd,
+      complete: received >= shape.fileEnd,
+    };
+  };
   const sink = {
-    ptr: 8,
-    allocs: 0,
     /** @type {number[]} */
-    grows: [],
+    begins: [],
+    completes: 0,
     /** @type {Uint8Array | null} the bytes the classic engine was built from */
     core: null,
     /** @type {Uint8Array | null} the bytes the LMs were attached from */
     full: null,
-    allocModel(/** @type {number} */ len) {
-      this.allocs++;
-      memory.buffer = new ArrayBuffer(this.ptr + len); // growth detaches old views
-      return this.ptr;
+    beginModel(/** @type {number} */ expected) {
+      this.begins.push(expected);
+      received = 0;
+      return state();
     },
-    growModel(/** @type {number} */ len) {
-      if (this.core) throw new Error('cannot grow while the LM part is arriving');
-      this.grows.push(len);
-      const old = new Uint8Array(memory.buffer);
-      memory.buffer = new ArrayBuffer(this.ptr + len);
-      new Uint8Array(memory.buffer).set(old.subarray(0, Math.min(old.length, this.ptr + len)));
-      return this.ptr;
+    modelWrote(/** @type {number} */ n) {
+      file.set(new Uint8Array(memory.buffer, ptr, n), received);
+      if (file[0] !== 0x48) throw new Error('not a henkan model (bad magic)');
+      received += n;
+      return state();
     },
-    modelLayout(/** @type {number} */ received) {
-      if (received >= 1 && new Uint8Array(memory.buffer, this.ptr, 1)[0] !== 0x48) throw new Error('not a henkan model (bad magic)');
-      return received < 16 ? null : { coreEnd: shape.coreEnd, fileEnd: shape.fileEnd };
-    },
-    loadModelPrefix(/** @type {number} */ received) {
+    loadModelCore() {
       if (received < shape.coreEnd) throw new Error(`model file is truncated: need ${shape.coreEnd} bytes, have ${received}`);
-      this.core = new Uint8Array(memory.buffer, this.ptr, shape.coreEnd).slice();
+      this.core = file.slice(0, shape.coreEnd);
       const lmPending = shape.fileEnd > shape.coreEnd;
       return { bytes: shape.fileEnd, engines: ['classic'], defaultEngine: 'classic', lmPending };
     },
-    completeModel(/** @type {number} */ received) {
-      assert.ok(received >= shape.fileEnd);
+    completeModel() {
+      this.completes++;
+      if (received < shape.fileEnd) throw new Error(`model file is truncated: need ${shape.fileEnd} bytes, have ${received}`);
       if (shape.badLm) throw new Error('checksum mismatch in section lstm');
-      this.full = new Uint8Array(memory.buffer, this.ptr, shape.fileEnd).slice();
+      this.full = file.slice();
       return { bytes: shape.fileEnd, engines: ['classic', 'neural', 'hybrid'], defaultEngine: 'hybrid', lmPending: false };
     },
   };
@@ -79,7 +91,7 @@ const model = Uint8Array.from({ length: 3000 }, (_, i) => (i === 0 ? 0x48 : i % 
 const chunks = [model.subarray(0, 1000), model.subarray(1000, 2500), model.subarray(2500)];
 const shape = { coreEnd: 1800, fileEnd: 3000 };
 
-test('the classic engine comes when the core is in, the LMs at the end, in one buffer', async () => {
+test('the classic engine comes when the core is in, the LMs at the end, every byte where the handle says', async () => {
   const { sink, memory } = fakeSink(shape);
   /** @type {string[]} */
   const seen = [];
@@ -92,19 +104,20 @@ test('the classic engine comes when the core is in, the LMs at the end, in one b
   assert.deepEqual(result.info.engines, ['classic', 'neural', 'hybrid']);
   assert.deepEqual(sink.core, model.subarray(0, 1800));
   assert.deepEqual(sink.full, model);
-  assert.equal(sink.allocs, 1);
-  assert.deepEqual(sink.grows, []);
+  assert.deepEqual(sink.begins, [3000]);
+  assert.equal(sink.completes, 1);
   assert.deepEqual(seen, ['0', '1000', 'core classic', '2500', '3000']);
 });
 
-test('without a length the buffer doubles until the table gives the exact size', async () => {
-  const big = Uint8Array.from({ length: (1 << 20) + 5000 }, (_, i) => (i === 0 ? 0x48 : i % 253));
-  const { sink, memory } = fakeSink({ coreEnd: 900000, fileEnd: big.length });
-  const parts = [big.subarray(0, 10), big.subarray(10, 700000), big.subarray(700000, 1000000), big.subarray(1000000)];
-  const result = await streamModel('m', sink, memory, { fetch: fakeFetch(parts, {}) });
-  assert.equal(result.info.bytes, big.length);
-  assert.deepEqual(sink.grows, [big.length]);
-  assert.deepEqual(sink.full, big);
+test('without a length (or content-encoded) the table gives it', async () => {
+  for (const headers of [{}, { 'Content-Length': '1234', 'Content-Encoding': 'gzip' }]) {
+    const { sink, memory } = fakeSink(shape);
+    const parts = [model.subarray(0, 10), model.subarray(10, 1799), model.subarray(1799, 2999), model.subarray(2999)];
+    const result = await streamModel('m', sink, memory, { fetch: fakeFetch(parts, headers) });
+    assert.equal(result.info.bytes, 3000);
+    assert.deepEqual(sink.begins, [0]);
+    assert.deepEqual(sink.full, model);
+  }
 });
 
 test('bytes past the last section are ignored', async () => {
@@ -140,6 +153,7 @@ test('a download cut in the LM part keeps the classic engine, with a message', a
     assert.deepEqual(result.info.engines, ['classic']);
     assert.match(result.lmError, /** @type {RegExp} */ (pattern));
     assert.equal(sink.full, null);
+    assert.equal(sink.completes, 1, 'the handle lets the unfinished part go');
   }
 });
 
