@@ -28,6 +28,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("move and resize segments", "watashihanihonjindesu Space Shift+ArrowRight Shift+ArrowLeft Shift+ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight Shift+ArrowRight ArrowLeft Space Enter"),
     ("F7 katakana, F6 hiragana, F10 ascii", "konpyu-ta- F7 F6 F10 Enter"),
     ("F7 on a focused segment", "kyouhaiitenki Space ArrowRight F7 Enter"),
+    ("F9 / F10 on a focused segment: its keys as typed", "kyouhaIitenki Space ArrowRight F9 F10 Enter"),
     ("backspace and escape", "kyouhaa Backspace Space Escape Backspace Escape"),
     ("typing after a conversion commits it", "kyou Space ha Enter"),
     ("pending n settles on enter", "nihon Enter"),

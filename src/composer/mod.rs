@@ -38,7 +38,7 @@ mod table;
 
 pub use kana::{to_full_ascii, to_half_katakana, to_hiragana, to_katakana};
 
-use kana::to_half_ascii;
+pub(crate) use kana::to_half_ascii;
 use table::{Rule, Table};
 
 /// A transliteration of the whole composition (the F6–F10 keys of Japanese IMEs).
@@ -237,6 +237,53 @@ impl Composer {
     /// The keys typed so far, as typed (case kept), less those backspace removed.
     pub fn raw(&self) -> &str {
         &self.raw
+    }
+
+    /// The keys typed for the characters `range` of the [`submission`](Self::submission) (one
+    /// segment of a conversion), as typed: the raw keys of each unit that starts in the range
+    /// and of the pending letters in it. The kana of a unit that began before the range (a
+    /// segment boundary inside `きゃ`) are kept as they are. What F9/F10 transliterate when a
+    /// conversion has segments (Mozc: the composition's sub-transliterations).
+    ///
+    /// ```
+    /// let mut composer = henkan::composer::Composer::new();
+    /// composer.insert_str("KyouHaiin");
+    /// assert_eq!(composer.submission(), "きょうはいいん");
+    /// assert_eq!(composer.raw_range(0..3), "Kyou");
+    /// assert_eq!(composer.raw_range(3..7), "Haiin");
+    /// assert_eq!(composer.raw_range(1..3), "ょu");
+    /// composer.insert_str("Kk");
+    /// assert_eq!(composer.submission(), "きょうはいいんっk");
+    /// assert_eq!(composer.raw_range(7..9), "Kk");
+    /// ```
+    pub fn raw_range(&self, range: std::ops::Range<usize>) -> String {
+        let mut out = String::new();
+        let (mut kana_start, mut raw_start, mut at) = (0, 0, 0);
+        for unit in &self.units {
+            let kana = &self.kana[kana_start..unit.kana_end];
+            let end = at + kana.chars().count();
+            if range.contains(&at) {
+                out.push_str(&self.raw[raw_start..unit.raw_end]);
+            } else if at < range.start && range.start < end {
+                let n = range.end.min(end) - range.start;
+                out.extend(kana.chars().skip(range.start - at).take(n));
+            }
+            (kana_start, raw_start, at) = (unit.kana_end, unit.raw_end, end);
+        }
+        // The pending letters: one raw key each, or one settled character (`n` → `ん`).
+        let pending = &self.raw[raw_start..];
+        if self.settling_rule().is_some() {
+            if range.contains(&at) {
+                out.push_str(pending);
+            }
+        } else {
+            let keys = pending.chars().enumerate();
+            out.extend(
+                keys.filter(|(i, _)| range.contains(&(at + i)))
+                    .map(|(_, c)| c),
+            );
+        }
+        out
     }
 
     /// The whole composition in another script or width (F6–F10). F6–F8 transliterate the

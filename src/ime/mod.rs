@@ -34,7 +34,7 @@
 //! | PageUp / PageDown | – | page the candidate window |
 //! | Tab / Shift+Tab | into the suggestion list (first / last item) | – |
 //! | F6 F7 F8 | whole input as hiragana / katakana / half-width katakana | the focused segment so |
-//! | F9 F10 | whole input as full-width / half-width ASCII | the same |
+//! | F9 F10 | whole input as full-width / half-width ASCII (the keys as typed) | the focused segment's keys so |
 //! | Ctrl+Space, 半角/全角, Alt+\` | commit, toggle the IME | commit, toggle the IME |
 //!
 //! In precomposition Space inserts an ideographic space (U+3000), Shift+Space a plain one (not
@@ -57,7 +57,9 @@ pub mod key;
 
 pub use key::{Key, KeyEvent, ALT, CTRL, META, SHIFT};
 
-use crate::composer::{to_half_katakana, to_hiragana, to_katakana, Transliteration};
+use crate::composer::{
+    to_full_ascii, to_half_ascii, to_half_katakana, to_hiragana, to_katakana, Transliteration,
+};
 use crate::predict::suggest::{Suggester, MAX_SUGGESTIONS};
 use crate::session::Conversion;
 use crate::{Engine, Session};
@@ -189,6 +191,9 @@ pub trait Backend {
     fn submission(&self) -> String;
     /// The whole input in another script (F6–F10).
     fn transliterate(&self, t: Transliteration) -> String;
+    /// The keys typed for the characters `range` of the submission (a segment's reading), as
+    /// typed: what F9/F10 write for the focused segment.
+    fn raw_keys(&self, range: std::ops::Range<usize>) -> String;
     /// Converts the submission; the leading segments have the reading lengths in `fixed`.
     fn convert(&mut self, fixed: &[usize]) -> Conversion;
     /// What suggestions are computed for (the composer's prediction query); the list is
@@ -245,6 +250,9 @@ impl Backend for SessionBackend<'_> {
     }
     fn transliterate(&self, t: Transliteration) -> String {
         self.session.composer().transliterate(t)
+    }
+    fn raw_keys(&self, range: std::ops::Range<usize>) -> String {
+        self.session.composer().raw_range(range)
     }
     fn convert(&mut self, fixed: &[usize]) -> Conversion {
         if fixed.is_empty() {
@@ -843,17 +851,20 @@ impl Machine {
                 self.commit_all(b, out);
                 b.insert(c);
             }
-            Key::F(n @ 6..=8) => {
+            Key::F(n @ 6..=10) => {
+                // The focused segment only, as Mozc does (F9/F10: the keys typed for it).
+                let start: usize = conv.segs[..conv.focus].iter().map(|s| s.len).sum();
                 let seg = conv.focused();
                 let text = match n {
                     6 => to_hiragana(&seg.reading),
                     7 => to_katakana(&seg.reading),
-                    _ => to_half_katakana(&seg.reading),
+                    8 => to_half_katakana(&seg.reading),
+                    9 => to_full_ascii(&b.raw_keys(start..start + seg.len)),
+                    _ => to_half_ascii(&b.raw_keys(start..start + seg.len)),
                 };
                 seg.select_text(text);
                 conv.window = false;
             }
-            Key::F(n @ 9..=10) => self.transliterate_all(b, n),
             Key::F(_) | Key::Other => return false,
             _ => {}
         }

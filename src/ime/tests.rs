@@ -41,6 +41,13 @@ impl Backend for Fake {
             _ => format!("T:{}", self.input),
         }
     }
+    fn raw_keys(&self, range: std::ops::Range<usize>) -> String {
+        self.input
+            .chars()
+            .skip(range.start)
+            .take(range.len())
+            .collect()
+    }
     fn convert(&mut self, fixed: &[usize]) -> Conversion {
         self.converts += 1;
         let chars: Vec<char> = self.input.chars().collect();
@@ -92,6 +99,14 @@ fn typed(m: &mut Machine, b: &mut Fake, text: &str) {
     }
 }
 
+/// A machine converting `text` (typed, then Space).
+fn converting(text: &str) -> (Machine, Fake) {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, text);
+    press(&mut m, &mut b, " ", 0);
+    (m, b)
+}
+
 fn surfaces(out: &ImeOutput) -> Vec<&str> {
     out.segments.iter().map(|s| s.surface.as_str()).collect()
 }
@@ -129,9 +144,7 @@ fn type_convert_commit() {
 
 #[test]
 fn candidates_focus_and_pick() {
-    let (mut m, mut b) = (Machine::new(), Fake::default());
-    typed(&mut m, &mut b, "abcde");
-    press(&mut m, &mut b, " ", 0);
+    let (mut m, mut b) = converting("abcde");
     // Second Space opens the window on the next candidate.
     let out = press(&mut m, &mut b, " ", 0);
     let list = out.candidates.unwrap();
@@ -172,9 +185,7 @@ fn digit_without_window_commits_and_composes() {
 
 #[test]
 fn resize_keeps_earlier_choices() {
-    let (mut m, mut b) = (Machine::new(), Fake::default());
-    typed(&mut m, &mut b, "abcdefg");
-    press(&mut m, &mut b, " ", 0);
+    let (mut m, mut b) = converting("abcdefg");
     // Pick the second candidate of the first segment, move right, grow the second segment.
     press(&mut m, &mut b, " ", 0);
     press(&mut m, &mut b, "ArrowRight", 0);
@@ -199,9 +210,7 @@ fn resize_keeps_earlier_choices() {
 
 #[test]
 fn escape_backspace_and_cancel() {
-    let (mut m, mut b) = (Machine::new(), Fake::default());
-    typed(&mut m, &mut b, "abc");
-    press(&mut m, &mut b, " ", 0);
+    let (mut m, mut b) = converting("abc");
     let out = press(&mut m, &mut b, "Escape", 0);
     assert_eq!(
         (out.state, out.preedit.text.as_str()),
@@ -274,11 +283,34 @@ fn function_keys() {
     assert!(!press(&mut m, &mut b, "F5", 0).consumed);
 }
 
+/// F9/F10 in a conversion: the focused segment only, in full / half width, from the keys typed
+/// for it (Mozc), like F6–F8; the other segments keep their choice. Until session 4 they
+/// replaced the whole conversion by one segment of the whole input.
+#[test]
+fn f9_f10_transliterate_the_focused_segment() {
+    let (mut m, mut b) = converting("abcDe");
+    let out = press(&mut m, &mut b, "ArrowRight", 0);
+    assert_eq!(surfaces(&out), ["AB", "CD", "E"]);
+    let out = press(&mut m, &mut b, "F9", 0);
+    assert_eq!(surfaces(&out), ["AB", "ｃＤ", "E"]);
+    assert_eq!((out.state, out.focused), (State::Converting, Some(1)));
+    let out = press(&mut m, &mut b, "F10", 0);
+    assert_eq!(surfaces(&out), ["AB", "cD", "E"]);
+    // The last segment.
+    press(&mut m, &mut b, "End", 0);
+    let out = press(&mut m, &mut b, "F9", 0);
+    assert_eq!(surfaces(&out), ["AB", "cD", "ｅ"]);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "ABcDｅ");
+    // Without segments (composing) F9/F10 take the whole input.
+    typed(&mut m, &mut b, "ab");
+    let out = press(&mut m, &mut b, "F10", 0);
+    assert_eq!(surfaces(&out), ["T:ab"]);
+}
+
 #[test]
 fn paging() {
-    let (mut m, mut b) = (Machine::new(), Fake::default());
-    typed(&mut m, &mut b, "zz");
-    press(&mut m, &mut b, " ", 0);
+    let (mut m, mut b) = converting("zz");
     let out = press(&mut m, &mut b, "PageDown", 0);
     assert_eq!(out.candidates.unwrap().selected, 9);
     // 1–9 pick on the current page.
@@ -357,9 +389,7 @@ fn shortcuts_native_outside_swallowed_inside() {
 
 #[test]
 fn flush_and_select() {
-    let (mut m, mut b) = (Machine::new(), Fake::default());
-    typed(&mut m, &mut b, "abc");
-    press(&mut m, &mut b, " ", 0);
+    let (mut m, mut b) = converting("abc");
     let out = m.select_candidate(&mut b, 2);
     assert_eq!(out.preedit.text, "ab*C");
     assert!(!m.select_candidate(&mut b, 99).consumed);

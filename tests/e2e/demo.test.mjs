@@ -32,6 +32,17 @@ async function openDemo(model = MODEL) {
   return { page, status, errors };
 }
 
+/**
+ * Types `romaji` into the demo's editor and converts (Space).
+ * @param {import('playwright-core').Page} page
+ * @param {string} romaji
+ */
+async function convertIn(page, romaji) {
+  await page.click('#editor');
+  await page.keyboard.type(romaji);
+  await page.keyboard.press('Space');
+}
+
 /** @param {import('playwright-core').Page} page */
 const last = (page) => page.evaluate(() => /** @type {any} */ (window).henkanDemo.last);
 /** @param {import('playwright-core').Page} page */
@@ -145,6 +156,19 @@ test('F7 gives katakana', async () => {
   assert.equal(await preeditText(page), 'コンピューター');
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#editor'), 'コンピューター');
+  await page.close();
+});
+
+test('F9 / F10 on the focused segment: its keys in full / half width, the others kept', async () => {
+  const { page } = await openDemo();
+  await convertIn(page, 'kyouhaIitenki');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('F9');
+  assert.equal(await preeditText(page), '今日はＩｉｔｅｎｋｉ');
+  await page.keyboard.press('F10');
+  assert.equal(await preeditText(page), '今日はIitenki');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '今日はIitenki');
   await page.close();
 });
 
@@ -301,9 +325,7 @@ test('the same on an <input> and a contenteditable', async () => {
 
 test('clicking a candidate selects it; blur commits the composition', async () => {
   const { page } = await openDemo();
-  await page.click('#editor');
-  await page.keyboard.type('kyouha');
-  await page.keyboard.press('Space');
+  await convertIn(page, 'kyouha');
   await page.keyboard.press('Space');
   const second = page.locator('.henkan-candidates:visible [role="option"]').nth(2);
   const text = (await second.textContent())?.slice(1);
