@@ -79,7 +79,8 @@ fn class_of(c: char) -> CharClass {
 /// Longest reading (in characters) a lexicon walk may follow; also bounds unknown runs.
 pub const MAX_WORD_CHARS: usize = 64;
 
-/// How digits in converted numbers are written.
+/// How digits in converted text are written: numbers read in kana and the digits of
+/// dictionary words (`12月`, `１つ`), like Mozc's character-form setting for digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DigitWidth {
     /// `１８日`: full width, as digits typed in hiragana mode are (MS-IME, Mozc default).
@@ -90,13 +91,27 @@ pub enum DigitWidth {
 }
 
 impl DigitWidth {
-    /// Applies the style to a surface made only of ASCII digits; other surfaces pass.
+    /// Writes the digits of `s` in this width. Surfaces with Latin letters (`MP3`, `Ｗｉｎ１０`)
+    /// keep their digits as the dictionary has them.
     fn apply(self, s: &str) -> String {
-        if self == DigitWidth::Full && !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-            crate::composer::to_full_ascii(s)
-        } else {
-            s.to_string()
+        let (digit, letter): (fn(char) -> bool, fn(char) -> bool) = match self {
+            DigitWidth::Full => (|c| c.is_ascii_digit(), |c| c.is_ascii_alphabetic()),
+            DigitWidth::Half => (
+                |c| ('０'..='９').contains(&c),
+                |c| ('Ａ'..='Ｚ').contains(&c) || ('ａ'..='ｚ').contains(&c),
+            ),
+        };
+        if !s.chars().any(digit) || s.chars().any(letter) {
+            return s.to_string();
         }
+        // full-width digits are ASCII + U+FEE0
+        s.chars()
+            .map(|c| match (self, digit(c)) {
+                (DigitWidth::Full, true) => char::from_u32(c as u32 + 0xFEE0).unwrap_or(c),
+                (DigitWidth::Half, true) => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                _ => c,
+            })
+            .collect()
     }
 }
 
@@ -380,6 +395,17 @@ mod tests {
     use super::*;
     use crate::lexicon::LexiconWriter;
     use crate::model::SectionBytes;
+
+    #[test]
+    fn digit_width_applies_to_dictionary_digits() {
+        assert_eq!(DigitWidth::Full.apply("12月"), "１２月");
+        assert_eq!(DigitWidth::Full.apply("2010"), "２０１０");
+        assert_eq!(DigitWidth::Full.apply("MP3"), "MP3");
+        assert_eq!(DigitWidth::Full.apply("月"), "月");
+        assert_eq!(DigitWidth::Half.apply("１２月"), "12月");
+        assert_eq!(DigitWidth::Half.apply("12月"), "12月");
+        assert_eq!(DigitWidth::Half.apply("Ｗｉｎ１０"), "Ｗｉｎ１０");
+    }
 
     fn lex() -> Lexicon {
         let mut w = LexiconWriter::new();
