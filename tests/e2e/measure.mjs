@@ -303,7 +303,7 @@ machine: ${r.machine.cpus} × ${r.machine.cpu}, load average ${r.machine.loadavg
 | checking and decoding the sections as they arrive (all \`modelWrote\` calls, during the download) | ${r.load.sectionsMs} ms |
 | navigation → first conversion on screen (\`kyou\` + Space typed the moment it is ready: ${r.load.firstConversion}, classic) | ${r.load.firstConversionMs} ms |
 | navigation → neural ready (whole model in, LM sections checked and attached: ${r.load.lm}) | ${r.load.neuralReadyMs} ms |
-| … of which: model download after instantiation / \`Engine::attach_lm\` | ${r.load.modelDownloadMs} / ${r.load.lmBuildMs} ms |
+| … of which: model download after instantiation / \`Engine::attach_lm_container\` | ${r.load.modelDownloadMs} / ${r.load.lmBuildMs} ms |
 ${
   r.throttled
     ? `| the same over a throttled connection (${r.throttled.mbps} Mbit/s, ${r.throttled.latencyMs} ms latency): navigation → classic ready / → neural ready | ${r.throttled.readyMs} / ${r.throttled.neuralReadyMs} ms |\n`
