@@ -81,6 +81,8 @@ FT_MINUTES ?= 75
 FT_LR ?= 5e-4
 FT_DECAY_MINUTES ?= $(FT_MINUTES)
 FT_ARGS ?= --no-bf16
+# The f32 weights the fine-tune starts from (a second stage can start from the first's export).
+FT_INIT ?= $(FT_DIR)/shipped/lstm.safetensors
 
 # f32 weights of the shipped LM + the dev perplexities of the decoded weights (PyTorch; and the Rust CLI's
 # figure on the shipped model itself when target/release/henkan exists).
@@ -96,9 +98,9 @@ $(FT_DIR)/data/train.bin: build/lm/vocab.tsv training/vocab.py
 	$(PYTHON) training/vocab.py --corpus build/corpus --vocab-tsv build/lm/vocab.tsv --out $(FT_DIR)/data \
 	  --weights $(FT_WEIGHTS)
 
-lm-finetune: $(FT_DIR)/shipped/lstm.safetensors $(FT_DIR)/data/train.bin train-deps
+lm-finetune: $(FT_INIT) $(FT_DIR)/data/train.bin train-deps
 	$(TORCH_ENV) $(PYTHON) training/train_lstm.py --dir $(FT_DIR) --vocab-from $(FT_DIR)/data \
-	  --init-from $(FT_DIR)/shipped/lstm.safetensors --lr $(FT_LR) --minutes $(FT_MINUTES) \
+	  --init-from $(FT_INIT) --lr $(FT_LR) --minutes $(FT_MINUTES) \
 	  --decay-minutes $(FT_DECAY_MINUTES) $(FT_ARGS)
 	$(PYTHON) training/export.py --dir $(FT_DIR)
 

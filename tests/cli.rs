@@ -190,3 +190,45 @@ fn repack_to_stored_keeps_every_section() {
     assert_eq!(conv.lines().next(), Some("今日はいい天気ですね"));
     let _ = std::fs::remove_file(&out);
 }
+
+/// Plain text goes through the training pipeline's analyzer; without it the error says how
+/// to get it. With the analyzer built (`make corpus-tok`), the figures match `--tokens` on the
+/// analyzed file.
+#[test]
+fn eval_prediction_plain_text() {
+    let text = tmp("plain.txt", "今日はいい天気ですね\nよろしくお願いします\n");
+    let (ok, _, err) = run(henkan()
+        .args([
+            "eval",
+            "prediction",
+            "--analyzer",
+            "/nonexistent/analyzer",
+            "--input",
+        ])
+        .arg(&text));
+    assert!(!ok);
+    assert!(err.contains("needs the training analyzer"), "{err}");
+    assert!(err.contains("make corpus-tok"), "{err}");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let analyzer = root.join("build/tokenize-target/release/henkan-tokenize");
+    let (lex, matrix) = (
+        root.join("build/mozc/lex.tsv"),
+        root.join("build/mozc/matrix.bin"),
+    );
+    if !(analyzer.exists() && lex.exists() && matrix.exists()) {
+        eprintln!("analyzer not built: plain-text analysis not run");
+        return;
+    }
+    let (ok, out, err) = run(henkan()
+        .args(["eval", "prediction", "--json", "--input"])
+        .arg(&text)
+        .arg("--analyzer")
+        .arg(&analyzer)
+        .arg("--lex")
+        .arg(&lex)
+        .arg("--matrix")
+        .arg(&matrix));
+    assert!(ok, "{err}");
+    let r: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert!(r["words"].as_u64().unwrap() >= 5, "{r}");
+}

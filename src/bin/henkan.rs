@@ -5,7 +5,7 @@ use henkan::build::{build_model, BuildOptions};
 use henkan::decoder::neural::{NeuralOptions, Scoring, Softmax};
 use henkan::{Engine, Session};
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// `println!` that ignores a closed stdout (e.g. `henkan convert … | head`).
@@ -420,9 +420,20 @@ enum EvalWhat {
     /// Next-word prediction and completion over analyzed text: nwp top-1/top-3, keystroke
     /// saving rate, latency (see docs/PREDICTION.md for the simulation).
     Prediction {
-        /// Plain text lines: not analyzed here yet; give the analyzed file with --tokens.
+        /// Plain text lines (e.g. ../shared/data/dev/chat.dev.txt), analyzed into words by the
+        /// training pipeline's analyzer (`--analyzer`, `--lex`, `--matrix`; `make corpus-tok`
+        /// builds them).
         #[arg(long)]
         input: Option<PathBuf>,
+        /// The training pipeline's analyzer binary (for --input).
+        #[arg(long, default_value = "build/tokenize-target/release/henkan-tokenize")]
+        analyzer: PathBuf,
+        /// The Mozc dictionary the analyzer reads (for --input).
+        #[arg(long, default_value = "build/mozc/lex.tsv")]
+        lex: PathBuf,
+        /// The Mozc connection matrix the analyzer reads (for --input).
+        #[arg(long, default_value = "build/mozc/matrix.bin")]
+        matrix: PathBuf,
         /// The analyzed text (`surface/reading/left/right` tokens), e.g. build/corpus/dev/chat.txt.
         #[arg(long)]
         tokens: Option<PathBuf>,
@@ -1016,6 +1027,9 @@ fn run(cli: Cli) -> Result<(), String> {
             what:
                 EvalWhat::Prediction {
                     input,
+                    analyzer,
+                    lex,
+                    matrix,
                     tokens,
                     lm,
                     ngram,
@@ -1026,8 +1040,15 @@ fn run(cli: Cli) -> Result<(), String> {
                 },
         } => {
             let engine = load(&cli.model)?;
+            let (tokens, analyzed) = match (tokens, input) {
+                (Some(t), _) => (t, false),
+                (None, Some(input)) => (analyze(&input, &analyzer, &lex, &matrix)?, true),
+                (None, None) => {
+                    return Err("give --input FILE (plain text) or --tokens FILE".into())
+                }
+            };
+            let tmp = analyzed.then(|| tokens.clone());
             let args = PredictionArgs {
-                input,
                 tokens,
                 lm,
                 ngram,
@@ -1036,7 +1057,11 @@ fn run(cli: Cli) -> Result<(), String> {
                 lstm_candidates,
                 json,
             };
-            eval_prediction_cmd(&engine, args)?;
+            let result = eval_prediction_cmd(&engine, args);
+            if let Some(t) = tmp {
+                let _ = std::fs::remove_file(t);
+            }
+            result?;
         }
         Command::Repack {
             input,
@@ -1207,8 +1232,7 @@ impl<P: henkan::predict::eval::Predictor> henkan::predict::eval::Predictor for T
 }
 
 struct PredictionArgs {
-    input: Option<PathBuf>,
-    tokens: Option<PathBuf>,
+    tokens: PathBuf,
     lm: PredictLm,
     ngram: Option<PathBuf>,
     limit: Option<usize>,
@@ -1217,9 +1241,48 @@ struct PredictionArgs {
     json: bool,
 }
 
+/// Analyzes plain text `input` into words (`surface/reading/left/right` tokens) with the
+/// training pipeline's analyzer, as `make corpus-tok` does for the dev sets; returns the
+/// analyzed file (in the temporary directory).
+fn analyze(input: &Path, analyzer: &Path, lex: &Path, matrix: &Path) -> Result<PathBuf, String> {
+    for (p, what) in [
+        (analyzer, "analyzer"),
+        (lex, "dictionary"),
+        (matrix, "matrix"),
+    ] {
+        if !p.exists() {
+            return Err(format!(
+                "plain-text input needs the training analyzer: {what} {} not found \
+                 (`make corpus-tok` builds it; or pass analyzed text with --tokens)",
+                p.display()
+            ));
+        }
+    }
+    if !input.exists() {
+        return Err(format!("cannot read {}: no such file", input.display()));
+    }
+    let out = std::env::temp_dir().join(format!("henkan-analyzed-{}.txt", std::process::id()));
+    let job = format!("raw:{}:{}", input.display(), out.display());
+    let run = std::process::Command::new(analyzer)
+        .arg("--lex")
+        .arg(lex)
+        .arg("--matrix")
+        .arg(matrix)
+        .arg(&job)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", analyzer.display()))?;
+    if !run.status.success() {
+        return Err(format!(
+            "{} failed: {}",
+            analyzer.display(),
+            String::from_utf8_lossy(&run.stderr).trim()
+        ));
+    }
+    Ok(out)
+}
+
 fn eval_prediction_cmd(engine: &Engine, args: PredictionArgs) -> Result<(), String> {
     let PredictionArgs {
-        input,
         tokens,
         lm,
         ngram,
@@ -1228,16 +1291,6 @@ fn eval_prediction_cmd(engine: &Engine, args: PredictionArgs) -> Result<(), Stri
         lstm_candidates,
         json,
     } = args;
-    let Some(tokens) = tokens else {
-        return Err(match input {
-            Some(p) => format!(
-                "plain text ({}) is not analyzed in Rust yet: pass the analyzed file with \
-                 --tokens (build/corpus/dev/chat.txt is chat.dev.txt analyzed)",
-                p.display()
-            ),
-            None => "give --tokens FILE (analyzed text)".into(),
-        });
-    };
     let model = &load_ngram(engine, &ngram)?;
     let text = std::fs::read_to_string(&tokens)
         .map_err(|e| format!("cannot read {}: {e}", tokens.display()))?;

@@ -94,21 +94,29 @@ impl DigitWidth {
     /// Writes the digits of `s` in this width. Surfaces with Latin letters (`MP3`, `Ｗｉｎ１０`)
     /// keep their digits as the dictionary has them.
     fn apply(self, s: &str) -> String {
-        let (digit, letter): (fn(char) -> bool, fn(char) -> bool) = match self {
-            DigitWidth::Full => (|c| c.is_ascii_digit(), |c| c.is_ascii_alphabetic()),
-            DigitWidth::Half => (
-                |c| ('０'..='９').contains(&c),
-                |c| ('Ａ'..='Ｚ').contains(&c) || ('ａ'..='ｚ').contains(&c),
-            ),
+        let full = self == DigitWidth::Full;
+        let digit = |c: char| {
+            if full {
+                c.is_ascii_digit()
+            } else {
+                ('０'..='９').contains(&c)
+            }
+        };
+        let letter = |c: char| {
+            if full {
+                c.is_ascii_alphabetic()
+            } else {
+                ('Ａ'..='Ｚ').contains(&c) || ('ａ'..='ｚ').contains(&c)
+            }
         };
         if !s.chars().any(digit) || s.chars().any(letter) {
             return s.to_string();
         }
         // full-width digits are ASCII + U+FEE0
         s.chars()
-            .map(|c| match (self, digit(c)) {
-                (DigitWidth::Full, true) => char::from_u32(c as u32 + 0xFEE0).unwrap_or(c),
-                (DigitWidth::Half, true) => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            .map(|c| match (full, digit(c)) {
+                (true, true) => char::from_u32(c as u32 + 0xFEE0).unwrap_or(c),
+                (false, true) => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
                 _ => c,
             })
             .collect()
