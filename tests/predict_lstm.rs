@@ -80,3 +80,60 @@ fn next_words_follow_the_lstm_state_of_the_commits() {
     let want = top_next_word(&engine, &sug, &LstmState::new(lm));
     assert_eq!(sug.suggest(&engine, "", &[], 5)[0].surface, want);
 }
+
+/// A candidate's LSTM probability is the sum over its POS variants (LM words with the same
+/// reading and surface): with the LSTM alone (weight 1), its score is log2 of that sum over
+/// the candidates' sums.
+#[test]
+fn rerank_sums_the_pos_variants_of_a_candidate() {
+    let engine = common::shipped_engine();
+    let (ngram, lm) = (
+        engine.ngram.as_ref().unwrap(),
+        engine.neural.as_ref().unwrap(),
+    );
+    let lex = &engine.lexicon;
+    let variants = |w: &henkan::predict::Prediction| -> Vec<u32> {
+        let mut ids: Vec<u32> = lex
+            .get(&w.reading)
+            .filter(|e| lex.surface_text(&e.surface, &w.reading) == w.surface)
+            .map(|e| lm.vocab.lm_id(e.offset))
+            .filter(|&id| id != lm.model.unk_id)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    };
+    let state = LstmState::new(lm);
+    let words = next_words(ngram, henkan::predict::Context::new(), &[], 200);
+    let mass = |ids: &[u32]| -> f64 {
+        let mut out = vec![0.0; ids.len()];
+        lm.model.logits(ids, &state.h, &mut out, &mut Vec::new());
+        out.iter().map(|&l| (l as f64).exp()).sum()
+    };
+    // a word whose other variants hold ≥ 10% of its mass (so the sum shows in the score)
+    let a = words
+        .iter()
+        .find(|w| {
+            let own = mass(&[lm_word_of_ngram(lm, lex, ngram, w.id)]);
+            variants(w).len() >= 2 && own < 0.9 * mass(&variants(w))
+        })
+        .expect("a frequent word with two POS variants in the LM");
+    let b = words
+        .iter()
+        .find(|w| w.surface != a.surface && variants(w).len() == 1)
+        .unwrap();
+    let (ma, mb) = (mass(&variants(a)), mass(&variants(b)));
+    let mut cands = vec![a.clone(), b.clone()];
+    rerank(
+        lm,
+        lex,
+        ngram,
+        &state.h,
+        &mut cands,
+        1.0,
+        &mut RerankScratch::default(),
+    );
+    let got = cands.iter().find(|w| w.surface == a.surface).unwrap().score as f64;
+    let want = (ma / (ma + mb)).log2();
+    assert!((got - want).abs() < 1e-3, "{} {got} vs {want}", a.surface);
+}
