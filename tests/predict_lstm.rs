@@ -21,7 +21,6 @@ fn top_next_word(engine: &Engine, s: &Suggester, state: &LstmState) -> String {
     rerank(
         lm,
         &engine.lexicon,
-        ngram,
         &state.h,
         &mut words,
         LSTM_WEIGHT,
@@ -127,7 +126,6 @@ fn rerank_sums_the_pos_variants_of_a_candidate() {
     rerank(
         lm,
         lex,
-        ngram,
         &state.h,
         &mut cands,
         1.0,

@@ -88,24 +88,24 @@ pub fn lm_word_of_ngram(lm: &NeuralLm, lexicon: &Lexicon, ngram: &NgramModel, id
 /// Buffers of [`rerank`].
 #[derive(Debug, Clone, Default)]
 pub struct RerankScratch {
+    /// LM words of every candidate's POS variants; candidate `k` has `ids[group[k]..group[k + 1]]`.
     ids: Vec<u32>,
+    group: Vec<usize>,
     out: Vec<f32>,
+    /// One logit per candidate.
+    cand: Vec<f32>,
     row: Vec<f32>,
-    /// LM words of the candidates' POS variants, the candidate each belongs to, their logits.
-    extra: Vec<u32>,
-    owner: Vec<usize>,
-    extra_out: Vec<f32>,
 }
 
 /// Re-ranks n-gram predictions `cands` after the LSTM state `h`: each gets
 /// `(1 − weight)·n-gram log2 score + weight·LSTM log2 probability` (normalized over the
-/// candidates; a candidate's LSTM probability is the sum over the LM words with its reading
-/// and surface, i.e. all its POS variants), then the list is sorted (stable: ties keep the n-gram order). Returns how many
+/// candidates), then the list is sorted (stable: ties keep the n-gram order). A candidate's
+/// LSTM probability is the sum over the LM words with its reading and surface — all its POS
+/// variants: the user picks a written word, not a POS (+0.6 points nwp_top3). Returns how many
 /// candidates the LSTM only knew as `<unk>`.
 pub fn rerank(
     lm: &NeuralLm,
     lexicon: &Lexicon,
-    ngram: &NgramModel,
     h: &[f32],
     cands: &mut [Prediction],
     weight: f32,
@@ -114,67 +114,42 @@ pub fn rerank(
     if cands.is_empty() {
         return 0;
     }
+    let unk = lm.model.unk_id;
     scratch.ids.clear();
+    scratch.group.clear();
     for p in cands.iter() {
-        scratch.ids.push(lm_word_of_ngram(lm, lexicon, ngram, p.id));
+        let start = scratch.ids.len();
+        scratch.group.push(start);
+        for e in lexicon.get(&p.reading) {
+            let id = lm.vocab.lm_id(e.offset);
+            if id != unk
+                && !scratch.ids[start..].contains(&id)
+                && lexicon.surface_text(&e.surface, &p.reading) == p.surface
+            {
+                scratch.ids.push(id);
+            }
+        }
+        if scratch.ids.len() == start {
+            scratch.ids.push(unk);
+        }
     }
+    scratch.group.push(scratch.ids.len());
     scratch.out.resize(scratch.ids.len(), 0.0);
     lm.model
         .logits(&scratch.ids, h, &mut scratch.out, &mut scratch.row);
-    {
-        // Every LM word with the candidate's reading and surface (other POS ids) adds its
-        // probability: the user picks a written word, not a POS (+0.6 points nwp_top3).
-        let (extra, owner, out) = (
-            &mut scratch.extra,
-            &mut scratch.owner,
-            &mut scratch.extra_out,
-        );
-        extra.clear();
-        owner.clear();
-        for (k, p) in cands.iter().enumerate() {
-            for e in lexicon.get(&p.reading) {
-                if lexicon.surface_text(&e.surface, &p.reading) != p.surface {
-                    continue;
-                }
-                let id = lm.vocab.lm_id(e.offset);
-                if id != lm.model.unk_id
-                    && id != scratch.ids[k]
-                    && !extra
-                        .iter()
-                        .zip(owner.iter())
-                        .any(|(&x, &o)| o == k && x == id)
-                {
-                    extra.push(id);
-                    owner.push(k);
-                }
-            }
-        }
-        if !extra.is_empty() {
-            out.resize(extra.len(), 0.0);
-            lm.model.logits(extra, h, out, &mut scratch.row);
-            for (j, &k) in owner.iter().enumerate() {
-                if scratch.ids[k] == lm.model.unk_id {
-                    scratch.ids[k] = extra[j];
-                    scratch.out[k] = out[j];
-                } else {
-                    let (a, b) = (scratch.out[k], out[j]);
-                    let m = a.max(b);
-                    scratch.out[k] = m + ((a - m).exp() + (b - m).exp()).ln();
-                }
-            }
-        }
-    }
-    let unk = lm.model.unk_id;
     let mut unks = 0;
-    for (l, &id) in scratch.out.iter_mut().zip(&scratch.ids) {
+    scratch.cand.clear();
+    for g in scratch.group.windows(2) {
+        let mut l = crate::lm::lstm::log_sum_exp(&scratch.out[g[0]..g[1]]);
         // `<unk>` is a class of many words: its logit is far too high for any one of them.
-        if id == unk {
-            *l -= UNK_PENALTY;
+        if scratch.ids[g[0]] == unk {
+            l -= UNK_PENALTY;
             unks += 1;
         }
+        scratch.cand.push(l);
     }
-    let lse = crate::lm::lstm::log_sum_exp(&scratch.out);
-    for (p, &l) in cands.iter_mut().zip(&scratch.out) {
+    let lse = crate::lm::lstm::log_sum_exp(&scratch.cand);
+    for (p, &l) in cands.iter_mut().zip(&scratch.cand) {
         let lstm = (l - lse) / std::f32::consts::LN_2;
         p.score = (1.0 - weight) * p.score.max(-64.0) + weight * lstm;
     }
@@ -259,7 +234,6 @@ impl Predictor for LstmPredictor<'_> {
         self.unk_candidates += rerank(
             self.lm,
             self.lexicon,
-            self.ngram.model,
             &self.state.h,
             &mut cands,
             self.weight,

@@ -140,7 +140,6 @@ impl Suggester {
             rerank(
                 lm,
                 &engine.lexicon,
-                model,
                 &state.h,
                 &mut words,
                 LSTM_WEIGHT,
