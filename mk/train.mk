@@ -13,7 +13,7 @@ TOK_TRAIN := chat docs jglue aozora kwdlc wac
 TOK_DEV := chat kwdlc wac
 CORPUS_TOK := $(TOK_TRAIN:%=build/corpus/train/%.txt) $(TOK_DEV:%=build/corpus/dev/%.txt)
 
-.PHONY: corpus-tok vocab train lm-export lm-tiny train-deps lm-finetune
+.PHONY: corpus-tok vocab train lm-export lm-tiny train-deps lm-finetune lm-wide
 
 $(TOK_BIN): training/tokenize/Cargo.toml training/tokenize/src/main.rs training/tokenize/char.def training/tokenize/unk.def
 	CARGO_TARGET_DIR=$(TOK_TARGET) cargo build --release -j 2 --manifest-path training/tokenize/Cargo.toml
@@ -111,3 +111,17 @@ $(FT_DIR)/base.henkan:
 # `make model` packs $(LM_DIR)=build/lm-ft: fine-tune when there is no export yet.
 $(FT_DIR)/lstm.safetensors:
 	$(MAKE) lm-finetune
+
+# Widening (training/README.md §6): the fine-tuned LM of $(FT_DIR) grown to WIDE_CELL memory cells with a
+# projection back to 256 outputs (LSTMP; the embedding, its size and the tying stay), the new cells starting
+# from a random init with zero weight in the projection, so training starts from what the source computes.
+# Trained on the fine-tune stream; resumable like the others.
+WIDE_DIR := build/lm-wide
+WIDE_CELL ?= 512
+WIDE_MINUTES ?= 105
+WIDE_LR ?= 7e-4
+lm-wide: $(FT_DIR)/lstm.safetensors $(FT_DIR)/data/train.bin train-deps
+	$(TORCH_ENV) $(PYTHON) training/train_lstm.py --dir $(WIDE_DIR) --vocab-from $(FT_DIR)/data \
+	  --init-from $(FT_DIR)/lstm.safetensors --cell $(WIDE_CELL) --lr $(WIDE_LR) --minutes $(WIDE_MINUTES) \
+	  --decay-minutes $(WIDE_MINUTES) --no-bf16 --threads 2 --eval-minutes 35
+	$(PYTHON) training/export.py --dir $(WIDE_DIR)

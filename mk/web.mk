@@ -27,8 +27,10 @@ node_modules/.bin/wasm-opt node_modules/.bin/tsc: package.json
 
 # cargo decides whether the crate changed (a no-op when it did not); pkg/ is regenerated when the raw
 # module is newer. (Never trust file dates against src/ alone: a fresh clone dates everything alike.)
+# WASM_FEATURES=heap-stats counts the heap for `heapStats()` (measure-web builds it; +48 KB).
+WASM_FEATURES ?=
 wasm:
-	cargo build --target $(WASM_TARGET) --release --lib --no-default-features
+	cargo build --target $(WASM_TARGET) --release --lib --no-default-features $(if $(WASM_FEATURES),--features $(WASM_FEATURES))
 	$(MAKE) --no-print-directory $(WASM_PKG)
 
 $(WASM_PKG): $(WASM_RAW) node_modules/.bin/wasm-opt
@@ -64,10 +66,12 @@ test-web-tsc: node_modules/.bin/tsc wasm
 # too slow in an unoptimized wasm build for the webdriver's 20 s script timeout.
 test-web-wasm: $(WEB_MODEL)
 	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --profile ci --no-default-features --test web_scenarios
-	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --profile ci --target $(WASM_TARGET) --no-default-features --test web_node --test web_browser
+	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --profile ci --target $(WASM_TARGET) --no-default-features --features heap-stats --test web_node --test web_browser
 
 test-web-e2e: wasm $(WEB_MODEL)
 	HENKAN_E2E_MODEL=$(WEB_MODEL) node --test --test-concurrency=1 tests/e2e/
 
-measure-web: wasm $(WEB_MODEL)
+# Measured with the heap counted (WASM_FEATURES=heap-stats); `make wasm` afterwards for the lean module.
+measure-web: $(WEB_MODEL)
+	$(MAKE) --no-print-directory wasm WASM_FEATURES=heap-stats
 	HENKAN_E2E_MODEL=$(WEB_MODEL) node tests/e2e/measure.mjs

@@ -31,79 +31,15 @@ use crate::ime::{Ime, KeyEvent};
 use crate::model::ContainerStream;
 use crate::{Engine, Error};
 use serde::Serialize;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use wasm_bindgen::prelude::*;
 
-/// The system allocator (dlmalloc on wasm32) counting the bytes it has handed out, so that the
-/// page can tell the heap the engine keeps from the size of linear memory, which never shrinks
-/// ([`Henkan::heap_stats`]). Two relaxed atomic operations per allocation; the methods are
-/// not inlined (inlined into every allocation site they made the module 45 KB larger).
-struct CountingAllocator;
-
-/// Bytes allocated and not yet freed.
-static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
-/// The most `LIVE_BYTES` has been.
-static PEAK_BYTES: AtomicUsize = AtomicUsize::new(0);
-
-impl CountingAllocator {
-    fn added(size: usize) {
-        let live = LIVE_BYTES.fetch_add(size, Ordering::Relaxed) + size;
-        PEAK_BYTES.fetch_max(live, Ordering::Relaxed);
-    }
-
-    fn removed(size: usize) {
-        LIVE_BYTES.fetch_sub(size, Ordering::Relaxed);
-    }
-}
-
-// The one unsafe item outside `src/kernels/`: `GlobalAlloc` is an unsafe trait. Every method
-// forwards its arguments unchanged to `System` and only counts.
-#[allow(unsafe_code)]
-// SAFETY: the caller's guarantees for each method are passed on to `System`, which upholds the
-// allocator's; the counters are not part of the memory handed out.
-unsafe impl GlobalAlloc for CountingAllocator {
-    #[inline(never)]
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: same contract as `GlobalAlloc::alloc`, forwarded.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            Self::added(layout.size());
-        }
-        p
-    }
-
-    #[inline(never)]
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: same contract as `GlobalAlloc::alloc_zeroed`, forwarded.
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            Self::added(layout.size());
-        }
-        p
-    }
-
-    #[inline(never)]
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with `layout` (every allocation goes there).
-        unsafe { System.dealloc(ptr, layout) };
-        Self::removed(layout.size());
-    }
-
-    #[inline(never)]
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: same contract as `GlobalAlloc::realloc`, forwarded.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            Self::removed(layout.size());
-            Self::added(new_size);
-        }
-        p
-    }
-}
-
+/// With the feature `heap-stats`: the system allocator (dlmalloc on wasm32) wrapped by `cap`,
+/// which counts the bytes handed out and their peak, so that the page can tell the heap the
+/// engine keeps from the size of linear memory, which never shrinks ([`Henkan::heap_stats`]).
+/// No limit is set.
+#[cfg(feature = "heap-stats")]
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
 
 /// What [`Henkan::heap_stats`] reports (bytes).
 #[derive(Serialize)]
@@ -111,10 +47,12 @@ static ALLOCATOR: CountingAllocator = CountingAllocator;
 struct HeapStats {
     /// Size of wasm linear memory (it only grows).
     memory_bytes: f64,
-    /// Heap bytes allocated now: what the engine, the sessions and the loader keep.
-    live_bytes: f64,
-    /// The most heap bytes allocated at once since the module started.
-    peak_bytes: f64,
+    /// Heap bytes allocated now: what the engine, the sessions and the loader keep
+    /// (`null` without the feature `heap-stats`).
+    live_bytes: Option<f64>,
+    /// The most heap bytes allocated at once since the module started (`null` without the
+    /// feature `heap-stats`).
+    peak_bytes: Option<f64>,
 }
 
 /// The engine and the per-field IMEs, behind one handle.
@@ -570,13 +508,20 @@ impl Henkan {
 
     /// `{ memoryBytes, liveBytes, peakBytes }`: linear memory, the heap bytes allocated now and
     /// the most allocated at once (linear memory never shrinks, so it shows the peak plus the
-    /// allocator's fragmentation, not what is kept).
+    /// allocator's fragmentation, not what is kept). The heap figures are counted only in a
+    /// build with the feature `heap-stats` (`make measure-web`, the wasm tests); else `null`.
     #[wasm_bindgen(js_name = heapStats)]
     pub fn heap_stats(&self) -> Result<JsValue, JsError> {
         to_js(&HeapStats {
             memory_bytes: self.memory_bytes(),
-            live_bytes: LIVE_BYTES.load(Ordering::Relaxed) as f64,
-            peak_bytes: PEAK_BYTES.load(Ordering::Relaxed) as f64,
+            #[cfg(feature = "heap-stats")]
+            live_bytes: Some(ALLOCATOR.allocated() as f64),
+            #[cfg(feature = "heap-stats")]
+            peak_bytes: Some(ALLOCATOR.max_allocated() as f64),
+            #[cfg(not(feature = "heap-stats"))]
+            live_bytes: None,
+            #[cfg(not(feature = "heap-stats"))]
+            peak_bytes: None,
         })
     }
 

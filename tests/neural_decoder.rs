@@ -11,13 +11,19 @@ use henkan::decoder::neural::{NeuralOptions, Scoring, Softmax};
 use henkan::{Engine, Session};
 
 fn engine() -> Option<Engine> {
-    // A committed copy of `make lm-tiny`'s output (tests/data/lm-tiny), so CI needs no training.
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lm-tiny/");
-    let Ok(st) = std::fs::read(format!("{dir}lstm.safetensors")) else {
-        eprintln!("skipped: no build/lm-tiny (make lm-tiny)");
+    engine_with("lm-tiny")
+}
+
+/// The shipped dictionary with the tiny LM of `tests/data/{lm}` attached.
+fn engine_with(lm: &str) -> Option<Engine> {
+    // A committed copy of `make lm-tiny`'s output (tests/data/lm-tiny), so CI needs no training;
+    // tests/data/lm-tiny-proj is the same widened to a projected LSTM (shares the vocabulary).
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let Ok(st) = std::fs::read(format!("{data}{lm}/lstm.safetensors")) else {
+        eprintln!("skipped: no tests/data/{lm} (make lm-tiny)");
         return None;
     };
-    let vocab = std::fs::read_to_string(format!("{dir}vocab.tsv")).unwrap();
+    let vocab = std::fs::read_to_string(format!("{data}lm-tiny/vocab.tsv")).unwrap();
     let model = std::fs::read(common::shipped_path()).unwrap();
     let w = read_safetensors(&st).unwrap();
     let (bytes, report) = attach_lstm(model, &w, &vocab, PackOptions::bits(8)).unwrap();
@@ -47,19 +53,49 @@ fn session(scoring: Scoring, softmax: Softmax) -> Session {
     s
 }
 
+/// Typing `r` key by key converts as converting it at once; returns the typed session.
+fn typed_equals_at_once(e: &Engine, scoring: Scoring, r: &str) -> Session {
+    let mut typed = session(scoring, Softmax::Ivs);
+    typed.insert_str(e, r);
+    let mut fresh = session(scoring, Softmax::Ivs);
+    let want = fresh.convert_reading(e, r);
+    assert_eq!(typed.convert(e).nbest[0], want.nbest[0], "{scoring:?} {r}");
+    typed
+}
+
 #[test]
 fn typing_key_by_key_equals_converting_at_once() {
     let Some(e) = engine() else { return };
     for scoring in [Scoring::Neural, Scoring::Hybrid] {
         for r in READINGS {
-            let mut typed = session(scoring, Softmax::Ivs);
-            typed.insert_str(&e, r);
-            let mut fresh = session(scoring, Softmax::Ivs);
-            let want = fresh.convert_reading(&e, r);
-            let got = typed.convert(&e);
-            assert_eq!(got.nbest[0], want.nbest[0], "{scoring:?} {r}");
+            typed_equals_at_once(&e, scoring, r);
         }
     }
+}
+
+/// A model with a projection (cells ≠ outputs: the beam's `c` rows are wider than its `h`
+/// rows) decodes incrementally, truncates on backspace and takes a context like the plain one.
+#[test]
+fn projected_lm_decodes_incrementally() {
+    let Some(e) = engine_with("lm-tiny-proj") else {
+        return;
+    };
+    for scoring in [Scoring::Neural, Scoring::Hybrid] {
+        for r in READINGS {
+            let mut typed = typed_equals_at_once(&e, scoring, r);
+            typed.backspace(&e);
+            let short: String = r.chars().take(r.chars().count() - 1).collect();
+            let mut fresh = session(scoring, Softmax::Ivs);
+            assert_eq!(
+                typed.convert(&e).nbest,
+                fresh.convert_reading(&e, &short).nbest,
+                "{scoring:?} {short}"
+            );
+        }
+    }
+    let mut s = session(Scoring::Neural, Softmax::Ivs);
+    s.set_context(&e, "きょうは");
+    assert!(!s.convert_reading(&e, "いいてんきですね").text().is_empty());
 }
 
 #[test]

@@ -9,8 +9,10 @@ use henkan::model::SectionBytes;
 
 fn load(dir: &str, opts: PackOptions) -> Option<(LstmModel, serde_json::Value)> {
     // `lm-tiny` is committed under tests/data (a copy of `make lm-tiny`'s output) so that CI
-    // runs this test without training; other directories are read from build/.
-    let root = if dir == "lm-tiny" {
+    // runs this test without training, and so is `lm-tiny-proj` (the same widened to 48 cells
+    // with a projection and trained for 0.4 minutes, `--cell 48`; it shares lm-tiny's
+    // vocabulary); other directories are read from build/.
+    let root = if dir.starts_with("lm-tiny") {
         concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/")
     } else {
         concat!(env!("CARGO_MANIFEST_DIR"), "/build/")
@@ -20,7 +22,9 @@ fn load(dir: &str, opts: PackOptions) -> Option<(LstmModel, serde_json::Value)> 
         eprintln!("skipped: no {root}{dir}/lstm.safetensors (make lm-tiny)");
         return None;
     };
-    let vocab = std::fs::read_to_string(format!("{root}{dir}/vocab.tsv")).unwrap();
+    let vocab = std::fs::read_to_string(format!("{root}{dir}/vocab.tsv"))
+        .or_else(|_| std::fs::read_to_string(format!("{root}lm-tiny/vocab.tsv")))
+        .unwrap();
     let golden: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(format!("{root}{dir}/golden.json")).unwrap())
             .unwrap();
@@ -54,7 +58,7 @@ fn check(m: &LstmModel, golden: &serde_json::Value) -> (f32, f32, usize) {
         .map(|v| v[0].as_u64().unwrap() as u32)
         .collect();
     let hd = m.hidden;
-    let (mut h, mut c) = (vec![0.0; hd], vec![0.0; hd]);
+    let (mut h, mut c) = (vec![0.0; hd], vec![0.0; m.cell]);
     let mut x = vec![0.0; hd];
     let mut scratch = StepScratch::default();
     let (mut lp, mut row) = (Vec::new(), Vec::new());
@@ -95,6 +99,27 @@ fn tiny_fp32_matches_pytorch() {
     assert!(d < 1e-3, "max |Δ log-prob| {d}");
     assert!(dh < 1e-4, "max |Δ h| {dh}");
     assert_eq!(top, 24);
+}
+
+/// A model with a projection (LSTMP: 48 cells, 32 outputs) computes what PyTorch's
+/// `nn.LSTM(proj_size=32)` does, in f32 and at 4 bits.
+#[test]
+fn tiny_projected_matches_pytorch() {
+    let Some((m, g)) = load("lm-tiny-proj", PackOptions::bits(32)) else {
+        return;
+    };
+    assert_eq!((m.hidden, m.cell), (32, 48));
+    let (d, dh, top) = check(&m, &g);
+    assert!(d < 1e-3, "max |Δ log-prob| {d}");
+    assert!(dh < 1e-4, "max |Δ h| {dh}");
+    assert_eq!(top, 24);
+    let Some((m4, g)) = load("lm-tiny-proj", "4,r4".parse().unwrap()) else {
+        return;
+    };
+    assert_eq!((m4.cell, m4.recurrent_bits), (48, 4));
+    let (d, dh, _) = check(&m4, &g);
+    assert!(d > 0.0 && d < 2.0, "max |Δ log-prob| {d}");
+    assert!(dh < 1.0, "max |Δ h| {dh}");
 }
 
 #[test]

@@ -85,7 +85,7 @@ fn int8_rows_round_trip() {
 #[test]
 fn product_quantized_rows_round_trip() {
     use henkan::build::lstm::product_quantize;
-    use henkan::lm::lstm::format::{read_lstm, write_lstm, MatrixPayload};
+    use henkan::lm::lstm::format::{read_lstm, write_lstm, LstmPayload, MatrixPayload};
     use henkan::model::SectionBytes;
     let (rows, dim, sub) = (300, 16, 4);
     // 10 distinct sub-vectors per column block: 256 centroids reproduce them exactly
@@ -99,17 +99,19 @@ fn product_quantized_rows_round_trip() {
     assert_eq!(k, 256);
     assert_eq!(codes.len(), rows * dim / sub);
     let payload = MatrixPayload::Product(sub, centroids, k, codes);
-    let section = write_lstm(
-        rows,
-        dim,
-        3,
-        0,
-        &payload,
-        &MatrixPayload::F32(vec![0.0; 4 * dim * dim]),
-        &MatrixPayload::F32(vec![0.0; 4 * dim * dim]),
-        &vec![0.0; 4 * dim],
-        &vec![0.0; rows],
-    );
+    let section = write_lstm(&LstmPayload {
+        vocab: rows,
+        hidden: dim,
+        cell: dim,
+        unk_id: 3,
+        bos_id: 0,
+        embedding: &payload,
+        w_ih: &MatrixPayload::F32(vec![0.0; 4 * dim * dim]),
+        w_hh: &MatrixPayload::F32(vec![0.0; 4 * dim * dim]),
+        w_hr: None,
+        b: &vec![0.0; 4 * dim],
+        out_bias: &vec![0.0; rows],
+    });
     let model = read_lstm(SectionBytes::from_vec(section.clone())).unwrap();
     assert_eq!(model.embedding.bits(), 2);
     let mut out = vec![0.0; dim];

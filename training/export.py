@@ -7,9 +7,13 @@
       w_hh      [4H, H]    weight_hh_l0, same gate order
       b         [4H]       bias_ih_l0 + bias_hh_l0
       out_bias  [V]        output bias
-    metadata (strings): vocab_size, emb, hidden, unk_id, bos_id, gate_order="i,f,g,o", steps, tokens.
-    One step: z = w_ih x + w_hh h + b; i = sigmoid(z[0:H]); f = sigmoid(z[H:2H]); g = tanh(z[2H:3H]);
-    o = sigmoid(z[3H:4H]); c' = f*c + i*g; h' = o*tanh(c'); logits = embedding h' + out_bias.
+      w_hr      [H, C]     only for a model with a projection (LSTMP, `--cell C`): weight_hr_l0
+    metadata (strings): vocab_size, emb, hidden, unk_id, bos_id, gate_order="i,f,g,o", steps, tokens, and
+    cell (= C, only with w_hr). Without a projection C = H and w_ih is [4H, E], w_hh [4H, H], b [4H]; with one
+    they are [4C, E], [4C, H], [4C].
+    One step: z = w_ih x + w_hh h + b; i = sigmoid(z[0:C]); f = sigmoid(z[C:2C]); g = tanh(z[2C:3C]);
+    o = sigmoid(z[3C:4C]); c' = f*c + i*g; m = o*tanh(c'); h' = m (no projection) or w_hr m;
+    logits = embedding h' + out_bias.
   --dir/vocab.tsv         id<TAB>key<TAB>count for the V ids of the model (a copy of the training vocabulary,
                           truncated to V for a smaller model; the truncated words' counts are added to <unk>).
 """
@@ -31,24 +35,30 @@ def golden(t, cfg, out_dir, n=24):
     dev = os.path.join(cfg["vocab_from"], "dev_kwdlc.bin")
     ids = np.fromfile(dev, dtype=np.int32)[: n + 1].astype(np.int64)
     V, H = cfg["vocab_size"], cfg["hidden"]
+    C = cfg.get("cell") or H
     ids = np.where(ids >= V, cfg["unk_id"], ids)
     E, Wi, Wh, b, ob = (t[k].double().numpy() for k in ["embedding", "w_ih", "w_hh", "b", "out_bias"])
+    Wr = t["w_hr"].double().numpy() if "w_hr" in t else None
     sig = lambda z: 1 / (1 + np.exp(-z))
-    h, c = np.zeros(H), np.zeros(H)
+    h, c = np.zeros(H), np.zeros(C)
     lps, tops = [], []
     for k in range(n):
         z = Wi @ E[ids[k]] + Wh @ h + b
-        i, f, g, o = sig(z[:H]), sig(z[H:2 * H]), np.tanh(z[2 * H:3 * H]), sig(z[3 * H:])
+        i, f, g, o = sig(z[:C]), sig(z[C:2 * C]), np.tanh(z[2 * C:3 * C]), sig(z[3 * C:])
         c = f * c + i * g
         h = o * np.tanh(c)
+        if Wr is not None:
+            h = Wr @ h
         logits = E @ h + ob
         m = logits.max()
         lse = m + np.log(np.exp(logits - m).sum())
         lps.append(float(logits[ids[k + 1]] - lse))
         tops.append([int(x) for x in np.argsort(-logits)[:5]])
     # the same with torch.nn.LSTM
-    lstm = torch.nn.LSTM(cfg["emb"], H).double()
+    lstm = (torch.nn.LSTM(cfg["emb"], C, proj_size=H) if Wr is not None else torch.nn.LSTM(cfg["emb"], H)).double()
     with torch.no_grad():
+        if Wr is not None:
+            lstm.weight_hr_l0.copy_(t["w_hr"].double())
         lstm.weight_ih_l0.copy_(t["w_ih"].double())
         lstm.weight_hh_l0.copy_(t["w_hh"].double())
         lstm.bias_ih_l0.copy_(t["b"].double())
@@ -80,11 +90,16 @@ def main():
         "b": (m["lstm.bias_ih_l0"] + m["lstm.bias_hh_l0"]).float().contiguous(),
         "out_bias": m["out_bias"].float().contiguous(),
     }
+    C = cfg.get("cell") or cfg["hidden"]
+    if cfg.get("cell"):
+        tensors["w_hr"] = m["lstm.weight_hr_l0"].float().contiguous()
     assert tensors["embedding"].shape == (V, cfg["emb"])
-    assert tensors["w_ih"].shape == (4 * cfg["hidden"], cfg["emb"])
+    assert tensors["w_ih"].shape == (4 * C, cfg["emb"])
     meta = {"vocab_size": str(V), "emb": str(cfg["emb"]), "hidden": str(cfg["hidden"]),
             "unk_id": str(unk_id), "bos_id": str(cfg["bos_id"]), "gate_order": "i,f,g,o",
             "steps": str(ck["st"]["step"]), "tokens": str(ck["st"]["tokens"])}
+    if cfg.get("cell"):
+        meta["cell"] = str(C)
     out = os.path.join(a.dir, "lstm.safetensors")
     save_file(tensors, out + ".tmp", metadata=meta)
     os.chmod(out + ".tmp", 0o644)

@@ -39,6 +39,9 @@ def parse_args():
     ap.add_argument("--vocab-size", type=int, default=0, help="use only the first N ids (others -> <unk>)")
     ap.add_argument("--emb", type=int, default=256)
     ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--cell", type=int, default=0,
+                    help="LSTM with a projection (LSTMP): N memory cells projected to --hidden (= --emb) outputs; "
+                         "0 = no projection (cells = hidden)")
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--bptt", type=int, default=35)
     ap.add_argument("--neg", type=int, default=8192, help="log-uniform negative draws per batch (shared)")
@@ -76,11 +79,15 @@ def parse_args():
 
 
 class LM(nn.Module):
-    def __init__(self, vocab, emb, hidden):
+    def __init__(self, vocab, emb, hidden, cell=0):
         super().__init__()
         assert emb == hidden, "tied embeddings need emb == hidden"
         self.embedding = nn.Embedding(vocab, emb)
-        self.lstm = nn.LSTM(emb, hidden, num_layers=1)
+        if cell:
+            # cells c [cell], output h = w_hr (o * tanh(c)) [hidden]: more memory at the same embedding size
+            self.lstm = nn.LSTM(emb, cell, num_layers=1, proj_size=hidden)
+        else:
+            self.lstm = nn.LSTM(emb, hidden, num_layers=1)
         self.out_bias = nn.Parameter(torch.zeros(vocab))
         nn.init.uniform_(self.embedding.weight, -0.05, 0.05)
 
@@ -189,7 +196,7 @@ def main():
                 s = s[: a.eval_tokens + 1]
             devs[d] = s
 
-    model = LM(V, a.emb, a.hidden)
+    model = LM(V, a.emb, a.hidden, a.cell)
     # initialise the output bias to the log unigram distribution: faster start with sampled softmax
     counts = np.zeros(V)
     with open(os.path.join(a.vocab_from, "vocab.tsv"), encoding="utf-8") as f:
@@ -202,22 +209,42 @@ def main():
     if a.init_from:
         from safetensors.torch import load_file
         t = load_file(a.init_from)
-        shapes = {"embedding": (V, a.emb), "w_ih": (4 * a.hidden, a.emb), "w_hh": (4 * a.hidden, a.hidden),
-                  "b": (4 * a.hidden,), "out_bias": (V,)}
+        C = a.cell or a.hidden
+        C0 = t["w_hh"].shape[0] // 4  # cells of the source model (widened to C when C > C0)
+        shapes = {"embedding": (V, a.emb), "w_ih": (4 * C0, a.emb), "w_hh": (4 * C0, a.hidden),
+                  "b": (4 * C0,), "out_bias": (V,)}
+        if "w_hr" in t:
+            shapes["w_hr"] = (a.hidden, C0)
         for k, shape in shapes.items():
             if tuple(t[k].shape) != shape:
                 sys.exit(f"{a.init_from}: {k} is {tuple(t[k].shape)}, the model needs {shape}")
+        if C0 > C or (C0 < C and not a.cell):
+            sys.exit(f"{a.init_from} has {C0} cells; widening to {C} needs --cell {C}")
         with torch.no_grad():
             model.embedding.weight.copy_(t["embedding"].float())
-            model.lstm.weight_ih_l0.copy_(t["w_ih"].float())
-            model.lstm.weight_hh_l0.copy_(t["w_hh"].float())
-            model.lstm.bias_ih_l0.copy_(t["b"].float())
-            model.lstm.bias_hh_l0.zero_()
             model.out_bias.copy_(t["out_bias"].float())
+            lstm = model.lstm
+            # the source's cells go into the first C0 cells of every gate block; the new cells keep their
+            # random init, and their columns of w_hr start at 0, so the widened model computes what the
+            # source did until training moves them
+            for g in range(4):
+                lstm.weight_ih_l0[g * C:g * C + C0].copy_(t["w_ih"][g * C0:(g + 1) * C0].float())
+                lstm.weight_hh_l0[g * C:g * C + C0].copy_(t["w_hh"][g * C0:(g + 1) * C0].float())
+                lstm.bias_ih_l0[g * C:g * C + C0].copy_(t["b"][g * C0:(g + 1) * C0].float())
+                lstm.bias_ih_l0[g * C + C0:(g + 1) * C].zero_()
+            lstm.bias_hh_l0.zero_()
+            if a.cell:
+                lstm.weight_hr_l0.zero_()
+                if "w_hr" in t:
+                    lstm.weight_hr_l0[:, :C0].copy_(t["w_hr"].float())
+                else:
+                    lstm.weight_hr_l0[:, :C0].copy_(torch.eye(a.hidden, C0))
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
     config = {k: getattr(a, k) for k in ["emb", "hidden", "batch", "bptt", "neg", "max_train_tokens", "seed"]}
     config.update(vocab_size=V, unk_id=unk_id, bos_id=bos_id, vocab_from=a.vocab_from,
                   train_tokens=int(len(data)))
+    if a.cell:
+        config["cell"] = a.cell
 
     ckpt_path = os.path.join(a.dir, "ckpt.pt")
     st = {"pos": 0, "epoch": 0, "step": 0, "tokens": 0, "train_seconds": 0.0}

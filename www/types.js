@@ -67,8 +67,9 @@
 /**
  * @typedef {object} HeapStats wasm memory (src/wasm.rs `heapStats`), bytes
  * @property {number} memoryBytes linear memory (it never shrinks)
- * @property {number} liveBytes heap allocated now (what the engine, the sessions and the loader keep)
- * @property {number} peakBytes the most heap allocated at once so far
+ * @property {number | null} liveBytes heap allocated now (what the engine, the sessions and the loader keep);
+ *   null unless the module was built with the feature heap-stats (`make measure-web`)
+ * @property {number | null} peakBytes the most heap allocated at once so far (null likewise)
  */
 
 /**

@@ -380,8 +380,8 @@ fn attach(
     let (bytes, r) =
         henkan::build::lstm::attach_lstm(model, &w, &vocab, opts).map_err(|e| e.to_string())?;
     eprintln!(
-        "lstm: vocab {} hidden {} quantization {opts:?}: lstm section {} bytes, lm vocabulary {} bytes; {} of {} lexicon entries are LM words; {} LM words have no entry",
-        w.vocab, w.hidden, r.lstm_bytes, r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
+        "lstm: vocab {} hidden {} cells {} quantization {opts:?}: lstm section {} bytes, lm vocabulary {} bytes; {} of {} lexicon entries are LM words; {} LM words have no entry",
+        w.vocab, w.hidden, w.cell, r.lstm_bytes, r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
     );
     Ok(bytes)
 }
@@ -1105,7 +1105,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 })
                 .collect();
             let hd = m.hidden;
-            let (mut h, mut c, mut x) = (vec![0.0; hd], vec![0.0; hd], vec![0.0; hd]);
+            let (mut h, mut c, mut x) = (vec![0.0; hd], vec![0.0; m.cell], vec![0.0; hd]);
             let mut scratch = henkan::lm::lstm::StepScratch::default();
             let (mut lp, mut row) = (Vec::new(), Vec::new());
             let (mut nll, mut n, mut nll_known, mut n_known) = (0f64, 0usize, 0f64, 0usize);

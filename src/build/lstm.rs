@@ -13,7 +13,7 @@
 
 use crate::error::{Error, Result};
 use crate::lexicon::Lexicon;
-use crate::lm::lstm::format::{write_lstm, write_vocab, MatrixPayload};
+use crate::lm::lstm::format::{write_lstm, write_vocab, LstmPayload, MatrixPayload};
 use crate::model::{Container, ContainerWriter, SectionKind};
 use std::collections::HashMap;
 
@@ -158,13 +158,17 @@ pub struct LstmWeights {
     pub vocab: usize,
     /// Hidden size (= embedding size).
     pub hidden: usize,
+    /// Memory cells `c` (`hidden` unless there is a projection `w_hr`).
+    pub cell: usize,
     /// `[vocab, hidden]`.
     pub embedding: Vec<f32>,
-    /// `[4h, h]`.
+    /// `[4c, h]`.
     pub w_ih: Vec<f32>,
-    /// `[4h, h]`.
+    /// `[4c, h]`.
     pub w_hh: Vec<f32>,
-    /// `[4h]`.
+    /// `[h, c]`, empty without a projection.
+    pub w_hr: Vec<f32>,
+    /// `[4c]`.
     pub b: Vec<f32>,
     /// `[vocab]`.
     pub out_bias: Vec<f32>,
@@ -225,19 +229,36 @@ pub fn read_safetensors(bytes: &[u8]) -> Result<LstmWeights> {
     let (_, w_hh) = tensor("w_hh")?;
     let (_, b) = tensor("b")?;
     let (_, out_bias) = tensor("out_bias")?;
-    let (vocab, hidden) = (es[0], es[1]);
-    if w_ih.len() != 4 * hidden * hidden
-        || w_hh.len() != 4 * hidden * hidden
+    let (vocab, hidden) = (
+        es.first().copied().unwrap_or(0),
+        es.get(1).copied().unwrap_or(0),
+    );
+    let (cell, w_hr) = if json.get("w_hr").is_some() {
+        let (rs, w_hr) = tensor("w_hr")?;
+        (rs.get(1).copied().unwrap_or(0), w_hr)
+    } else {
+        (hidden, Vec::new())
+    };
+    if hidden == 0
+        || cell == 0
+        || w_ih.len() != 4 * cell * hidden
+        || w_hh.len() != 4 * cell * hidden
+        || w_hr.len() != if cell != hidden { hidden * cell } else { 0 }
+        || b.len() != 4 * cell
         || out_bias.len() != vocab
     {
-        return Err(build_err("safetensors: shapes are not a tied 1-layer LSTM"));
+        return Err(build_err(
+            "safetensors: shapes are not a tied 1-layer LSTM (with or without a projection)",
+        ));
     }
     Ok(LstmWeights {
         vocab,
         hidden,
+        cell,
         embedding,
         w_ih,
         w_hh,
+        w_hr,
         b,
         out_bias,
     })
@@ -564,17 +585,20 @@ pub struct PackReport {
 /// Packs the `Lstm` section.
 pub fn pack_lstm(w: &LstmWeights, vocab: &VocabTsv, opts: PackOptions) -> Vec<u8> {
     let h = w.hidden;
-    write_lstm(
-        w.vocab,
-        h,
-        vocab.unk_id,
-        vocab.bos_id,
-        &payload(&w.embedding, h, opts.embedding),
-        &payload(&w.w_ih, h, opts.recurrent),
-        &payload(&w.w_hh, h, opts.recurrent),
-        &w.b,
-        &w.out_bias,
-    )
+    let w_hr = (!w.w_hr.is_empty()).then(|| payload(&w.w_hr, w.cell, opts.recurrent));
+    write_lstm(&LstmPayload {
+        vocab: w.vocab,
+        hidden: h,
+        cell: w.cell,
+        unk_id: vocab.unk_id,
+        bos_id: vocab.bos_id,
+        embedding: &payload(&w.embedding, h, opts.embedding),
+        w_ih: &payload(&w.w_ih, h, opts.recurrent),
+        w_hh: &payload(&w.w_hh, h, opts.recurrent),
+        w_hr: w_hr.as_ref(),
+        b: &w.b,
+        out_bias: &w.out_bias,
+    })
 }
 
 /// Returns a copy of the model container `model` with the LM sections (re)placed.

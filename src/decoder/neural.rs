@@ -216,7 +216,7 @@ impl NeuralDecoder {
         let m = &lm.model;
         let hd = m.hidden;
         self.ctx_h = vec![0.0; hd];
-        self.ctx_c = vec![0.0; hd];
+        self.ctx_c = vec![0.0; m.cell];
         self.x.resize(hd, 0.0);
         for &id in ids {
             m.embed(id, &mut self.x);
@@ -378,7 +378,7 @@ impl NeuralDecoder {
         let (mut h, mut c) = if self.ctx_h.len() == hd {
             (self.ctx_h.clone(), self.ctx_c.clone())
         } else {
-            (vec![0.0; hd], vec![0.0; hd])
+            (vec![0.0; hd], vec![0.0; m.cell])
         };
         self.x.resize(hd, 0.0);
         m.embed(m.bos_id, &mut self.x);
@@ -566,17 +566,18 @@ impl NeuralDecoder {
         let nb = last - first;
         self.x.resize(nb * hd, 0.0);
         self.h.resize(last * hd, 0.0);
-        self.c.resize(last * hd, 0.0);
+        let cd = m.cell;
+        self.c.resize(last * cd, 0.0);
         for (k, hy) in self.hyps[first..last].iter().enumerate() {
             let s = self.slot[hy.word as usize] as usize;
             self.x[k * hd..(k + 1) * hd].copy_from_slice(&self.rows[s * hd..(s + 1) * hd]);
             let p = hy.parent as usize;
             self.h.copy_within(p * hd..(p + 1) * hd, (first + k) * hd);
-            self.c.copy_within(p * hd..(p + 1) * hd, (first + k) * hd);
+            self.c.copy_within(p * cd..(p + 1) * cd, (first + k) * cd);
         }
         let (hs, cs) = (
             &mut self.h[first * hd..last * hd],
-            &mut self.c[first * hd..last * hd],
+            &mut self.c[first * cd..last * cd],
         );
         m.step(&self.x[..nb * hd], hs, cs, &mut self.step);
         self.stats.lstm_ns += t1.ns();

@@ -41,7 +41,7 @@ impl LstmState {
         let hd = lm.model.hidden;
         let mut s = LstmState {
             h: vec![0.0; hd],
-            c: vec![0.0; hd],
+            c: vec![0.0; lm.model.cell],
             x: vec![0.0; hd],
             scratch: StepScratch::default(),
         };

@@ -5,6 +5,12 @@
 //! "HKLSTM01"  u32 vocab  u32 hidden  u32 unk_id  u32 bos_id
 //! matrix embedding [vocab, hidden]   matrix w_ih [4h, h]   matrix w_hh [4h, h]
 //! f32 b[4h]  f32 out_bias[vocab]
+//!
+//! "HKLSTM02" (with a projection, `c` memory cells)
+//! u32 vocab  u32 hidden  u32 cell  u32 unk_id  u32 bos_id
+//! matrix embedding [vocab, hidden]   matrix w_ih [4c, h]   matrix w_hh [4c, h]   matrix w_hr [h, c]
+//! f32 b[4c]  f32 out_bias[vocab]
+//!
 //! matrix = u32 kind (0 f32, 1 codebook, 2 int8, 3 split, 4 product)  u32 rows  u32 cols  u32 bits, then
 //!   f32:      rows·cols f32
 //!   codebook: u32 n  f32 centroids[n]  u64 len  len bytes of bit-packed codes (LSB first), pad to 4
@@ -30,6 +36,8 @@ use crate::model::SectionBytes;
 
 /// Magic of the `Lstm` section.
 pub const LSTM_MAGIC: &[u8; 8] = b"HKLSTM01";
+/// Magic of the `Lstm` section of a model with a projection.
+pub const LSTMP_MAGIC: &[u8; 8] = b"HKLSTM02";
 /// Magic of the `LmVocab` section.
 pub const VOCAB_MAGIC: &[u8; 8] = b"HKLMVOC2";
 
@@ -219,35 +227,50 @@ pub fn read_lstm(bytes: SectionBytes) -> Result<LstmModel> {
         at: 0,
         section: "lstm",
     };
-    if r.take(8)? != LSTM_MAGIC {
-        return Err(bad("lstm", "bad magic"));
-    }
+    let projected = match r.take(8)? {
+        m if m == LSTM_MAGIC => false,
+        m if m == LSTMP_MAGIC => true,
+        _ => return Err(bad("lstm", "bad magic")),
+    };
     let vocab = r.u32()? as usize;
     let hidden = r.u32()? as usize;
+    let cell = if projected { r.u32()? as usize } else { hidden };
     let unk_id = r.u32()?;
     let bos_id = r.u32()?;
     if vocab == 0
         || hidden == 0
         || hidden > 4096
+        || cell == 0
+        || cell > 4096
+        || (projected && cell == hidden)
         || unk_id as usize >= vocab
         || bos_id as usize >= vocab
     {
         return Err(bad("lstm", "bad dimensions"));
     }
     let embedding = read_matrix(&mut r, &bytes, vocab, hidden)?;
-    let w_ih = read_matrix(&mut r, &bytes, 4 * hidden, hidden)?;
-    let w_hh = read_matrix(&mut r, &bytes, 4 * hidden, hidden)?;
-    let rec_bits = w_ih.bits().max(w_hh.bits());
-    let b = r.f32s(4 * hidden)?;
+    let w_ih = read_matrix(&mut r, &bytes, 4 * cell, hidden)?;
+    let w_hh = read_matrix(&mut r, &bytes, 4 * cell, hidden)?;
+    let mut rec_bits = w_ih.bits().max(w_hh.bits());
+    let w_hr = if projected {
+        let m = read_matrix(&mut r, &bytes, hidden, cell)?;
+        rec_bits = rec_bits.max(m.bits());
+        dense(&m, hidden, cell)
+    } else {
+        Vec::new()
+    };
+    let b = r.f32s(4 * cell)?;
     let out_bias = r.f32s(vocab)?;
     LstmModel::from_parts(
         vocab,
         hidden,
+        cell,
         unk_id,
         bos_id,
         embedding,
-        dense(&w_ih, 4 * hidden, hidden),
-        dense(&w_hh, 4 * hidden, hidden),
+        dense(&w_ih, 4 * cell, hidden),
+        dense(&w_hh, 4 * cell, hidden),
+        w_hr,
         b,
         out_bias,
         rec_bits,
@@ -330,29 +353,59 @@ fn write_matrix(out: &mut Vec<u8>, m: &MatrixPayload, rows: usize, cols: usize) 
     }
 }
 
-/// Serializes an `Lstm` section.
-#[allow(clippy::too_many_arguments)]
-pub fn write_lstm(
-    vocab: usize,
-    hidden: usize,
-    unk_id: u32,
-    bos_id: u32,
-    embedding: &MatrixPayload,
-    w_ih: &MatrixPayload,
-    w_hh: &MatrixPayload,
-    b: &[f32],
-    out_bias: &[f32],
-) -> Vec<u8> {
+/// The weights of an `Lstm` section, as payloads to write.
+#[derive(Debug, Clone)]
+pub struct LstmPayload<'a> {
+    /// Vocabulary size.
+    pub vocab: usize,
+    /// Hidden (= embedding) size.
+    pub hidden: usize,
+    /// Memory cells (`hidden` without a projection).
+    pub cell: usize,
+    /// Id of `<unk>`.
+    pub unk_id: u32,
+    /// Id of `<s>`.
+    pub bos_id: u32,
+    /// `[vocab, hidden]`.
+    pub embedding: &'a MatrixPayload,
+    /// `[4·cell, hidden]`.
+    pub w_ih: &'a MatrixPayload,
+    /// `[4·cell, hidden]`.
+    pub w_hh: &'a MatrixPayload,
+    /// `[hidden, cell]`, only with a projection.
+    pub w_hr: Option<&'a MatrixPayload>,
+    /// `[4·cell]`.
+    pub b: &'a [f32],
+    /// `[vocab]`.
+    pub out_bias: &'a [f32],
+}
+
+/// Serializes an `Lstm` section (`HKLSTM02` when it has a projection, else `HKLSTM01`).
+pub fn write_lstm(p: &LstmPayload) -> Vec<u8> {
     let mut out = Vec::new();
-    out.extend_from_slice(LSTM_MAGIC);
-    for v in [vocab as u32, hidden as u32, unk_id, bos_id] {
-        put_u32(&mut out, v);
+    let (h, c) = (p.hidden, p.cell);
+    match p.w_hr {
+        Some(_) => {
+            out.extend_from_slice(LSTMP_MAGIC);
+            for v in [p.vocab as u32, h as u32, c as u32, p.unk_id, p.bos_id] {
+                put_u32(&mut out, v);
+            }
+        }
+        None => {
+            out.extend_from_slice(LSTM_MAGIC);
+            for v in [p.vocab as u32, h as u32, p.unk_id, p.bos_id] {
+                put_u32(&mut out, v);
+            }
+        }
     }
-    write_matrix(&mut out, embedding, vocab, hidden);
-    write_matrix(&mut out, w_ih, 4 * hidden, hidden);
-    write_matrix(&mut out, w_hh, 4 * hidden, hidden);
-    put_f32s(&mut out, b);
-    put_f32s(&mut out, out_bias);
+    write_matrix(&mut out, p.embedding, p.vocab, h);
+    write_matrix(&mut out, p.w_ih, 4 * c, h);
+    write_matrix(&mut out, p.w_hh, 4 * c, h);
+    if let Some(w_hr) = p.w_hr {
+        write_matrix(&mut out, w_hr, h, c);
+    }
+    put_f32s(&mut out, p.b);
+    put_f32s(&mut out, p.out_bias);
     out
 }
 

@@ -6,11 +6,13 @@
 //! - *LM word* / *LM id*: a word of the LM vocabulary (ids sorted by training frequency,
 //!   most frequent first; `<s>` marks both sentence start and end, `<unk>` stands for every
 //!   out-of-vocabulary word). A lexicon entry maps to one LM id through [`LmVocab`].
-//! - *state*: the LSTM's `(h, c)` after a word, `hidden` floats each.
+//! - *state*: the LSTM's `(h, c)` after a word: `hidden` floats of output `h`, `cell` floats
+//!   of memory `c` (`cell == hidden` unless the model has a projection).
 //! - *logit*: `embedding[w]·h + out_bias[w]` (the input and output embeddings are tied).
 //!
 //! Model (PyTorch gate order i, f, g, o): `z = W_ih·x + W_hh·h + b`;
-//! `c' = σ(f)·c + σ(i)·tanh(g)`; `h' = σ(o)·tanh(c')`.
+//! `c' = σ(f)·c + σ(i)·tanh(g)`; `h' = σ(o)·tanh(c')`, or with a projection (LSTMP, PyTorch's
+//! `proj_size`) `h' = W_hr·(σ(o)·tanh(c'))`: more memory cells at the same embedding size.
 //!
 //! Section formats (little endian) are defined in [`format`]; the packer is
 //! `build::lstm`.
@@ -160,8 +162,10 @@ impl QuantMatrix {
 pub struct LstmModel {
     /// Vocabulary size.
     pub vocab: usize,
-    /// Hidden (= embedding) size.
+    /// Hidden (= embedding = output `h`) size.
     pub hidden: usize,
+    /// Memory cells (`c`): `hidden`, or more with a projection.
+    pub cell: usize,
     /// Id of `<unk>`.
     pub unk_id: u32,
     /// Id of `<s>` (start and end of sentence).
@@ -170,10 +174,12 @@ pub struct LstmModel {
     pub embedding: QuantMatrix,
     /// Output bias `[vocab]`.
     pub out_bias: Vec<f32>,
-    /// `[4·hidden, 2·hidden]`: row r = `W_ih[r] ++ W_hh[r]` (dequantized at load).
+    /// `[4·cell, 2·hidden]`: row r = `W_ih[r] ++ W_hh[r]` (dequantized at load).
     w: Vec<f32>,
-    /// `b_ih + b_hh`, `[4·hidden]`.
+    /// `b_ih + b_hh`, `[4·cell]`.
     b: Vec<f32>,
+    /// The projection `W_hr` `[hidden, cell]` (dequantized at load); empty without one.
+    w_hr: Vec<f32>,
     /// Bits of the recurrent matrices as stored.
     pub recurrent_bits: u32,
 }
@@ -183,6 +189,8 @@ pub struct LstmModel {
 pub struct StepScratch {
     xh: Vec<f32>,
     z: Vec<f32>,
+    /// `σ(o)·tanh(c')` per state before the projection.
+    m: Vec<f32>,
 }
 
 #[inline]
@@ -200,40 +208,46 @@ impl LstmModel {
     pub(crate) fn from_parts(
         vocab: usize,
         hidden: usize,
+        cell: usize,
         unk_id: u32,
         bos_id: u32,
         embedding: QuantMatrix,
         w_ih: Vec<f32>,
         w_hh: Vec<f32>,
+        w_hr: Vec<f32>,
         b: Vec<f32>,
         out_bias: Vec<f32>,
         recurrent_bits: u32,
     ) -> Result<Self> {
         let h = hidden;
-        if w_ih.len() != 4 * h * h
-            || w_hh.len() != 4 * h * h
-            || b.len() != 4 * h
+        let projected = cell != hidden;
+        if w_ih.len() != 4 * cell * h
+            || w_hh.len() != 4 * cell * h
+            || b.len() != 4 * cell
             || out_bias.len() != vocab
+            || w_hr.len() != if projected { h * cell } else { 0 }
         {
             return Err(Error::Malformed {
                 section: "lstm",
                 detail: "matrix shapes do not match the header".into(),
             });
         }
-        let mut w = Vec::with_capacity(8 * h * h);
-        for r in 0..4 * h {
+        let mut w = Vec::with_capacity(8 * cell * h);
+        for r in 0..4 * cell {
             w.extend_from_slice(&w_ih[r * h..(r + 1) * h]);
             w.extend_from_slice(&w_hh[r * h..(r + 1) * h]);
         }
         Ok(LstmModel {
             vocab,
             hidden,
+            cell,
             unk_id,
             bos_id,
             embedding,
             out_bias,
             w,
             b,
+            w_hr,
             recurrent_bits,
         })
     }
@@ -248,10 +262,11 @@ impl LstmModel {
         self.embedding.decode_row(id as usize, self.hidden, out);
     }
 
-    /// One LSTM step for a batch: `x`, `h`, `c` hold `n` rows of `hidden` floats each;
-    /// `h` and `c` are updated in place.
+    /// One LSTM step for a batch: `x` and `h` hold `n` rows of `hidden` floats, `c` holds
+    /// `n` rows of `cell` floats; `h` and `c` are updated in place.
     pub fn step(&self, x: &[f32], h: &mut [f32], c: &mut [f32], scratch: &mut StepScratch) {
         let hd = self.hidden;
+        let cd = self.cell;
         let n = x.len() / hd;
         let two = 2 * hd;
         scratch.xh.clear();
@@ -260,38 +275,36 @@ impl LstmModel {
             scratch.xh.extend_from_slice(&h[s * hd..(s + 1) * hd]);
         }
         // z[s][r]: each weight row is read once for the whole batch.
-        scratch.z.resize(n * 4 * hd, 0.0);
-        let mut tmp = [0.0f32; 64];
-        for r in 0..4 * hd {
-            let row = &self.w[r * two..(r + 1) * two];
-            let mut s0 = 0;
-            while s0 < n {
-                let m = (n - s0).min(tmp.len());
-                kernels::row_times_states(
-                    row,
-                    &scratch.xh[s0 * two..(s0 + m) * two],
-                    two,
-                    &mut tmp[..m],
-                );
-                for (k, v) in tmp[..m].iter().enumerate() {
-                    scratch.z[(s0 + k) * 4 * hd + r] = v + self.b[r];
-                }
-                s0 += m;
-            }
+        scratch.z.resize(n * 4 * cd, 0.0);
+        let z = &mut scratch.z;
+        rows_times_states(&self.w, two, &scratch.xh, |s, r, v| {
+            z[s * 4 * cd + r] = v + self.b[r];
+        });
+        let projected = !self.w_hr.is_empty();
+        if projected {
+            scratch.m.resize(n * cd, 0.0);
         }
         for s in 0..n {
-            let z = &scratch.z[s * 4 * hd..(s + 1) * 4 * hd];
-            let hs = &mut h[s * hd..(s + 1) * hd];
-            let cs = &mut c[s * hd..(s + 1) * hd];
-            for j in 0..hd {
+            let z = &scratch.z[s * 4 * cd..(s + 1) * 4 * cd];
+            let out = if projected {
+                &mut scratch.m[s * cd..(s + 1) * cd]
+            } else {
+                &mut h[s * hd..(s + 1) * hd]
+            };
+            let cs = &mut c[s * cd..(s + 1) * cd];
+            for j in 0..cd {
                 let i = sigmoid(z[j]);
-                let f = sigmoid(z[hd + j]);
-                let g = z[2 * hd + j].tanh();
-                let o = sigmoid(z[3 * hd + j]);
+                let f = sigmoid(z[cd + j]);
+                let g = z[2 * cd + j].tanh();
+                let o = sigmoid(z[3 * cd + j]);
                 let cn = f * cs[j] + i * g;
                 cs[j] = cn;
-                hs[j] = o * cn.tanh();
+                out[j] = o * cn.tanh();
             }
+        }
+        if projected {
+            // h[s][r] = W_hr[r] · m[s]
+            rows_times_states(&self.w_hr, cd, &scratch.m, |s, r, v| h[s * hd + r] = v);
         }
     }
 
@@ -334,10 +347,30 @@ impl LstmModel {
 
     /// Bytes of the weights as stored (embedding + recurrent matrices + biases).
     pub fn stored_bytes(&self) -> usize {
-        let h = self.hidden;
+        let (h, c) = (self.hidden, self.cell);
+        let recurrent = 8 * c * h + if self.w_hr.is_empty() { 0 } else { h * c };
         self.embedding.stored_bytes(self.vocab, h)
-            + 8 * h * h * self.recurrent_bits as usize / 8
-            + 4 * (4 * h + self.vocab)
+            + recurrent * self.recurrent_bits as usize / 8
+            + 4 * (4 * c + self.vocab)
+    }
+}
+
+/// `put(s, r, w[r] · xs[s])` for every row `r` of the row-major matrix `w` (`cols` columns) and
+/// every state `s` of `xs` (`cols` floats each): each weight row is read once for the whole
+/// batch, the states in blocks of 64.
+fn rows_times_states(w: &[f32], cols: usize, xs: &[f32], mut put: impl FnMut(usize, usize, f32)) {
+    let n = xs.len() / cols;
+    let mut tmp = [0.0f32; 64];
+    for (r, row) in w.chunks_exact(cols).enumerate() {
+        let mut s0 = 0;
+        while s0 < n {
+            let m = (n - s0).min(tmp.len());
+            kernels::row_times_states(row, &xs[s0 * cols..(s0 + m) * cols], cols, &mut tmp[..m]);
+            for (k, &v) in tmp[..m].iter().enumerate() {
+                put(s0 + k, r, v);
+            }
+            s0 += m;
+        }
     }
 }
 
