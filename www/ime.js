@@ -1,7 +1,7 @@
 // The shared IME: the wasm module, one handle, the streamed model. Fields attach to it
 // (widget.js); it tells them when its status changes.
 
-import { streamModel, ModelLoadError } from './loader.js';
+import { prefetch, streamModel, ModelLoadError } from './loader.js';
 
 /** @typedef {import('./types.js').HenkanHandle} HenkanHandle */
 /** @typedef {import('./types.js').WasmModule} WasmModule */
@@ -85,9 +85,9 @@ export class HenkanIme extends EventTarget {
     try {
       const t0 = performance.now();
       this.timing.startMs = t0;
-      // The download starts while wasm compiles; its chunks wait in the stream until there is
-      // memory to write them into.
-      const response = fetch(opts.modelUrl, { signal: opts.signal });
+      // The download starts while wasm compiles; its chunks wait in a queue until there is
+      // memory to write them into (kept even when the connection breaks meanwhile).
+      const response = prefetch(opts.modelUrl, { signal: opts.signal });
       response.catch(() => {}); // reported by streamModel
       const exports = await opts.module.default(opts.wasmUrl ? { module_or_path: opts.wasmUrl } : undefined);
       const t1 = performance.now();

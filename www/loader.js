@@ -66,6 +66,63 @@ export class ModelLoadError extends Error {
 const message = (e) => (e instanceof Error ? e.message : String(e));
 
 /**
+ * Starts downloading `url` now and keeps every chunk as it arrives, before anyone reads the
+ * body: for a download that starts while wasm compiles. A plain response body that errors
+ * (the connection broke) drops the chunks it had received and not yet handed out, so a break
+ * during compilation would lose bytes that did arrive (seen in Chromium: megabytes). Here the
+ * chunks wait in a queue of their own and the error comes after the last of them.
+ *
+ * The returned response has the status and headers of the real one; reading its body hands out
+ * the queued chunks, then the end or the error of the download.
+ * @param {string | URL} url
+ * @param {{signal?: AbortSignal, fetch?: typeof fetch}} [options]
+ * @returns {Promise<Response>}
+ */
+export async function prefetch(url, options = {}) {
+  const res = await (options.fetch ?? fetch)(url, { signal: options.signal });
+  if (!res.ok || !res.body) return res;
+  const reader = res.body.getReader();
+  /** @type {Uint8Array[]} */
+  const queue = [];
+  let done = false;
+  /** @type {{error: unknown} | null} */
+  let failure = null;
+  /** The body's pull waiting for the next chunk or the end. */
+  const waiting = { wake: /** @type {(() => void) | null} */ (null) };
+  (async () => {
+    try {
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        queue.push(chunk.value);
+        waiting.wake?.();
+      }
+    } catch (e) {
+      failure = { error: e };
+    }
+    done = true;
+    waiting.wake?.();
+  })();
+  const body = new ReadableStream(
+    {
+      async pull(controller) {
+        while (!queue.length && !done) await new Promise((r) => (waiting.wake = () => r(undefined)));
+        waiting.wake = null;
+        const next = queue.shift();
+        if (next) controller.enqueue(next);
+        else if (failure) controller.error(failure.error);
+        else controller.close();
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/**
  * Downloads the model at `url` into wasm memory and loads it progressively.
  *
  * Every chunk is copied straight to where the handle says the next bytes go (a chunk may span

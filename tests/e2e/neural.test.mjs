@@ -156,7 +156,10 @@ test('the engine selector switches engines live', { skip: !hasLm && 'the model h
 
 test('a download cut inside the LSTM section still converts with the classic engine and says so', { skip: !hasLm && 'the model has no LSTM' }, async () => {
   const lstm = /** @type {{offset: number, length: number}} */ (sections().find((s) => s.kind === LSTM));
-  const cut = lstm.offset + Math.floor(lstm.length / 2);
+  // Near the end of the section, 2.6 MB past the dictionary part: when a connection breaks,
+  // Chromium drops what sits in its data pipe and the page has not read yet (up to ≈2 MB, seen
+  // with the CPU throttled), so a cut 1.3 MB past the dictionary sometimes left no classic engine.
+  const cut = lstm.offset + lstm.length - 4096;
   const page = await browser.context.newPage();
   /** @type {string[]} */
   const errors = [];

@@ -1,7 +1,7 @@
 // The streaming loader against a fake wasm memory and fake responses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { streamModel, ModelLoadError } from '../loader.js';
+import { prefetch, streamModel, ModelLoadError } from '../loader.js';
 
 /**
  * A sink standing in for the wasm handle (src/wasm.rs) over a fake wasm memory, for a "model"
@@ -180,5 +180,58 @@ test('HTTP errors and bad models are clear errors', async () => {
   await assert.rejects(
     streamModel('m', sink, memory, { fetch: fakeFetch(junk, { 'Content-Length': '3' }) }),
     (e) => e instanceof ModelLoadError && /damaged.*bad magic/.test(e.message),
+  );
+});
+
+/**
+ * A response whose chunks all arrive at once and whose connection breaks on the next macrotask,
+ * as when a download breaks while wasm compiles: a plain body stream that errors drops the
+ * chunks nobody has read yet.
+ */
+function burstThenBreak() {
+  return async () => {
+    const body = new ReadableStream({
+      start(controller) {
+        for (const c of chunks.slice(0, 2)) controller.enqueue(c);
+        setTimeout(() => controller.error(new TypeError('network error')), 0);
+      },
+    });
+    return new Response(body, { headers: { 'Content-Length': '3000' } });
+  };
+}
+
+const later = () => new Promise((r) => setTimeout(r, 20));
+
+test('prefetch keeps what arrived before a break that comes before anyone reads', async () => {
+  // Without it the bytes are gone: the core never comes.
+  {
+    const { sink, memory } = fakeSink(shape);
+    const res = burstThenBreak()();
+    await later();
+    await assert.rejects(
+      streamModel('m', sink, memory, { fetch: () => res }),
+      (e) => e instanceof ModelLoadError && /broke off after 0 bytes of 3000/.test(e.message),
+    );
+  }
+  const { sink, memory } = fakeSink(shape);
+  const res = prefetch('m', { fetch: /** @type {any} */ (burstThenBreak()) });
+  await later();
+  const result = await streamModel('m', sink, memory, { fetch: () => res });
+  assert.deepEqual(result.info.engines, ['classic']);
+  assert.deepEqual(sink.core, model.subarray(0, 1800));
+  assert.match(result.lmError, /language model download broke off after 2500 bytes of 3000 \(TypeError: network error\)/);
+});
+
+test('prefetch passes a whole download, its headers and HTTP errors through', async () => {
+  const { sink, memory } = fakeSink(shape);
+  const res = prefetch('m', { fetch: /** @type {any} */ (fakeFetch(chunks, { 'Content-Length': '3000' })) });
+  const result = await streamModel('m', sink, memory, { fetch: () => res });
+  assert.equal(result.lmError, '');
+  assert.deepEqual(sink.full, model);
+  assert.deepEqual(sink.begins, [3000]);
+  const missing = prefetch('m', { fetch: /** @type {any} */ (fakeFetch([], {}, { status: 404 })) });
+  await assert.rejects(
+    streamModel('m', sink, memory, { fetch: () => missing }),
+    (e) => e instanceof ModelLoadError && /HTTP 404/.test(e.message),
   );
 });
