@@ -13,7 +13,7 @@ TOK_TRAIN := chat docs jglue aozora kwdlc wac
 TOK_DEV := chat kwdlc wac
 CORPUS_TOK := $(TOK_TRAIN:%=build/corpus/train/%.txt) $(TOK_DEV:%=build/corpus/dev/%.txt)
 
-.PHONY: corpus-tok vocab train lm-export lm-tiny train-deps lm-finetune lm-wide
+.PHONY: corpus-tok vocab train lm-export lm-tiny train-deps lm-finetune lm-wide corpus-gold lm-gold
 
 $(TOK_BIN): training/tokenize/Cargo.toml training/tokenize/src/main.rs training/tokenize/char.def training/tokenize/unk.def
 	CARGO_TARGET_DIR=$(TOK_TARGET) cargo build --release -j 2 --manifest-path training/tokenize/Cargo.toml
@@ -125,3 +125,49 @@ lm-wide: $(FT_DIR)/lstm.safetensors $(FT_DIR)/data/train.bin train-deps
 	  --init-from $(FT_DIR)/lstm.safetensors --cell $(WIDE_CELL) --lr $(WIDE_LR) --minutes $(WIDE_MINUTES) \
 	  --decay-minutes $(WIDE_MINUTES) --no-bf16 --threads 2 --eval-minutes 35
 	$(PYTHON) training/export.py --dir $(WIDE_DIR)
+
+# Gold paths (training/README.md §7): the hand-annotated KWDLC and WAC train sentences cut along the
+# lattice path that spells their annotated text over their annotated reading (`henkan align-gold`)
+# instead of the analyzer's guess of the readings (the classic engine's own choice), then the LM of the
+# model shipped at GOLD_BASE_COMMIT fine-tuned on the stream with them (`henkan export-lstm` decodes it
+# to f32). The other corpora are the analyzer's (links to build/corpus/train).
+GOLD_DIR := build/lm-gold
+GOLD_BASE_COMMIT ?= ace1846
+GOLD_MINUTES ?= 50
+GOLD_LR ?= 3e-4
+GOLD_CORPUS := build/corpus-gold
+
+$(GOLD_DIR)/base.henkan:
+	mkdir -p $(GOLD_DIR)
+	git show $(GOLD_BASE_COMMIT):models/henkan.henkan > $@
+
+$(GOLD_CORPUS)/.done: build/corpus/.done build/lm/vocab.tsv $(GOLD_DIR)/base.henkan $(HENKAN)
+	mkdir -p $(GOLD_CORPUS)/train $(GOLD_CORPUS)/dev $(GOLD_CORPUS)/src
+	for c in chat docs jglue aozora; do ln -sf ../../corpus/train/$$c.txt $(GOLD_CORPUS)/train/$$c.txt; done
+	set -e; for c in kwdlc wac; do xz -dc $(DATA)/corpus/$$c.train.tok.xz > $(GOLD_CORPUS)/src/$$c.tok; \
+	  $(HENKAN) --model $(GOLD_DIR)/base.henkan align-gold --input $(GOLD_CORPUS)/src/$$c.tok \
+	    --vocab build/lm/vocab.tsv --fallback build/corpus/train/$$c.txt --out $(GOLD_CORPUS)/train/$$c.txt; done
+	set -e; for d in kwdlc.test wac.dev; do c=$${d%%.*}; \
+	  $(HENKAN) --model $(GOLD_DIR)/base.henkan align-gold --input $(DATA)/dev/$$d.tok \
+	    --vocab build/lm/vocab.tsv --fallback build/corpus/dev/$$c.txt --out $(GOLD_CORPUS)/dev/$$c.txt; done
+	touch $@
+
+corpus-gold: $(GOLD_CORPUS)/.done
+
+$(GOLD_DIR)/shipped/lstm.safetensors: $(GOLD_DIR)/base.henkan build/lm/vocab.tsv | $(HENKAN)
+	$(HENKAN) --model $(GOLD_DIR)/base.henkan export-lstm --out $(GOLD_DIR)/shipped
+	cp build/lm/vocab.tsv $(GOLD_DIR)/shipped/
+
+$(GOLD_DIR)/data/train.bin: $(GOLD_CORPUS)/.done training/vocab.py
+	$(PYTHON) training/vocab.py --corpus $(GOLD_CORPUS) --vocab-tsv build/lm/vocab.tsv --out $(GOLD_DIR)/data \
+	  --weights $(FT_WEIGHTS)
+
+# Resumable like the others (a second `make lm-gold` continues from build/lm-gold/ckpt.pt).
+lm-gold: $(GOLD_DIR)/shipped/lstm.safetensors $(GOLD_DIR)/data/train.bin train-deps
+	$(TORCH_ENV) $(PYTHON) training/train_lstm.py --dir $(GOLD_DIR) --vocab-from $(GOLD_DIR)/data \
+	  --init-from $(GOLD_DIR)/shipped/lstm.safetensors --lr $(GOLD_LR) --minutes $(GOLD_MINUTES) \
+	  --decay-minutes $(GOLD_MINUTES) --no-bf16
+	$(PYTHON) training/export.py --dir $(GOLD_DIR)
+
+$(GOLD_DIR)/lstm.safetensors:
+	$(MAKE) lm-gold

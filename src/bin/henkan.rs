@@ -329,6 +329,32 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Write the model's LSTM LM decoded to f32 (`DIR/lstm.safetensors` as training/export.py
+    /// writes it): the starting point for training it further.
+    ExportLstm {
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Cut hand-annotated sentences (`surface/reading/POS` tokens, one sentence per line) into
+    /// the LM's words along their gold path: the cheapest lattice path over the gold reading
+    /// that spells the gold text. Writes one line of `surface/reading/left/right` word keys (as
+    /// in VOCAB, `<unk>` outside it) per sentence; a sentence without such a path keeps the
+    /// line of --fallback (the analyzer's) or is left out.
+    AlignGold {
+        /// Annotated sentences.
+        #[arg(long)]
+        input: PathBuf,
+        /// The LM's vocabulary (`id<TAB>key<TAB>count`, training/vocab.py).
+        #[arg(long)]
+        vocab: PathBuf,
+        /// The same sentences as cut by the analyzer, line for line.
+        #[arg(long)]
+        fallback: Option<PathBuf>,
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// The bytes of the model file `input`, or of the `--model` one.
@@ -1084,6 +1110,41 @@ fn run(cli: Cli) -> Result<(), String> {
             let bytes = compress_model(attach(model, &lstm, lstm_bits)?, compress)?;
             write_model_file(&out, &bytes)?;
         }
+        Command::ExportLstm { out } => {
+            let engine = load(&cli.model)?;
+            let lm = engine.neural.as_ref().ok_or("the model has no LSTM")?;
+            let m = &lm.model;
+            let w = henkan::build::lstm::LstmWeights::from_model(m);
+            let source = model_path(&cli.model).display().to_string();
+            let bytes = w.to_safetensors(&[
+                ("vocab_size", m.vocab.to_string()),
+                ("emb", m.hidden.to_string()),
+                ("hidden", m.hidden.to_string()),
+                ("cell", m.cell.to_string()),
+                ("unk_id", m.unk_id.to_string()),
+                ("bos_id", m.bos_id.to_string()),
+                ("gate_order", "i,f,g,o".into()),
+                ("steps", "0".into()),
+                ("tokens", "0".into()),
+                ("source", format!("decoded from {source}")),
+            ]);
+            std::fs::create_dir_all(&out)
+                .map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+            let path = out.join("lstm.safetensors");
+            write_model_file(&path, &bytes)?;
+        }
+        Command::AlignGold {
+            input,
+            vocab,
+            fallback,
+            out,
+        } => align_gold(
+            &load(&cli.model)?,
+            &input,
+            &vocab,
+            fallback.as_deref(),
+            &out,
+        )?,
         Command::Eval {
             what: EvalWhat::Perplexity { input, limit, json },
         } => {
@@ -1361,6 +1422,108 @@ fn eval_prediction_cmd(engine: &Engine, args: PredictionArgs) -> Result<(), Stri
     } else {
         outln!("{result:#}");
     }
+    Ok(())
+}
+
+/// `henkan align-gold`: see the command's help.
+fn align_gold(
+    engine: &Engine,
+    input: &std::path::Path,
+    vocab: &std::path::Path,
+    fallback: Option<&std::path::Path>,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let read = |p: &std::path::Path| {
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+    };
+    let lm = engine.neural.as_ref().ok_or("the model has no LSTM")?;
+    let keys: Vec<String> = read(vocab)?
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap_or("<unk>").to_string())
+        .collect();
+    if keys.len() != lm.model.vocab {
+        return Err(format!(
+            "{}: {} words, the model's LM has {}",
+            vocab.display(),
+            keys.len(),
+            lm.model.vocab
+        ));
+    }
+    let gold = read(input)?;
+    let fallback = fallback.map(read).transpose()?;
+    let mut fallback_lines = fallback.as_deref().map(str::lines);
+    let mut aligner = henkan::build::gold::GoldAligner::new();
+    let mut text = String::new();
+    let (mut aligned, mut kept, mut dropped, mut changed) = (0usize, 0usize, 0usize, 0usize);
+    for line in gold.lines() {
+        let fb = fallback_lines.as_mut().and_then(|l| l.next());
+        let (mut reading, mut surface) = (String::new(), String::new());
+        let mut ok = !line.trim().is_empty();
+        for tok in line.split_whitespace() {
+            let mut f = tok.rsplitn(3, '/');
+            let (_pos, r, s) = (f.next(), f.next(), f.next());
+            match (r, s) {
+                (Some(r), Some(s)) if !r.is_empty() && !s.is_empty() => {
+                    reading.push_str(r);
+                    surface.push_str(s);
+                }
+                _ => ok = false,
+            }
+        }
+        // A word outside the LM's vocabulary costs 10,000 more (≈ 20 nats, a rare word): where
+        // the gold text can be spelled with known words, the LM learns those.
+        let unknown = |entry: u32| {
+            if henkan::decoder::neural::NeuralDecoder::word_of(lm, entry) == lm.model.unk_id {
+                10_000
+            } else {
+                0
+            }
+        };
+        let path = if ok {
+            aligner.align(engine, &reading, &surface, unknown)
+        } else {
+            None
+        };
+        let words = match path {
+            Some(path) => {
+                aligned += 1;
+                let nodes = aligner.lattice().nodes();
+                let ws: Vec<&str> = path
+                    .iter()
+                    .map(|&i| {
+                        let id = henkan::decoder::neural::NeuralDecoder::word_of(
+                            lm,
+                            nodes[i as usize].entry,
+                        );
+                        keys[id as usize].as_str()
+                    })
+                    .collect();
+                let ws = ws.join(" ");
+                if fb.is_some_and(|f| f.trim() != ws) {
+                    changed += 1;
+                }
+                ws
+            }
+            None => match fb {
+                Some(f) => {
+                    kept += 1;
+                    f.trim().to_string()
+                }
+                None => {
+                    dropped += 1;
+                    continue;
+                }
+            },
+        };
+        text.push_str(&words);
+        text.push('\n');
+    }
+    std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    eprintln!(
+        "{}: {aligned} sentences on their gold path ({changed} cut otherwise than by the analyzer), \
+         {kept} kept from the fallback, {dropped} left out",
+        out.display()
+    );
     Ok(())
 }
 

@@ -264,6 +264,78 @@ pub fn read_safetensors(bytes: &[u8]) -> Result<LstmWeights> {
     })
 }
 
+impl LstmWeights {
+    /// The weights of a loaded (possibly quantized) model, decoded to f32: what the model
+    /// computes, as a starting point for more training (`henkan export-lstm`).
+    pub fn from_model(m: &crate::lm::lstm::LstmModel) -> Self {
+        let (h, c) = (m.hidden, m.cell);
+        let mut embedding = vec![0.0; m.vocab * h];
+        for (r, row) in embedding.chunks_exact_mut(h).enumerate() {
+            m.embedding.decode_row(r, h, row);
+        }
+        let (mut w_ih, mut w_hh) = (Vec::with_capacity(4 * c * h), Vec::with_capacity(4 * c * h));
+        for row in m.w.chunks_exact(2 * h) {
+            w_ih.extend_from_slice(&row[..h]);
+            w_hh.extend_from_slice(&row[h..]);
+        }
+        LstmWeights {
+            vocab: m.vocab,
+            hidden: h,
+            cell: c,
+            embedding,
+            w_ih,
+            w_hh,
+            w_hr: m.w_hr.clone(),
+            b: m.b.clone(),
+            out_bias: m.out_bias.clone(),
+        }
+    }
+
+    /// The safetensors file `training/export.py` writes (f32 tensors `embedding`, `w_ih`,
+    /// `w_hh`, `b`, `out_bias`, and `w_hr` with a projection) with string `metadata`.
+    pub fn to_safetensors(&self, metadata: &[(&str, String)]) -> Vec<u8> {
+        let (v, h, c) = (self.vocab, self.hidden, self.cell);
+        let mut tensors: Vec<(&str, Vec<usize>, &[f32])> = vec![
+            ("embedding", vec![v, h], &self.embedding),
+            ("w_ih", vec![4 * c, h], &self.w_ih),
+            ("w_hh", vec![4 * c, h], &self.w_hh),
+            ("b", vec![4 * c], &self.b),
+            ("out_bias", vec![v], &self.out_bias),
+        ];
+        if !self.w_hr.is_empty() {
+            tensors.push(("w_hr", vec![h, c], &self.w_hr));
+        }
+        let mut header = serde_json::Map::new();
+        let meta: serde_json::Map<String, serde_json::Value> = metadata
+            .iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::from(v.clone())))
+            .collect();
+        header.insert("__metadata__".into(), meta.into());
+        let mut at = 0usize;
+        for (name, shape, data) in &tensors {
+            let end = at + 4 * data.len();
+            header.insert(
+                name.to_string(),
+                serde_json::json!({"dtype": "F32", "shape": shape, "data_offsets": [at, end]}),
+            );
+            at = end;
+        }
+        let mut json = serde_json::Value::from(header).to_string().into_bytes();
+        while json.len() % 8 != 0 {
+            json.push(b' ');
+        }
+        let mut out = Vec::with_capacity(8 + json.len() + at);
+        out.extend_from_slice(&(json.len() as u64).to_le_bytes());
+        out.extend_from_slice(&json);
+        for (_, _, data) in &tensors {
+            for x in data.iter() {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        out
+    }
+}
+
 /// 1-D k-means with `k` centroids (sorted), on a deterministic sample of `w`.
 pub fn kmeans_1d(w: &[f32], k: usize, iters: usize) -> Vec<f32> {
     let step = (w.len() / 400_000).max(1);

@@ -175,11 +175,11 @@ pub struct LstmModel {
     /// Output bias `[vocab]`.
     pub out_bias: Vec<f32>,
     /// `[4·cell, 2·hidden]`: row r = `W_ih[r] ++ W_hh[r]` (dequantized at load).
-    w: Vec<f32>,
+    pub(crate) w: Vec<f32>,
     /// `b_ih + b_hh`, `[4·cell]`.
-    b: Vec<f32>,
+    pub(crate) b: Vec<f32>,
     /// The projection `W_hr` `[hidden, cell]` (dequantized at load); empty without one.
-    w_hr: Vec<f32>,
+    pub(crate) w_hr: Vec<f32>,
     /// Bits of the recurrent matrices as stored.
     pub recurrent_bits: u32,
 }
