@@ -354,6 +354,9 @@ enum Command {
         /// Output file.
         #[arg(long)]
         out: PathBuf,
+        /// Also write `reading<TAB>text` of the sentences without a gold path here.
+        #[arg(long)]
+        misses: Option<PathBuf>,
     },
 }
 
@@ -1138,12 +1141,14 @@ fn run(cli: Cli) -> Result<(), String> {
             vocab,
             fallback,
             out,
+            misses,
         } => align_gold(
             &load(&cli.model)?,
             &input,
             &vocab,
             fallback.as_deref(),
             &out,
+            misses.as_deref(),
         )?,
         Command::Eval {
             what: EvalWhat::Perplexity { input, limit, json },
@@ -1432,6 +1437,7 @@ fn align_gold(
     vocab: &std::path::Path,
     fallback: Option<&std::path::Path>,
     out: &std::path::Path,
+    misses: Option<&std::path::Path>,
 ) -> Result<(), String> {
     let read = |p: &std::path::Path| {
         std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
@@ -1454,6 +1460,7 @@ fn align_gold(
     let mut fallback_lines = fallback.as_deref().map(str::lines);
     let mut aligner = henkan::build::gold::GoldAligner::new();
     let mut text = String::new();
+    let mut missed = String::new();
     let (mut aligned, mut kept, mut dropped, mut changed) = (0usize, 0usize, 0usize, 0usize);
     for line in gold.lines() {
         let fb = fallback_lines.as_mut().and_then(|l| l.next());
@@ -1504,21 +1511,27 @@ fn align_gold(
                 }
                 ws
             }
-            None => match fb {
-                Some(f) => {
-                    kept += 1;
-                    f.trim().to_string()
+            None => {
+                missed.push_str(&format!("{reading}\t{surface}\n"));
+                match fb {
+                    Some(f) => {
+                        kept += 1;
+                        f.trim().to_string()
+                    }
+                    None => {
+                        dropped += 1;
+                        continue;
+                    }
                 }
-                None => {
-                    dropped += 1;
-                    continue;
-                }
-            },
+            }
         };
         text.push_str(&words);
         text.push('\n');
     }
     std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    if let Some(m) = misses {
+        std::fs::write(m, missed).map_err(|e| format!("cannot write {}: {e}", m.display()))?;
+    }
     eprintln!(
         "{}: {aligned} sentences on their gold path ({changed} cut otherwise than by the analyzer), \
          {kept} kept from the fallback, {dropped} left out",
