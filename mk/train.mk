@@ -149,7 +149,8 @@ $(GOLD_CORPUS)/.done: build/corpus/.done build/lm/vocab.tsv $(GOLD_DIR)/base.hen
 	    --vocab build/lm/vocab.tsv --fallback build/corpus/train/$$c.txt --out $(GOLD_CORPUS)/train/$$c.txt; done
 	set -e; for d in kwdlc.test wac.dev; do c=$${d%%.*}; \
 	  $(HENKAN) --model $(GOLD_DIR)/base.henkan align-gold --input $(DATA)/dev/$$d.tok \
-	    --vocab build/lm/vocab.tsv --fallback build/corpus/dev/$$c.txt --out $(GOLD_CORPUS)/dev/$$c.txt; done
+	    --vocab build/lm/vocab.tsv --fallback build/corpus/dev/$$c.txt --out $(GOLD_CORPUS)/dev/$$c.txt; \
+	  $(PYTHON) training/encode_ids.py --vocab build/lm/vocab.tsv $(GOLD_CORPUS)/dev/$$c.txt $(GOLD_DIR)/dev_$${c}_gold.bin; done
 	touch $@
 
 corpus-gold: $(GOLD_CORPUS)/.done
