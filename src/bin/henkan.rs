@@ -1443,18 +1443,31 @@ fn align_gold(
         std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
     };
     let lm = engine.neural.as_ref().ok_or("the model has no LSTM")?;
-    let keys: Vec<String> = read(vocab)?
-        .lines()
-        .map(|l| l.split('\t').nth(1).unwrap_or("<unk>").to_string())
-        .collect();
-    if keys.len() != lm.model.vocab {
+    let table = henkan::build::lstm::read_vocab_tsv(&read(vocab)?).map_err(|e| e.to_string())?;
+    if table.len != lm.model.vocab {
         return Err(format!(
             "{}: {} words, the model's LM has {}",
             vocab.display(),
-            keys.len(),
+            table.len,
             lm.model.vocab
         ));
     }
+    // id → key (ids the table does not name, if any, read as <unk>)
+    let mut keys = vec!["<unk>"; table.len];
+    for (key, &id) in &table.ids {
+        keys[id as usize] = key.as_str();
+    }
+    keys[table.bos_id as usize] = "<s>";
+    let word_of = |entry: u32| henkan::decoder::neural::NeuralDecoder::word_of(lm, entry);
+    // A word outside the LM's vocabulary costs 10,000 more (≈ 20 nats, a rare word): where the
+    // gold text can be spelled with known words, the LM learns those.
+    let unknown = |entry: u32| {
+        if word_of(entry) == lm.model.unk_id {
+            10_000
+        } else {
+            0
+        }
+    };
     let gold = read(input)?;
     let fallback = fallback.map(read).transpose()?;
     let mut fallback_lines = fallback.as_deref().map(str::lines);
@@ -1477,15 +1490,6 @@ fn align_gold(
                 _ => ok = false,
             }
         }
-        // A word outside the LM's vocabulary costs 10,000 more (≈ 20 nats, a rare word): where
-        // the gold text can be spelled with known words, the LM learns those.
-        let unknown = |entry: u32| {
-            if henkan::decoder::neural::NeuralDecoder::word_of(lm, entry) == lm.model.unk_id {
-                10_000
-            } else {
-                0
-            }
-        };
         let path = if ok {
             aligner.align(engine, &reading, &surface, unknown)
         } else {
@@ -1497,13 +1501,7 @@ fn align_gold(
                 let nodes = aligner.lattice().nodes();
                 let ws: Vec<&str> = path
                     .iter()
-                    .map(|&i| {
-                        let id = henkan::decoder::neural::NeuralDecoder::word_of(
-                            lm,
-                            nodes[i as usize].entry,
-                        );
-                        keys[id as usize].as_str()
-                    })
+                    .map(|&i| keys[word_of(nodes[i as usize].entry) as usize])
                     .collect();
                 let ws = ws.join(" ");
                 if fb.is_some_and(|f| f.trim() != ws) {
