@@ -1,5 +1,6 @@
 //! The engine: an immutable loaded model.
 
+use crate::decoder::bias::WordBias;
 use crate::decoder::neural::Scoring;
 use crate::error::{Error, Result};
 use crate::lexicon::Lexicon;
@@ -136,7 +137,13 @@ impl Engine {
             container.section(SectionKind::Lstm),
             container.section(SectionKind::LmVocab),
         ) {
-            (Some(l), Some(v)) => Some(NeuralLm::from_sections(l, v)?),
+            (Some(l), Some(v)) => {
+                let mut lm = NeuralLm::from_sections(l, v)?;
+                if let Some(b) = container.section(SectionKind::WordBias) {
+                    lm.bias = WordBias::from_section(b.as_ref())?;
+                }
+                Some(lm)
+            }
             _ => None,
         };
         let ngram = match container.section(SectionKind::Ngram) {

@@ -97,6 +97,7 @@ impl Session {
     pub fn set_scoring(&mut self, scoring: Scoring, mut opts: NeuralOptions) {
         if scoring == Scoring::Neural {
             opts.lambda = 0.0;
+            opts.bias_weight = 0.0;
         }
         self.scoring = scoring;
         self.neural.set_options(opts);
@@ -135,6 +136,15 @@ impl Session {
         }
         self.neural.set_context(lm, &words);
         self.clear();
+    }
+
+    /// Starts the LSTM from the state after the LM words `ids` (e.g. `<s>` and the words of
+    /// committed text, see [`crate::build::gold::CommittedContext`]); empty = no context.
+    pub fn set_context_words(&mut self, engine: &Engine, ids: &[u32]) {
+        if let Some(lm) = engine.neural.as_ref() {
+            self.neural.set_context(lm, ids);
+            self.clear();
+        }
     }
 
     fn neural_lm<'e>(&self, engine: &'e Engine) -> Option<&'e NeuralLm> {

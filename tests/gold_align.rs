@@ -82,7 +82,7 @@ fn extra_costs_choose_between_paths_with_the_same_text() {
     let entry = a.lattice().nodes()[compound as usize].entry;
     let path = a
         .align(&e, "きょうは", "今日は", |x| {
-            if x == entry {
+            if x.entry == entry {
                 10_000
             } else {
                 0

@@ -101,6 +101,12 @@ struct NeuralArgs {
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     softmax: SoftmaxKind,
+    /// Weight of the learned word bias in the hybrid (0: off).
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
+    bias_weight: f32,
+    /// Use these word biases (`henkan train-bias` output) instead of the model's.
+    #[arg(long)]
+    bias_file: Option<PathBuf>,
 }
 
 /// λ of the hybrid, tuned on kwdlc.test + wac.dev (docs/NEURAL.md).
@@ -116,6 +122,7 @@ impl NeuralArgs {
             word_penalty: self.word_penalty,
             conn_weight: self.conn_weight,
             merge_variants: self.merge_variants,
+            bias_weight: self.bias_weight,
             softmax: match self.softmax {
                 SoftmaxKind::Ivs => Softmax::Ivs,
                 SoftmaxKind::IvsNoFrequent => Softmax::IvsNoFrequent,
@@ -125,6 +132,17 @@ impl NeuralArgs {
             ..NeuralOptions::default()
         }
     }
+}
+
+/// Replaces the model's word biases by those of `--bias-file`, if given.
+fn apply_bias_file(engine: &mut Engine, args: &NeuralArgs) -> Result<(), String> {
+    if let (Some(path), Some(lm)) = (&args.bias_file, engine.neural.as_mut()) {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        lm.bias =
+            henkan::build::bias::read_tsv(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn session_for(engine: &Engine, kind: EngineKind, args: &NeuralArgs) -> Result<Session, String> {
@@ -309,6 +327,52 @@ enum Command {
         #[arg(long)]
         attach_out: Option<PathBuf>,
     },
+    /// Train the hybrid's word biases (an averaged perceptron over the decoder towards the gold
+    /// paths of annotated sentences; see `henkan::build::bias`). Writes `OUT` (the averaged
+    /// weights after the last epoch) and `OUT.N` after epoch N, as `entry<TAB>bias<TAB>word`.
+    TrainBias {
+        /// Annotated sentences (`surface/reading/POS` tokens per line); repeatable.
+        #[arg(long, required = true)]
+        input: Vec<PathBuf>,
+        /// Passes over the sentences.
+        #[arg(long, default_value_t = 3)]
+        epochs: usize,
+        /// Update step (nats).
+        #[arg(long, default_value_t = 0.1)]
+        rate: f32,
+        /// Worker threads.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Only the first N sentences of each input.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        neural: NeuralArgs,
+    },
+    /// Adds (or replaces) the word-bias section of a model file.
+    AttachBias {
+        /// The model to extend (default: --model).
+        #[arg(long = "in")]
+        input: Option<PathBuf>,
+        /// Biases (`henkan train-bias` output).
+        #[arg(long)]
+        bias: PathBuf,
+        /// Quantization step (nats; default: the largest bias / 127, at least 0.01).
+        #[arg(long)]
+        step: Option<f32>,
+        /// Leave out biases smaller than this in magnitude (nats).
+        #[arg(long, default_value_t = 0.0)]
+        min: f32,
+        /// zstd level for the sections (1–22); none: stored.
+        #[arg(long)]
+        compress: Option<i32>,
+        /// Output model file.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Adds (or replaces) the LSTM LM sections of an existing model file.
     AttachLstm {
         /// The model to extend (default: --model).
@@ -443,6 +507,11 @@ enum EvalWhat {
         /// How digits of converted numbers are written.
         #[arg(long, value_enum, default_value = "full")]
         digits: Digits,
+        /// Start each sentence's LSTM from the state after the expected text of the N lines
+        /// before it (the text a user has committed just before, e.g. earlier sentences of the
+        /// same document; the paper's context vector). 0: every sentence starts afresh.
+        #[arg(long, default_value_t = 0)]
+        context_lines: usize,
         #[command(flatten)]
         neural: NeuralArgs,
     },
@@ -712,7 +781,9 @@ fn run(cli: Cli) -> Result<(), String> {
             context,
             neural,
         } => {
-            let engine = load(&cli.model)?;
+            let mut engine = load(&cli.model)?;
+            apply_bias_file(&mut engine, &neural)?;
+            let engine = engine;
             let kind = kind.unwrap_or_else(|| EngineKind::default_for(&engine));
             let mut session = session_for(&engine, kind, &neural)?;
             if let Some(ctx) = context {
@@ -750,10 +821,13 @@ fn run(cli: Cli) -> Result<(), String> {
                     limit,
                     errors,
                     digits,
+                    context_lines,
                     neural,
                 },
         } => {
-            let engine = load(&cli.model)?;
+            let mut engine = load(&cli.model)?;
+            apply_bias_file(&mut engine, &neural)?;
+            let engine = engine;
             let pairs = read_pairs(&input, limit)?;
             let kind = kind.unwrap_or_else(|| EngineKind::default_for(&engine));
             let mut session = session_for(&engine, kind, &neural)?;
@@ -764,7 +838,11 @@ fn run(cli: Cli) -> Result<(), String> {
             let (mut top1, mut top10) = (0usize, 0usize);
             let (mut sum_lcs, mut sum_got, mut sum_exp) = (0usize, 0usize, 0usize);
             let mut times = Vec::with_capacity(pairs.len());
+            let mut context = henkan::build::gold::CommittedContext::new(context_lines);
             for (reading, expected) in &pairs {
+                if context_lines > 0 && kind != EngineKind::Classic {
+                    session.set_context_words(&engine, &context.words());
+                }
                 session.clear();
                 let t0 = Instant::now();
                 let conv = session.convert_reading(&engine, reading);
@@ -777,6 +855,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 if conv.nbest.iter().any(|s| s == expected) {
                     top10 += 1;
+                }
+                if context_lines > 0 && kind != EngineKind::Classic {
+                    context.commit(&engine, reading, expected);
                 }
                 let g: Vec<char> = got.chars().collect();
                 let e: Vec<char> = expected.chars().collect();
@@ -799,6 +880,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 "lambda": if kind == EngineKind::Hybrid { neural.lambda } else { 0.0 },
                 "beam": neural.beam,
                 "digits": format!("{digits:?}").to_lowercase(),
+                "context_lines": context_lines,
                 "sentences": pairs.len(),
                 "exact_top1": top1 as f64 / n,
                 "exact_top10": top10 as f64 / n,
@@ -866,7 +948,9 @@ fn run(cli: Cli) -> Result<(), String> {
                     compare,
                 },
         } => {
-            let engine = load(&cli.model)?;
+            let mut engine = load(&cli.model)?;
+            apply_bias_file(&mut engine, &neural)?;
+            let engine = engine;
             let pairs = read_pairs(&input, limit)?;
             let mut sink = 0usize;
             let kind = kind.unwrap_or_else(|| EngineKind::default_for(&engine));
@@ -1101,6 +1185,41 @@ fn run(cli: Cli) -> Result<(), String> {
             let bytes = henkan::model::repack(model, compress).map_err(|e| e.to_string())?;
             write_model_file(&out, &bytes)?;
             print_sections(&bytes);
+        }
+        Command::TrainBias {
+            input,
+            epochs,
+            rate,
+            threads,
+            limit,
+            out,
+            neural,
+        } => train_bias(
+            &cli.model, &input, epochs, rate, threads, limit, &out, &neural,
+        )?,
+        Command::AttachBias {
+            input,
+            bias,
+            step,
+            min,
+            compress,
+            out,
+        } => {
+            let model = read_model_file(input, &cli.model)?;
+            let text = std::fs::read_to_string(&bias)
+                .map_err(|e| format!("cannot read {}: {e}", bias.display()))?;
+            let mut b = henkan::build::bias::read_tsv(&text)
+                .map_err(|e| format!("{}: {e}", bias.display()))?;
+            for (e, w) in b.entries() {
+                if w.abs() < min {
+                    b.set(e, 0.0);
+                }
+            }
+            let (bytes, len) =
+                henkan::build::bias::attach_bias(model, &b, step).map_err(|e| e.to_string())?;
+            eprintln!("word bias: {} entries, section {len} bytes", b.len());
+            let bytes = compress_model(bytes, compress)?;
+            write_model_file(&out, &bytes)?;
         }
         Command::AttachLstm {
             input,
@@ -1431,6 +1550,90 @@ fn eval_prediction_cmd(engine: &Engine, args: PredictionArgs) -> Result<(), Stri
 }
 
 /// `henkan align-gold`: see the command's help.
+#[allow(clippy::too_many_arguments)]
+fn train_bias(
+    model: &Option<PathBuf>,
+    inputs: &[PathBuf],
+    epochs: usize,
+    rate: f32,
+    threads: usize,
+    limit: Option<usize>,
+    out: &std::path::Path,
+    neural: &NeuralArgs,
+) -> Result<(), String> {
+    use henkan::build::bias::{parse_tokens, train_epoch, write_tsv, BiasOptions};
+    let mut engine = load(model)?;
+    apply_bias_file(&mut engine, neural)?;
+    if engine.neural.is_none() {
+        return Err("the model has no LSTM".into());
+    }
+    let mut sentences = Vec::new();
+    for p in inputs {
+        let text =
+            std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+        let before = sentences.len();
+        sentences.extend(
+            text.lines()
+                .filter_map(parse_tokens)
+                .take(limit.unwrap_or(usize::MAX)),
+        );
+        eprintln!("{}: {} sentences", p.display(), sentences.len() - before);
+    }
+    // Interleave the sources (the perceptron sees them mixed, not one after the other).
+    let mut mixed = Vec::with_capacity(sentences.len());
+    let (mut a, mut b): (Vec<_>, Vec<_>) = (Vec::new(), Vec::new());
+    for (k, s) in sentences.into_iter().enumerate() {
+        if k % 2 == 0 {
+            a.push(s)
+        } else {
+            b.push(s)
+        }
+    }
+    let (mut ia, mut ib) = (a.into_iter(), b.into_iter());
+    loop {
+        match (ia.next(), ib.next()) {
+            (None, None) => break,
+            (x, y) => mixed.extend(x.into_iter().chain(y)),
+        }
+    }
+    let opts = BiasOptions {
+        rate,
+        threads,
+        decoder: neural.options(),
+    };
+    let mut current = engine
+        .neural
+        .as_ref()
+        .map(|lm| lm.bias.clone())
+        .unwrap_or_default();
+    let mut names = std::collections::HashMap::new();
+    for epoch in 1..=epochs {
+        let t0 = Instant::now();
+        let e = train_epoch(&engine, &current, &mixed, &opts);
+        names.extend(e.names);
+        let r = e.report;
+        eprintln!(
+            "epoch {epoch}: {} sentences, {} correct ({:.2}%), {} without a gold path, {} updates; {} weights; {:.0} s",
+            r.sentences,
+            r.correct,
+            100.0 * r.correct as f64 / r.sentences.max(1) as f64,
+            r.no_gold,
+            r.updates,
+            e.averaged.len(),
+            t0.elapsed().as_secs_f64()
+        );
+        let tsv = write_tsv(&e.averaged, &names);
+        let path = format!("{}.{epoch}", out.display());
+        std::fs::write(&path, &tsv).map_err(|e| format!("cannot write {path}: {e}"))?;
+        if epoch == epochs {
+            std::fs::write(out, &tsv)
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        }
+        current = e.current;
+    }
+    Ok(())
+}
+
 fn align_gold(
     engine: &Engine,
     input: &std::path::Path,
@@ -1477,21 +1680,12 @@ fn align_gold(
     let (mut aligned, mut kept, mut dropped, mut changed) = (0usize, 0usize, 0usize, 0usize);
     for line in gold.lines() {
         let fb = fallback_lines.as_mut().and_then(|l| l.next());
-        let (mut reading, mut surface) = (String::new(), String::new());
-        let mut ok = !line.trim().is_empty();
-        for tok in line.split_whitespace() {
-            let mut f = tok.rsplitn(3, '/');
-            let (_pos, r, s) = (f.next(), f.next(), f.next());
-            match (r, s) {
-                (Some(r), Some(s)) if !r.is_empty() && !s.is_empty() => {
-                    reading.push_str(r);
-                    surface.push_str(s);
-                }
-                _ => ok = false,
-            }
-        }
-        let path = if ok {
-            aligner.align(engine, &reading, &surface, unknown)
+        let sentence = henkan::build::bias::parse_tokens(line);
+        let (reading, surface) = sentence
+            .as_ref()
+            .map_or(("", ""), |s| (s.reading.as_str(), s.text.as_str()));
+        let path = if sentence.is_some() {
+            aligner.align(engine, reading, surface, |n| unknown(n.entry))
         } else {
             None
         };

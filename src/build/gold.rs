@@ -10,7 +10,7 @@
 //! Surfaces are compared after [`fold`] (full-width ASCII as ASCII, the ideographic space as a
 //! space), so that digits and Latin letters match whatever width either side writes them in.
 
-use crate::lattice::{DigitWidth, Lattice};
+use crate::lattice::{DigitWidth, Lattice, Node};
 use crate::Engine;
 
 /// Full-width ASCII (U+FF01–U+FF5E) → ASCII, U+3000 → space; other characters unchanged.
@@ -70,7 +70,7 @@ impl GoldAligner {
 
     /// The cheapest path (node indices, in order) through the lattice over `reading` whose
     /// surfaces spell `surface` (compared after [`fold`]), under the dictionary's word and
-    /// connection costs plus `extra(entry)` per node (e.g. a penalty for words the LM does
+    /// connection costs plus `extra(node)` per node (e.g. a penalty for words the LM does
     /// not know, so that a compound outside its vocabulary loses to its known parts); `None`
     /// when no path spells it.
     pub fn align(
@@ -78,7 +78,7 @@ impl GoldAligner {
         engine: &Engine,
         reading: &str,
         surface: &str,
-        extra: impl Fn(u32) -> i64,
+        extra: impl Fn(&Node) -> i64,
     ) -> Option<Vec<u32>> {
         let target: Vec<char> = surface.chars().map(fold).collect();
         self.lattice.clear();
@@ -105,7 +105,7 @@ impl GoldAligner {
             for i in self.lattice.ending_at(p) {
                 let n = nodes[i];
                 let s = &self.surfaces[i];
-                let own = n.cost as i64 + extra(n.entry);
+                let own = n.cost as i64 + extra(&n);
                 let from =
                     self.at[n.begin as usize] as usize..self.at[n.begin as usize + 1] as usize;
                 let mut best: Vec<(usize, i64, u32)> = Vec::new(); // (spelled, cost, back)
@@ -151,5 +151,75 @@ impl GoldAligner {
         }
         path.reverse();
         Some(path)
+    }
+}
+
+/// The LM words of the last few committed sentences, as context for the next conversion
+/// ([`crate::Session::set_context_words`]): each sentence is `<s>` and the LM words of its gold
+/// path (words the LM knows preferred; without a gold path, the hybrid's best path).
+#[derive(Debug)]
+pub struct CommittedContext {
+    lines: usize,
+    recent: std::collections::VecDeque<Vec<u32>>,
+    aligner: GoldAligner,
+    fallback: crate::Session,
+}
+
+impl CommittedContext {
+    /// Keeps the last `lines` sentences.
+    pub fn new(lines: usize) -> Self {
+        let mut fallback = crate::Session::new();
+        fallback.set_scoring(
+            crate::decoder::neural::Scoring::Hybrid,
+            crate::decoder::neural::NeuralOptions::default(),
+        );
+        CommittedContext {
+            lines,
+            recent: Default::default(),
+            aligner: GoldAligner::new(),
+            fallback,
+        }
+    }
+
+    /// A sentence was committed: `text` written for `reading`.
+    pub fn commit(&mut self, engine: &Engine, reading: &str, text: &str) {
+        let Some(lm) = engine.neural.as_ref() else {
+            return;
+        };
+        if self.lines == 0 {
+            return;
+        }
+        let word_of = |e: u32| crate::decoder::neural::NeuralDecoder::word_of(lm, e);
+        let unknown = |n: &Node| {
+            if word_of(n.entry) == lm.model.unk_id {
+                10_000
+            } else {
+                0
+            }
+        };
+        let mut ids = vec![lm.model.bos_id];
+        match self.aligner.align(engine, reading, text, unknown) {
+            Some(path) => {
+                let nodes = self.aligner.lattice().nodes();
+                ids.extend(path.iter().map(|&i| word_of(nodes[i as usize].entry)));
+            }
+            None => {
+                self.fallback.clear();
+                self.fallback.best_text_of(engine, reading);
+                if let Some(path) = self.fallback.neural_best(engine) {
+                    let nodes = self.fallback.lattice().nodes();
+                    ids.extend(path.iter().map(|&i| word_of(nodes[i as usize].entry)));
+                }
+            }
+        }
+        self.recent.push_back(ids);
+        while self.recent.len() > self.lines {
+            self.recent.pop_front();
+        }
+    }
+
+    /// The context: the kept sentences' words, oldest first.
+    pub fn words(&self) -> Vec<u32> {
+        self.recent.iter().flatten().copied().collect()
     }
 }

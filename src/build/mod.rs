@@ -11,6 +11,7 @@
 //!
 //! [`BuildOptions`] prune the dictionary and compress the connection matrix for the web.
 
+pub mod bias;
 pub mod gold;
 pub mod lstm;
 pub mod ngram;

@@ -12,6 +12,7 @@
 //! from the end, with the forward costs as the (exact) heuristic: paths pop in cost order.
 //! Ties keep the earlier node (lower index = earlier lexicon order).
 
+pub mod bias;
 pub mod neural;
 
 use crate::lattice::{Lattice, Node};

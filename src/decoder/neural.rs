@@ -24,7 +24,7 @@
 //! from the dictionary (word cost and the connection into the word): never dropped.
 //!
 //! Hybrid scoring adds `λ · (−(word cost + connection cost) / cost_scale)` per word (and the
-//! connection to the sentence end).
+//! connection to the sentence end), and the word's learned bias ([`crate::decoder::bias`]).
 
 use crate::lattice::{Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
 use crate::lexicon::Lexicon;
@@ -80,6 +80,8 @@ pub struct NeuralOptions {
     pub merge_variants: bool,
     /// Weight of the connection cost relative to the word cost in the hybrid's classic term.
     pub conn_weight: f32,
+    /// Weight of the learned word bias ([`crate::decoder::bias`]; `Scoring::Neural` uses 0).
+    pub bias_weight: f32,
 }
 
 impl Default for NeuralOptions {
@@ -94,6 +96,7 @@ impl Default for NeuralOptions {
             word_penalty: 0.0,
             merge_variants: false,
             conn_weight: 1.0,
+            bias_weight: 1.0,
         }
     }
 }
@@ -518,6 +521,11 @@ impl NeuralDecoder {
             let w = Self::word_of(lm, n.entry);
             let s = self.slot[w as usize] as usize;
             let is_unk = w == m.unk_id;
+            let bias = if self.opts.bias_weight != 0.0 {
+                self.opts.bias_weight * lm.bias.get(n.entry)
+            } else {
+                0.0
+            };
             for k in self.pos_start[b] as usize..self.pos_start[b + 1] as usize {
                 let hy = self.hyps[k];
                 // within-class probability of an <unk> word: from its cost and the
@@ -528,7 +536,7 @@ impl NeuralDecoder {
                 } else {
                     0.0
                 };
-                let mut num = self.logits[k][s] + class - self.opts.word_penalty;
+                let mut num = self.logits[k][s] + class + bias - self.opts.word_penalty;
                 if lam != 0.0 {
                     num -= lam
                         * (n.cost as f32

@@ -67,11 +67,13 @@ pub enum SectionKind {
     LmVocab = 7,
     /// The word trigram LM for predictions (see [`crate::lm::ngram`]).
     Ngram = 8,
+    /// The hybrid's learned bias per lexicon entry (see [`crate::decoder::bias`]).
+    WordBias = 9,
 }
 
 impl SectionKind {
     /// All known kinds.
-    pub const ALL: [SectionKind; 8] = [
+    pub const ALL: [SectionKind; 9] = [
         SectionKind::Meta,
         SectionKind::LexiconIndex,
         SectionKind::LexiconPostings,
@@ -80,6 +82,7 @@ impl SectionKind {
         SectionKind::Lstm,
         SectionKind::LmVocab,
         SectionKind::Ngram,
+        SectionKind::WordBias,
     ];
 
     /// A short name for messages.
@@ -93,6 +96,7 @@ impl SectionKind {
             SectionKind::Lstm => "lstm",
             SectionKind::LmVocab => "lm vocabulary",
             SectionKind::Ngram => "ngram",
+            SectionKind::WordBias => "word bias",
         }
     }
 
@@ -101,7 +105,7 @@ impl SectionKind {
     pub fn is_lm(self) -> bool {
         matches!(
             self,
-            SectionKind::Lstm | SectionKind::LmVocab | SectionKind::Ngram
+            SectionKind::Lstm | SectionKind::LmVocab | SectionKind::Ngram | SectionKind::WordBias
         )
     }
 

@@ -391,6 +391,9 @@ pub struct NeuralLm {
     pub model: LstmModel,
     /// Lexicon entry → LM id.
     pub vocab: LmVocab,
+    /// Learned bias per lexicon entry for the hybrid (empty when the model has no
+    /// `WordBias` section).
+    pub bias: crate::decoder::bias::WordBias,
 }
 
 impl NeuralLm {
@@ -404,6 +407,10 @@ impl NeuralLm {
                 detail: format!("{} words, the LSTM has {}", vocab.vocab, model.vocab),
             });
         }
-        Ok(NeuralLm { model, vocab })
+        Ok(NeuralLm {
+            model,
+            vocab,
+            bias: Default::default(),
+        })
     }
 }
