@@ -18,8 +18,11 @@ MODEL_FLAGS ?= --keep $(KEEP) --max-cost 8000 --max-reading-chars 10 --conn-clus
 LM_DIR ?= build/lm-ft
 LM_BITS ?= 4:pq8@4096,r4
 HENKAN := target/release/henkan
+# Prediction logit offsets fitted on every N-th line of the analyzed chat training text (docs/PREDICTION.md).
+PREDICT_BIAS_EVERY ?= 12
+PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-full test setup lint test-native
+.PHONY: all mozc model model-full test setup lint test-native predict-bias
 
 all: model
 
@@ -45,6 +48,15 @@ model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	$(HENKAN) build-model --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
 	  --id-def $(SHARED)/data/mozc/id.def --segmenter-def $(SHARED)/data/mozc/segmenter.def \
 	  $(MODEL_FLAGS) --lstm $(LM_DIR) --lstm-bits $(LM_BITS) --ngram $(NGRAM) --name henkan --out $(MODEL)
+	$(MAKE) predict-bias
+
+# (Re)fits the prediction logit offsets for the model's LSTM and adds them to $(MODEL) (≈ 10 min).
+predict-bias: build/corpus/.done $(HENKAN)
+	$(HENKAN) --model $(MODEL) dump-lm-states --tokens build/corpus/train/chat.txt \
+	  --every $(PREDICT_BIAS_EVERY) --out $(PREDICT_BIAS_DIR)
+	python3 -m pip install --quiet numpy
+	python3 training/fit_predict_bias.py --dir $(PREDICT_BIAS_DIR) --passes 3
+	$(HENKAN) attach-predict-bias --in $(MODEL) --bias $(PREDICT_BIAS_DIR)/predict_bias.f32 --compress 19 --out $(MODEL)
 
 # Dictionary entries seen in the analyzed training corpus (the pruning keep-list).
 $(KEEP): build/corpus/.done training/entry_counts.py

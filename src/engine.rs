@@ -142,6 +142,10 @@ impl Engine {
                 if let Some(b) = container.section(SectionKind::WordBias) {
                     lm.bias = WordBias::from_section(b.as_ref())?;
                 }
+                if let Some(b) = container.section(SectionKind::PredictBias) {
+                    lm.predict_bias =
+                        crate::predict::adapt::from_section(b.as_ref(), lm.model.vocab)?;
+                }
                 Some(lm)
             }
             _ => None,

@@ -135,3 +135,52 @@ fn rerank_sums_the_pos_variants_of_a_candidate() {
     let want = (ma / (ma + mb)).log2();
     assert!((got - want).abs() < 1e-3, "{} {got} vs {want}", a.surface);
 }
+
+/// The prediction bias (`henkan::predict::adapt`): an offset on a candidate's LM word moves
+/// it in the LSTM ranking, and the `PredictBias` section carries the offsets.
+#[test]
+fn prediction_offsets_move_candidates_and_load_from_the_model() {
+    let engine = common::shipped_engine();
+    let ngram = engine.ngram.as_ref().unwrap();
+    let mut lm = engine.neural.clone().unwrap();
+    let state = LstmState::new(&lm);
+    let rank = |lm: &henkan::lm::lstm::NeuralLm| {
+        let mut words = next_words(ngram, henkan::predict::Context::new(), &[], LSTM_CANDIDATES);
+        rerank(
+            lm,
+            &engine.lexicon,
+            &state.h,
+            &mut words,
+            1.0,
+            &mut RerankScratch::default(),
+        );
+        words
+    };
+    lm.predict_bias.clear();
+    let plain = rank(&lm);
+    assert!(plain.len() > 3);
+    let last = plain.last().unwrap().clone();
+    // every LM word of the last candidate's reading and surface gets +30 nats
+    lm.predict_bias = vec![0.0; lm.model.vocab];
+    for e in engine.lexicon.get(&last.reading) {
+        if engine.lexicon.surface_text(&e.surface, &last.reading) == last.surface {
+            lm.predict_bias[lm.vocab.lm_id(e.offset) as usize] = 30.0;
+        }
+    }
+    let biased = rank(&lm);
+    assert_eq!(biased[0].surface, last.surface);
+
+    // through the section
+    let offsets: Vec<f32> = (0..lm.model.vocab).map(|i| (i % 7) as f32 * 0.1).collect();
+    let file = std::fs::read(common::shipped_path()).unwrap();
+    let bytes = henkan::model::replace_section(
+        file,
+        henkan::model::SectionKind::PredictBias,
+        henkan::predict::adapt::to_section(&offsets, 0.05),
+    )
+    .unwrap();
+    let loaded = Engine::from_bytes(bytes).unwrap();
+    let got = &loaded.neural.as_ref().unwrap().predict_bias;
+    assert_eq!(got.len(), offsets.len());
+    assert!(got.iter().zip(&offsets).all(|(a, b)| (a - b).abs() < 0.026));
+}

@@ -352,6 +352,42 @@ enum Command {
         #[command(flatten)]
         neural: NeuralArgs,
     },
+    /// Write what fitting a prediction bias needs, to DIR: the LSTM state before every word of
+    /// analyzed text (`states.f32`, hidden floats each; lines start at `<s>`), the words' LM ids
+    /// (`targets.u32`), the decoded output embedding (`emb.f32`) and bias (`out_bias.f32`).
+    DumpLmStates {
+        /// Analyzed text (`surface/reading/left/right` tokens), e.g. build/corpus/train/chat.txt.
+        #[arg(long)]
+        tokens: PathBuf,
+        /// Only the first N lines.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Take every K-th line.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Adds (or replaces) the prediction-bias section of a model file (logit offsets per LM word
+    /// for next-word prediction, `training/fit_predict_bias.py` output).
+    AttachPredictBias {
+        /// The model to extend (default: --model).
+        #[arg(long = "in")]
+        input: Option<PathBuf>,
+        /// Offsets (f32 LE, one per LM word).
+        #[arg(long)]
+        bias: PathBuf,
+        /// Quantization step (nats).
+        #[arg(long, default_value_t = 0.05)]
+        step: f32,
+        /// zstd level for the sections (1–22); none: stored.
+        #[arg(long)]
+        compress: Option<i32>,
+        /// Output model file.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Adds (or replaces) the word-bias section of a model file.
     AttachBias {
         /// The model to extend (default: --model).
@@ -547,6 +583,10 @@ enum EvalWhat {
         /// With --lm lstm: weight of the LSTM in the mix with the n-gram score.
         #[arg(long, default_value_t = henkan::predict::neural::LSTM_WEIGHT)]
         lstm_weight: f32,
+        /// With --lm lstm: use these logit offsets (`training/fit_predict_bias.py` output) instead
+        /// of the model's; `none`: no offsets.
+        #[arg(long)]
+        predict_bias: Option<PathBuf>,
         /// With --lm lstm: n-gram candidates re-ranked per call.
         #[arg(long, default_value_t = henkan::predict::neural::LSTM_CANDIDATES)]
         lstm_candidates: usize,
@@ -1149,10 +1189,15 @@ fn run(cli: Cli) -> Result<(), String> {
                     limit,
                     lstm_weight,
                     lstm_candidates,
+                    predict_bias,
                     json,
                 },
         } => {
-            let engine = load(&cli.model)?;
+            let mut engine = load(&cli.model)?;
+            if let (Some(p), Some(lm)) = (&predict_bias, engine.neural.as_mut()) {
+                lm.predict_bias = read_predict_bias(p, lm.model.vocab)?;
+            }
+            let engine = engine;
             let (tokens, analyzed) = match (tokens, input) {
                 (Some(t), _) => (t, false),
                 (None, Some(input)) => (analyze(&input, &analyzer, &lex, &matrix)?, true),
@@ -1197,6 +1242,37 @@ fn run(cli: Cli) -> Result<(), String> {
         } => train_bias(
             &cli.model, &input, epochs, rate, threads, limit, &out, &neural,
         )?,
+        Command::DumpLmStates {
+            tokens,
+            limit,
+            every,
+            out,
+        } => dump_lm_states(&load(&cli.model)?, &tokens, limit, every, &out)?,
+        Command::AttachPredictBias {
+            input,
+            bias,
+            step,
+            compress,
+            out,
+        } => {
+            let model = read_model_file(input, &cli.model)?;
+            let vocab = Engine::from_bytes(model.clone())
+                .map_err(|e| e.to_string())?
+                .neural
+                .ok_or("the model has no LSTM")?
+                .model
+                .vocab;
+            let offsets = read_predict_bias(&bias, vocab)?;
+            let section = henkan::predict::adapt::to_section(&offsets, step);
+            eprintln!("prediction bias: {} offsets, step {step}", offsets.len());
+            let bytes = henkan::model::replace_section(
+                model,
+                henkan::model::SectionKind::PredictBias,
+                section,
+            )
+            .map_err(|e| e.to_string())?;
+            write_model_file(&out, &compress_model(bytes, compress)?)?;
+        }
         Command::AttachBias {
             input,
             bias,
@@ -1550,6 +1626,83 @@ fn eval_prediction_cmd(engine: &Engine, args: PredictionArgs) -> Result<(), Stri
 }
 
 /// `henkan align-gold`: see the command's help.
+/// Prediction logit offsets from a `training/fit_predict_bias.py` file (`none`: no offsets).
+fn read_predict_bias(p: &std::path::Path, vocab: usize) -> Result<Vec<f32>, String> {
+    if p.as_os_str() == "none" {
+        return Ok(Vec::new());
+    }
+    let b = std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    let v = henkan::predict::adapt::read_f32(&b);
+    if v.len() != vocab {
+        return Err(format!("{}: not {vocab} f32 values", p.display()));
+    }
+    Ok(v)
+}
+
+fn dump_lm_states(
+    engine: &Engine,
+    tokens: &std::path::Path,
+    limit: Option<usize>,
+    every: usize,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    use henkan::predict::neural::{lm_word, LstmState};
+    let lm = engine.neural.as_ref().ok_or("the model has no LSTM")?;
+    let text = std::fs::read_to_string(tokens)
+        .map_err(|e| format!("cannot read {}: {e}", tokens.display()))?;
+    let (mut states, mut targets) = (Vec::<u8>::new(), Vec::<u8>::new());
+    let mut n = 0usize;
+    for line in text
+        .lines()
+        .step_by(every.max(1))
+        .take(limit.unwrap_or(usize::MAX))
+    {
+        let mut st = LstmState::new(lm);
+        for w in henkan::predict::eval::parse_line(line) {
+            let id = match &w {
+                Some(w) => lm_word(
+                    lm,
+                    &engine.lexicon,
+                    &w.reading,
+                    &w.surface,
+                    w.left_id,
+                    w.right_id,
+                ),
+                None => lm.model.unk_id,
+            };
+            states.extend(st.h.iter().flat_map(|v| v.to_le_bytes()));
+            targets.extend(id.to_le_bytes());
+            n += 1;
+            st.feed(lm, id);
+        }
+    }
+    let m = &lm.model;
+    let mut emb = Vec::with_capacity(m.vocab * m.hidden * 4);
+    let mut row = vec![0f32; m.hidden];
+    for id in 0..m.vocab {
+        m.embedding.decode_row(id, m.hidden, &mut row);
+        emb.extend(row.iter().flat_map(|v| v.to_le_bytes()));
+    }
+    let bias: Vec<u8> = m.out_bias.iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    for (name, bytes) in [
+        ("states.f32", &states),
+        ("targets.u32", &targets),
+        ("emb.f32", &emb),
+        ("out_bias.f32", &bias),
+    ] {
+        let p = out.join(name);
+        std::fs::write(&p, bytes).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    eprintln!(
+        "{n} words, hidden {}, vocab {} -> {}",
+        m.hidden,
+        m.vocab,
+        out.display()
+    );
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)]
 fn train_bias(
     model: &Option<PathBuf>,

@@ -19,7 +19,7 @@ use crate::decoder::bias::WordBias;
 use crate::decoder::neural::{NeuralDecoder, NeuralOptions, Scoring};
 use crate::error::Result;
 use crate::lattice::{Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
-use crate::model::{Container, ContainerWriter, SectionKind};
+use crate::model::{replace_section, SectionKind};
 use crate::{Engine, Session};
 use std::collections::HashMap;
 
@@ -305,21 +305,9 @@ pub fn write_tsv(bias: &WordBias, names: &HashMap<u32, String>) -> String {
 /// `step` nats (default: [`WordBias::fitting_step`], at least 0.01). Returns the new model
 /// and the section's size.
 pub fn attach_bias(model: Vec<u8>, bias: &WordBias, step: Option<f32>) -> Result<(Vec<u8>, usize)> {
-    let container = Container::from_bytes(model)?;
     let section = bias.to_section(step.unwrap_or_else(|| bias.fitting_step(0.01)));
     let len = section.len();
-    let mut w = ContainerWriter::new();
-    for e in container.entries() {
-        let Some(kind) = e.kind else { continue };
-        if kind == SectionKind::WordBias {
-            continue;
-        }
-        if let Some(s) = container.section(kind) {
-            w.add(kind, s.as_ref().to_vec());
-        }
-    }
-    w.add(SectionKind::WordBias, section);
-    Ok((w.finish(), len))
+    Ok((replace_section(model, SectionKind::WordBias, section)?, len))
 }
 
 /// Reads what [`write_tsv`] wrote.

@@ -69,11 +69,13 @@ pub enum SectionKind {
     Ngram = 8,
     /// The hybrid's learned bias per lexicon entry (see [`crate::decoder::bias`]).
     WordBias = 9,
+    /// Logit offsets per LM word for next-word prediction (see [`crate::predict::adapt`]).
+    PredictBias = 10,
 }
 
 impl SectionKind {
     /// All known kinds.
-    pub const ALL: [SectionKind; 9] = [
+    pub const ALL: [SectionKind; 10] = [
         SectionKind::Meta,
         SectionKind::LexiconIndex,
         SectionKind::LexiconPostings,
@@ -83,6 +85,7 @@ impl SectionKind {
         SectionKind::LmVocab,
         SectionKind::Ngram,
         SectionKind::WordBias,
+        SectionKind::PredictBias,
     ];
 
     /// A short name for messages.
@@ -97,6 +100,7 @@ impl SectionKind {
             SectionKind::LmVocab => "lm vocabulary",
             SectionKind::Ngram => "ngram",
             SectionKind::WordBias => "word bias",
+            SectionKind::PredictBias => "prediction bias",
         }
     }
 
@@ -105,7 +109,11 @@ impl SectionKind {
     pub fn is_lm(self) -> bool {
         matches!(
             self,
-            SectionKind::Lstm | SectionKind::LmVocab | SectionKind::Ngram | SectionKind::WordBias
+            SectionKind::Lstm
+                | SectionKind::LmVocab
+                | SectionKind::Ngram
+                | SectionKind::WordBias
+                | SectionKind::PredictBias
         )
     }
 
@@ -917,6 +925,25 @@ pub fn repack(bytes: Vec<u8>, level: Option<i32>) -> Result<Vec<u8>> {
             w.add(kind, s.as_ref().to_vec());
         }
     }
+    Ok(w.finish())
+}
+
+/// The model with the section of `kind` replaced by (or, if it has none, extended with)
+/// `section`, stored uncompressed (recompress with [`repack`]); the other sections are kept in
+/// their order.
+pub fn replace_section(bytes: Vec<u8>, kind: SectionKind, section: Vec<u8>) -> Result<Vec<u8>> {
+    let container = Container::from_bytes(bytes)?;
+    let mut w = ContainerWriter::new();
+    for e in container.entries() {
+        let Some(k) = e.kind else { continue };
+        if k == kind {
+            continue;
+        }
+        if let Some(s) = container.section(k) {
+            w.add(k, s.as_ref().to_vec());
+        }
+    }
+    w.add(kind, section);
     Ok(w.finish())
 }
 

@@ -15,6 +15,7 @@
 //! deduplicated by surface (what the user sees) and against the conversion candidates
 //! the caller passes in.
 
+pub mod adapt;
 pub mod eval;
 pub mod neural;
 pub mod romaji;

@@ -137,6 +137,11 @@ pub fn rerank(
     scratch.out.resize(scratch.ids.len(), 0.0);
     lm.model
         .logits(&scratch.ids, h, &mut scratch.out, &mut scratch.row);
+    if !lm.predict_bias.is_empty() {
+        for (o, &id) in scratch.out.iter_mut().zip(&scratch.ids) {
+            *o += lm.predict_bias.get(id as usize).copied().unwrap_or(0.0);
+        }
+    }
     let mut unks = 0;
     scratch.cand.clear();
     for g in scratch.group.windows(2) {

@@ -394,6 +394,9 @@ pub struct NeuralLm {
     /// Learned bias per lexicon entry for the hybrid (empty when the model has no
     /// `WordBias` section).
     pub bias: crate::decoder::bias::WordBias,
+    /// Added to the logits of next-word predictions, per LM id (empty: none): the output
+    /// bias adapted to typed chat (`PredictBias` section).
+    pub predict_bias: Vec<f32>,
 }
 
 impl NeuralLm {
@@ -411,6 +414,7 @@ impl NeuralLm {
             model,
             vocab,
             bias: Default::default(),
+            predict_bias: Vec::new(),
         })
     }
 }
