@@ -56,7 +56,7 @@ predict-bias: build/corpus/.done $(HENKAN)
 	  --every $(PREDICT_BIAS_EVERY) --out $(PREDICT_BIAS_DIR)
 	python3 -m pip install --quiet numpy
 	python3 training/fit_predict_bias.py --dir $(PREDICT_BIAS_DIR) --passes 3
-	$(HENKAN) attach-predict-bias --in $(MODEL) --bias $(PREDICT_BIAS_DIR)/predict_bias.f32 --compress 19 --out $(MODEL)
+	$(HENKAN) attach-predict-bias --in $(MODEL) --bias $(PREDICT_BIAS_DIR)/predict_bias.f32 --step 0.1 --compress 19 --out $(MODEL)
 
 # Dictionary entries seen in the analyzed training corpus (the pruning keep-list).
 $(KEEP): build/corpus/.done training/entry_counts.py

@@ -673,7 +673,8 @@ pub fn pack_lstm(w: &LstmWeights, vocab: &VocabTsv, opts: PackOptions) -> Vec<u8
     })
 }
 
-/// Returns a copy of the model container `model` with the LM sections (re)placed.
+/// Returns a copy of the model container `model` with the LM sections (re)placed. The biases fitted
+/// for the LM it replaces (`PredictBias`, `WordBias`) are left out.
 pub fn attach_lstm(
     model: Vec<u8>,
     weights: &LstmWeights,
@@ -714,7 +715,15 @@ pub fn attach_lstm(
     let mut w = ContainerWriter::new();
     for e in container.entries() {
         let Some(kind) = e.kind else { continue };
-        if kind == SectionKind::Lstm || kind == SectionKind::LmVocab {
+        // the biases were fitted for the LM being replaced (and the prediction bias is indexed
+        // by its word ids): they go with it
+        if matches!(
+            kind,
+            SectionKind::Lstm
+                | SectionKind::LmVocab
+                | SectionKind::PredictBias
+                | SectionKind::WordBias
+        ) {
             continue;
         }
         if let Some(s) = container.section(kind) {
