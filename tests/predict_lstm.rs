@@ -184,3 +184,31 @@ fn prediction_offsets_move_candidates_and_load_from_the_model() {
     assert_eq!(got.len(), offsets.len());
     assert!(got.iter().zip(&offsets).all(|(a, b)| (a - b).abs() < 0.026));
 }
+
+/// Full-vocabulary logits (`LstmModel::logits_all`: product-quantized rows through a lookup
+/// table) equal the row-by-row ones, and the LSTM's own top words come out of them.
+#[test]
+fn full_vocabulary_logits_match_row_by_row_ones() {
+    let engine = common::shipped_engine();
+    let lm = engine.neural.as_ref().unwrap();
+    let mut state = LstmState::new(lm);
+    state.feed(lm, 5);
+    let (mut all, mut row) = (Vec::new(), Vec::new());
+    lm.model.logits_all(&state.h, &mut all, &mut row);
+    assert_eq!(all.len(), lm.model.vocab);
+    let ids: Vec<u32> = (0..lm.model.vocab as u32).collect();
+    let mut one = vec![0.0; ids.len()];
+    lm.model.logits(&ids, &state.h, &mut one, &mut row);
+    let worst = all
+        .iter()
+        .zip(&one)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
+    assert!(worst < 1e-3, "max difference {worst}");
+
+    let ngram = engine.ngram.as_ref().unwrap();
+    let map = henkan::predict::neural::VocabMap::new(lm, &engine.lexicon, ngram);
+    let top = map.top_words(lm, &state.h, 5, &mut RerankScratch::default());
+    assert_eq!(top.len(), 5);
+    assert!(top.windows(2).all(|w| w[0].1 >= w[1].1));
+}

@@ -587,6 +587,10 @@ enum EvalWhat {
         /// of the model's; `none`: no offsets.
         #[arg(long)]
         predict_bias: Option<PathBuf>,
+        /// With --lm lstm: next words also from the LSTM's top N over its whole vocabulary
+        /// (0: the n-gram's candidates only).
+        #[arg(long, default_value_t = 0)]
+        lstm_full_vocabulary: usize,
         /// With --lm lstm: n-gram candidates re-ranked per call.
         #[arg(long, default_value_t = henkan::predict::neural::LSTM_CANDIDATES)]
         lstm_candidates: usize,
@@ -1189,6 +1193,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     limit,
                     lstm_weight,
                     lstm_candidates,
+                    lstm_full_vocabulary,
                     predict_bias,
                     json,
                 },
@@ -1213,6 +1218,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 limit,
                 lstm_weight,
                 lstm_candidates,
+                lstm_full_vocabulary,
                 json,
             };
             let result = eval_prediction_cmd(&engine, args);
@@ -1499,6 +1505,7 @@ struct PredictionArgs {
     limit: Option<usize>,
     lstm_weight: f32,
     lstm_candidates: usize,
+    lstm_full_vocabulary: usize,
     json: bool,
 }
 
@@ -1550,6 +1557,7 @@ fn eval_prediction_cmd(engine: &Engine, args: PredictionArgs) -> Result<(), Stri
         limit,
         lstm_weight,
         lstm_candidates,
+        lstm_full_vocabulary,
         json,
     } = args;
     let model = &load_ngram(engine, &ngram)?;
@@ -1580,6 +1588,7 @@ fn eval_prediction_cmd(engine: &Engine, args: PredictionArgs) -> Result<(), Stri
             );
             inner.weight = lstm_weight;
             inner.candidates = lstm_candidates;
+            let inner = inner.with_full_vocabulary(lstm_full_vocabulary);
             let mut p = Timed {
                 inner,
                 ms: Vec::new(),

@@ -164,6 +164,77 @@ pub fn rerank(
     unks
 }
 
+/// The LM words of every n-gram word (all its POS variants: lexicon entries with its reading
+/// and surface that the LSTM knows), to score the whole prediction vocabulary with the LSTM.
+#[derive(Debug, Clone, Default)]
+pub struct VocabMap {
+    /// `ids[start[w]..start[w + 1]]` are the LM words of n-gram word `w`.
+    start: Vec<u32>,
+    ids: Vec<u32>,
+}
+
+impl VocabMap {
+    /// Maps every n-gram word (≈ 50K lexicon lookups, once).
+    pub fn new(lm: &NeuralLm, lexicon: &Lexicon, ngram: &NgramModel) -> Self {
+        let mut m = VocabMap {
+            start: vec![0],
+            ids: Vec::new(),
+        };
+        for id in 0..ngram.vocab_len() {
+            if let Some(w) = ngram.word(id as u16).filter(|_| id as u16 != UNK) {
+                let from = m.ids.len();
+                for e in lexicon.get(w.reading) {
+                    let lid = lm.vocab.lm_id(e.offset);
+                    if lid != lm.model.unk_id
+                        && !m.ids[from..].contains(&lid)
+                        && lexicon.surface_text(&e.surface, w.reading) == w.surface
+                    {
+                        m.ids.push(lid);
+                    }
+                }
+            }
+            m.start.push(m.ids.len() as u32);
+        }
+        m
+    }
+
+    /// The `n` n-gram words the LSTM finds likeliest after state `h` over the whole vocabulary
+    /// (logits of every LM word with the prediction bias, summed over each word's variants),
+    /// best first, with their log-scores (nats, unnormalized).
+    pub fn top_words(
+        &self,
+        lm: &NeuralLm,
+        h: &[f32],
+        n: usize,
+        scratch: &mut RerankScratch,
+    ) -> Vec<(u16, f32)> {
+        lm.model.logits_all(h, &mut scratch.out, &mut scratch.row);
+        if !lm.predict_bias.is_empty() {
+            for (o, b) in scratch.out.iter_mut().zip(&lm.predict_bias) {
+                *o += b;
+            }
+        }
+        let mut best: Vec<(u16, f32)> = Vec::with_capacity(n + 1);
+        for w in 0..self.start.len().saturating_sub(1) {
+            let ids = &self.ids[self.start[w] as usize..self.start[w + 1] as usize];
+            if ids.is_empty() {
+                continue;
+            }
+            scratch.cand.clear();
+            scratch
+                .cand
+                .extend(ids.iter().map(|&i| scratch.out[i as usize]));
+            let l = crate::lm::lstm::log_sum_exp(&scratch.cand);
+            if best.len() < n || l > best[best.len() - 1].1 {
+                let at = best.partition_point(|b| b.1 >= l);
+                best.insert(at, (w as u16, l));
+                best.truncate(n);
+            }
+        }
+        best
+    }
+}
+
 /// The n-gram candidates, re-ranked by the LSTM.
 #[derive(Debug)]
 pub struct LstmPredictor<'a> {
@@ -178,6 +249,10 @@ pub struct LstmPredictor<'a> {
     pub scored_candidates: usize,
     /// Of them, words the LSTM only knows as `<unk>`.
     pub unk_candidates: usize,
+    /// Next words (no query): also the LSTM's own top words over the whole vocabulary, this
+    /// many ([`LstmPredictor::with_full_vocabulary`]; 0 = n-gram candidates only).
+    pub full_vocabulary: usize,
+    map: Option<VocabMap>,
     done: Vec<Option<Word>>,
     state: LstmState,
     scratch: RerankScratch,
@@ -194,10 +269,22 @@ impl<'a> LstmPredictor<'a> {
             weight: LSTM_WEIGHT,
             scored_candidates: 0,
             unk_candidates: 0,
+            full_vocabulary: 0,
+            map: None,
             done: Vec::new(),
             state: LstmState::new(lm),
             scratch: RerankScratch::default(),
         }
+    }
+
+    /// Adds the LSTM's `n` likeliest words over the whole vocabulary to the candidates of
+    /// next-word prediction (maps the vocabulary once).
+    pub fn with_full_vocabulary(mut self, n: usize) -> Self {
+        self.full_vocabulary = n;
+        if n > 0 && self.map.is_none() {
+            self.map = Some(VocabMap::new(self.lm, self.lexicon, self.ngram.model));
+        }
+        self
     }
 
     /// Brings the LSTM state to the end of `history`.
@@ -238,6 +325,25 @@ impl Predictor for LstmPredictor<'_> {
             &[],
             self.candidates.max(limit),
         );
+        if let (true, Some(map)) = (query.is_empty() && self.full_vocabulary > 0, &self.map) {
+            let model = self.ngram.model;
+            for (id, _) in map.top_words(
+                self.lm,
+                &self.state.h,
+                self.full_vocabulary,
+                &mut self.scratch,
+            ) {
+                let Some(w) = model.word(id) else { continue };
+                if cands.iter().all(|c| c.surface != w.surface) {
+                    cands.push(Prediction {
+                        surface: w.surface.to_string(),
+                        reading: w.reading.to_string(),
+                        id,
+                        score: model.score(ctx.u, ctx.v, id),
+                    });
+                }
+            }
+        }
         self.unk_candidates += rerank(
             self.lm,
             self.lexicon,

@@ -75,6 +75,64 @@ pub enum QuantMatrix {
 }
 
 impl QuantMatrix {
+    /// `out[r] = row r · h` for the rows `rows` (`h` has `dim` floats). Product-quantized rows use
+    /// a lookup table (the dot of every sub-vector of `h` with every centroid, then one table
+    /// read per code: ≈ 8× fewer operations than decoding each row); other encodings decode rows.
+    pub fn dots(
+        &self,
+        rows: std::ops::Range<usize>,
+        dim: usize,
+        h: &[f32],
+        out: &mut [f32],
+        row: &mut Vec<f32>,
+    ) {
+        match self {
+            QuantMatrix::Split {
+                head_rows,
+                head,
+                tail,
+            } => {
+                let cut = (*head_rows).clamp(rows.start, rows.end);
+                let (a, b) = out.split_at_mut(cut - rows.start);
+                head.dots(rows.start..cut, dim, h, a, row);
+                tail.dots(cut - head_rows..rows.end - head_rows, dim, h, b, row);
+            }
+            QuantMatrix::Product {
+                sub,
+                k,
+                centroids,
+                codes,
+                range,
+            } if centroids.len() == dim / sub * k * sub => {
+                let (sub, k, m) = (*sub, *k, dim / sub);
+                let mut lut = vec![0f32; m * k];
+                for j in 0..m {
+                    let hj = &h[j * sub..(j + 1) * sub];
+                    for c in 0..k {
+                        let v = &centroids[(j * k + c) * sub..(j * k + c + 1) * sub];
+                        lut[j * k + c] = hj.iter().zip(v).map(|(a, b)| a * b).sum();
+                    }
+                }
+                let codes = &codes.as_ref()[range.clone()];
+                for (o, r) in out.iter_mut().zip(rows) {
+                    let rc = codes.get(r * m..(r + 1) * m).unwrap_or(&[]);
+                    *o = rc
+                        .iter()
+                        .enumerate()
+                        .map(|(j, &c)| lut.get(j * k + c as usize).copied().unwrap_or(0.0))
+                        .sum();
+                }
+            }
+            _ => {
+                row.resize(dim, 0.0);
+                for (o, r) in out.iter_mut().zip(rows) {
+                    self.decode_row(r, dim, row);
+                    *o = kernels::dot(row, &h[..dim]);
+                }
+            }
+        }
+    }
+
     /// Decodes row `row` (of `dim` columns) into `out[..dim]`.
     #[inline]
     pub fn decode_row(&self, row: usize, dim: usize, out: &mut [f32]) {
@@ -327,6 +385,15 @@ impl LstmModel {
             for v in o.iter_mut() {
                 *v += bias;
             }
+        }
+    }
+
+    /// Logits of every word after state `h`, into `out[..vocab]` ([`QuantMatrix::dots`]).
+    pub fn logits_all(&self, h: &[f32], out: &mut Vec<f32>, row: &mut Vec<f32>) {
+        out.resize(self.vocab, 0.0);
+        self.embedding.dots(0..self.vocab, self.hidden, h, out, row);
+        for (o, b) in out.iter_mut().zip(&self.out_bias) {
+            *o += b;
         }
     }
 
