@@ -1223,6 +1223,8 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let result = eval_prediction_cmd(&engine, args);
             if let Some(t) = tmp {
+                // the analyzer also writes its unknown words beside the output
+                let _ = std::fs::remove_file(format!("{}.unk", t.display()));
                 let _ = std::fs::remove_file(t);
             }
             result?;
