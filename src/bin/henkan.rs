@@ -107,6 +107,10 @@ struct NeuralArgs {
     /// Use these word biases (`henkan train-bias` output) instead of the model's.
     #[arg(long)]
     bias_file: Option<PathBuf>,
+    /// Add these offsets (f32 LE, one per LM word, `training/fit_predict_bias.py` output) to
+    /// the LSTM's output bias (an experiment: the LM's word frequencies moved to other text).
+    #[arg(long)]
+    lm_bias: Option<PathBuf>,
 }
 
 /// λ of the hybrid, tuned on kwdlc.test + wac.dev (docs/NEURAL.md).
@@ -136,6 +140,12 @@ impl NeuralArgs {
 
 /// Replaces the model's word biases by those of `--bias-file`, if given.
 fn apply_bias_file(engine: &mut Engine, args: &NeuralArgs) -> Result<(), String> {
+    if let (Some(path), Some(lm)) = (&args.lm_bias, engine.neural.as_mut()) {
+        let d = read_predict_bias(path, lm.model.vocab)?;
+        for (b, d) in lm.model.out_bias.iter_mut().zip(d) {
+            *b += d;
+        }
+    }
     if let (Some(path), Some(lm)) = (&args.bias_file, engine.neural.as_mut()) {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -365,6 +375,10 @@ enum Command {
         /// Take every K-th line.
         #[arg(long, default_value_t = 1)]
         every: usize,
+        /// The text is hand-annotated sentences (`surface/reading/POS` tokens): cut into LM
+        /// words along their gold paths, each followed by `<s>` (as the decoder scores them).
+        #[arg(long)]
+        gold: bool,
         /// Output directory.
         #[arg(long)]
         out: PathBuf,
@@ -1254,8 +1268,9 @@ fn run(cli: Cli) -> Result<(), String> {
             tokens,
             limit,
             every,
+            gold,
             out,
-        } => dump_lm_states(&load(&cli.model)?, &tokens, limit, every, &out)?,
+        } => dump_lm_states(&load(&cli.model)?, &tokens, limit, every, gold, &out)?,
         Command::AttachPredictBias {
             input,
             bias,
@@ -1655,9 +1670,11 @@ fn dump_lm_states(
     tokens: &std::path::Path,
     limit: Option<usize>,
     every: usize,
+    gold: bool,
     out: &std::path::Path,
 ) -> Result<(), String> {
     use henkan::predict::neural::{lm_word, LstmState};
+    let mut context = henkan::build::gold::CommittedContext::new(1);
     let lm = engine.neural.as_ref().ok_or("the model has no LSTM")?;
     let text = std::fs::read_to_string(tokens)
         .map_err(|e| format!("cannot read {}: {e}", tokens.display()))?;
@@ -1669,6 +1686,21 @@ fn dump_lm_states(
         .take(limit.unwrap_or(usize::MAX))
     {
         let mut st = LstmState::new(lm);
+        if gold {
+            let Some(s) = henkan::build::bias::parse_tokens(line) else {
+                continue;
+            };
+            context.commit(engine, &s.reading, &s.text);
+            // [<s>, words…]: the words, then <s> (the sentence end)
+            let words = context.words();
+            for &id in words[1..].iter().chain(std::iter::once(&lm.model.bos_id)) {
+                states.extend(st.h.iter().flat_map(|v| v.to_le_bytes()));
+                targets.extend(id.to_le_bytes());
+                n += 1;
+                st.feed(lm, id);
+            }
+            continue;
+        }
         for w in henkan::predict::eval::parse_line(line) {
             let id = match &w {
                 Some(w) => lm_word(
