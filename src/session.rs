@@ -134,8 +134,7 @@ impl Session {
                 words = NeuralDecoder::words(&self.lattice, lm, &path);
             }
         }
-        self.neural.set_context(lm, &words);
-        self.clear();
+        self.set_context_words(engine, &words);
     }
 
     /// Starts the LSTM from the state after the LM words `ids` (e.g. `<s>` and the words of

@@ -138,7 +138,8 @@ impl NeuralArgs {
     }
 }
 
-/// Replaces the model's word biases by those of `--bias-file`, if given.
+/// The experiment options of [`NeuralArgs`] that change the engine: `--lm-bias` (added to the
+/// LSTM's output bias) and `--bias-file` (replaces the model's word biases).
 fn apply_bias_file(engine: &mut Engine, args: &NeuralArgs) -> Result<(), String> {
     if let (Some(path), Some(lm)) = (&args.lm_bias, engine.neural.as_mut()) {
         let d = read_predict_bias(path, lm.model.vocab)?;
@@ -1651,7 +1652,6 @@ fn eval_prediction_cmd(engine: &Engine, args: PredictionArgs) -> Result<(), Stri
     Ok(())
 }
 
-/// `henkan align-gold`: see the command's help.
 /// Prediction logit offsets from a `training/fit_predict_bias.py` file (`none`: no offsets).
 fn read_predict_bias(p: &std::path::Path, vocab: usize) -> Result<Vec<f32>, String> {
     if p.as_os_str() == "none" {
@@ -1680,6 +1680,13 @@ fn dump_lm_states(
         .map_err(|e| format!("cannot read {}: {e}", tokens.display()))?;
     let (mut states, mut targets) = (Vec::<u8>::new(), Vec::<u8>::new());
     let mut n = 0usize;
+    // the state before word `id`, then the step over it
+    let mut push = |st: &mut LstmState, id: u32| {
+        states.extend(st.h.iter().flat_map(|v| v.to_le_bytes()));
+        targets.extend(id.to_le_bytes());
+        n += 1;
+        st.feed(lm, id);
+    };
     for line in text
         .lines()
         .step_by(every.max(1))
@@ -1694,10 +1701,7 @@ fn dump_lm_states(
             // [<s>, words…]: the words, then <s> (the sentence end)
             let words = context.words();
             for &id in words[1..].iter().chain(std::iter::once(&lm.model.bos_id)) {
-                states.extend(st.h.iter().flat_map(|v| v.to_le_bytes()));
-                targets.extend(id.to_le_bytes());
-                n += 1;
-                st.feed(lm, id);
+                push(&mut st, id);
             }
             continue;
         }
@@ -1713,10 +1717,7 @@ fn dump_lm_states(
                 ),
                 None => lm.model.unk_id,
             };
-            states.extend(st.h.iter().flat_map(|v| v.to_le_bytes()));
-            targets.extend(id.to_le_bytes());
-            n += 1;
-            st.feed(lm, id);
+            push(&mut st, id);
         }
     }
     let m = &lm.model;
@@ -1746,6 +1747,7 @@ fn dump_lm_states(
     Ok(())
 }
 
+/// `henkan train-bias`: see the command's help.
 #[allow(clippy::too_many_arguments)]
 fn train_bias(
     model: &Option<PathBuf>,
@@ -1775,23 +1777,6 @@ fn train_bias(
         );
         eprintln!("{}: {} sentences", p.display(), sentences.len() - before);
     }
-    // Interleave the sources (the perceptron sees them mixed, not one after the other).
-    let mut mixed = Vec::with_capacity(sentences.len());
-    let (mut a, mut b): (Vec<_>, Vec<_>) = (Vec::new(), Vec::new());
-    for (k, s) in sentences.into_iter().enumerate() {
-        if k % 2 == 0 {
-            a.push(s)
-        } else {
-            b.push(s)
-        }
-    }
-    let (mut ia, mut ib) = (a.into_iter(), b.into_iter());
-    loop {
-        match (ia.next(), ib.next()) {
-            (None, None) => break,
-            (x, y) => mixed.extend(x.into_iter().chain(y)),
-        }
-    }
     let opts = BiasOptions {
         rate,
         threads,
@@ -1805,7 +1790,7 @@ fn train_bias(
     let mut names = std::collections::HashMap::new();
     for epoch in 1..=epochs {
         let t0 = Instant::now();
-        let e = train_epoch(&engine, &current, &mixed, &opts);
+        let e = train_epoch(&engine, &current, &sentences, &opts);
         names.extend(e.names);
         let r = e.report;
         eprintln!(
@@ -1830,6 +1815,7 @@ fn train_bias(
     Ok(())
 }
 
+/// `henkan align-gold`: see the command's help.
 fn align_gold(
     engine: &Engine,
     input: &std::path::Path,
@@ -1858,15 +1844,6 @@ fn align_gold(
     }
     keys[table.bos_id as usize] = "<s>";
     let word_of = |entry: u32| henkan::decoder::neural::NeuralDecoder::word_of(lm, entry);
-    // A word outside the LM's vocabulary costs 10,000 more (≈ 20 nats, a rare word): where the
-    // gold text can be spelled with known words, the LM learns those.
-    let unknown = |entry: u32| {
-        if word_of(entry) == lm.model.unk_id {
-            10_000
-        } else {
-            0
-        }
-    };
     let gold = read(input)?;
     let fallback = fallback.map(read).transpose()?;
     let mut fallback_lines = fallback.as_deref().map(str::lines);
@@ -1881,7 +1858,11 @@ fn align_gold(
             .as_ref()
             .map_or(("", ""), |s| (s.reading.as_str(), s.text.as_str()));
         let path = if sentence.is_some() {
-            aligner.align(engine, reading, surface, |n| unknown(n.entry))
+            // words outside the LM's vocabulary cost more: where the gold text can be spelled
+            // with known words, the LM learns those
+            aligner.align(engine, reading, surface, |n| {
+                henkan::build::gold::unknown_word_cost(lm, n)
+            })
         } else {
             None
         };

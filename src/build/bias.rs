@@ -4,19 +4,19 @@
 //!
 //! For every training sentence (`reading`, annotated text) the hybrid converts the reading
 //! with the current biases. When its best sentence differs from the annotation (compared
-//! after [`fold`]), the gold path ([`GoldAligner`]: the cheapest lattice path spelling the
-//! annotation) and the decoded path are compared word by word (a word = span + lexicon
-//! entry): every entry only on the gold path gains `rate`, every entry only on the decoded
-//! path loses `rate`. The output is the average of the weights over all steps (the averaged
+//! after [`fold`]), the gold path ([`GoldAligner`]: of the lattice paths spelling the
+//! annotation, the one closest to the decoded path) and the decoded path are compared word by
+//! word (a word = span + surface): the entry of every word only on the gold path gains `rate`,
+//! that of every word only on the decoded path loses `rate`. The output is the average of the weights over all steps (the averaged
 //! perceptron), which generalizes better than the last weights.
 //!
 //! Parallel training uses iterative parameter mixing: each epoch, the sentences are dealt
 //! out to `threads` workers that start from the same weights; the epoch's weights are the
 //! mean of theirs.
 
-use crate::build::gold::{fold, GoldAligner};
+use crate::build::gold::{fold, unknown_word_cost, GoldAligner};
 use crate::decoder::bias::WordBias;
-use crate::decoder::neural::{NeuralDecoder, NeuralOptions, Scoring};
+use crate::decoder::neural::{NeuralOptions, Scoring};
 use crate::error::Result;
 use crate::lattice::{Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
 use crate::model::{replace_section, SectionKind};
@@ -143,10 +143,6 @@ fn same_text(a: &str, b: &str) -> bool {
     a.chars().map(fold).eq(b.chars().map(fold))
 }
 
-/// Extra cost of a gold-path word outside the LM's vocabulary (≈ 20 nats): where the text
-/// can be spelled with words the LM knows, the gold path uses those (as `henkan align-gold`).
-const UNKNOWN_WORD_COST: i64 = 10_000;
-
 /// Bonus of a gold-path word that is on the decoded path too (more than any cost difference
 /// of one word): the update then touches only where the two texts differ.
 const DECODED_WORD_BONUS: i64 = 30_000;
@@ -166,17 +162,17 @@ fn worker(engine: &Engine, start: &WordBias, sentences: &[&Sentence], opts: &Bia
     let mut session = Session::new();
     session.set_scoring(Scoring::Hybrid, opts.decoder);
     let mut aligner = GoldAligner::new();
-    // averaged perceptron: avg = w − u / c, u = Σ c · Δ
+    // averaged perceptron: avg = w − u / (n + 1), u = Σ c · Δ over the updates, c = the
+    // 1-based number of the sentence that made them
     let mut u: HashMap<u32, f32> = HashMap::new();
-    let mut c = 1.0f32;
     let mut report = EpochReport::default();
-    for s in sentences {
+    for (i, s) in sentences.iter().enumerate() {
+        let c = (i + 1) as f32;
         report.sentences += 1;
         session.clear();
         let got_text = session.best_text_of(&engine, &s.reading);
         if same_text(&got_text, &s.text) {
             report.correct += 1;
-            c += 1.0;
             continue;
         }
         let got_path = session.neural_best(&engine).unwrap_or_default();
@@ -192,16 +188,12 @@ fn worker(engine: &Engine, start: &WordBias, sentences: &[&Sentence], opts: &Bia
                 if decoded.contains(&(n.begin, n.end, n.entry)) {
                     extra -= DECODED_WORD_BONUS;
                 }
-                if NeuralDecoder::word_of(lm, n.entry) == lm.model.unk_id {
-                    extra += UNKNOWN_WORD_COST;
-                }
-                extra
+                extra + unknown_word_cost(lm, n)
             })
             .map(|p| words(aligner.lattice(), &engine, &p));
         let got = (!got.is_empty()).then_some(got);
         let (Some(got), Some(gold)) = (got, gold) else {
             report.no_gold += 1;
-            c += 1.0;
             continue;
         };
         for w in gold.iter().chain(&got) {
@@ -225,12 +217,12 @@ fn worker(engine: &Engine, start: &WordBias, sentences: &[&Sentence], opts: &Bia
                 *u.entry(e).or_default() += c * delta;
             }
         }
-        c += 1.0;
     }
     let current = engine.neural.map(|lm| lm.bias).unwrap_or_default();
     let mut averaged = current.clone();
+    let n = (sentences.len() + 1) as f32;
     for (e, ue) in u {
-        averaged.add(e, -ue / c);
+        averaged.add(e, -ue / n);
     }
     (current, averaged, report, names)
 }

@@ -154,6 +154,20 @@ impl GoldAligner {
     }
 }
 
+/// Extra aligner cost of a word outside the LM's vocabulary (≈ 20 nats, a rare word): where
+/// a text can be spelled with words the LM knows, its gold path uses those.
+pub const UNKNOWN_WORD_COST: i64 = 10_000;
+
+/// [`UNKNOWN_WORD_COST`] for a node whose word the LM does not know, else 0 (an `extra` for
+/// [`GoldAligner::align`]).
+pub fn unknown_word_cost(lm: &crate::lm::lstm::NeuralLm, node: &Node) -> i64 {
+    if crate::decoder::neural::NeuralDecoder::word_of(lm, node.entry) == lm.model.unk_id {
+        UNKNOWN_WORD_COST
+    } else {
+        0
+    }
+}
+
 /// The LM words of the last few committed sentences, as context for the next conversion
 /// ([`crate::Session::set_context_words`]): each sentence is `<s>` and the LM words of its gold
 /// path (words the LM knows preferred; without a gold path, the hybrid's best path).
@@ -190,15 +204,11 @@ impl CommittedContext {
             return;
         }
         let word_of = |e: u32| crate::decoder::neural::NeuralDecoder::word_of(lm, e);
-        let unknown = |n: &Node| {
-            if word_of(n.entry) == lm.model.unk_id {
-                10_000
-            } else {
-                0
-            }
-        };
         let mut ids = vec![lm.model.bos_id];
-        match self.aligner.align(engine, reading, text, unknown) {
+        match self
+            .aligner
+            .align(engine, reading, text, |n| unknown_word_cost(lm, n))
+        {
             Some(path) => {
                 let nodes = self.aligner.lattice().nodes();
                 ids.extend(path.iter().map(|&i| word_of(nodes[i as usize].entry)));
