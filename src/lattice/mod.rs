@@ -20,7 +20,7 @@ use fst::raw::{CompiledAddr, Output};
 /// `entry` value of unknown nodes.
 pub const UNKNOWN_ENTRY: u32 = u32::MAX;
 /// `entry` value of a number node: the reading parsed as a number ([`number::parse`]),
-/// shown as full-width Arabic digits.
+/// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]).
 pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
 /// Cost of a number node.
 pub const NUMBER_COST: i32 = 1_500;
@@ -199,7 +199,7 @@ impl Lattice {
         }
         if node.entry == NUMBER_ENTRY {
             return match number::parse(reading) {
-                Some(v) => self.digits.apply(&v.to_string()),
+                Some(v) => self.digits.apply(&number::written(v)),
                 None => reading.to_string(),
             };
         }

@@ -131,6 +131,44 @@ pub fn parse(reading: &str) -> Option<u64> {
     Some(total + section + digit.unwrap_or(0))
 }
 
+/// How a number is written in converted text (ASCII digits; the lattice applies the digit
+/// width): digits up to 9999, and above that groups of four digits with their unit 万, 億,
+/// 兆, zero groups left out, as newspapers and most web text write them (`25000` → `2万5000`,
+/// `3000000` → `300万`, `120000000` → `1億2000万`).
+///
+/// ```
+/// use henkan::lattice::number::written;
+/// assert_eq!(written(2305), "2305");
+/// assert_eq!(written(10_000), "1万");
+/// assert_eq!(written(25_000), "2万5000");
+/// assert_eq!(written(120_000_000), "1億2000万");
+/// assert_eq!(written(3_000_000_000_001), "3兆1");
+/// ```
+pub fn written(v: u64) -> String {
+    if v < 10_000 {
+        return v.to_string();
+    }
+    let mut out = String::new();
+    let mut rest = v;
+    for (unit, size) in [
+        ("京", 10_000_000_000_000_000u64),
+        ("兆", 1_000_000_000_000),
+        ("億", 100_000_000),
+        ("万", 10_000),
+    ] {
+        let group = rest / size;
+        if group > 0 {
+            out.push_str(&group.to_string());
+            out.push_str(unit);
+        }
+        rest %= size;
+    }
+    if rest > 0 {
+        out.push_str(&rest.to_string());
+    }
+    out
+}
+
 /// Full-width Arabic digits of a value (`18` → `１８`).
 pub fn full_width_digits(v: u64) -> String {
     v.to_string()
@@ -178,5 +216,18 @@ mod tests {
             assert_eq!(parse(r), None, "{r}");
         }
         assert_eq!(full_width_digits(2305), "２３０５");
+        for (v, w) in [
+            (0, "0"),
+            (9_999, "9999"),
+            (10_000, "1万"),
+            (10_001, "1万1"),
+            (176_329, "17万6329"),
+            (2_000_000, "200万"),
+            (100_000_000, "1億"),
+            (250_000_000, "2億5000万"),
+            (1_000_000_000_000, "1兆"),
+        ] {
+            assert_eq!(written(v), w, "{v}");
+        }
     }
 }
