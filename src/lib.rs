@@ -12,6 +12,7 @@ pub mod composer;
 pub mod decoder;
 pub mod engine;
 pub mod error;
+pub mod history;
 pub mod ime;
 pub mod kernels;
 pub mod lattice;

@@ -14,6 +14,7 @@ use crate::composer::{to_katakana, Composer};
 use crate::decoder::neural::{NeuralDecoder, NeuralOptions, Scoring};
 use crate::decoder::{segment_starts, Decoder, Path, Span, MAX_POPS, MAX_POPS_SEGMENT};
 use crate::engine::Engine;
+use crate::history::History;
 use crate::lattice::Lattice;
 use crate::lm::lstm::NeuralLm;
 use serde::Serialize;
@@ -77,6 +78,10 @@ pub struct Session {
     scoring: Scoring,
     /// Beam state of the neural/hybrid scorer.
     neural: NeuralDecoder,
+    /// What the user committed (learned spellings).
+    history: History,
+    /// Whether commits are learned.
+    learning: bool,
 }
 
 impl Session {
@@ -89,6 +94,8 @@ impl Session {
             forward_valid: 0,
             scoring: Scoring::Classic,
             neural: NeuralDecoder::new(),
+            history: History::default(),
+            learning: true,
         }
     }
 
@@ -104,6 +111,88 @@ impl Session {
         self.lattice.clear();
         self.forward_valid = 0;
         self.neural.reset();
+    }
+
+    /// The user history (learned spellings) this session converts with.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Replaces the user history (e.g. one with other settings). Forgets the input.
+    pub fn set_history(&mut self, history: History) {
+        self.history = history;
+        self.clear();
+        self.history_changed();
+    }
+
+    /// The user committed `text` for `reading` (a word of committed text): later
+    /// conversions write that word this way (when learning is on, [`crate::history`]). The
+    /// lattice is rebuilt on the next key when anything was learned; the composition is kept.
+    pub fn learn(&mut self, engine: &Engine, reading: &str, text: &str) -> bool {
+        if !self.learning {
+            return false;
+        }
+        let changed = self.history.learn(&engine.lexicon, reading, text);
+        if changed {
+            self.history_changed();
+        }
+        changed
+    }
+
+    fn history_changed(&mut self) {
+        self.lattice.clear();
+        self.lattice
+            .set_respellings(self.history.respellings().clone());
+        self.forward_valid = 0;
+    }
+
+    /// Learns committed text: `pieces` are (reading, surface) in order, covering the current
+    /// lattice from its start (the segments of a conversion, or the kana). Each piece is cut
+    /// into lattice words that spell it; a piece no words spell is skipped. Returns how
+    /// many readings changed.
+    pub fn learn_pieces(&mut self, engine: &Engine, pieces: &[(&str, &str)]) -> usize {
+        if !self.learning {
+            return 0;
+        }
+        let mut words = Vec::new();
+        let mut begin = 0;
+        // cut along the lexicon's own spellings: text written in a spelling the history
+        // respells (the kana the user typed again) is learned too
+        let respell = self.lattice.take_respellings();
+        for &(reading, surface) in pieces {
+            let end = begin + reading.chars().count();
+            if end <= self.lattice.len() && self.lattice.span(begin, end) == reading {
+                if let Some(nodes) =
+                    crate::predict::suggest::split_words(engine, &self.lattice, begin, end, surface)
+                {
+                    for i in nodes {
+                        let n = self.lattice.nodes()[i as usize];
+                        let r = self.lattice.span(n.begin as usize, n.end as usize);
+                        words.push((r.to_string(), self.lattice.surface(&engine.lexicon, &n)));
+                    }
+                }
+            }
+            begin = end;
+        }
+        self.lattice.set_respellings(respell);
+        words
+            .iter()
+            .filter(|(r, t)| self.learn(engine, r, t))
+            .count()
+    }
+
+    /// Learning from committed text on or off (on by default). Off forgets the history.
+    pub fn set_learning(&mut self, on: bool) {
+        self.learning = on;
+        if !on && !self.history.is_empty() {
+            self.history.clear();
+            self.history_changed();
+        }
+    }
+
+    /// Whether learning is on.
+    pub fn learning(&self) -> bool {
+        self.learning
     }
 
     /// The scorer in use.
@@ -213,6 +302,10 @@ impl Session {
         let changed = self
             .lattice
             .sync(&engine.lexicon, &engine.connection.special, reading);
+        if !self.history.is_empty() {
+            let h = &self.history;
+            self.lattice.add_costs(changed, |n| h.adjustment(n.entry));
+        }
         let from = changed.min(self.forward_valid);
         let span = Span::whole(&self.lattice);
         self.decoder
@@ -224,6 +317,7 @@ impl Session {
                 &engine.lexicon,
                 &engine.connection,
                 lm,
+                &self.history,
                 changed,
             );
         }

@@ -525,6 +525,16 @@ impl Henkan {
         })
     }
 
+    /// Learning from committed text (a reading's chosen spelling comes first next time) on or
+    /// off for a session; on by default. Off forgets what the session learned. Nothing
+    /// learned leaves the page: the history lives in the session's memory only.
+    #[wasm_bindgen(js_name = setLearning)]
+    pub fn set_learning(&mut self, session: u32, on: bool) {
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_learning(on);
+        }
+    }
+
     /// Suggestions (completions while composing, next-word predictions after a commit) on or
     /// off for a session; on by default, offered only when the model has an n-gram.
     #[wasm_bindgen(js_name = setPredictions)]

@@ -42,6 +42,25 @@ proptest! {
         }
         let _ = session.convert_with_fixed(&engine, &[1, 2]);
     }
+
+    #[test]
+    fn learning_any_committed_pieces_is_safe(
+        reading in prop_oneof!["[きょうは]{0,12}", "\\PC{0,12}"],
+        pieces in proptest::collection::vec(("\\PC{0,6}", "\\PC{0,6}"), 0..4),
+    ) {
+        let engine = tiny_engine();
+        let mut session = henkan::Session::new();
+        session.convert_reading(&engine, &reading);
+        let pieces: Vec<(&str, &str)> = pieces.iter().map(|(r, s)| (r.as_str(), s.as_str())).collect();
+        session.learn_pieces(&engine, &pieces);
+        // the whole reading committed as converted, then converted again
+        let text = session.convert_reading(&engine, &reading).text();
+        session.learn_pieces(&engine, &[(reading.as_str(), text.as_str())]);
+        let again = session.convert_reading(&engine, &reading);
+        if !reading.is_empty() {
+            prop_assert!(!again.text().is_empty());
+        }
+    }
 }
 
 #[test]

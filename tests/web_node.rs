@@ -260,6 +260,9 @@ fn progressive_load_then_hybrid_as_native() {
     // An explicit choice, and one the model does not have.
     h.set_engine(s, "classic").map_err(JsValue::from).unwrap();
     assert_eq!(h.engine(s).map_err(JsValue::from).unwrap(), "classic");
+    // The session learned the spellings committed above; learning off forgets them, so the
+    // classic engine converts as a fresh native session does.
+    h.set_learning(s, false);
     let out = type_and_convert(&mut h, s, "asitahaamegafurudesyou");
     assert_eq!(
         get(&out, "preedit.text").as_string(),

@@ -22,12 +22,15 @@ const modelUrl = new URL(params.get('model') || 'models/henkan.henkan', new URL(
 export function startDemo(wasmModule) {
   const predictions = /** @type {HTMLInputElement} */ ($('predictions'));
   predictions.checked = params.get('predictions') !== '0';
+  const learning = /** @type {HTMLInputElement} */ ($('learning'));
+  learning.checked = params.get('learning') !== '0';
   /** @type {import('./widget.js').AttachOptions[]} */
   const all = [];
   for (const id of ['editor', 'line', 'rich', 'secret']) {
     // Keys stay cheap (no conversion while composing); the n-best list and segments follow when
-    // typing pauses. ?live=1 converts on every key instead; ?predictions=0 starts without suggestions.
-    const options = { ime, onOutput, onPreview: showConversion, live: params.get('live') === '1', predictions: predictions.checked };
+    // typing pauses. ?live=1 converts on every key instead; ?predictions=0 starts without suggestions,
+    // ?learning=0 without learning.
+    const options = { ime, onOutput, onPreview: showConversion, live: params.get('live') === '1', predictions: predictions.checked, learning: learning.checked };
     all.push(options);
     demo.detach[id] = attach($(id), options);
   }
@@ -36,6 +39,13 @@ export function startDemo(wasmModule) {
       all[i].predictions = predictions.checked; // for sessions not opened yet
       const s = stateOf($(id))?.session;
       if (s != null && ime.handle) ime.handle.setPredictions(s, predictions.checked);
+    }
+  });
+  learning.addEventListener('change', () => {
+    for (const [i, id] of ['editor', 'line', 'rich', 'secret'].entries()) {
+      all[i].learning = learning.checked;
+      const s = stateOf($(id))?.session;
+      if (s != null && ime.handle) ime.handle.setLearning(s, learning.checked);
     }
   });
   $('editor').focus();

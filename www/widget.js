@@ -38,6 +38,9 @@ import { textFieldCaret, editableCaret } from './caret.js';
  * @property {boolean} [predictions] suggestions: completions while composing and next-word
  *   predictions after a commit, in a list at the caret (Tab enters it); default true (offered
  *   when the model has an n-gram)
+ * @property {boolean} [learning] learn from what is committed: the spelling chosen for a
+ *   reading (下さい or ください) comes first next time; default true. The history lives in the
+ *   session's memory only and never leaves the page.
  */
 
 /**
@@ -182,6 +185,7 @@ export function attach(el, options) {
       st.session = ime.handle.openSession();
       ime.handle.setLive(st.session, options.live ?? false);
       if (options.predictions === false) ime.handle.setPredictions(st.session, false);
+      if (options.learning === false) ime.handle.setLearning(st.session, false);
       if (!st.enabled) ime.handle.setEnabled(st.session, false);
     }
     return st.session;

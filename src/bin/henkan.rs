@@ -563,6 +563,15 @@ enum EvalWhat {
         /// same document; the paper's context vector). 0: every sentence starts afresh.
         #[arg(long, default_value_t = 0)]
         context_lines: usize,
+        /// Learn from every sentence after converting it, as the IME learns from what the user
+        /// commits (`Session::learn_pieces`): the expected text is cut into lattice words and
+        /// their spellings go into the session's user history (`henkan::history`), in file
+        /// order. Every engine.
+        #[arg(long)]
+        learn: bool,
+        /// Readings the history keeps (with --learn; the oldest learned is forgotten first).
+        #[arg(long, default_value_t = henkan::history::CAPACITY)]
+        learn_capacity: usize,
         #[command(flatten)]
         neural: NeuralArgs,
     },
@@ -881,6 +890,8 @@ fn run(cli: Cli) -> Result<(), String> {
                     errors,
                     digits,
                     context_lines,
+                    learn,
+                    learn_capacity,
                     neural,
                 },
         } => {
@@ -898,6 +909,8 @@ fn run(cli: Cli) -> Result<(), String> {
             let (mut sum_lcs, mut sum_got, mut sum_exp) = (0usize, 0usize, 0usize);
             let mut times = Vec::with_capacity(pairs.len());
             let mut context = henkan::build::gold::CommittedContext::new(context_lines);
+            session.set_history(henkan::history::History::new(learn_capacity));
+            let mut learned_sentences = 0usize;
             for (reading, expected) in &pairs {
                 if context_lines > 0 && kind != EngineKind::Classic {
                     session.set_context_words(&engine, &context.words());
@@ -917,6 +930,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 if context_lines > 0 && kind != EngineKind::Classic {
                     context.commit(&engine, reading, expected);
+                }
+                if learn && session.learn_pieces(&engine, &[(reading, expected)]) > 0 {
+                    learned_sentences += 1;
                 }
                 let g: Vec<char> = got.chars().collect();
                 let e: Vec<char> = expected.chars().collect();
@@ -940,6 +956,10 @@ fn run(cli: Cli) -> Result<(), String> {
                 "beam": neural.beam,
                 "digits": format!("{digits:?}").to_lowercase(),
                 "context_lines": context_lines,
+                "learn": learn,
+                "learn_capacity": if learn { learn_capacity } else { 0 },
+                "learned_sentences": learned_sentences,
+                "learned_readings": session.history().len(),
                 "sentences": pairs.len(),
                 "exact_top1": top1 as f64 / n,
                 "exact_top10": top10 as f64 / n,

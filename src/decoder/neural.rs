@@ -25,7 +25,10 @@
 //!
 //! Hybrid scoring adds `λ · (−(word cost + connection cost) / cost_scale)` per word (and the
 //! connection to the sentence end), and the word's learned bias ([`crate::decoder::bias`]).
+//! The user history's cost changes ([`crate::history`]) are part of the word cost in the
+//! lattice; the LM alone (λ = 0) adds them itself.
 
+use crate::history::History;
 use crate::lattice::{Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::{log_sum_exp, NeuralLm, StepScratch};
@@ -344,6 +347,7 @@ impl NeuralDecoder {
         lexicon: &Lexicon,
         conn: &Connection,
         lm: &NeuralLm,
+        history: &History,
         changed: usize,
     ) {
         let hd = lm.model.hidden;
@@ -359,7 +363,7 @@ impl NeuralDecoder {
             self.start(lm);
         }
         for t in self.done + 1..=lattice.len() {
-            self.extend(lattice, lexicon, conn, lm, t);
+            self.extend(lattice, lexicon, conn, lm, history, t);
         }
     }
 
@@ -483,6 +487,7 @@ impl NeuralDecoder {
         lexicon: &Lexicon,
         conn: &Connection,
         lm: &NeuralLm,
+        history: &History,
         t: usize,
     ) {
         let m = &lm.model;
@@ -537,7 +542,10 @@ impl NeuralDecoder {
                     0.0
                 };
                 let mut num = self.logits[k][s] + class + bias - self.opts.word_penalty;
-                if lam != 0.0 {
+                if lam == 0.0 {
+                    // the history's change is in the word cost, which the LM alone ignores
+                    num -= history.adjustment(n.entry) as f32 / scale;
+                } else {
                     num -= lam
                         * (n.cost as f32
                             + self.opts.conn_weight * conn.cost(hy.right_id, n.left_id) as f32)

@@ -286,6 +286,7 @@ impl Backend for SessionBackend<'_> {
     fn committed(&mut self, pieces: &[(&str, &str)]) {
         self.suggester
             .commit_text(self.engine, self.session.lattice(), pieces);
+        self.session.learn_pieces(self.engine, pieces);
     }
     fn committed_other(&mut self) {
         self.suggester.commit_unknown(self.engine);
@@ -1134,6 +1135,17 @@ impl Ime {
         if !on {
             self.suggester.reset();
         }
+    }
+
+    /// Learning from what is committed (the spellings chosen for a reading come first next
+    /// time, [`crate::history`]) on or off; on by default. Off forgets what was learned.
+    pub fn set_learning(&mut self, on: bool) {
+        self.session.set_learning(on);
+    }
+
+    /// Whether learning is on.
+    pub fn learning(&self) -> bool {
+        self.session.learning()
     }
 
     /// Drops the composition without committing it.

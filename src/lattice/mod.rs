@@ -133,6 +133,8 @@ pub struct Lattice {
     /// `end_start[p]` = first node index ending at `p` (for p ≥ 1); `end_start[len+1]` = nodes.len()
     end_start: Vec<u32>,
     walks: Vec<Walk>,
+    /// Entries written otherwise (the user history's respellings); kept by `clear`.
+    respell: std::collections::HashMap<u32, String>,
     walks_next: Vec<Walk>,
     /// How numbers are written in surfaces.
     pub digits: DigitWidth,
@@ -197,6 +199,9 @@ impl Lattice {
         if node.entry == UNKNOWN_ENTRY {
             return reading.to_string();
         }
+        if let Some(t) = self.respell.get(&node.entry) {
+            return self.digits.apply(t);
+        }
         if node.entry == NUMBER_ENTRY {
             return match number::parse(reading) {
                 Some(v) => self.digits.apply(&number::written(v)),
@@ -209,6 +214,30 @@ impl Lattice {
             }
             Some(s) => lexicon.surface_text(&s, reading),
             None => reading.to_string(),
+        }
+    }
+
+    /// Writes these entries as the given texts in [`Lattice::surface`] (the user history's
+    /// respellings, [`crate::history::History::respelling`]); empty: as the lexicon has them.
+    pub fn set_respellings(&mut self, respell: std::collections::HashMap<u32, String>) {
+        self.respell = respell;
+    }
+
+    /// Takes the respellings out (surfaces are the lexicon's until they are set again).
+    pub fn take_respellings(&mut self) -> std::collections::HashMap<u32, String> {
+        std::mem::take(&mut self.respell)
+    }
+
+    /// Adds `extra(node)` to the cost of every node ending after position `from` (the nodes
+    /// a [`Lattice::sync`] returning `from` made): the user history's penalties.
+    pub fn add_costs(&mut self, from: usize, extra: impl Fn(&Node) -> i32) {
+        let first = if from + 1 < self.end_start.len() {
+            self.end_start[from + 1] as usize
+        } else {
+            self.nodes.len()
+        };
+        for n in &mut self.nodes[first..] {
+            n.cost = n.cost.saturating_add(extra(n));
         }
     }
 

@@ -272,7 +272,7 @@ fn continues(model: &crate::lm::ngram::NgramModel, ctx: Context) -> bool {
 /// The cheapest sequence of lattice nodes (by word cost) covering positions `begin..end`
 /// whose surfaces spell `surface`, as node indices in order; `None` when there is none.
 /// Unknown nodes never match (they are not words of the n-gram).
-fn split_words(
+pub(crate) fn split_words(
     engine: &Engine,
     lattice: &Lattice,
     begin: usize,

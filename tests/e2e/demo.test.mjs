@@ -336,6 +336,31 @@ test('clicking a candidate selects it; blur commits the composition', async () =
   await page.close();
 });
 
+test('a picked spelling comes first next time; the learning box turns learning off', async () => {
+  const { page, errors } = await openDemo();
+  const convertKudasai = async () => {
+    await convertIn(page, 'kudasai');
+    return (await last(page)).preedit.text;
+  };
+  assert.equal(await convertKudasai(), 'ください');
+  await page.keyboard.press('Space');
+  const options = page.locator('.henkan-candidates:visible [role="option"]');
+  const texts = (await options.allTextContents()).map((t) => t.replace(/^\d/, ''));
+  const kanji = texts.indexOf('下さい');
+  assert.ok(kanji >= 0, `candidates: ${texts.join(' / ')}`);
+  await options.nth(kanji).click();
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '下さい');
+  assert.equal(await convertKudasai(), '下さい', 'the committed spelling is learned');
+  await page.keyboard.press('Enter');
+  await page.uncheck('#learning');
+  assert.equal(await convertKudasai(), 'ください', 'learning off forgets it');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '下さい下さいください');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('detach tears down symmetrically', async () => {
   const { page } = await openDemo();
   await page.click('#editor');
