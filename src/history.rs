@@ -46,6 +46,8 @@ pub struct History {
     changes: HashMap<u32, i32>,
     tick: u64,
     capacity: usize,
+    /// Bumped on every change (copies of one history compare by it).
+    version: u64,
 }
 
 impl Default for History {
@@ -63,6 +65,7 @@ impl History {
             changes: HashMap::new(),
             tick: 0,
             capacity: capacity.max(1),
+            version: 0,
         }
     }
 
@@ -71,6 +74,12 @@ impl History {
         self.readings.clear();
         self.respell.clear();
         self.changes.clear();
+        self.version += 1;
+    }
+
+    /// A number that changes whenever the history does (a copy keeps it until it changes).
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// Number of learned readings.
@@ -144,6 +153,7 @@ impl History {
         }
         self.forget(reading);
         self.tick += 1;
+        self.version += 1;
         let mut entries = Vec::with_capacity(respell.len() + changes.len());
         for offset in respell {
             self.respell.insert(offset, text.to_string());

@@ -125,6 +125,18 @@ impl Session {
         self.history_changed();
     }
 
+    /// Takes over a history learned elsewhere (e.g. by another field of the page), keeping the
+    /// composition. Ignored while learning is off.
+    pub fn share_history(&mut self, history: &History) {
+        if !self.learning
+            || history.version() == self.history.version() && self.history.len() == history.len()
+        {
+            return;
+        }
+        self.history = history.clone();
+        self.history_changed();
+    }
+
     /// The user committed `text` for `reading` (a word of committed text): later
     /// conversions write that word this way (when learning is on, [`crate::history`]). The
     /// lattice is rebuilt on the next key when anything was learned; the composition is kept.

@@ -64,6 +64,10 @@ pub struct Henkan {
     sessions: Vec<Option<Ime>>,
     /// The engine choice of each session (same index as `sessions`).
     choices: Vec<Choice>,
+    /// The spellings learned in any session, shared by all ([`crate::history`]).
+    history: crate::history::History,
+    /// Bumped whenever `history` changes.
+    history_version: u64,
     /// The engine every session uses that did not choose its own (`None`: the model's default).
     page_engine: Option<Scoring>,
 }
@@ -75,6 +79,8 @@ struct Choice {
     chosen: Option<Scoring>,
     /// The scoring set on the session, and whether the engine had the LSTM then.
     applied: Option<(Scoring, bool)>,
+    /// The version of the page's history the session has taken over.
+    history: u64,
 }
 
 /// What the model loading calls report.
@@ -231,6 +237,26 @@ impl Henkan {
                 .set_scoring(want.0, NeuralOptions::default());
             self.choices[session].applied = Some(want);
         }
+        if choice.history != self.history_version && ime.session().composer().is_empty() {
+            ime.session_mut().share_history(&self.history);
+            self.choices[session].history = self.history_version;
+        }
+    }
+
+    /// After a call that may have committed: what the session learned becomes the page's (the
+    /// other sessions take it over before their next key).
+    fn collect_history(&mut self, session: usize) {
+        if let Some(Some(ime)) = self.sessions.get(session) {
+            if !ime.learning() {
+                return;
+            }
+            let h = ime.session().history();
+            if h.version() != self.history.version() || h.len() != self.history.len() {
+                self.history = h.clone();
+                self.history_version += 1;
+                self.choices[session].history = self.history_version;
+            }
+        }
     }
 
     fn settle_all(&mut self) {
@@ -270,6 +296,8 @@ impl Henkan {
             engine: None,
             sessions: Vec::new(),
             choices: Vec::new(),
+            history: crate::history::History::default(),
+            history_version: 0,
             page_engine: None,
         }
     }
@@ -455,14 +483,18 @@ impl Henkan {
     /// 8 Meta). Returns the [`ImeOutput`] as a plain object.
     pub fn key(&mut self, session: u32, key: &str, mods: u32) -> Result<JsValue, JsError> {
         let (engine, ime) = self.parts(session)?;
-        to_js(&ime.key(engine, KeyEvent::from_dom(key, mods)))
+        let out = ime.key(engine, KeyEvent::from_dom(key, mods));
+        self.collect_history(session as usize);
+        to_js(&out)
     }
 
     /// Selects candidate `index` of the focused segment (a click in the candidate window).
     #[wasm_bindgen(js_name = selectCandidate)]
     pub fn select_candidate(&mut self, session: u32, index: usize) -> Result<JsValue, JsError> {
         let (engine, ime) = self.parts(session)?;
-        to_js(&ime.select_candidate(engine, index))
+        let out = ime.select_candidate(engine, index);
+        self.collect_history(session as usize);
+        to_js(&out)
     }
 
     /// The state with the live conversion of the composition (n-best, segments): for a view that
@@ -475,14 +507,18 @@ impl Henkan {
     /// Commits whatever is composed (the field lost focus, a click moved the caret).
     pub fn flush(&mut self, session: u32) -> Result<JsValue, JsError> {
         let (engine, ime) = self.parts(session)?;
-        to_js(&ime.flush(engine))
+        let out = ime.flush(engine);
+        self.collect_history(session as usize);
+        to_js(&out)
     }
 
     /// Turns the IME of a session on or off (off commits the composition).
     #[wasm_bindgen(js_name = setEnabled)]
     pub fn set_enabled(&mut self, session: u32, on: bool) -> Result<JsValue, JsError> {
         let (engine, ime) = self.parts(session)?;
-        to_js(&ime.set_enabled(engine, on))
+        let out = ime.set_enabled(engine, on);
+        self.collect_history(session as usize);
+        to_js(&out)
     }
 
     /// Drops a session's composition without committing it.
@@ -526,12 +562,19 @@ impl Henkan {
     }
 
     /// Learning from committed text (a reading's chosen spelling comes first next time) on or
-    /// off for a session; on by default. Off forgets what the session learned. Nothing
-    /// learned leaves the page: the history lives in the session's memory only.
+    /// off for a session; on by default. What one session learns, the page's other sessions
+    /// with learning on use too (one history per page). Off: the session forgets it, and the
+    /// page forgets it when no session learns any more. Nothing learned leaves the page: the
+    /// history lives in wasm memory only.
     #[wasm_bindgen(js_name = setLearning)]
     pub fn set_learning(&mut self, session: u32, on: bool) {
         if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
             ime.set_learning(on);
+        }
+        let anyone = self.sessions.iter().flatten().any(Ime::learning);
+        if !on && !anyone {
+            self.history.clear();
+            self.history_version += 1;
         }
     }
 

@@ -296,3 +296,45 @@ fn damaged_or_missing_lm_keeps_classic() {
         );
     }
 }
+
+/// What one field learns, the page's other fields use: one history per page; off in every
+/// session forgets it.
+#[wasm_bindgen_test]
+fn learning_is_shared_by_the_sessions_of_a_page() {
+    let mut h = Henkan::new();
+    h.load_model_bytes(MODEL.to_vec())
+        .map_err(JsValue::from)
+        .unwrap();
+    let (a, b) = (h.open_session(), h.open_session());
+    let preedit = |out: &JsValue| get(out, "preedit.text").as_string().unwrap();
+    let out = type_and_convert(&mut h, a, "kudasai");
+    assert_eq!(preedit(&out), "ください");
+    let out = h.key(a, " ", 0).map_err(JsValue::from).unwrap();
+    let items: Vec<String> = js_sys::Array::from(&get(&out, "candidates.items"))
+        .iter()
+        .map(|v| v.as_string().unwrap())
+        .collect();
+    let kanji = items
+        .iter()
+        .position(|c| c == "下さい")
+        .expect("下さい is a candidate");
+    h.select_candidate(a, kanji).map_err(JsValue::from).unwrap();
+    let out = h.key(a, "Enter", 0).map_err(JsValue::from).unwrap();
+    assert_eq!(
+        get(&out, "committed").as_string().as_deref(),
+        Some("下さい")
+    );
+    // the other field writes it so too
+    let out = type_and_convert(&mut h, b, "kudasai");
+    assert_eq!(preedit(&out), "下さい");
+    h.key(b, "Enter", 0).map_err(JsValue::from).unwrap();
+    // off in one field: the other keeps it; off in both: forgotten, also when on again
+    h.set_learning(a, false);
+    assert_eq!(preedit(&type_and_convert(&mut h, b, "kudasai")), "下さい");
+    h.key(b, "Enter", 0).map_err(JsValue::from).unwrap();
+    assert_eq!(preedit(&type_and_convert(&mut h, a, "kudasai")), "ください");
+    h.key(a, "Enter", 0).map_err(JsValue::from).unwrap();
+    h.set_learning(b, false);
+    h.set_learning(b, true);
+    assert_eq!(preedit(&type_and_convert(&mut h, b, "kudasai")), "ください");
+}

@@ -39,8 +39,8 @@ import { textFieldCaret, editableCaret } from './caret.js';
  *   predictions after a commit, in a list at the caret (Tab enters it); default true (offered
  *   when the model has an n-gram)
  * @property {boolean} [learning] learn from what is committed: the spelling chosen for a
- *   reading (下さい or ください) comes first next time; default true. The history lives in the
- *   session's memory only and never leaves the page.
+ *   reading (下さい or ください) comes first next time, in every field of the page; default true.
+ *   The history lives in wasm memory only and never leaves the page.
  */
 
 /**
