@@ -30,8 +30,8 @@ pub const MIN_READING_CHARS: usize = 2;
 
 #[derive(Debug, Clone)]
 struct Learned {
-    /// When it was learned last (for evicting the oldest reading).
-    tick: u64,
+    /// The history's version when it was learned last (the oldest is evicted first).
+    version: u64,
     /// The entries it respells or whose cost it changes.
     entries: Vec<u32>,
 }
@@ -44,7 +44,6 @@ pub struct History {
     respell: HashMap<u32, String>,
     /// Entry offset → its cost change (an entry belongs to one reading).
     changes: HashMap<u32, i32>,
-    tick: u64,
     capacity: usize,
     /// Bumped on every change (copies of one history compare by it).
     version: u64,
@@ -63,7 +62,6 @@ impl History {
             readings: HashMap::new(),
             respell: HashMap::new(),
             changes: HashMap::new(),
-            tick: 0,
             capacity: capacity.max(1),
             version: 0,
         }
@@ -152,7 +150,6 @@ impl History {
             return false;
         }
         self.forget(reading);
-        self.tick += 1;
         self.version += 1;
         let mut entries = Vec::with_capacity(respell.len() + changes.len());
         for offset in respell {
@@ -166,7 +163,7 @@ impl History {
         self.readings.insert(
             reading.to_string(),
             Learned {
-                tick: self.tick,
+                version: self.version,
                 entries,
             },
         );
@@ -174,7 +171,7 @@ impl History {
             if let Some(oldest) = self
                 .readings
                 .iter()
-                .min_by_key(|(_, l)| l.tick)
+                .min_by_key(|(_, l)| l.version)
                 .map(|(r, _)| r.clone())
             {
                 self.forget(&oldest);

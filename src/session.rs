@@ -128,9 +128,7 @@ impl Session {
     /// Takes over a history learned elsewhere (e.g. by another field of the page), keeping the
     /// composition. Ignored while learning is off.
     pub fn share_history(&mut self, history: &History) {
-        if !self.learning
-            || history.version() == self.history.version() && self.history.len() == history.len()
-        {
+        if !self.learning {
             return;
         }
         self.history = history.clone();
@@ -187,10 +185,14 @@ impl Session {
             begin = end;
         }
         self.lattice.set_respellings(respell);
-        words
-            .iter()
-            .filter(|(r, t)| self.learn(engine, r, t))
-            .count()
+        let mut changed = 0;
+        for (reading, text) in &words {
+            changed += usize::from(self.history.learn(&engine.lexicon, reading, text));
+        }
+        if changed > 0 {
+            self.history_changed();
+        }
+        changed
     }
 
     /// Learning from committed text on or off (on by default). Off forgets the history.

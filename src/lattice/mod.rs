@@ -229,7 +229,7 @@ impl Lattice {
     }
 
     /// Adds `extra(node)` to the cost of every node ending after position `from` (the nodes
-    /// a [`Lattice::sync`] returning `from` made): the user history's penalties.
+    /// a [`Lattice::sync`] returning `from` made): the user history's cost changes.
     pub fn add_costs(&mut self, from: usize, extra: impl Fn(&Node) -> i32) {
         let first = if from + 1 < self.end_start.len() {
             self.end_start[from + 1] as usize
