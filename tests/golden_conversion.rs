@@ -95,3 +95,44 @@ fn per_key_best_text_tracks_the_input() {
     let b = fresh.convert_reading(&engine, "きょうはいいてんき");
     assert_eq!(a, b, "incremental lattice equals a fresh one");
 }
+
+/// The LM scores a number node as one digit, so a number split in two (`２０００` + `７` for
+/// にせんなな) cost it nothing more than the whole: the neural and hybrid decoders charge a
+/// word that starts with a digit right after one that ends with one
+/// (`NeuralOptions::digit_join_penalty`).
+#[test]
+fn the_lm_engines_keep_numbers_whole() {
+    use henkan::decoder::neural::{NeuralOptions, Scoring};
+    let engine = shipped_engine();
+    let cases = [
+        ("せんきゅうひゃくごじゅうはちねん", "１９５８年"),
+        (
+            "にせんななねんくがつにじゅうろくにち",
+            "２００７年９月２６日",
+        ),
+    ];
+    for scoring in [Scoring::Neural, Scoring::Hybrid] {
+        let mut s = Session::new();
+        s.set_scoring(scoring, NeuralOptions::default());
+        for (reading, want) in cases {
+            assert_eq!(
+                s.convert_reading(&engine, reading).text(),
+                want,
+                "{scoring:?}"
+            );
+        }
+        // without the charge the LM alone splits them (what the charge is for)
+        if scoring == Scoring::Neural {
+            let opts = NeuralOptions {
+                digit_join_penalty: 0.0,
+                ..NeuralOptions::default()
+            };
+            s.set_scoring(scoring, opts);
+            assert_eq!(
+                s.convert_reading(&engine, cases[0].0).text(),
+                "１９５０８年",
+                "the LM no longer splits numbers by itself: the charge may be unneeded"
+            );
+        }
+    }
+}

@@ -98,6 +98,11 @@ struct NeuralArgs {
     /// Weight of the connection cost relative to the word cost in the hybrid.
     #[arg(long, default_value_t = 1.0)]
     conn_weight: f32,
+    /// Nats charged when a word starting with a digit follows one ending with a digit
+    /// (a number split in two: ２０００７ for にせんなな).
+    #[arg(long, default_value_t = 10.0)]
+    digit_join_penalty: f32,
+
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     softmax: SoftmaxKind,
@@ -127,6 +132,7 @@ impl NeuralArgs {
             conn_weight: self.conn_weight,
             merge_variants: self.merge_variants,
             bias_weight: self.bias_weight,
+            digit_join_penalty: self.digit_join_penalty,
             softmax: match self.softmax {
                 SoftmaxKind::Ivs => Softmax::Ivs,
                 SoftmaxKind::IvsNoFrequent => Softmax::IvsNoFrequent,

@@ -35,6 +35,13 @@ use crate::lm::lstm::{log_sum_exp, NeuralLm, StepScratch};
 use crate::pos::Connection;
 
 const NONE: u32 = u32::MAX;
+const DIGIT_FIRST: u8 = 1;
+const DIGIT_LAST: u8 = 2;
+const DIGIT_KNOWN: u8 = 4;
+
+fn is_digit(c: char) -> bool {
+    c.is_ascii_digit() || ('０'..='９').contains(&c)
+}
 
 /// Which scorer a session uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -85,6 +92,10 @@ pub struct NeuralOptions {
     pub conn_weight: f32,
     /// Weight of the learned word bias ([`crate::decoder::bias`]; `Scoring::Neural` uses 0).
     pub bias_weight: f32,
+    /// Nats subtracted when a word written with a leading digit follows one written with a
+    /// trailing digit and one of them is a number or dictionary word (`２０００`+`７` for
+    /// にせんなな: the LM scores a number as one digit, so split numbers cost it nothing).
+    pub digit_join_penalty: f32,
 }
 
 impl Default for NeuralOptions {
@@ -100,6 +111,7 @@ impl Default for NeuralOptions {
             merge_variants: false,
             conn_weight: 1.0,
             bias_weight: 1.0,
+            digit_join_penalty: 10.0,
         }
     }
 }
@@ -166,6 +178,9 @@ pub struct NeuralDecoder {
     rows: Vec<f32>,
     /// |V| after each position.
     v_len_at: Vec<usize>,
+    /// Per lattice node: [`DIGIT_FIRST`] / [`DIGIT_LAST`] / [`DIGIT_KNOWN`] (an entry or a
+    /// number, not an unknown run); filled as positions are decoded.
+    digit_edges: Vec<u8>,
     /// Initial state (after the context), `hidden` floats each; empty = zeros.
     ctx_h: Vec<f32>,
     ctx_c: Vec<f32>,
@@ -381,6 +396,7 @@ impl NeuralDecoder {
         for id in 0..frequent as u32 {
             self.add_to_v(lm, id);
         }
+
         // Π[0]: the sentence start, after <s> (and the context)
         let (mut h, mut c) = if self.ctx_h.len() == hd {
             (self.ctx_h.clone(), self.ctx_c.clone())
@@ -500,6 +516,23 @@ impl NeuralDecoder {
             self.add_to_v(lm, w);
         }
         let new = self.v_ids.len();
+        if self.digit_edges.len() < nodes.len() {
+            self.digit_edges.resize(nodes.len(), 0);
+        }
+        for i in lattice.ending_at(t) {
+            let surface = lattice.surface(lexicon, &nodes[i]);
+            let mut f = 0;
+            if surface.chars().next().is_some_and(is_digit) {
+                f |= DIGIT_FIRST;
+            }
+            if surface.chars().next_back().is_some_and(is_digit) {
+                f |= DIGIT_LAST;
+            }
+            if nodes[i].entry != UNKNOWN_ENTRY {
+                f |= DIGIT_KNOWN;
+            }
+            self.digit_edges[i] = f;
+        }
         // 2. fix up the cached states' logits and denominators
         let t0 = Timer::start();
         let live = self.hyps.len();
@@ -531,8 +564,15 @@ impl NeuralDecoder {
             } else {
                 0.0
             };
+            let edge = self.digit_edges[i];
             for k in self.pos_start[b] as usize..self.pos_start[b + 1] as usize {
                 let hy = self.hyps[k];
+                let join = if edge & DIGIT_FIRST != 0 && hy.node != NONE {
+                    let prev = self.digit_edges[hy.node as usize];
+                    prev & DIGIT_LAST != 0 && (prev | edge) & DIGIT_KNOWN != 0
+                } else {
+                    false
+                };
                 // within-class probability of an <unk> word: from its cost and the
                 // connection cost into it (the dictionary's own estimate in context)
                 let class = if is_unk {
@@ -542,6 +582,9 @@ impl NeuralDecoder {
                     0.0
                 };
                 let mut num = self.logits[k][s] + class + bias - self.opts.word_penalty;
+                if join {
+                    num -= self.opts.digit_join_penalty;
+                }
                 if lam == 0.0 {
                     // the history's change is in the word cost, which the LM alone ignores
                     num -= history.adjustment(n.entry) as f32 / scale;
