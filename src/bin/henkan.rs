@@ -88,6 +88,9 @@ struct NeuralArgs {
     /// −log within-class probability of an <unk> word (before its cost term).
     #[arg(long, default_value_t = -2.0, allow_hyphen_values = true)]
     unk_base: f32,
+    /// Cost units per nat (the classic score's scale in the hybrid and in the `<unk>` class).
+    #[arg(long, default_value_t = 500.0)]
+    cost_scale: f32,
     /// Penalty per word (nats).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     word_penalty: f32,
@@ -128,6 +131,7 @@ impl NeuralArgs {
             frequent: self.frequent,
             lambda: self.lambda,
             unk_base: self.unk_base,
+            cost_scale: self.cost_scale,
             word_penalty: self.word_penalty,
             conn_weight: self.conn_weight,
             merge_variants: self.merge_variants,
@@ -139,7 +143,6 @@ impl NeuralArgs {
                 SoftmaxKind::NonIncremental => Softmax::NonIncremental,
                 SoftmaxKind::Full => Softmax::Full,
             },
-            ..NeuralOptions::default()
         }
     }
 }

@@ -520,6 +520,10 @@ impl NeuralDecoder {
             self.digit_edges.resize(nodes.len(), 0);
         }
         for i in lattice.ending_at(t) {
+            if self.opts.digit_join_penalty == 0.0 {
+                self.digit_edges[i] = 0;
+                continue;
+            }
             let surface = lattice.surface(lexicon, &nodes[i]);
             let mut f = 0;
             if surface.chars().next().is_some_and(is_digit) {
