@@ -58,6 +58,8 @@ def parse_args():
                     "holds a core (OpenMP barriers), so 'auto' times 1 vs 2 threads every 300 steps and keeps the faster")
     ap.add_argument("--no-bf16", action="store_true", help="train in fp32 (default: bf16 autocast, ~1.3-1.7x faster)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--freeze-embedding", action="store_true",
+                    help="keep the (tied) embedding of --init-from fixed: a second LM that shares it (a backward LM)")
     ap.add_argument("--init-from", default=None, metavar="PATH.safetensors",
                     help="fine-tuning: a new run starts from these weights (an export of training/export.py or "
                          "training/from_model.py; b goes entirely into b_ih, b_hh = 0) instead of a random init; "
@@ -239,7 +241,9 @@ def main():
                     lstm.weight_hr_l0[:, :C0].copy_(t["w_hr"].float())
                 else:
                     lstm.weight_hr_l0[:, :C0].copy_(torch.eye(a.hidden, C0))
-    opt = torch.optim.Adam(model.parameters(), lr=a.lr)
+    if a.freeze_embedding:
+        model.embedding.weight.requires_grad_(False)
+    opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=a.lr)
     config = {k: getattr(a, k) for k in ["emb", "hidden", "batch", "bptt", "neg", "max_train_tokens", "seed"]}
     config.update(vocab_size=V, unk_id=unk_id, bos_id=bos_id, vocab_from=a.vocab_from,
                   train_tokens=int(len(data)))
