@@ -43,24 +43,17 @@ fn main() {
         let _ = s.convert_reading(&engine, reading);
         let lat = s.lattice();
         let finals = s.neural_decoder().finals(&engine.connection, lm);
-        let mut cands = Vec::new();
-        for (score, path) in &finals {
-            let t: String = path
-                .iter()
-                .map(|&i| lat.surface(&engine.lexicon, &lat.nodes()[i as usize]))
-                .collect();
-            let ids = NeuralDecoder::words(lat, lm, path);
-            cands.push(format!(
-                "{{\"score\":{score},\"text\":{:?},\"ids\":{:?}}}",
-                t, ids
-            ));
-        }
-        writeln!(
-            out,
-            "{{\"want\":{:?},\"cands\":[{}]}}",
-            want,
-            cands.join(",")
-        )
-        .unwrap();
+        let cands: Vec<serde_json::Value> = finals
+            .iter()
+            .map(|(score, path)| {
+                let text: String = path
+                    .iter()
+                    .map(|&i| lat.surface(&engine.lexicon, &lat.nodes()[i as usize]))
+                    .collect();
+                let ids = NeuralDecoder::words(lat, lm, path);
+                serde_json::json!({"score": score, "text": text, "ids": ids})
+            })
+            .collect();
+        writeln!(out, "{}", serde_json::json!({"want": want, "cands": cands})).unwrap();
     }
 }

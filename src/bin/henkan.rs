@@ -105,7 +105,6 @@ struct NeuralArgs {
     /// (a number split in two: ２０００７ for にせんなな).
     #[arg(long, default_value_t = 10.0)]
     digit_join_penalty: f32,
-
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     softmax: SoftmaxKind,

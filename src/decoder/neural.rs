@@ -29,7 +29,7 @@
 //! lattice; the LM alone (λ = 0) adds them itself.
 
 use crate::history::History;
-use crate::lattice::{Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
+use crate::lattice::{is_digit, Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::{log_sum_exp, NeuralLm, StepScratch};
 use crate::pos::Connection;
@@ -38,10 +38,6 @@ const NONE: u32 = u32::MAX;
 const DIGIT_FIRST: u8 = 1;
 const DIGIT_LAST: u8 = 2;
 const DIGIT_KNOWN: u8 = 4;
-
-fn is_digit(c: char) -> bool {
-    c.is_ascii_digit() || ('０'..='９').contains(&c)
-}
 
 /// Which scorer a session uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -396,7 +392,6 @@ impl NeuralDecoder {
         for id in 0..frequent as u32 {
             self.add_to_v(lm, id);
         }
-
         // Π[0]: the sentence start, after <s> (and the context)
         let (mut h, mut c) = if self.ctx_h.len() == hd {
             (self.ctx_h.clone(), self.ctx_c.clone())
@@ -519,23 +514,22 @@ impl NeuralDecoder {
         if self.digit_edges.len() < nodes.len() {
             self.digit_edges.resize(nodes.len(), 0);
         }
-        for i in lattice.ending_at(t) {
-            if self.opts.digit_join_penalty == 0.0 {
-                self.digit_edges[i] = 0;
-                continue;
+        let charge_joins = self.opts.digit_join_penalty != 0.0;
+        if charge_joins {
+            for i in lattice.ending_at(t) {
+                let surface = lattice.surface(lexicon, &nodes[i]);
+                let mut f = 0;
+                if surface.chars().next().is_some_and(is_digit) {
+                    f |= DIGIT_FIRST;
+                }
+                if surface.chars().next_back().is_some_and(is_digit) {
+                    f |= DIGIT_LAST;
+                }
+                if nodes[i].entry != UNKNOWN_ENTRY {
+                    f |= DIGIT_KNOWN;
+                }
+                self.digit_edges[i] = f;
             }
-            let surface = lattice.surface(lexicon, &nodes[i]);
-            let mut f = 0;
-            if surface.chars().next().is_some_and(is_digit) {
-                f |= DIGIT_FIRST;
-            }
-            if surface.chars().next_back().is_some_and(is_digit) {
-                f |= DIGIT_LAST;
-            }
-            if nodes[i].entry != UNKNOWN_ENTRY {
-                f |= DIGIT_KNOWN;
-            }
-            self.digit_edges[i] = f;
         }
         // 2. fix up the cached states' logits and denominators
         let t0 = Timer::start();
@@ -571,7 +565,7 @@ impl NeuralDecoder {
             let edge = self.digit_edges[i];
             for k in self.pos_start[b] as usize..self.pos_start[b + 1] as usize {
                 let hy = self.hyps[k];
-                let join = if edge & DIGIT_FIRST != 0 && hy.node != NONE {
+                let join = if charge_joins && edge & DIGIT_FIRST != 0 && hy.node != NONE {
                     let prev = self.digit_edges[hy.node as usize];
                     prev & DIGIT_LAST != 0 && (prev | edge) & DIGIT_KNOWN != 0
                 } else {

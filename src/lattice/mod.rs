@@ -76,6 +76,11 @@ fn class_of(c: char) -> CharClass {
     }
 }
 
+/// Whether `c` is a digit, half or full width.
+pub fn is_digit(c: char) -> bool {
+    class_of(c) == CharClass::Digit
+}
+
 /// Longest reading (in characters) a lexicon walk may follow; also bounds unknown runs.
 pub const MAX_WORD_CHARS: usize = 64;
 
