@@ -196,3 +196,41 @@ fn any_input_converts() {
         }
     }
 }
+
+/// The final beam's scores of `r` with this rank prior.
+fn final_scores(e: &Engine, scoring: Scoring, rank_prior: f32, r: &str) -> Vec<f32> {
+    let mut s = Session::new();
+    s.set_scoring(
+        scoring,
+        NeuralOptions {
+            rank_prior,
+            ..NeuralOptions::default()
+        },
+    );
+    let _ = s.convert_reading(e, r);
+    let lm = e.neural.as_ref().unwrap();
+    s.neural_decoder()
+        .finals(&e.connection, lm)
+        .iter()
+        .map(|f| f.0)
+        .collect()
+}
+
+/// The rank prior moves the LM alone's scores (key by key as at once, checked above with
+/// the default prior) and leaves the hybrid's untouched.
+#[test]
+fn rank_prior_is_for_the_lm_alone() {
+    let Some(e) = engine() else { return };
+    for r in READINGS {
+        assert_ne!(
+            final_scores(&e, Scoring::Neural, 0.0, r),
+            final_scores(&e, Scoring::Neural, 0.5, r),
+            "{r}"
+        );
+        assert_eq!(
+            final_scores(&e, Scoring::Hybrid, 0.0, r),
+            final_scores(&e, Scoring::Hybrid, 0.5, r),
+            "{r}"
+        );
+    }
+}

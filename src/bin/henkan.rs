@@ -105,6 +105,10 @@ struct NeuralArgs {
     /// (a number split in two: ２０００７ for にせんなな).
     #[arg(long, default_value_t = 10.0)]
     digit_join_penalty: f32,
+    /// The LM alone only: nats per unit of ln(LM id + 10) taken off each word's logit (a Zipf
+    /// prior over the LM's frequency ranks; 0: off).
+    #[arg(long, default_value_t = 0.15, allow_hyphen_values = true)]
+    rank_prior: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     softmax: SoftmaxKind,
@@ -136,6 +140,7 @@ impl NeuralArgs {
             merge_variants: self.merge_variants,
             bias_weight: self.bias_weight,
             digit_join_penalty: self.digit_join_penalty,
+            rank_prior: self.rank_prior,
             softmax: match self.softmax {
                 SoftmaxKind::Ivs => Softmax::Ivs,
                 SoftmaxKind::IvsNoFrequent => Softmax::IvsNoFrequent,
