@@ -966,6 +966,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let result = serde_json::json!({
                 "engine": kind.name(),
                 "lambda": if kind == EngineKind::Hybrid { neural.lambda } else { 0.0 },
+                "rank_prior": if kind == EngineKind::Neural { (f64::from(neural.rank_prior) * 1e4).round() / 1e4 } else { 0.0 },
                 "beam": neural.beam,
                 "digits": format!("{digits:?}").to_lowercase(),
                 "context_lines": context_lines,
