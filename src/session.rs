@@ -99,12 +99,15 @@ impl Session {
         }
     }
 
-    /// Chooses the scorer. `Neural` ignores `opts.lambda` (pure LM); `Hybrid` uses it. An
+    /// Chooses the scorer. `Neural` ignores `opts.lambda` and `opts.bias_weight` (pure LM);
+    /// `Hybrid` uses them and ignores `opts.rank_prior`. An
     /// engine without an LSTM always converts with the classic scorer.
     pub fn set_scoring(&mut self, scoring: Scoring, mut opts: NeuralOptions) {
         if scoring == Scoring::Neural {
             opts.lambda = 0.0;
             opts.bias_weight = 0.0;
+        } else {
+            opts.rank_prior = 0.0;
         }
         self.scoring = scoring;
         self.neural.set_options(opts);

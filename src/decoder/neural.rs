@@ -92,10 +92,11 @@ pub struct NeuralOptions {
     /// trailing digit and one of them is a number or dictionary word (`２０００`+`７` for
     /// にせんなな: the LM scores a number as one digit, so split numbers cost it nothing).
     pub digit_join_penalty: f32,
-    /// The LM alone (λ = 0) only: nats per unit of `ln(id + 10)` taken off every word's logit
+    /// The LM alone only: nats per unit of `ln(id + 10)` taken off every word's logit
     /// (LM ids are frequency ranks, so this is a Zipf prior that favours frequent words and
     /// needs no table; `<unk>` counts as a word of the vocabulary's mean log rank). Tuned on
-    /// kwdlc.test: 0.15. The hybrid ignores it (its dictionary costs carry the frequencies).
+    /// kwdlc.test: 0.15. [`crate::Session::set_scoring`] turns it off for the hybrid (its
+    /// dictionary costs carry the frequencies).
     pub rank_prior: f32,
 }
 
@@ -174,8 +175,10 @@ pub struct NeuralDecoder {
     c: Vec<f32>,
     /// Logits over V per hypothesis (slot order).
     logits: Vec<Vec<f32>>,
-    /// V: LM id per slot, slot per LM id (NONE = absent), decoded rows per slot.
+    /// V: LM id per slot, slot per LM id (NONE = absent), decoded rows per slot, output
+    /// bias per slot (the rank prior taken off).
     v_ids: Vec<u32>,
+    v_bias: Vec<f32>,
     slot: Vec<u32>,
     rows: Vec<f32>,
     /// |V| after each position.
@@ -183,9 +186,8 @@ pub struct NeuralDecoder {
     /// Per lattice node: [`DIGIT_FIRST`] / [`DIGIT_LAST`] / [`DIGIT_KNOWN`] (an entry or a
     /// number, not an unknown run); filled as positions are decoded.
     digit_edges: Vec<u8>,
-    /// The rank prior in force (0 for the hybrid) and the mean `ln(id + 10)` over the
-    /// vocabulary (the `<unk>` term), for a vocabulary of `prior_vocab` words.
-    prior: f32,
+    /// The mean `ln(id + 10)` over the vocabulary (the rank prior's `<unk>` term), for a
+    /// vocabulary of `prior_vocab` words.
     prior_unk_ln: f32,
     prior_vocab: usize,
     /// Initial state (after the context), `hidden` floats each; empty = zeros.
@@ -230,6 +232,7 @@ impl NeuralDecoder {
         self.hyps.clear();
         self.pos_start.clear();
         self.v_ids.clear();
+        self.v_bias.clear();
         for s in self.slot.iter_mut() {
             *s = NONE;
         }
@@ -273,6 +276,8 @@ impl NeuralDecoder {
         }
         self.slot[id as usize] = self.v_ids.len() as u32;
         self.v_ids.push(id);
+        self.v_bias
+            .push(lm.model.out_bias[id as usize] - self.prior_of(lm, id));
         let hd = lm.model.hidden;
         let at = self.rows.len();
         self.rows.resize(at + hd, 0.0);
@@ -283,12 +288,13 @@ impl NeuralDecoder {
 
     /// What the rank prior takes off the logit of LM word `id` (nats).
     fn prior_of(&self, lm: &NeuralLm, id: u32) -> f32 {
-        if self.prior == 0.0 {
+        let a = self.opts.rank_prior;
+        if a == 0.0 {
             0.0
         } else if id == lm.model.unk_id {
-            self.prior * self.prior_unk_ln
+            a * self.prior_unk_ln
         } else {
-            self.prior * (id as f32 + 10.0).ln()
+            a * (id as f32 + 10.0).ln()
         }
     }
 
@@ -309,7 +315,7 @@ impl NeuralDecoder {
         for s in from..to {
             let row = &self.rows[s * hd..(s + 1) * hd];
             crate::kernels::row_times_states(row, states, hd, &mut self.tmp[..n]);
-            let bias = lm.model.out_bias[self.v_ids[s] as usize] - self.prior_of(lm, self.v_ids[s]);
+            let bias = self.v_bias[s];
             for (k, v) in self.tmp[..n].iter().enumerate() {
                 self.logits[hs.start + k][s] = v + bias;
             }
@@ -365,6 +371,7 @@ impl NeuralDecoder {
             self.slot[id as usize] = NONE;
         }
         self.v_ids.truncate(vlen);
+        self.v_bias.truncate(vlen);
         self.v_len_at.truncate(len + 1);
         self.done = len;
         for k in 0..keep {
@@ -404,12 +411,7 @@ impl NeuralDecoder {
         let m = &lm.model;
         let hd = m.hidden;
         self.reset();
-        self.prior = if self.opts.lambda == 0.0 {
-            self.opts.rank_prior
-        } else {
-            0.0
-        };
-        if self.prior != 0.0 && self.prior_vocab != m.vocab {
+        if self.opts.rank_prior != 0.0 && self.prior_vocab != m.vocab {
             let sum: f64 = (0..m.vocab).map(|i| (i as f64 + 10.0).ln()).sum();
             self.prior_unk_ln = (sum / m.vocab.max(1) as f64) as f32;
             self.prior_vocab = m.vocab;
