@@ -5,7 +5,7 @@
 mod common;
 
 use henkan::build::gold::{fold, GoldAligner};
-use henkan::build::lstm::{attach_lstm, read_safetensors, LstmWeights, PackOptions};
+use henkan::build::lstm::{attach_lstm, read_safetensors, LstmWeights, PackOptions, VocabMatch};
 use henkan::Engine;
 
 /// The surfaces along a gold path.
@@ -117,7 +117,14 @@ fn the_f32_export_of_a_packed_lm_reads_back_as_the_same_weights() {
     let w = read_safetensors(&st).unwrap();
     let model = std::fs::read(common::shipped_path()).unwrap();
     // f32: the export is the trained weights exactly
-    let (bytes, _) = attach_lstm(model.clone(), &w, &vocab, PackOptions::bits(32)).unwrap();
+    let (bytes, _) = attach_lstm(
+        model.clone(),
+        &w,
+        &vocab,
+        PackOptions::bits(32),
+        VocabMatch::Exact,
+    )
+    .unwrap();
     let e = Engine::from_bytes(bytes).unwrap();
     let back = LstmWeights::from_model(&e.neural.as_ref().unwrap().model);
     assert_eq!(back.embedding, w.embedding);
@@ -126,7 +133,8 @@ fn the_f32_export_of_a_packed_lm_reads_back_as_the_same_weights() {
     assert_eq!(back.b, w.b);
     assert_eq!(back.out_bias, w.out_bias);
     // 4 bits: the export is what the quantized model computes, and survives a file round trip
-    let (bytes, _) = attach_lstm(model, &w, &vocab, PackOptions::bits(4)).unwrap();
+    let (bytes, _) =
+        attach_lstm(model, &w, &vocab, PackOptions::bits(4), VocabMatch::Exact).unwrap();
     let e = Engine::from_bytes(bytes).unwrap();
     let m = &e.neural.as_ref().unwrap().model;
     let q = LstmWeights::from_model(m);

@@ -6,7 +6,7 @@
 
 mod common;
 
-use henkan::build::lstm::{attach_lstm, read_safetensors, PackOptions};
+use henkan::build::lstm::{attach_lstm, read_safetensors, PackOptions, VocabMatch};
 use henkan::decoder::neural::{NeuralOptions, Scoring, Softmax};
 use henkan::{Engine, Session};
 
@@ -16,6 +16,11 @@ fn engine() -> Option<Engine> {
 
 /// The shipped dictionary with the tiny LM of `tests/data/{lm}` attached.
 fn engine_with(lm: &str) -> Option<Engine> {
+    engine_matching(lm, VocabMatch::default())
+}
+
+/// The same, lexicon entries matched to LM words `how`.
+fn engine_matching(lm: &str, how: VocabMatch) -> Option<Engine> {
     // A committed copy of `make lm-tiny`'s output (tests/data/lm-tiny), so CI needs no training;
     // tests/data/lm-tiny-proj is the same widened to a projected LSTM (shares the vocabulary).
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
@@ -26,7 +31,7 @@ fn engine_with(lm: &str) -> Option<Engine> {
     let vocab = std::fs::read_to_string(format!("{data}lm-tiny/vocab.tsv")).unwrap();
     let model = std::fs::read(common::shipped_path()).unwrap();
     let w = read_safetensors(&st).unwrap();
-    let (bytes, report) = attach_lstm(model, &w, &vocab, PackOptions::bits(8)).unwrap();
+    let (bytes, report) = attach_lstm(model, &w, &vocab, PackOptions::bits(8), how).unwrap();
     assert!(report.entries_in_vocab > 1500, "{report:?}");
     let e = Engine::from_bytes(bytes).unwrap();
     assert_eq!(e.engines(), vec!["classic", "neural", "hybrid"]);
@@ -199,14 +204,17 @@ fn any_input_converts() {
 
 /// The final beam's scores of `r` with this rank prior.
 fn final_scores(e: &Engine, scoring: Scoring, rank_prior: f32, r: &str) -> Vec<f32> {
+    let opts = NeuralOptions {
+        rank_prior,
+        ..NeuralOptions::default()
+    };
+    finals_with(e, scoring, opts, r)
+}
+
+/// The final beam's scores of `r` with these options.
+fn finals_with(e: &Engine, scoring: Scoring, opts: NeuralOptions, r: &str) -> Vec<f32> {
     let mut s = Session::new();
-    s.set_scoring(
-        scoring,
-        NeuralOptions {
-            rank_prior,
-            ..NeuralOptions::default()
-        },
-    );
+    s.set_scoring(scoring, opts);
     let _ = s.convert_reading(e, r);
     let lm = e.neural.as_ref().unwrap();
     s.neural_decoder()
@@ -231,6 +239,115 @@ fn rank_prior_is_for_the_lm_alone() {
             final_scores(&e, Scoring::Hybrid, 0.0, r),
             final_scores(&e, Scoring::Hybrid, 0.5, r),
             "{r}"
+        );
+    }
+}
+
+/// Every lexicon entry with its LM word: (reading, surface, left, right, LM id, by spelling).
+fn lm_words(e: &Engine) -> Vec<(String, String, u16, u16, u32, bool)> {
+    use fst::Streamer;
+    let lm = e.neural.as_ref().unwrap();
+    let mut out = Vec::new();
+    let mut stream = e.lexicon.index().stream();
+    while let Some((reading, v)) = stream.next() {
+        let reading = std::str::from_utf8(reading).unwrap().to_string();
+        for en in e.lexicon.entries(v.value()) {
+            let (id, by_spelling) = lm.vocab.lm_word(en.offset);
+            let surface = e.lexicon.surface_text(&en.surface, &reading);
+            out.push((
+                reading.clone(),
+                surface,
+                en.left_id,
+                en.right_id,
+                id,
+                by_spelling,
+            ));
+        }
+    }
+    out
+}
+
+/// Matching by spelling keeps every whole-key match and gives an entry without one the most
+/// frequent LM word of its surface and POS ids read otherwise (`日/にち` after a number: the
+/// corpus analysis read every such `日` as `ひ`), marked so the decoder can charge it.
+#[test]
+fn entries_match_lm_words_by_spelling() {
+    let Some(exact) = engine_matching("lm-tiny", VocabMatch::Exact) else {
+        return;
+    };
+    let spelling = engine_matching("lm-tiny", VocabMatch::Spelling).unwrap();
+    let vocab = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/lm-tiny/vocab.tsv"
+    ))
+    .unwrap();
+    // id → (surface, reading, left, right), as the training tokens write them (unescaped
+    // here: the words checked below have no `%` or `/`)
+    let mut key_of = std::collections::HashMap::new();
+    for line in vocab.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        let k: Vec<&str> = f[1].split('/').collect();
+        if k.len() == 4 {
+            key_of.insert(
+                f[0].parse::<u32>().unwrap(),
+                (
+                    k[0].to_string(),
+                    k[1].to_string(),
+                    k[2].parse::<u16>().unwrap(),
+                    k[3].parse::<u16>().unwrap(),
+                ),
+            );
+        }
+    }
+    let unk = exact.neural.as_ref().unwrap().vocab.unk_id;
+    let (a, b) = (lm_words(&exact), lm_words(&spelling));
+    assert_eq!(a.len(), b.len());
+    let mut added = 0;
+    let mut nichi = false;
+    for (x, y) in a.iter().zip(&b) {
+        assert!(!x.5, "exact matching marks nothing: {x:?}");
+        if x.4 != unk {
+            assert_eq!((x.4, false), (y.4, y.5), "a whole-key match stays: {x:?}");
+            continue;
+        }
+        if y.4 == unk {
+            continue;
+        }
+        added += 1;
+        assert!(y.5, "{y:?}");
+        let (surface, reading, left, right) = &key_of[&y.4];
+        assert_eq!((surface, left, right), (&y.1, &y.2, &y.3), "{y:?}");
+        assert_ne!(reading, &y.0, "{y:?}");
+        nichi |= y.0 == "にち" && y.1 == "日" && reading == "ひ";
+    }
+    assert!(added > 100, "{added} entries matched by spelling");
+    assert!(nichi, "日/にち has the LM word of 日/ひ");
+}
+
+/// Both LM engines charge a word scored through another reading's LM word, and only such
+/// words: a model matched by whole keys scores alike with any penalty.
+#[test]
+fn words_matched_by_spelling_are_charged() {
+    let Some(spelling) = engine() else { return };
+    let exact = engine_matching("lm-tiny", VocabMatch::Exact).unwrap();
+    let r = "じゅうにがつにじゅうななにちはやすみです";
+    let spelling_scores = |e: &Engine, scoring, spelling_penalty| {
+        let opts = NeuralOptions {
+            spelling_penalty,
+            ..NeuralOptions::default()
+        };
+        finals_with(e, scoring, opts, r)
+    };
+    for scoring in [Scoring::Neural, Scoring::Hybrid] {
+        assert_ne!(
+            spelling_scores(&spelling, scoring, 0.0),
+            spelling_scores(&spelling, scoring, 3.0),
+            "{scoring:?}"
+        );
+        assert_eq!(
+            spelling_scores(&exact, scoring, 0.0),
+            spelling_scores(&exact, scoring, 3.0),
+            "{scoring:?}"
         );
     }
 }

@@ -109,6 +109,10 @@ struct NeuralArgs {
     /// prior over the LM's frequency ranks; 0: off).
     #[arg(long, default_value_t = 0.15, allow_hyphen_values = true)]
     rank_prior: f32,
+    /// Nats charged for a word scored as another reading of its spelling (the model's lexicon
+    /// entries mapped to LM words by spelling, `henkan remap-lm-vocab`).
+    #[arg(long, default_value_t = 2.0, allow_hyphen_values = true)]
+    spelling_penalty: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     softmax: SoftmaxKind,
@@ -141,6 +145,7 @@ impl NeuralArgs {
             bias_weight: self.bias_weight,
             digit_join_penalty: self.digit_join_penalty,
             rank_prior: self.rank_prior,
+            spelling_penalty: self.spelling_penalty,
             softmax: match self.softmax {
                 SoftmaxKind::Ivs => Softmax::Ivs,
                 SoftmaxKind::IvsNoFrequent => Softmax::IvsNoFrequent,
@@ -291,6 +296,11 @@ enum Command {
         /// recurrent matrices as N-bit codebooks instead of int8. E.g. `4`, `4:3@8192,r4`.
         #[arg(long, default_value = "4")]
         lstm_bits: henkan::build::lstm::PackOptions,
+        /// How lexicon entries find their LM word: `spelling` also maps an entry whose own key
+        /// is not an LM word to the most frequent LM word with its surface and POS ids (another
+        /// reading); `exact` only by the whole key.
+        #[arg(long, value_enum, default_value_t = VocabMatchArg::Spelling)]
+        vocab_match: VocabMatchArg,
         /// Also add this n-gram section (from `henkan build-ngram`).
         #[arg(long)]
         ngram: Option<PathBuf>,
@@ -450,6 +460,30 @@ enum Command {
         /// recurrent matrices as N-bit codebooks instead of int8. E.g. `4`, `4:3@8192,r4`.
         #[arg(long, default_value = "4")]
         lstm_bits: henkan::build::lstm::PackOptions,
+        /// How lexicon entries find their LM word: `spelling` also maps an entry whose own key
+        /// is not an LM word to the most frequent LM word with its surface and POS ids (another
+        /// reading); `exact` only by the whole key.
+        #[arg(long, value_enum, default_value_t = VocabMatchArg::Spelling)]
+        vocab_match: VocabMatchArg,
+        /// zstd level for the sections (1–22); none: stored.
+        #[arg(long)]
+        compress: Option<i32>,
+        /// Output model file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Rebuilds only the map lexicon entry → LM word of a model with an LSTM LM (the LM, its
+    /// biases and everything else stay as they are).
+    RemapLmVocab {
+        /// The model to change (default: --model).
+        #[arg(long = "in")]
+        input: Option<PathBuf>,
+        /// The LM's vocab.tsv (`id<TAB>surface/reading/left/right<TAB>count`).
+        #[arg(long)]
+        vocab: PathBuf,
+        /// How lexicon entries find their LM word (see build-model).
+        #[arg(long, value_enum, default_value_t = VocabMatchArg::Spelling)]
+        vocab_match: VocabMatchArg,
         /// zstd level for the sections (1–22); none: stored.
         #[arg(long)]
         compress: Option<i32>,
@@ -528,19 +562,38 @@ fn attach(
     model: Vec<u8>,
     dir: &std::path::Path,
     opts: henkan::build::lstm::PackOptions,
+    how: henkan::build::lstm::VocabMatch,
 ) -> Result<Vec<u8>, String> {
     let st = std::fs::read(dir.join("lstm.safetensors"))
         .map_err(|e| format!("cannot read {}/lstm.safetensors: {e}", dir.display()))?;
     let vocab = std::fs::read_to_string(dir.join("vocab.tsv"))
         .map_err(|e| format!("cannot read {}/vocab.tsv: {e}", dir.display()))?;
     let w = henkan::build::lstm::read_safetensors(&st).map_err(|e| e.to_string())?;
-    let (bytes, r) =
-        henkan::build::lstm::attach_lstm(model, &w, &vocab, opts).map_err(|e| e.to_string())?;
+    let (bytes, r) = henkan::build::lstm::attach_lstm(model, &w, &vocab, opts, how)
+        .map_err(|e| e.to_string())?;
     eprintln!(
         "lstm: vocab {} hidden {} cells {} quantization {opts:?}: lstm section {} bytes, lm vocabulary {} bytes; {} of {} lexicon entries are LM words; {} LM words have no entry",
         w.vocab, w.hidden, w.cell, r.lstm_bytes, r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
     );
     Ok(bytes)
+}
+
+/// How lexicon entries find their LM word (`henkan::build::lstm::VocabMatch`).
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
+enum VocabMatchArg {
+    /// Only by the whole key surface/reading/left/right.
+    Exact,
+    /// By the whole key, else by surface and POS ids.
+    Spelling,
+}
+
+impl From<VocabMatchArg> for henkan::build::lstm::VocabMatch {
+    fn from(a: VocabMatchArg) -> Self {
+        match a {
+            VocabMatchArg::Exact => Self::Exact,
+            VocabMatchArg::Spelling => Self::Spelling,
+        }
+    }
 }
 
 /// The LM that ranks predictions.
@@ -1107,6 +1160,7 @@ fn run(cli: Cli) -> Result<(), String> {
             name,
             lstm,
             lstm_bits,
+            vocab_match,
             ngram,
             compress,
             prune_composable,
@@ -1162,7 +1216,7 @@ fn run(cli: Cli) -> Result<(), String> {
             // The LM vocabulary maps lexicon entry offsets, known only once the lexicon is
             // built: the LM sections are added to the built container.
             let bytes = match &lstm {
-                Some(dir) => attach(bytes, dir, lstm_bits)?,
+                Some(dir) => attach(bytes, dir, lstm_bits, vocab_match.into())?,
                 None => bytes,
             };
             let bytes = compress_model(bytes, compress)?;
@@ -1359,11 +1413,32 @@ fn run(cli: Cli) -> Result<(), String> {
             input,
             lstm,
             lstm_bits,
+            vocab_match,
             compress,
             out,
         } => {
             let model = read_model_file(input, &cli.model)?;
-            let bytes = compress_model(attach(model, &lstm, lstm_bits)?, compress)?;
+            let bytes = attach(model, &lstm, lstm_bits, vocab_match.into())?;
+            let bytes = compress_model(bytes, compress)?;
+            write_model_file(&out, &bytes)?;
+        }
+        Command::RemapLmVocab {
+            input,
+            vocab,
+            vocab_match,
+            compress,
+            out,
+        } => {
+            let model = read_model_file(input, &cli.model)?;
+            let text = std::fs::read_to_string(&vocab)
+                .map_err(|e| format!("cannot read {}: {e}", vocab.display()))?;
+            let (bytes, r) = henkan::build::lstm::remap_lm_vocab(model, &text, vocab_match.into())
+                .map_err(|e| e.to_string())?;
+            eprintln!(
+                "lm vocabulary {} bytes: {} of {} lexicon entries are LM words; {} LM words have no entry",
+                r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
+            );
+            let bytes = compress_model(bytes, compress)?;
             write_model_file(&out, &bytes)?;
         }
         Command::ExportLstm { out } => {

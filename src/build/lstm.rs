@@ -13,7 +13,8 @@
 
 use crate::error::{Error, Result};
 use crate::lexicon::Lexicon;
-use crate::lm::lstm::format::{write_lstm, write_vocab, LstmPayload, MatrixPayload};
+use crate::lm::lstm::format::{write_lstm, write_vocab, LstmPayload, MatrixPayload, BY_SPELLING};
+use crate::lm::lstm::LmVocab;
 use crate::model::{Container, ContainerWriter, SectionKind};
 use std::collections::HashMap;
 
@@ -559,6 +560,10 @@ fn payload(w: &[f32], cols: usize, q: Quant) -> MatrixPayload {
 pub struct VocabTsv {
     /// `surface/reading/left/right` → id.
     pub ids: HashMap<String, u32>,
+    /// `surface/left/right` → the most frequent id (the smallest: ids are frequency ranks) with
+    /// that surface and those POS ids, whatever its reading.
+    pub by_spelling: HashMap<String, u32>,
+
     /// Number of ids.
     pub len: usize,
     /// `<unk>`.
@@ -570,6 +575,7 @@ pub struct VocabTsv {
 /// Parses `vocab.tsv` (`id<TAB>key<TAB>count`).
 pub fn read_vocab_tsv(text: &str) -> Result<VocabTsv> {
     let mut ids = HashMap::new();
+    let mut by_spelling: HashMap<String, u32> = HashMap::new();
     let (mut unk, mut bos, mut len) = (None, None, 0usize);
     for line in text.lines() {
         let mut f = line.split('\t');
@@ -583,15 +589,26 @@ pub fn read_vocab_tsv(text: &str) -> Result<VocabTsv> {
             "<s>" => bos = Some(id),
             _ => {
                 ids.insert(key.to_string(), id);
+                if let Some(sp) = spelling_key(key) {
+                    let e = by_spelling.entry(sp).or_insert(id);
+                    *e = (*e).min(id);
+                }
             }
         }
     }
     Ok(VocabTsv {
         ids,
+        by_spelling,
         len,
         unk_id: unk.ok_or_else(|| build_err("vocab.tsv has no <unk>"))?,
         bos_id: bos.ok_or_else(|| build_err("vocab.tsv has no <s>"))?,
     })
+}
+
+/// `surface/left/right` of a `surface/reading/left/right` key (fields stay escaped).
+fn spelling_key(key: &str) -> Option<String> {
+    let f: Vec<&str> = key.split('/').collect();
+    (f.len() == 4).then(|| format!("{}/{}/{}", f[0], f[2], f[3]))
 }
 
 /// Percent-escapes a surface or reading like the training tokens.
@@ -611,9 +628,26 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// How lexicon entries find their LM word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VocabMatch {
+    /// Only the entry's own key `surface/reading/left/right`.
+    Exact,
+    /// The entry's own key, else the most frequent LM word with the same surface and POS ids
+    /// and another reading. The corpus analysis gives each written word one reading by
+    /// dictionary cost (`２７日` is `日/ひ` there, so `日/にち` never becomes an LM word), but
+    /// the LM scores spellings: the user's keys fix the reading.
+    #[default]
+    Spelling,
+}
+
 /// The (entry offset, LM id) pairs of every lexicon entry that is an LM word; also returns
 /// the number of entries visited.
-pub fn vocab_pairs(lexicon: &Lexicon, vocab: &VocabTsv) -> (Vec<(u32, u32)>, usize) {
+pub fn vocab_pairs(
+    lexicon: &Lexicon,
+    vocab: &VocabTsv,
+    how: VocabMatch,
+) -> (Vec<(u32, u32)>, usize) {
     use fst::Streamer;
     let mut pairs = Vec::new();
     let mut total = 0;
@@ -631,7 +665,14 @@ pub fn vocab_pairs(lexicon: &Lexicon, vocab: &VocabTsv) -> (Vec<(u32, u32)>, usi
             key.push('/');
             key.push_str(&escape(reading));
             key.push_str(&format!("/{}/{}", e.left_id, e.right_id));
-            if let Some(&id) = vocab.ids.get(&key) {
+            let id = vocab.ids.get(&key).copied().or_else(|| {
+                if how == VocabMatch::Exact {
+                    return None;
+                }
+                let id = vocab.by_spelling.get(&spelling_key(&key)?)?;
+                Some(id | BY_SPELLING)
+            });
+            if let Some(id) = id {
                 pairs.push((e.offset, id));
             }
         }
@@ -673,6 +714,63 @@ pub fn pack_lstm(w: &LstmWeights, vocab: &VocabTsv, opts: PackOptions) -> Vec<u8
     })
 }
 
+/// The `LmVocab` section for `vocab` over the model's lexicon, and the report's counts.
+fn map_vocab(
+    container: &Container,
+    vocab: &VocabTsv,
+    how: VocabMatch,
+) -> Result<(Vec<u8>, PackReport)> {
+    let lexicon = Lexicon::new(
+        container.require(SectionKind::LexiconIndex)?,
+        container.require(SectionKind::LexiconPostings)?,
+    )?;
+    let (pairs, entries) = vocab_pairs(&lexicon, vocab, how);
+    let mut mapped = vec![false; vocab.len];
+    for &(_, id) in &pairs {
+        mapped[(id & !BY_SPELLING) as usize] = true;
+    }
+    let report = PackReport {
+        lstm_bytes: 0,
+        entries,
+        entries_in_vocab: pairs.len(),
+        lm_words_unmapped: mapped.iter().filter(|m| !**m).count().saturating_sub(2),
+        vocab_bytes: 0,
+    };
+    let number_id = vocab
+        .ids
+        .get("1/いち/2044/2044")
+        .copied()
+        .unwrap_or(vocab.unk_id);
+    let voc = write_vocab(vocab.len, vocab.unk_id, vocab.bos_id, number_id, pairs);
+    let report = PackReport {
+        vocab_bytes: voc.len(),
+        ..report
+    };
+    Ok((voc, report))
+}
+
+/// A copy of `container`'s sections without those of the kinds `drop`, then `add`.
+fn replace_sections(
+    container: &Container,
+    drop: &[SectionKind],
+    add: Vec<(SectionKind, Vec<u8>)>,
+) -> Vec<u8> {
+    let mut w = ContainerWriter::new();
+    for e in container.entries() {
+        let Some(kind) = e.kind else { continue };
+        if drop.contains(&kind) {
+            continue;
+        }
+        if let Some(s) = container.section(kind) {
+            w.add(kind, s.as_ref().to_vec());
+        }
+    }
+    for (kind, bytes) in add {
+        w.add(kind, bytes);
+    }
+    w.finish()
+}
+
 /// Returns a copy of the model container `model` with the LM sections (re)placed. The biases fitted
 /// for the LM it replaces (`PredictBias`, `WordBias`) are left out.
 pub fn attach_lstm(
@@ -680,6 +778,7 @@ pub fn attach_lstm(
     weights: &LstmWeights,
     vocab_tsv: &str,
     opts: PackOptions,
+    how: VocabMatch,
 ) -> Result<(Vec<u8>, PackReport)> {
     let vocab = read_vocab_tsv(vocab_tsv)?;
     if vocab.len != weights.vocab {
@@ -689,48 +788,46 @@ pub fn attach_lstm(
         )));
     }
     let container = Container::from_bytes(model)?;
-    let lexicon = Lexicon::new(
-        container.require(SectionKind::LexiconIndex)?,
-        container.require(SectionKind::LexiconPostings)?,
-    )?;
-    let (pairs, entries) = vocab_pairs(&lexicon, &vocab);
-    let mut mapped = vec![false; vocab.len];
-    for &(_, id) in &pairs {
-        mapped[id as usize] = true;
-    }
+    let (voc, mut report) = map_vocab(&container, &vocab, how)?;
     let lstm = pack_lstm(weights, &vocab, opts);
-    let report = PackReport {
-        lstm_bytes: lstm.len(),
-        entries,
-        entries_in_vocab: pairs.len(),
-        lm_words_unmapped: mapped.iter().filter(|m| !**m).count().saturating_sub(2),
-        vocab_bytes: 28 + 8 * pairs.len(),
-    };
-    let number_id = vocab
-        .ids
-        .get("1/いち/2044/2044")
-        .copied()
-        .unwrap_or(vocab.unk_id);
-    let voc = write_vocab(vocab.len, vocab.unk_id, vocab.bos_id, number_id, pairs);
-    let mut w = ContainerWriter::new();
-    for e in container.entries() {
-        let Some(kind) = e.kind else { continue };
-        // the biases were fitted for the LM being replaced (and the prediction bias is indexed
-        // by its word ids): they go with it
-        if matches!(
-            kind,
-            SectionKind::Lstm
-                | SectionKind::LmVocab
-                | SectionKind::PredictBias
-                | SectionKind::WordBias
-        ) {
-            continue;
-        }
-        if let Some(s) = container.section(kind) {
-            w.add(kind, s.as_ref().to_vec());
-        }
+    report.lstm_bytes = lstm.len();
+    // the biases were fitted for the LM being replaced (and the prediction bias is indexed by its
+    // word ids): they go with it
+    let drop = [
+        SectionKind::Lstm,
+        SectionKind::LmVocab,
+        SectionKind::PredictBias,
+        SectionKind::WordBias,
+    ];
+    let bytes = replace_sections(
+        &container,
+        &drop,
+        vec![(SectionKind::Lstm, lstm), (SectionKind::LmVocab, voc)],
+    );
+    Ok((bytes, report))
+}
+
+/// Returns a copy of the model container `model` (which has an LSTM LM with the vocabulary
+/// `vocab_tsv`) with only its map lexicon entry → LM word rebuilt; the LM and every bias stay.
+pub fn remap_lm_vocab(
+    model: Vec<u8>,
+    vocab_tsv: &str,
+    how: VocabMatch,
+) -> Result<(Vec<u8>, PackReport)> {
+    let vocab = read_vocab_tsv(vocab_tsv)?;
+    let container = Container::from_bytes(model)?;
+    let old = LmVocab::from_section(container.require(SectionKind::LmVocab)?)?;
+    if old.vocab != vocab.len || old.unk_id != vocab.unk_id || old.bos_id != vocab.bos_id {
+        return Err(build_err(format!(
+            "vocab.tsv ({} ids, <unk> {}, <s> {}) is not the model's LM vocabulary ({} ids, <unk> {}, <s> {})",
+            vocab.len, vocab.unk_id, vocab.bos_id, old.vocab, old.unk_id, old.bos_id
+        )));
     }
-    w.add(SectionKind::Lstm, lstm)
-        .add(SectionKind::LmVocab, voc);
-    Ok((w.finish(), report))
+    let (voc, report) = map_vocab(&container, &vocab, how)?;
+    let bytes = replace_sections(
+        &container,
+        &[SectionKind::LmVocab],
+        vec![(SectionKind::LmVocab, voc)],
+    );
+    Ok((bytes, report))
 }

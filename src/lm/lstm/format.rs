@@ -23,15 +23,20 @@
 //! ```
 //! `LmVocab`:
 //! ```text
-//! "HKLMVOC2"  u32 vocab  u32 unk_id  u32 bos_id  u32 n  u32 number_id
-//! n × (u32 lexicon entry offset, u32 LM id), sorted by offset
+//! "HKLMVOC3"  u32 vocab  u32 unk_id  u32 bos_id  u32 n  u32 number_id
+//! n × varint: lexicon entry offsets ascending, each as the difference to the previous one
+//! n × varint: (LM id << 1) | by_spelling, in the same order
 //! ```
+//! (LEB128 varints; "HKLMVOC2", read too, has n × (u32 offset, u32 LM id) instead.)
+//! `by_spelling` marks an entry matched by its spelling (its surface and POS ids, with another
+//! reading: [`crate::build::lstm::VocabMatch::Spelling`]); the decoders may charge such entries.
 //! Lexicon entries not listed and the lattice's unknown-word nodes are `<unk>`; the lattice's
 //! number nodes (a whole number read in kana) are `number_id`, the LM word of the digit `1`
 //! (the corpus analysis writes numbers digit by digit), or `<unk>` when it has none.
 
 use super::{LstmModel, QuantMatrix};
 use crate::error::{Error, Result};
+use crate::lexicon::{read_varint, write_varint};
 use crate::model::SectionBytes;
 
 /// Magic of the `Lstm` section.
@@ -39,9 +44,15 @@ pub const LSTM_MAGIC: &[u8; 8] = b"HKLSTM01";
 /// Magic of the `Lstm` section of a model with a projection.
 pub const LSTMP_MAGIC: &[u8; 8] = b"HKLSTM02";
 /// Magic of the `LmVocab` section.
-pub const VOCAB_MAGIC: &[u8; 8] = b"HKLMVOC2";
+pub const VOCAB_MAGIC: &[u8; 8] = b"HKLMVOC3";
+/// Magic of the `LmVocab` section with fixed-width pairs (still read).
+pub const VOCAB_MAGIC_V2: &[u8; 8] = b"HKLMVOC2";
 
 const PAIRS_AT: usize = 28;
+
+/// Bit 31 of an LM id in [`write_vocab`]'s pairs: the entry shares the LM word of another
+/// reading.
+pub const BY_SPELLING: u32 = 1 << 31;
 
 /// How a matrix is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -409,10 +420,13 @@ pub fn write_lstm(p: &LstmPayload) -> Vec<u8> {
     out
 }
 
-/// The map lexicon entry → LM id (an `LmVocab` section view).
+/// The map lexicon entry → LM id (a decoded `LmVocab` section).
 #[derive(Debug, Clone)]
 pub struct LmVocab {
-    bytes: SectionBytes,
+    /// Lexicon entry offsets, ascending.
+    offsets: Vec<u32>,
+    /// Their LM ids, with [`BY_SPELLING`].
+    ids: Vec<u32>,
     /// Vocabulary size.
     pub vocab: usize,
     /// Id of `<unk>`.
@@ -421,11 +435,10 @@ pub struct LmVocab {
     pub bos_id: u32,
     /// The LM word that stands for a number node.
     pub number_id: u32,
-    n: usize,
 }
 
 impl LmVocab {
-    /// Checks and wraps an `LmVocab` section.
+    /// Checks and decodes an `LmVocab` section.
     pub fn from_section(bytes: SectionBytes) -> Result<Self> {
         let b = bytes.as_ref();
         let mut r = Reader {
@@ -433,7 +446,8 @@ impl LmVocab {
             at: 0,
             section: "lm vocabulary",
         };
-        if r.take(8)? != VOCAB_MAGIC {
+        let magic = r.take(8)?;
+        if magic != VOCAB_MAGIC && magic != VOCAB_MAGIC_V2 {
             return Err(bad("lm vocabulary", "bad magic"));
         }
         let vocab = r.u32()? as usize;
@@ -441,67 +455,86 @@ impl LmVocab {
         let bos_id = r.u32()?;
         let n = r.u32()? as usize;
         let number_id = r.u32()?;
-        if b.len() < PAIRS_AT + 8 * n || unk_id as usize >= vocab || bos_id as usize >= vocab {
-            return Err(bad("lm vocabulary", "pair table truncated or bad ids"));
+        if unk_id as usize >= vocab || bos_id as usize >= vocab {
+            return Err(bad("lm vocabulary", "bad ids"));
         }
         let number_id = if (number_id as usize) < vocab {
             number_id
         } else {
             unk_id
         };
+        let truncated = || bad("lm vocabulary", "pair table truncated");
+        // every pair takes at least 2 bytes: bounds n before allocating
+        if n > b.len() / 2 {
+            return Err(truncated());
+        }
+        let (mut offsets, mut ids) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        if magic == VOCAB_MAGIC_V2 {
+            let t = r.take(n.checked_mul(8).ok_or_else(truncated)?)?;
+            for p in t.chunks_exact(8) {
+                offsets.push(u32::from_le_bytes([p[0], p[1], p[2], p[3]]));
+                ids.push(u32::from_le_bytes([p[4], p[5], p[6], p[7]]));
+            }
+        } else {
+            let mut at = r.at;
+            let mut off = 0u64;
+            for _ in 0..n {
+                off += read_varint(b, &mut at).ok_or_else(truncated)?;
+                offsets.push(u32::try_from(off).map_err(|_| truncated())?);
+            }
+            for _ in 0..n {
+                let v = read_varint(b, &mut at).ok_or_else(truncated)?;
+                let id = u32::try_from(v >> 1).map_err(|_| truncated())?;
+                ids.push(if v & 1 != 0 { id | BY_SPELLING } else { id });
+            }
+        }
+        if offsets.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(bad("lm vocabulary", "entry offsets not ascending"));
+        }
         Ok(LmVocab {
-            bytes,
+            offsets,
+            ids,
             vocab,
             unk_id,
             bos_id,
             number_id,
-            n,
         })
     }
 
-    /// Number of lexicon entries with their own LM word.
+    /// Number of lexicon entries with an LM word.
     pub fn len(&self) -> usize {
-        self.n
+        self.offsets.len()
     }
 
     /// Whether no entry has an LM word.
     pub fn is_empty(&self) -> bool {
-        self.n == 0
-    }
-
-    fn pair(&self, i: usize) -> (u32, u32) {
-        let b = &self.bytes.as_ref()[PAIRS_AT + 8 * i..PAIRS_AT + 8 * i + 8];
-        (
-            u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-            u32::from_le_bytes([b[4], b[5], b[6], b[7]]),
-        )
+        self.offsets.is_empty()
     }
 
     /// The LM id of the lexicon entry at byte offset `entry` (`<unk>` if it has none,
     /// including the lattice's unknown-word and number nodes).
     pub fn lm_id(&self, entry: u32) -> u32 {
-        let (mut lo, mut hi) = (0, self.n);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let (off, id) = self.pair(mid);
-            if off == entry {
-                return if (id as usize) < self.vocab {
-                    id
-                } else {
-                    self.unk_id
-                };
-            }
-            if off < entry {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+        self.lm_word(entry).0
+    }
+
+    /// The LM id of the lexicon entry at byte offset `entry` and whether the entry has it by
+    /// spelling only (the LM word is the same surface and POS ids read otherwise).
+    pub fn lm_word(&self, entry: u32) -> (u32, bool) {
+        let Ok(i) = self.offsets.binary_search(&entry) else {
+            return (self.unk_id, false);
+        };
+        let raw = self.ids[i];
+        let id = raw & !BY_SPELLING;
+        if (id as usize) < self.vocab {
+            (id, raw & BY_SPELLING != 0)
+        } else {
+            (self.unk_id, false)
         }
-        self.unk_id
     }
 }
 
-/// Serializes an `LmVocab` section from (entry offset, LM id) pairs (any order).
+/// Serializes an `LmVocab` section from (entry offset, LM id) pairs (any order; an id may
+/// carry [`BY_SPELLING`]).
 pub fn write_vocab(
     vocab: usize,
     unk_id: u32,
@@ -511,14 +544,71 @@ pub fn write_vocab(
 ) -> Vec<u8> {
     pairs.sort_unstable();
     pairs.dedup_by_key(|p| p.0);
-    let mut out = Vec::with_capacity(PAIRS_AT + 8 * pairs.len());
+    let mut out = Vec::with_capacity(PAIRS_AT + 4 * pairs.len());
     out.extend_from_slice(VOCAB_MAGIC);
     for v in [vocab as u32, unk_id, bos_id, pairs.len() as u32, number_id] {
         put_u32(&mut out, v);
     }
-    for (o, i) in pairs {
-        put_u32(&mut out, o);
-        put_u32(&mut out, i);
+    let mut prev = 0;
+    for &(o, _) in &pairs {
+        write_varint(&mut out, u64::from(o - prev));
+        prev = o;
+    }
+    for &(_, id) in &pairs {
+        let flag = u64::from(id & BY_SPELLING != 0);
+        write_varint(&mut out, u64::from(id & !BY_SPELLING) << 1 | flag);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vocab(bytes: Vec<u8>) -> Result<LmVocab> {
+        LmVocab::from_section(SectionBytes::from_vec(bytes))
+    }
+
+    #[test]
+    fn vocab_round_trips_with_spelling_marks() {
+        let pairs = vec![(700, 5), (3, 1 | BY_SPELLING), (90_000, 40_000), (12, 7)];
+        let v = vocab(write_vocab(50_000, 2, 0, 9, pairs)).unwrap();
+        assert_eq!(v.len(), 4);
+        assert_eq!(v.lm_word(3), (1, true));
+        assert_eq!(v.lm_word(12), (7, false));
+        assert_eq!(v.lm_word(700), (5, false));
+        assert_eq!(v.lm_word(90_000), (40_000, false));
+        assert_eq!(v.lm_id(3), 1);
+        // entries not listed are <unk>
+        assert_eq!(v.lm_word(4), (2, false));
+        assert_eq!(v.lm_word(u32::MAX), (2, false));
+        assert_eq!(v.number_id, 9);
+    }
+
+    #[test]
+    fn vocab_reads_fixed_width_pairs() {
+        let mut b = VOCAB_MAGIC_V2.to_vec();
+        for x in [100u32, 2, 0, 2, 9, 5, 7, 8, 99] {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        let v = vocab(b).unwrap();
+        assert_eq!((v.lm_word(5), v.lm_word(8)), ((7, false), (99, false)));
+    }
+
+    #[test]
+    fn every_truncated_or_scrambled_vocab_is_an_error() {
+        let full = write_vocab(1000, 2, 0, 9, vec![(3, 1), (100, 999 | BY_SPELLING)]);
+        assert!(vocab(full.clone()).is_ok());
+        for n in 0..full.len() {
+            assert!(vocab(full[..n].to_vec()).is_err(), "{n} bytes");
+        }
+        // offsets must ascend: a zero difference (the second one-byte varint) repeats an entry
+        let mut dup = full.clone();
+        assert_eq!(dup[PAIRS_AT + 1], 97);
+        dup[PAIRS_AT + 1] = 0;
+        assert!(vocab(dup).is_err());
+        // an id past the vocabulary reads as <unk>
+        let v = vocab(write_vocab(10, 2, 0, 9, vec![(3, 50)])).unwrap();
+        assert_eq!(v.lm_word(3), (2, false));
+    }
 }
