@@ -8,6 +8,7 @@ mod common;
 
 use henkan::build::lstm::{attach_lstm, read_safetensors, PackOptions, VocabMatch};
 use henkan::decoder::neural::{NeuralOptions, Scoring, Softmax};
+use henkan::lm::lstm::WordMatch;
 use henkan::{Engine, Session};
 
 fn engine() -> Option<Engine> {
@@ -243,8 +244,11 @@ fn rank_prior_is_for_the_lm_alone() {
     }
 }
 
-/// Every lexicon entry with its LM word: (reading, surface, left, right, LM id, by spelling).
-fn lm_words(e: &Engine) -> Vec<(String, String, u16, u16, u32, bool)> {
+/// Every lexicon entry with its LM word: (reading, surface, left, right, LM id, extra cost
+/// when by spelling, word cost).
+type EntryWord = (String, String, u16, u16, u32, Option<u32>, i32);
+
+fn lm_words(e: &Engine) -> Vec<EntryWord> {
     use fst::Streamer;
     let lm = e.neural.as_ref().unwrap();
     let mut out = Vec::new();
@@ -252,7 +256,11 @@ fn lm_words(e: &Engine) -> Vec<(String, String, u16, u16, u32, bool)> {
     while let Some((reading, v)) = stream.next() {
         let reading = std::str::from_utf8(reading).unwrap().to_string();
         for en in e.lexicon.entries(v.value()) {
-            let (id, by_spelling) = lm.vocab.lm_word(en.offset);
+            let (id, matched) = lm.vocab.lm_word(en.offset);
+            let by_spelling = match matched {
+                WordMatch::Own => None,
+                WordMatch::Spelling { extra_cost } => Some(extra_cost),
+            };
             let surface = e.lexicon.surface_text(&en.surface, &reading);
             out.push((
                 reading.clone(),
@@ -261,6 +269,7 @@ fn lm_words(e: &Engine) -> Vec<(String, String, u16, u16, u32, bool)> {
                 en.right_id,
                 id,
                 by_spelling,
+                en.cost,
             ));
         }
     }
@@ -269,7 +278,8 @@ fn lm_words(e: &Engine) -> Vec<(String, String, u16, u16, u32, bool)> {
 
 /// Matching by spelling keeps every whole-key match and gives an entry without one the most
 /// frequent LM word of its surface and POS ids read otherwise (`日/にち` after a number: the
-/// corpus analysis read every such `日` as `ひ`), marked so the decoder can charge it.
+/// corpus analysis read every such `日` as `ひ`), marked with how much dearer its word cost is
+/// than the LM word's own entry, so the decoder can charge it.
 #[test]
 fn entries_match_lm_words_by_spelling() {
     let Some(exact) = engine_matching("lm-tiny", VocabMatch::Exact) else {
@@ -302,22 +312,31 @@ fn entries_match_lm_words_by_spelling() {
     let unk = exact.neural.as_ref().unwrap().vocab.unk_id;
     let (a, b) = (lm_words(&exact), lm_words(&spelling));
     assert_eq!(a.len(), b.len());
+    // the cheapest entry of each LM word
+    let mut own_cost = std::collections::HashMap::new();
+    for x in a.iter().filter(|x| x.4 != unk) {
+        let c = own_cost.entry(x.4).or_insert(x.6);
+        *c = (*c).min(x.6);
+    }
     let mut added = 0;
     let mut nichi = false;
     for (x, y) in a.iter().zip(&b) {
-        assert!(!x.5, "exact matching marks nothing: {x:?}");
+        assert!(x.5.is_none(), "exact matching marks nothing: {x:?}");
         if x.4 != unk {
-            assert_eq!((x.4, false), (y.4, y.5), "a whole-key match stays: {x:?}");
+            assert_eq!((x.4, None), (y.4, y.5), "a whole-key match stays: {x:?}");
             continue;
         }
         if y.4 == unk {
             continue;
         }
         added += 1;
-        assert!(y.5, "{y:?}");
+        assert!(y.5.is_some(), "{y:?}");
         let (surface, reading, left, right) = &key_of[&y.4];
         assert_eq!((surface, left, right), (&y.1, &y.2, &y.3), "{y:?}");
         assert_ne!(reading, &y.0, "{y:?}");
+        // the extra cost in steps of 128 (rounded), at most 30 steps
+        let extra = own_cost.get(&y.4).map_or(0, |&c| (y.6 - c).max(0)) as u32;
+        assert_eq!(y.5, Some(((extra + 64) / 128).min(30) * 128), "{y:?}");
         nichi |= y.0 == "にち" && y.1 == "日" && reading == "ひ";
     }
     assert!(added > 100, "{added} entries matched by spelling");
@@ -331,23 +350,21 @@ fn words_matched_by_spelling_are_charged() {
     let Some(spelling) = engine() else { return };
     let exact = engine_matching("lm-tiny", VocabMatch::Exact).unwrap();
     let r = "じゅうにがつにじゅうななにちはやすみです";
-    let spelling_scores = |e: &Engine, scoring, spelling_penalty| {
+    let spelling_scores = |e: &Engine, scoring, spelling_penalty, spelling_cost_weight| {
         let opts = NeuralOptions {
             spelling_penalty,
+            spelling_cost_weight,
             ..NeuralOptions::default()
         };
         finals_with(e, scoring, opts, r)
     };
     for scoring in [Scoring::Neural, Scoring::Hybrid] {
-        assert_ne!(
-            spelling_scores(&spelling, scoring, 0.0),
-            spelling_scores(&spelling, scoring, 3.0),
-            "{scoring:?}"
-        );
-        assert_eq!(
-            spelling_scores(&exact, scoring, 0.0),
-            spelling_scores(&exact, scoring, 3.0),
-            "{scoring:?}"
-        );
+        for (e, charged) in [(&spelling, true), (&exact, false)] {
+            let none = spelling_scores(e, scoring, 0.0, 0.0);
+            let by_penalty = spelling_scores(e, scoring, 3.0, 0.0);
+            let by_cost = spelling_scores(e, scoring, 0.0, 5.0);
+            assert_eq!(none != by_penalty, charged, "{scoring:?}");
+            assert_eq!(none != by_cost, charged, "{scoring:?}");
+        }
     }
 }

@@ -111,8 +111,12 @@ struct NeuralArgs {
     rank_prior: f32,
     /// Nats charged for a word scored as another reading of its spelling (the model's lexicon
     /// entries mapped to LM words by spelling, `henkan remap-lm-vocab`).
-    #[arg(long, default_value_t = 2.0, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
     spelling_penalty: f32,
+    /// Weight of such a word's cost above its LM word's entry (nats per cost-scale units),
+    /// charged on top of --spelling-penalty.
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
+    spelling_cost_weight: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     softmax: SoftmaxKind,
@@ -146,6 +150,7 @@ impl NeuralArgs {
             digit_join_penalty: self.digit_join_penalty,
             rank_prior: self.rank_prior,
             spelling_penalty: self.spelling_penalty,
+            spelling_cost_weight: self.spelling_cost_weight,
             softmax: match self.softmax {
                 SoftmaxKind::Ivs => Softmax::Ivs,
                 SoftmaxKind::IvsNoFrequent => Softmax::IvsNoFrequent,

@@ -13,7 +13,7 @@
 
 use crate::error::{Error, Result};
 use crate::lexicon::Lexicon;
-use crate::lm::lstm::format::{write_lstm, write_vocab, LstmPayload, MatrixPayload, BY_SPELLING};
+use crate::lm::lstm::format::{write_lstm, write_vocab, LstmPayload, MatrixPayload, WordMatch};
 use crate::lm::lstm::LmVocab;
 use crate::model::{Container, ContainerWriter, SectionKind};
 use std::collections::HashMap;
@@ -641,43 +641,57 @@ pub enum VocabMatch {
     Spelling,
 }
 
-/// The (entry offset, LM id) pairs of every lexicon entry that is an LM word; also returns
-/// the number of entries visited.
+/// The (entry offset, LM id, match) of every lexicon entry that has an LM word; also returns
+/// the number of entries visited. An entry matched by spelling records how much dearer its word
+/// cost is than that of the entry whose key is the LM word (the reading the analysis chose for
+/// the spelling: its cheapest).
 pub fn vocab_pairs(
     lexicon: &Lexicon,
     vocab: &VocabTsv,
     how: VocabMatch,
-) -> (Vec<(u32, u32)>, usize) {
+) -> (Vec<(u32, u32, WordMatch)>, usize) {
     use fst::Streamer;
-    let mut pairs = Vec::new();
-    let mut total = 0;
+    // every entry with its key and cost
+    let mut entries = Vec::new();
     let mut stream = lexicon.index().stream();
-    let mut key = String::new();
     while let Some((reading, v)) = stream.next() {
         let Ok(reading) = std::str::from_utf8(reading) else {
             continue;
         };
         for e in lexicon.entries(v.value()) {
-            total += 1;
             let surface = lexicon.surface_text(&e.surface, reading);
-            key.clear();
-            key.push_str(&escape(&surface));
-            key.push('/');
-            key.push_str(&escape(reading));
-            key.push_str(&format!("/{}/{}", e.left_id, e.right_id));
-            let id = vocab.ids.get(&key).copied().or_else(|| {
-                if how == VocabMatch::Exact {
-                    return None;
-                }
-                let id = vocab.by_spelling.get(&spelling_key(&key)?)?;
-                Some(id | BY_SPELLING)
-            });
-            if let Some(id) = id {
-                pairs.push((e.offset, id));
+            let key = format!(
+                "{}/{}/{}/{}",
+                escape(&surface),
+                escape(reading),
+                e.left_id,
+                e.right_id
+            );
+            entries.push((e.offset, key, e.cost));
+        }
+    }
+    // the cheapest cost of each LM word's own entries
+    let mut own_cost: HashMap<u32, i32> = HashMap::new();
+    for (_, key, cost) in &entries {
+        if let Some(&id) = vocab.ids.get(key) {
+            let c = own_cost.entry(id).or_insert(*cost);
+            *c = (*c).min(*cost);
+        }
+    }
+    let mut pairs = Vec::new();
+    for (offset, key, cost) in &entries {
+        if let Some(&id) = vocab.ids.get(key) {
+            pairs.push((*offset, id, WordMatch::Own));
+        } else if how == VocabMatch::Spelling {
+            let found = spelling_key(key).and_then(|sp| vocab.by_spelling.get(&sp));
+            if let Some(&id) = found {
+                let extra = own_cost.get(&id).map_or(0, |&c| (cost - c).max(0));
+                let extra_cost = u32::try_from(extra).unwrap_or(0);
+                pairs.push((*offset, id, WordMatch::Spelling { extra_cost }));
             }
         }
     }
-    (pairs, total)
+    (pairs, entries.len())
 }
 
 /// What [`attach_lstm`] did.
@@ -726,8 +740,8 @@ fn map_vocab(
     )?;
     let (pairs, entries) = vocab_pairs(&lexicon, vocab, how);
     let mut mapped = vec![false; vocab.len];
-    for &(_, id) in &pairs {
-        mapped[(id & !BY_SPELLING) as usize] = true;
+    for &(_, id, _) in &pairs {
+        mapped[id as usize] = true;
     }
     let report = PackReport {
         lstm_bytes: 0,

@@ -31,7 +31,7 @@
 use crate::history::History;
 use crate::lattice::{is_digit, Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
 use crate::lexicon::Lexicon;
-use crate::lm::lstm::{log_sum_exp, NeuralLm, StepScratch};
+use crate::lm::lstm::{log_sum_exp, NeuralLm, StepScratch, WordMatch};
 use crate::pos::Connection;
 
 const NONE: u32 = u32::MAX;
@@ -101,9 +101,14 @@ pub struct NeuralOptions {
     /// Nats charged for a word whose LM word is another reading of its spelling
     /// ([`crate::build::lstm::VocabMatch::Spelling`]: `日/にち` scored as `日/ひ`, which the
     /// corpus analysis wrote for every `日` after a number): the LM's probability of the
-    /// spelling, less this for the reading the LM never saw it with. Tuned on kwdlc.test and
-    /// wac.dev: 2 (1 and 3 measured).
+    /// spelling, less this for the reading the LM never saw it with, and less
+    /// `spelling_cost_weight` times the word's cost above its LM word's entry.
     pub spelling_penalty: f32,
+    /// Weight of such a word's cost above its LM word's entry (in nats, cost / `cost_scale`),
+    /// charged on top of `spelling_penalty`: Mozc's costs tell how rare the reading is
+    /// (`分/ぶ` is 3.2 nats dearer than `分/ふん`, `日/にち` 0.2 more than `日/ひ`). Tuned on
+    /// kwdlc.test and wac.dev with `spelling_penalty`: 1 and 1 (BENCHMARKS.md "Session 11").
+    pub spelling_cost_weight: f32,
 }
 
 impl Default for NeuralOptions {
@@ -121,7 +126,8 @@ impl Default for NeuralOptions {
             bias_weight: 1.0,
             digit_join_penalty: 10.0,
             rank_prior: 0.15,
-            spelling_penalty: 2.0,
+            spelling_penalty: 1.0,
+            spelling_cost_weight: 1.0,
         }
     }
 }
@@ -268,13 +274,12 @@ impl NeuralDecoder {
         Self::lm_word_of(lm, entry).0
     }
 
-    /// The LM word of a lattice node and whether it is the word of another reading of the
-    /// node's spelling.
-    fn lm_word_of(lm: &NeuralLm, entry: u32) -> (u32, bool) {
+    /// The LM word of a lattice node and how the node has it.
+    fn lm_word_of(lm: &NeuralLm, entry: u32) -> (u32, WordMatch) {
         if entry == UNKNOWN_ENTRY {
-            (lm.vocab.unk_id, false)
+            (lm.vocab.unk_id, WordMatch::Own)
         } else if entry == NUMBER_ENTRY {
-            (lm.vocab.number_id, false)
+            (lm.vocab.number_id, WordMatch::Own)
         } else {
             lm.vocab.lm_word(entry)
         }
@@ -602,7 +607,7 @@ impl NeuralDecoder {
             if b + 1 >= self.pos_start.len() {
                 continue;
             }
-            let (w, by_spelling) = Self::lm_word_of(lm, n.entry);
+            let (w, matched) = Self::lm_word_of(lm, n.entry);
             let s = self.slot[w as usize] as usize;
             let is_unk = w == m.unk_id;
             let mut bias = if self.opts.bias_weight != 0.0 {
@@ -610,8 +615,9 @@ impl NeuralDecoder {
             } else {
                 0.0
             };
-            if by_spelling {
-                bias -= self.opts.spelling_penalty;
+            if let WordMatch::Spelling { extra_cost } = matched {
+                bias -= self.opts.spelling_penalty
+                    + self.opts.spelling_cost_weight * extra_cost as f32 / scale;
             }
             let edge = self.digit_edges[i];
             for k in self.pos_start[b] as usize..self.pos_start[b + 1] as usize {

@@ -25,11 +25,13 @@
 //! ```text
 //! "HKLMVOC3"  u32 vocab  u32 unk_id  u32 bos_id  u32 n  u32 number_id
 //! n × varint: lexicon entry offsets ascending, each as the difference to the previous one
-//! n × varint: (LM id << 1) | by_spelling, in the same order
+//! n × varint: (LM id << 5) | spelling, in the same order
 //! ```
 //! (LEB128 varints; "HKLMVOC2", read too, has n × (u32 offset, u32 LM id) instead.)
-//! `by_spelling` marks an entry matched by its spelling (its surface and POS ids, with another
-//! reading: [`crate::build::lstm::VocabMatch::Spelling`]); the decoders may charge such entries.
+//! `spelling` is 0 for an entry whose own key is the LM word; an entry matched by its spelling
+//! (its surface and POS ids, with another reading: [`crate::build::lstm::VocabMatch::Spelling`])
+//! has 1 + its word cost above the LM word's entry in steps of [`SPELLING_COST_STEP`] (up to 30
+//! steps); the decoders charge such entries.
 //! Lexicon entries not listed and the lattice's unknown-word nodes are `<unk>`; the lattice's
 //! number nodes (a whole number read in kana) are `number_id`, the LM word of the digit `1`
 //! (the corpus analysis writes numbers digit by digit), or `<unk>` when it has none.
@@ -50,9 +52,45 @@ pub const VOCAB_MAGIC_V2: &[u8; 8] = b"HKLMVOC2";
 
 const PAIRS_AT: usize = 28;
 
-/// Bit 31 of an LM id in [`write_vocab`]'s pairs: the entry shares the LM word of another
-/// reading.
-pub const BY_SPELLING: u32 = 1 << 31;
+/// Mozc cost units per step of an entry's cost above that of its spelling's LM word.
+pub const SPELLING_COST_STEP: u32 = 128;
+const SPELLING_BITS: u32 = 5;
+const SPELLING_MAX_STEPS: u32 = (1 << SPELLING_BITS) - 2;
+
+/// How a lexicon entry has its LM word (see [`LmVocab::lm_word`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordMatch {
+    /// The entry's own key `surface/reading/left/right` is the LM word (or it has none: `<unk>`).
+    Own,
+    /// The LM word is the entry's spelling read otherwise; the entry's word cost is this many
+    /// Mozc cost units above that reading's (in steps of [`SPELLING_COST_STEP`], capped).
+    Spelling {
+        /// Cost units above the LM word's own entry (0 when cheaper or unknown).
+        extra_cost: u32,
+    },
+}
+
+impl WordMatch {
+    /// The 5-bit code stored beside the LM id.
+    fn code(self) -> u32 {
+        match self {
+            WordMatch::Own => 0,
+            WordMatch::Spelling { extra_cost } => {
+                1 + ((extra_cost + SPELLING_COST_STEP / 2) / SPELLING_COST_STEP)
+                    .min(SPELLING_MAX_STEPS)
+            }
+        }
+    }
+
+    fn from_code(code: u32) -> Self {
+        match code {
+            0 => WordMatch::Own,
+            c => WordMatch::Spelling {
+                extra_cost: (c - 1) * SPELLING_COST_STEP,
+            },
+        }
+    }
+}
 
 /// How a matrix is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -425,8 +463,10 @@ pub fn write_lstm(p: &LstmPayload) -> Vec<u8> {
 pub struct LmVocab {
     /// Lexicon entry offsets, ascending.
     offsets: Vec<u32>,
-    /// Their LM ids, with [`BY_SPELLING`].
+    /// Their LM ids.
     ids: Vec<u32>,
+    /// Their [`WordMatch`] codes.
+    matches: Vec<u8>,
     /// Vocabulary size.
     pub vocab: usize,
     /// Id of `<unk>`.
@@ -469,6 +509,7 @@ impl LmVocab {
             return Err(truncated());
         }
         let (mut offsets, mut ids) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut matches = vec![0u8; n];
         if magic == VOCAB_MAGIC_V2 {
             let t = r.take(n.checked_mul(8).ok_or_else(truncated)?)?;
             for p in t.chunks_exact(8) {
@@ -482,10 +523,10 @@ impl LmVocab {
                 off += read_varint(b, &mut at).ok_or_else(truncated)?;
                 offsets.push(u32::try_from(off).map_err(|_| truncated())?);
             }
-            for _ in 0..n {
+            for m in matches.iter_mut() {
                 let v = read_varint(b, &mut at).ok_or_else(truncated)?;
-                let id = u32::try_from(v >> 1).map_err(|_| truncated())?;
-                ids.push(if v & 1 != 0 { id | BY_SPELLING } else { id });
+                ids.push(u32::try_from(v >> SPELLING_BITS).map_err(|_| truncated())?);
+                *m = (v & ((1 << SPELLING_BITS) - 1)) as u8;
             }
         }
         if offsets.windows(2).any(|w| w[0] >= w[1]) {
@@ -494,6 +535,7 @@ impl LmVocab {
         Ok(LmVocab {
             offsets,
             ids,
+            matches,
             vocab,
             unk_id,
             bos_id,
@@ -517,32 +559,29 @@ impl LmVocab {
         self.lm_word(entry).0
     }
 
-    /// The LM id of the lexicon entry at byte offset `entry` and whether the entry has it by
-    /// spelling only (the LM word is the same surface and POS ids read otherwise).
-    pub fn lm_word(&self, entry: u32) -> (u32, bool) {
+    /// The LM id of the lexicon entry at byte offset `entry` and how the entry has it.
+    pub fn lm_word(&self, entry: u32) -> (u32, WordMatch) {
         let Ok(i) = self.offsets.binary_search(&entry) else {
-            return (self.unk_id, false);
+            return (self.unk_id, WordMatch::Own);
         };
-        let raw = self.ids[i];
-        let id = raw & !BY_SPELLING;
+        let id = self.ids[i];
         if (id as usize) < self.vocab {
-            (id, raw & BY_SPELLING != 0)
+            (id, WordMatch::from_code(u32::from(self.matches[i])))
         } else {
-            (self.unk_id, false)
+            (self.unk_id, WordMatch::Own)
         }
     }
 }
 
-/// Serializes an `LmVocab` section from (entry offset, LM id) pairs (any order; an id may
-/// carry [`BY_SPELLING`]).
+/// Serializes an `LmVocab` section from (entry offset, LM id, match) triples (any order).
 pub fn write_vocab(
     vocab: usize,
     unk_id: u32,
     bos_id: u32,
     number_id: u32,
-    mut pairs: Vec<(u32, u32)>,
+    mut pairs: Vec<(u32, u32, WordMatch)>,
 ) -> Vec<u8> {
-    pairs.sort_unstable();
+    pairs.sort_unstable_by_key(|p| (p.0, p.1));
     pairs.dedup_by_key(|p| p.0);
     let mut out = Vec::with_capacity(PAIRS_AT + 4 * pairs.len());
     out.extend_from_slice(VOCAB_MAGIC);
@@ -550,13 +589,15 @@ pub fn write_vocab(
         put_u32(&mut out, v);
     }
     let mut prev = 0;
-    for &(o, _) in &pairs {
+    for &(o, _, _) in &pairs {
         write_varint(&mut out, u64::from(o - prev));
         prev = o;
     }
-    for &(_, id) in &pairs {
-        let flag = u64::from(id & BY_SPELLING != 0);
-        write_varint(&mut out, u64::from(id & !BY_SPELLING) << 1 | flag);
+    for &(_, id, m) in &pairs {
+        write_varint(
+            &mut out,
+            u64::from(id) << SPELLING_BITS | u64::from(m.code()),
+        );
     }
     out
 }
@@ -571,17 +612,24 @@ mod tests {
 
     #[test]
     fn vocab_round_trips_with_spelling_marks() {
-        let pairs = vec![(700, 5), (3, 1 | BY_SPELLING), (90_000, 40_000), (12, 7)];
+        let sp = |extra_cost| WordMatch::Spelling { extra_cost };
+        let pairs = vec![
+            (700, 5, sp(200)),
+            (3, 1, sp(0)),
+            (90_000, 40_000, WordMatch::Own),
+            (12, 7, sp(100_000)),
+        ];
         let v = vocab(write_vocab(50_000, 2, 0, 9, pairs)).unwrap();
         assert_eq!(v.len(), 4);
-        assert_eq!(v.lm_word(3), (1, true));
-        assert_eq!(v.lm_word(12), (7, false));
-        assert_eq!(v.lm_word(700), (5, false));
-        assert_eq!(v.lm_word(90_000), (40_000, false));
+        assert_eq!(v.lm_word(3), (1, sp(0)));
+        // extra cost in steps of 128, capped at 30 steps
+        assert_eq!(v.lm_word(12), (7, sp(30 * SPELLING_COST_STEP)));
+        assert_eq!(v.lm_word(700), (5, sp(SPELLING_COST_STEP * 2)));
+        assert_eq!(v.lm_word(90_000), (40_000, WordMatch::Own));
         assert_eq!(v.lm_id(3), 1);
         // entries not listed are <unk>
-        assert_eq!(v.lm_word(4), (2, false));
-        assert_eq!(v.lm_word(u32::MAX), (2, false));
+        assert_eq!(v.lm_word(4), (2, WordMatch::Own));
+        assert_eq!(v.lm_word(u32::MAX), (2, WordMatch::Own));
         assert_eq!(v.number_id, 9);
     }
 
@@ -592,12 +640,14 @@ mod tests {
             b.extend_from_slice(&x.to_le_bytes());
         }
         let v = vocab(b).unwrap();
-        assert_eq!((v.lm_word(5), v.lm_word(8)), ((7, false), (99, false)));
+        let own = WordMatch::Own;
+        assert_eq!((v.lm_word(5), v.lm_word(8)), ((7, own), (99, own)));
     }
 
     #[test]
     fn every_truncated_or_scrambled_vocab_is_an_error() {
-        let full = write_vocab(1000, 2, 0, 9, vec![(3, 1), (100, 999 | BY_SPELLING)]);
+        let sp = WordMatch::Spelling { extra_cost: 0 };
+        let full = write_vocab(1000, 2, 0, 9, vec![(3, 1, sp), (100, 999, sp)]);
         assert!(vocab(full.clone()).is_ok());
         for n in 0..full.len() {
             assert!(vocab(full[..n].to_vec()).is_err(), "{n} bytes");
@@ -608,7 +658,7 @@ mod tests {
         dup[PAIRS_AT + 1] = 0;
         assert!(vocab(dup).is_err());
         // an id past the vocabulary reads as <unk>
-        let v = vocab(write_vocab(10, 2, 0, 9, vec![(3, 50)])).unwrap();
-        assert_eq!(v.lm_word(3), (2, false));
+        let v = vocab(write_vocab(10, 2, 0, 9, vec![(3, 50, sp)])).unwrap();
+        assert_eq!(v.lm_word(3), (2, WordMatch::Own));
     }
 }

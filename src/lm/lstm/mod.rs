@@ -22,7 +22,7 @@ pub mod format;
 use crate::error::{Error, Result};
 use crate::kernels;
 use crate::model::SectionBytes;
-pub use format::{LmVocab, MatrixKind};
+pub use format::{LmVocab, MatrixKind, WordMatch};
 
 /// A weight matrix as stored: f32, k-means codebook or int8 with per-row scales.
 #[derive(Debug, Clone)]
