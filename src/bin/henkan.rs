@@ -896,8 +896,15 @@ fn print_conversion(engine: &Engine, session: &mut Session, text: &str, debug: b
                 let lm = engine.neural.as_ref().map_or(u32::MAX, |lm| {
                     henkan::decoder::neural::NeuralDecoder::word_of(lm, n.entry)
                 });
+                // an entry scored as another reading of its spelling
+                let spelled = match engine.neural.as_ref().map(|lm| lm.vocab.lm_word(n.entry).1) {
+                    Some(henkan::lm::lstm::WordMatch::Spelling { extra_cost }) => {
+                        format!(" (by spelling, +{extra_cost} cost)")
+                    }
+                    _ => String::new(),
+                };
                 outln!(
-                    "  {}\t{}\tleft {} right {} cost {} conn {} lm {lm}",
+                    "  {}\t{}\tleft {} right {} cost {} conn {} lm {lm}{spelled}",
                     lat.span(n.begin as usize, n.end as usize),
                     lat.surface(&engine.lexicon, &n),
                     n.left_id,
