@@ -563,7 +563,6 @@ pub struct VocabTsv {
     /// `surface/left/right` → the most frequent id (the smallest: ids are frequency ranks) with
     /// that surface and those POS ids, whatever its reading.
     pub by_spelling: HashMap<String, u32>,
-
     /// Number of ids.
     pub len: usize,
     /// `<unk>`.
@@ -636,7 +635,8 @@ pub enum VocabMatch {
     /// The entry's own key, else the most frequent LM word with the same surface and POS ids
     /// and another reading. The corpus analysis gives each written word one reading by
     /// dictionary cost (`２７日` is `日/ひ` there, so `日/にち` never becomes an LM word), but
-    /// the LM scores spellings: the user's keys fix the reading.
+    /// the LM scores spellings: the user's keys fix the reading. The decoders charge such a
+    /// word (`NeuralOptions::spelling_penalty`, `spelling_cost_weight`).
     #[default]
     Spelling,
 }
