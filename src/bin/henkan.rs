@@ -301,11 +301,8 @@ enum Command {
         /// recurrent matrices as N-bit codebooks instead of int8. E.g. `4`, `4:3@8192,r4`.
         #[arg(long, default_value = "4")]
         lstm_bits: henkan::build::lstm::PackOptions,
-        /// How lexicon entries find their LM word: `spelling` also maps an entry whose own key
-        /// is not an LM word to the most frequent LM word with its surface and POS ids (another
-        /// reading); `exact` only by the whole key.
-        #[arg(long, value_enum, default_value_t = VocabMatchArg::Spelling)]
-        vocab_match: VocabMatchArg,
+        #[command(flatten)]
+        vocab_match: VocabMatchArgs,
         /// Also add this n-gram section (from `henkan build-ngram`).
         #[arg(long)]
         ngram: Option<PathBuf>,
@@ -465,11 +462,8 @@ enum Command {
         /// recurrent matrices as N-bit codebooks instead of int8. E.g. `4`, `4:3@8192,r4`.
         #[arg(long, default_value = "4")]
         lstm_bits: henkan::build::lstm::PackOptions,
-        /// How lexicon entries find their LM word: `spelling` also maps an entry whose own key
-        /// is not an LM word to the most frequent LM word with its surface and POS ids (another
-        /// reading); `exact` only by the whole key.
-        #[arg(long, value_enum, default_value_t = VocabMatchArg::Spelling)]
-        vocab_match: VocabMatchArg,
+        #[command(flatten)]
+        vocab_match: VocabMatchArgs,
         /// zstd level for the sections (1–22); none: stored.
         #[arg(long)]
         compress: Option<i32>,
@@ -486,9 +480,8 @@ enum Command {
         /// The LM's vocab.tsv (`id<TAB>surface/reading/left/right<TAB>count`).
         #[arg(long)]
         vocab: PathBuf,
-        /// How lexicon entries find their LM word (see build-model).
-        #[arg(long, value_enum, default_value_t = VocabMatchArg::Spelling)]
-        vocab_match: VocabMatchArg,
+        #[command(flatten)]
+        vocab_match: VocabMatchArgs,
         /// zstd level for the sections (1–22); none: stored.
         #[arg(long)]
         compress: Option<i32>,
@@ -581,6 +574,16 @@ fn attach(
         w.vocab, w.hidden, w.cell, r.lstm_bytes, r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
     );
     Ok(bytes)
+}
+
+/// How a built model's lexicon entries find their LM word.
+#[derive(clap::Args, Clone, Copy, Debug)]
+struct VocabMatchArgs {
+    /// How lexicon entries find their LM word: `spelling` also maps an entry whose own key is
+    /// not an LM word to the most frequent LM word with its surface and POS ids (another
+    /// reading); `exact` only by the whole key.
+    #[arg(long = "vocab-match", value_name = "MATCH", value_enum, default_value_t = VocabMatchArg::Spelling)]
+    how: VocabMatchArg,
 }
 
 /// How lexicon entries find their LM word (`henkan::build::lstm::VocabMatch`).
@@ -1228,7 +1231,7 @@ fn run(cli: Cli) -> Result<(), String> {
             // The LM vocabulary maps lexicon entry offsets, known only once the lexicon is
             // built: the LM sections are added to the built container.
             let bytes = match &lstm {
-                Some(dir) => attach(bytes, dir, lstm_bits, vocab_match.into())?,
+                Some(dir) => attach(bytes, dir, lstm_bits, vocab_match.how.into())?,
                 None => bytes,
             };
             let bytes = compress_model(bytes, compress)?;
@@ -1430,7 +1433,7 @@ fn run(cli: Cli) -> Result<(), String> {
             out,
         } => {
             let model = read_model_file(input, &cli.model)?;
-            let bytes = attach(model, &lstm, lstm_bits, vocab_match.into())?;
+            let bytes = attach(model, &lstm, lstm_bits, vocab_match.how.into())?;
             let bytes = compress_model(bytes, compress)?;
             write_model_file(&out, &bytes)?;
         }
@@ -1444,8 +1447,9 @@ fn run(cli: Cli) -> Result<(), String> {
             let model = read_model_file(input, &cli.model)?;
             let text = std::fs::read_to_string(&vocab)
                 .map_err(|e| format!("cannot read {}: {e}", vocab.display()))?;
-            let (bytes, r) = henkan::build::lstm::remap_lm_vocab(model, &text, vocab_match.into())
-                .map_err(|e| e.to_string())?;
+            let (bytes, r) =
+                henkan::build::lstm::remap_lm_vocab(model, &text, vocab_match.how.into())
+                    .map_err(|e| e.to_string())?;
             eprintln!(
                 "lm vocabulary {} bytes: {} of {} lexicon entries are LM words; {} LM words have no entry",
                 r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
