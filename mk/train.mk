@@ -13,7 +13,7 @@ TOK_TRAIN := chat docs jglue aozora kwdlc wac
 TOK_DEV := chat kwdlc wac
 CORPUS_TOK := $(TOK_TRAIN:%=build/corpus/train/%.txt) $(TOK_DEV:%=build/corpus/dev/%.txt)
 
-.PHONY: corpus-tok vocab train lm-export lm-tiny train-deps lm-finetune lm-wide corpus-gold lm-gold
+.PHONY: corpus-tok vocab train lm-export lm-tiny train-deps lm-finetune lm-wide corpus-gold lm-gold lm-back attach-back
 
 $(TOK_BIN): training/tokenize/Cargo.toml training/tokenize/src/main.rs training/tokenize/char.def training/tokenize/unk.def
 	CARGO_TARGET_DIR=$(TOK_TARGET) cargo build --release -j 2 --manifest-path training/tokenize/Cargo.toml
@@ -172,3 +172,34 @@ lm-gold: $(GOLD_DIR)/shipped/lstm.safetensors $(GOLD_DIR)/data/train.bin train-d
 
 $(GOLD_DIR)/lstm.safetensors:
 	$(MAKE) lm-gold
+
+# The backward LM (training/README.md §9): a right-to-left LSTM that shares the tied embedding of the
+# LM in $(MODEL) (decoded from the model itself, frozen in training: only its recurrent matrices and
+# output bias learn), trained on the fine-tune stream reversed, then packed into $(MODEL) as the
+# `LstmBackward` section (`henkan attach-backward`). The neural engine rescores its final beam with
+# it on conversion. Resumable like the others (a second `make lm-back` continues from its ckpt.pt).
+BACK_DIR := build/lm-back
+BACK_MINUTES ?= 110
+BACK_LR ?= 1e-3
+BACK_BITS ?= 4
+BACK_BIAS_BITS ?= 8
+
+$(BACK_DIR)/fwd/lstm.safetensors: | $(HENKAN)
+	$(HENKAN) --model $(MODEL) export-lstm --out $(BACK_DIR)/fwd
+
+$(BACK_DIR)/data/train.bin: $(FT_DIR)/data/train.bin training/reverse_stream.py
+	$(PYTHON) training/reverse_stream.py --src $(FT_DIR)/data --out $(BACK_DIR)/data
+
+lm-back: $(BACK_DIR)/fwd/lstm.safetensors $(BACK_DIR)/data/train.bin train-deps
+	$(TORCH_ENV) $(PYTHON) training/train_lstm.py --dir $(BACK_DIR) --vocab-from $(BACK_DIR)/data \
+	  --init-from $(BACK_DIR)/fwd/lstm.safetensors --freeze-embedding --lr $(BACK_LR) \
+	  --minutes $(BACK_MINUTES) --decay-minutes $(BACK_MINUTES) --eval-minutes 30 --no-bf16
+	$(PYTHON) training/export.py --dir $(BACK_DIR)
+
+$(BACK_DIR)/lstm.safetensors:
+	$(MAKE) lm-back
+
+# Packs the backward LM into $(MODEL) (replacing any earlier one).
+attach-back: $(BACK_DIR)/lstm.safetensors | $(HENKAN)
+	$(HENKAN) attach-backward --in $(MODEL) --lstm $(BACK_DIR) --bits $(BACK_BITS) \
+	  --bias-bits $(BACK_BIAS_BITS) --compress 19 --out $(MODEL)

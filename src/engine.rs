@@ -146,6 +146,9 @@ impl Engine {
                     lm.predict_bias =
                         crate::predict::adapt::from_section(b.as_ref(), lm.model.vocab)?;
                 }
+                if let Some(b) = container.section(SectionKind::LstmBackward) {
+                    lm.backward = Some(crate::lm::lstm::format::read_backward(b, &lm.model)?);
+                }
                 Some(lm)
             }
             _ => None,

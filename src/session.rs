@@ -100,7 +100,7 @@ impl Session {
     }
 
     /// Chooses the scorer. `Neural` ignores `opts.lambda` and `opts.bias_weight` (pure LM);
-    /// `Hybrid` uses them and ignores `opts.rank_prior`. An
+    /// `Hybrid` uses them and ignores `opts.rank_prior` and `opts.backward_weight`. An
     /// engine without an LSTM always converts with the classic scorer.
     pub fn set_scoring(&mut self, scoring: Scoring, mut opts: NeuralOptions) {
         if scoring == Scoring::Neural {
@@ -108,6 +108,7 @@ impl Session {
             opts.bias_weight = 0.0;
         } else {
             opts.rank_prior = 0.0;
+            opts.backward_weight = 0.0;
         }
         self.scoring = scoring;
         self.neural.set_options(opts);
@@ -418,7 +419,7 @@ impl Session {
         let conn = &engine.connection;
         let neural = if barriers.is_empty() {
             self.neural_lm(engine)
-                .map(|lm| self.neural.finals(conn, lm))
+                .map(|lm| self.neural.rescored_finals(conn, lm))
                 .filter(|f| !f.is_empty())
         } else {
             None

@@ -117,6 +117,10 @@ struct NeuralArgs {
     /// charged on top of --spelling-penalty.
     #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
     spelling_cost_weight: f32,
+    /// The LM alone only: weight of the model's backward LM when a conversion rescores the final
+    /// beam (score + β · (backward − forward log-probability); 0: off).
+    #[arg(long, default_value_t = 0.5, allow_hyphen_values = true)]
+    backward_weight: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     softmax: SoftmaxKind,
@@ -151,6 +155,7 @@ impl NeuralArgs {
             rank_prior: self.rank_prior,
             spelling_penalty: self.spelling_penalty,
             spelling_cost_weight: self.spelling_cost_weight,
+            backward_weight: self.backward_weight,
             softmax: match self.softmax {
                 SoftmaxKind::Ivs => Softmax::Ivs,
                 SoftmaxKind::IvsNoFrequent => Softmax::IvsNoFrequent,
@@ -406,6 +411,29 @@ enum Command {
         #[arg(long)]
         gold: bool,
         /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Adds (or replaces) the backward LM of a model file (`LstmBackward` section): a
+    /// right-to-left LSTM trained on the model LM's own embedding (training/README.md §9), which
+    /// the neural engine's conversions rescore their final beam with (--backward-weight).
+    AttachBackward {
+        /// The model to extend (default: --model).
+        #[arg(long = "in")]
+        input: Option<PathBuf>,
+        /// Directory with the backward LM's `lstm.safetensors` (`training/export.py`).
+        #[arg(long)]
+        lstm: PathBuf,
+        /// Bits of the recurrent matrices' k-means codebooks (3–8; 32: f32).
+        #[arg(long, default_value_t = 4)]
+        bits: u32,
+        /// Bits of the output bias's k-means codebook (3–8; 32: f32).
+        #[arg(long, default_value_t = 8)]
+        bias_bits: u32,
+        /// zstd level for the sections (1–22); none: stored.
+        #[arg(long)]
+        compress: Option<i32>,
+        /// Output model file.
         #[arg(long)]
         out: PathBuf,
     },
@@ -1035,6 +1063,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 "engine": kind.name(),
                 "lambda": if kind == EngineKind::Hybrid { neural.lambda } else { 0.0 },
                 "rank_prior": if kind == EngineKind::Neural { (f64::from(neural.rank_prior) * 1e4).round() / 1e4 } else { 0.0 },
+                "backward_weight": if kind == EngineKind::Neural && engine.neural.as_ref().is_some_and(|l| l.backward.is_some()) { (f64::from(neural.backward_weight) * 1e4).round() / 1e4 } else { 0.0 },
                 "beam": neural.beam,
                 "digits": format!("{digits:?}").to_lowercase(),
                 "context_lines": context_lines,
@@ -1375,6 +1404,35 @@ fn run(cli: Cli) -> Result<(), String> {
             gold,
             out,
         } => dump_lm_states(&load(&cli.model)?, &tokens, limit, every, gold, &out)?,
+        Command::AttachBackward {
+            input,
+            lstm,
+            bits,
+            bias_bits,
+            compress,
+            out,
+        } => {
+            let model = read_model_file(input, &cli.model)?;
+            let path = lstm.join("lstm.safetensors");
+            let st =
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let w = henkan::build::lstm::read_safetensors(&st).map_err(|e| e.to_string())?;
+            let quant = match bits {
+                32 => henkan::build::lstm::Quant::F32,
+                3..=8 => henkan::build::lstm::Quant::Codebook(bits),
+                _ => return Err(format!("--bits {bits}: 3 to 8, or 32")),
+            };
+            if !(3..=8).contains(&bias_bits) && bias_bits != 32 {
+                return Err(format!("--bias-bits {bias_bits}: 3 to 8, or 32"));
+            }
+            let (bytes, report) = henkan::build::lstm::attach_backward(model, &w, quant, bias_bits)
+                .map_err(|e| e.to_string())?;
+            eprintln!(
+                "backward LM: {} bytes (recurrent {bits} bits, output bias {bias_bits} bits), embedding max diff {}",
+                report.bytes, report.embedding_max_diff
+            );
+            write_model_file(&out, &compress_model(bytes, compress)?)?;
+        }
         Command::AttachPredictBias {
             input,
             bias,

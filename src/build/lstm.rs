@@ -13,7 +13,9 @@
 
 use crate::error::{Error, Result};
 use crate::lexicon::Lexicon;
-use crate::lm::lstm::format::{write_lstm, write_vocab, LstmPayload, MatrixPayload, WordMatch};
+use crate::lm::lstm::format::{
+    write_backward, write_lstm, write_vocab, BackwardPayload, LstmPayload, MatrixPayload, WordMatch,
+};
 use crate::lm::lstm::LmVocab;
 use crate::model::{Container, ContainerWriter, SectionKind};
 use std::collections::HashMap;
@@ -786,7 +788,8 @@ fn replace_sections(
 }
 
 /// Returns a copy of the model container `model` with the LM sections (re)placed. The biases fitted
-/// for the LM it replaces (`PredictBias`, `WordBias`) are left out.
+/// for the LM it replaces (`PredictBias`, `WordBias`) and its backward LM (`LstmBackward`, trained on
+/// its embedding) are left out.
 pub fn attach_lstm(
     model: Vec<u8>,
     weights: &LstmWeights,
@@ -812,6 +815,7 @@ pub fn attach_lstm(
         SectionKind::LmVocab,
         SectionKind::PredictBias,
         SectionKind::WordBias,
+        SectionKind::LstmBackward,
     ];
     let bytes = replace_sections(
         &container,
@@ -842,6 +846,95 @@ pub fn remap_lm_vocab(
         &container,
         &[SectionKind::LmVocab],
         vec![(SectionKind::LmVocab, voc)],
+    );
+    Ok((bytes, report))
+}
+
+/// What [`attach_backward`] packed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BackwardReport {
+    /// Bytes of the `LstmBackward` section.
+    pub bytes: usize,
+    /// The largest difference between the backward LM's embedding and the model's (decoded)
+    /// one: the backward LM is scored with the model's, so it must have been trained on it
+    /// (frozen, `training/README.md` §9).
+    pub embedding_max_diff: f32,
+}
+
+/// Largest embedding difference [`attach_backward`] accepts (the export rounds nothing: a
+/// backward LM trained on the model's own decoded embedding differs by 0).
+pub const BACKWARD_EMBEDDING_TOLERANCE: f32 = 1e-4;
+
+/// Packs the `LstmBackward` section: the recurrent matrices stored `recurrent`, the output bias
+/// as a `bias_bits`-bit codebook (32: f32); the embedding is not stored (the forward LM's).
+pub fn pack_backward(w: &LstmWeights, recurrent: Quant, bias_bits: u32) -> Vec<u8> {
+    let h = w.hidden;
+    let bias = payload(
+        &w.out_bias,
+        1,
+        if bias_bits >= 32 {
+            Quant::F32
+        } else {
+            Quant::Codebook(bias_bits)
+        },
+    );
+    write_backward(&BackwardPayload {
+        vocab: w.vocab,
+        hidden: h,
+        w_ih: &payload(&w.w_ih, h, recurrent),
+        w_hh: &payload(&w.w_hh, h, recurrent),
+        b: &w.b,
+        out_bias: &bias,
+    })
+}
+
+/// Returns a copy of the model container `model` (which has an LSTM LM) with the backward LM
+/// `weights` packed as its `LstmBackward` section (replacing any earlier one). The backward LM
+/// must have the model LM's vocabulary and hidden size, no projection, and its embedding (within
+/// [`BACKWARD_EMBEDDING_TOLERANCE`]).
+pub fn attach_backward(
+    model: Vec<u8>,
+    weights: &LstmWeights,
+    recurrent: Quant,
+    bias_bits: u32,
+) -> Result<(Vec<u8>, BackwardReport)> {
+    let container = Container::from_bytes(model)?;
+    let fwd = crate::lm::lstm::LstmModel::from_section(container.require(SectionKind::Lstm)?)?;
+    if weights.vocab != fwd.vocab || weights.hidden != fwd.hidden {
+        return Err(build_err(format!(
+            "the backward LM has {} words of {} dimensions, the model's LM {} of {}",
+            weights.vocab, weights.hidden, fwd.vocab, fwd.hidden
+        )));
+    }
+    if weights.cell != weights.hidden {
+        return Err(build_err(
+            "a backward LM with a projection is not supported",
+        ));
+    }
+    let h = fwd.hidden;
+    let mut row = vec![0.0; h];
+    let mut max_diff = 0f32;
+    for (r, want) in weights.embedding.chunks_exact(h).enumerate() {
+        fwd.embedding.decode_row(r, h, &mut row);
+        for (a, b) in row.iter().zip(want) {
+            max_diff = max_diff.max((a - b).abs());
+        }
+    }
+    if max_diff > BACKWARD_EMBEDDING_TOLERANCE {
+        return Err(build_err(format!(
+            "the backward LM's embedding differs from the model's by up to {max_diff}: train it on \
+             the model's own (export-lstm, --freeze-embedding)"
+        )));
+    }
+    let section = pack_backward(weights, recurrent, bias_bits);
+    let report = BackwardReport {
+        bytes: section.len(),
+        embedding_max_diff: max_diff,
+    };
+    let bytes = replace_sections(
+        &container,
+        &[SectionKind::LstmBackward],
+        vec![(SectionKind::LstmBackward, section)],
     );
     Ok((bytes, report))
 }

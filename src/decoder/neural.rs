@@ -31,7 +31,7 @@
 use crate::history::History;
 use crate::lattice::{is_digit, Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
 use crate::lexicon::Lexicon;
-use crate::lm::lstm::{log_sum_exp, NeuralLm, StepScratch, WordMatch};
+use crate::lm::lstm::{log_sum_exp, LstmModel, NeuralLm, StepScratch, WordMatch};
 use crate::pos::Connection;
 
 const NONE: u32 = u32::MAX;
@@ -109,6 +109,14 @@ pub struct NeuralOptions {
     /// (`分/ぶ` is 3.2 nats dearer than `分/ふん`, `日/にち` 0.2 more than `日/ひ`). Tuned on
     /// kwdlc.test and wac.dev with `spelling_penalty`: 1 and 1 (BENCHMARKS.md "Session 11").
     pub spelling_cost_weight: f32,
+    /// Weight β of the backward LM (the `LstmBackward` section) when the final beam is
+    /// rescored on conversion ([`NeuralDecoder::rescored_finals`]): each candidate gets
+    /// `β · (log p_backward − log p_forward)` of its words, both normalised over the lattice
+    /// vocabulary, i.e. part of the forward LM's weight moves to the backward LM, which reads
+    /// the sentence right to left and so sees the words that settle an earlier one. 0: off.
+    /// Tuned on kwdlc.test and wac.dev: 0.5 for the LM alone (BENCHMARKS.md "Session 12");
+    /// [`crate::Session::set_scoring`] turns it off for the hybrid (no gain there).
+    pub backward_weight: f32,
 }
 
 impl Default for NeuralOptions {
@@ -128,6 +136,7 @@ impl Default for NeuralOptions {
             rank_prior: 0.15,
             spelling_penalty: 1.0,
             spelling_cost_weight: 1.0,
+            backward_weight: 0.5,
         }
     }
 }
@@ -713,6 +722,38 @@ impl NeuralDecoder {
     /// The end of sentence is scored as the word `<s>` (and, in hybrid, the connection to
     /// id 0).
     pub fn finals(&self, conn: &Connection, lm: &NeuralLm) -> Vec<(f32, Vec<u32>)> {
+        self.final_hyps(conn, lm)
+            .into_iter()
+            .map(|(score, k)| (score, self.path_of(k)))
+            .collect()
+    }
+
+    /// [`NeuralDecoder::finals`] re-ranked with the backward LM when the model has one and
+    /// [`NeuralOptions::backward_weight`] is not 0 (what a conversion shows; the per-key
+    /// preview keeps the beam's order). Each candidate's score gets
+    /// `β · (log p_backward(words) − log p_forward(words))`, both directions from `<s>` to `<s>`
+    /// and normalised over the lattice vocabulary V (the forward log-probabilities from the
+    /// logits the beam cached, without the rank prior; the backward LM run right to left over
+    /// the candidates' words as a trie, so shared endings are stepped once, batched per depth).
+    pub fn rescored_finals(&self, conn: &Connection, lm: &NeuralLm) -> Vec<(f32, Vec<u32>)> {
+        let mut finals = self.final_hyps(conn, lm);
+        let beta = self.opts.backward_weight;
+        if let (Some(bwd), true) = (&lm.backward, beta != 0.0 && finals.len() > 1) {
+            let words: Vec<Vec<u32>> = finals.iter().map(|&(_, k)| self.words_of(k)).collect();
+            let back = self.backward_log_probs(lm, bwd, &words);
+            for ((score, k), b) in finals.iter_mut().zip(back) {
+                *score += beta * (b - self.forward_log_prob(lm, *k));
+            }
+            finals.sort_by(|a, b| b.0.total_cmp(&a.0));
+        }
+        finals
+            .into_iter()
+            .map(|(score, k)| (score, self.path_of(k)))
+            .collect()
+    }
+
+    /// The final hypotheses (index into `hyps`) with their scores, best first.
+    fn final_hyps(&self, conn: &Connection, lm: &NeuralLm) -> Vec<(f32, usize)> {
         let t = self.done;
         if t == 0 || t + 1 >= self.pos_start.len() {
             return Vec::new();
@@ -722,7 +763,7 @@ impl NeuralDecoder {
             .get(lm.model.bos_id as usize)
             .copied()
             .unwrap_or(NONE);
-        let mut out: Vec<(f32, Vec<u32>)> = Vec::new();
+        let mut out = Vec::new();
         for k in self.pos_start[t] as usize..self.pos_start[t + 1] as usize {
             let hy = self.hyps[k];
             let mut score = hy.score - hy.lse;
@@ -734,17 +775,145 @@ impl NeuralDecoder {
                     self.opts.lambda * self.opts.conn_weight * conn.cost(hy.right_id, 0) as f32
                         / self.opts.cost_scale;
             }
-            let mut path = Vec::new();
-            let mut j = k as u32;
-            while j != NONE && self.hyps[j as usize].node != NONE {
-                path.push(self.hyps[j as usize].node);
-                j = self.hyps[j as usize].parent;
-            }
-            path.reverse();
-            out.push((score, path));
+            out.push((score, k));
         }
         out.sort_by(|a, b| b.0.total_cmp(&a.0));
         out
+    }
+
+    /// The hypotheses from the first word to hypothesis `k` (the sentence start left out).
+    fn chain(&self, k: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut j = k as u32;
+        while j != NONE && self.hyps[j as usize].node != NONE {
+            out.push(j as usize);
+            j = self.hyps[j as usize].parent;
+        }
+        out.reverse();
+        out
+    }
+
+    fn path_of(&self, k: usize) -> Vec<u32> {
+        self.chain(k)
+            .into_iter()
+            .map(|j| self.hyps[j].node)
+            .collect()
+    }
+
+    fn words_of(&self, k: usize) -> Vec<u32> {
+        self.chain(k)
+            .into_iter()
+            .map(|j| self.hyps[j].word)
+            .collect()
+    }
+
+    /// log Σ exp over V of hypothesis `k`'s cached logits without the rank prior.
+    fn raw_lse(&self, lm: &NeuralLm, k: usize) -> f32 {
+        let l = &self.logits[k];
+        if self.opts.rank_prior == 0.0 {
+            return log_sum_exp(l);
+        }
+        let raw: Vec<f32> = l
+            .iter()
+            .zip(&self.v_ids)
+            .map(|(v, &id)| v + self.prior_of(lm, id))
+            .collect();
+        log_sum_exp(&raw)
+    }
+
+    /// The forward LM's log-probability of the words of final hypothesis `k` and the closing
+    /// `<s>`, normalised over V, from the logits the beam cached (rank prior taken back out).
+    fn forward_log_prob(&self, lm: &NeuralLm, k: usize) -> f32 {
+        let logp = |parent: usize, word: u32| -> f32 {
+            let s = self.slot[word as usize] as usize;
+            self.logits[parent][s] + self.prior_of(lm, word) - self.raw_lse(lm, parent)
+        };
+        let mut total = 0.0;
+        for j in self.chain(k) {
+            let hy = self.hyps[j];
+            total += logp(hy.parent as usize, hy.word);
+        }
+        total + logp(k, lm.model.bos_id)
+    }
+
+    /// The backward LM's log-probability of each word sequence read right to left, from
+    /// `<s>` to `<s>` (zero start state), normalised over V. Every word must be in V.
+    fn backward_log_probs(&self, lm: &NeuralLm, bwd: &LstmModel, seqs: &[Vec<u32>]) -> Vec<f32> {
+        let hd = bwd.hidden;
+        let bos = lm.model.bos_id;
+        // a trie of the reversed sequences: node 0 is the state after <s>
+        let mut parent = vec![NONE];
+        let mut word = vec![bos];
+        let mut depth = vec![0usize];
+        let mut children: std::collections::HashMap<(u32, u32), u32> = Default::default();
+        let mut ends = Vec::with_capacity(seqs.len());
+        for seq in seqs {
+            let mut at = 0u32;
+            for &w in seq.iter().rev() {
+                at = *children.entry((at, w)).or_insert_with(|| {
+                    parent.push(at);
+                    word.push(w);
+                    depth.push(depth[at as usize] + 1);
+                    (parent.len() - 1) as u32
+                });
+            }
+            ends.push(at as usize);
+        }
+        let n = parent.len();
+        let row = |w: u32| {
+            let s = self.slot[w as usize] as usize;
+            &self.rows[s * hd..(s + 1) * hd]
+        };
+        // states, one depth at a time (parents come before children in node order)
+        let (mut h, mut c) = (vec![0.0; n * hd], vec![0.0; n * hd]);
+        let mut scratch = StepScratch::default();
+        let max_depth = depth.iter().copied().max().unwrap_or(0);
+        for d in 0..=max_depth {
+            let batch: Vec<usize> = (0..n).filter(|&i| depth[i] == d).collect();
+            let mut x = Vec::with_capacity(batch.len() * hd);
+            let (mut bh, mut bc) = (Vec::new(), Vec::new());
+            for &i in &batch {
+                // node i is the state after its word, stepped from its parent's state (the
+                // root: after <s>, from zeros)
+                if i == 0 {
+                    x.extend_from_slice(row(bos));
+                    bh.resize(bh.len() + hd, 0.0);
+                    bc.resize(bc.len() + hd, 0.0);
+                } else {
+                    let p = parent[i] as usize;
+                    x.extend_from_slice(row(word[i]));
+                    bh.extend_from_slice(&h[p * hd..(p + 1) * hd]);
+                    bc.extend_from_slice(&c[p * hd..(p + 1) * hd]);
+                }
+            }
+            bwd.step(&x, &mut bh, &mut bc, &mut scratch);
+            for (b, &i) in batch.iter().enumerate() {
+                h[i * hd..(i + 1) * hd].copy_from_slice(&bh[b * hd..(b + 1) * hd]);
+                c[i * hd..(i + 1) * hd].copy_from_slice(&bc[b * hd..(b + 1) * hd]);
+            }
+        }
+        // logits over V after every state, then log p(next | state)
+        let nv = self.v_ids.len();
+        let mut logits = vec![0.0; n * nv];
+        let mut tmp = vec![0.0; n];
+        for (s, &id) in self.v_ids.iter().enumerate() {
+            crate::kernels::row_times_states(&self.rows[s * hd..(s + 1) * hd], &h, hd, &mut tmp);
+            let bias = bwd.out_bias[id as usize];
+            for (i, v) in tmp.iter().enumerate() {
+                logits[i * nv + s] = v + bias;
+            }
+        }
+        let lse: Vec<f32> = logits.chunks_exact(nv).map(log_sum_exp).collect();
+        let logp = |state: usize, w: u32| -> f32 {
+            logits[state * nv + self.slot[w as usize] as usize] - lse[state]
+        };
+        // each node's word given its parent's state, summed down the trie
+        let mut sum = vec![0.0f32; n];
+        for i in 1..n {
+            let p = parent[i] as usize;
+            sum[i] = sum[p] + logp(p, word[i]);
+        }
+        ends.into_iter().map(|e| sum[e] + logp(e, bos)).collect()
     }
 
     /// The LM words of a path (node indices).

@@ -71,11 +71,14 @@ pub enum SectionKind {
     WordBias = 9,
     /// Logit offsets per LM word for next-word prediction (see [`crate::predict::adapt`]).
     PredictBias = 10,
+    /// A backward (right-to-left) LSTM sharing the `Lstm` section's embedding, rescoring the
+    /// neural engine's final beam (see [`crate::lm::lstm::format`]).
+    LstmBackward = 11,
 }
 
 impl SectionKind {
     /// All known kinds.
-    pub const ALL: [SectionKind; 10] = [
+    pub const ALL: [SectionKind; 11] = [
         SectionKind::Meta,
         SectionKind::LexiconIndex,
         SectionKind::LexiconPostings,
@@ -86,6 +89,7 @@ impl SectionKind {
         SectionKind::Ngram,
         SectionKind::WordBias,
         SectionKind::PredictBias,
+        SectionKind::LstmBackward,
     ];
 
     /// A short name for messages.
@@ -101,6 +105,7 @@ impl SectionKind {
             SectionKind::Ngram => "ngram",
             SectionKind::WordBias => "word bias",
             SectionKind::PredictBias => "prediction bias",
+            SectionKind::LstmBackward => "lstm backward",
         }
     }
 
@@ -114,6 +119,7 @@ impl SectionKind {
                 | SectionKind::Ngram
                 | SectionKind::WordBias
                 | SectionKind::PredictBias
+                | SectionKind::LstmBackward
         )
     }
 

@@ -21,6 +21,11 @@
 //!             — rows are stored in two parts, each with its own kind (not split again); with the
 //!             vocabulary sorted by frequency this gives frequent words more bits than rare ones
 //! ```
+//! `LstmBackward` (a right-to-left LSTM sharing the `Lstm` section's tied embedding, no projection):
+//! ```text
+//! "HKLSTMB1"  u32 vocab  u32 hidden
+//! matrix w_ih [4h, h]   matrix w_hh [4h, h]   f32 b[4h]   matrix out_bias [vocab, 1]
+//! ```
 //! `LmVocab`:
 //! ```text
 //! "HKLMVOC3"  u32 vocab  u32 unk_id  u32 bos_id  u32 n  u32 number_id
@@ -45,6 +50,8 @@ use crate::model::SectionBytes;
 pub const LSTM_MAGIC: &[u8; 8] = b"HKLSTM01";
 /// Magic of the `Lstm` section of a model with a projection.
 pub const LSTMP_MAGIC: &[u8; 8] = b"HKLSTM02";
+/// Magic of the `LstmBackward` section.
+pub const BACKWARD_MAGIC: &[u8; 8] = b"HKLSTMB1";
 /// Magic of the `LmVocab` section.
 pub const VOCAB_MAGIC: &[u8; 8] = b"HKLMVOC3";
 /// Magic of the `LmVocab` section with fixed-width pairs (still read).
@@ -326,6 +333,50 @@ pub fn read_lstm(bytes: SectionBytes) -> Result<LstmModel> {
     )
 }
 
+/// Parses an `LstmBackward` section: the backward LM, with the embedding of `forward` (the
+/// model's `Lstm` section), whose vocabulary and hidden size it must have.
+pub fn read_backward(bytes: SectionBytes, forward: &LstmModel) -> Result<LstmModel> {
+    let b = bytes.as_ref();
+    let mut r = Reader {
+        b,
+        at: 0,
+        section: "lstm backward",
+    };
+    if r.take(8)? != BACKWARD_MAGIC {
+        return Err(bad("lstm backward", "bad magic"));
+    }
+    let vocab = r.u32()? as usize;
+    let hidden = r.u32()? as usize;
+    if vocab != forward.vocab || hidden != forward.hidden {
+        return Err(bad(
+            "lstm backward",
+            format!(
+                "{vocab} words of {hidden} dimensions, the forward LSTM has {} of {}",
+                forward.vocab, forward.hidden
+            ),
+        ));
+    }
+    let w_ih = read_matrix(&mut r, &bytes, 4 * hidden, hidden)?;
+    let w_hh = read_matrix(&mut r, &bytes, 4 * hidden, hidden)?;
+    let rec_bits = w_ih.bits().max(w_hh.bits());
+    let bias = r.f32s(4 * hidden)?;
+    let out_bias = read_matrix(&mut r, &bytes, vocab, 1)?;
+    LstmModel::from_parts(
+        vocab,
+        hidden,
+        hidden,
+        forward.unk_id,
+        forward.bos_id,
+        forward.embedding.clone(),
+        dense(&w_ih, 4 * hidden, hidden),
+        dense(&w_hh, 4 * hidden, hidden),
+        Vec::new(),
+        bias,
+        dense(&out_bias, vocab, 1),
+        rec_bits,
+    )
+}
+
 /// A matrix ready to be written: its kind and payload.
 #[derive(Debug, Clone)]
 pub enum MatrixPayload {
@@ -455,6 +506,36 @@ pub fn write_lstm(p: &LstmPayload) -> Vec<u8> {
     }
     put_f32s(&mut out, p.b);
     put_f32s(&mut out, p.out_bias);
+    out
+}
+
+/// The weights of an `LstmBackward` section, as payloads to write.
+#[derive(Debug, Clone)]
+pub struct BackwardPayload<'a> {
+    /// Vocabulary size (the forward LM's).
+    pub vocab: usize,
+    /// Hidden (= embedding) size (the forward LM's).
+    pub hidden: usize,
+    /// `[4·hidden, hidden]`.
+    pub w_ih: &'a MatrixPayload,
+    /// `[4·hidden, hidden]`.
+    pub w_hh: &'a MatrixPayload,
+    /// `[4·hidden]`.
+    pub b: &'a [f32],
+    /// `[vocab, 1]`.
+    pub out_bias: &'a MatrixPayload,
+}
+
+/// Serializes an `LstmBackward` section.
+pub fn write_backward(p: &BackwardPayload) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(BACKWARD_MAGIC);
+    put_u32(&mut out, p.vocab as u32);
+    put_u32(&mut out, p.hidden as u32);
+    write_matrix(&mut out, p.w_ih, 4 * p.hidden, p.hidden);
+    write_matrix(&mut out, p.w_hh, 4 * p.hidden, p.hidden);
+    put_f32s(&mut out, p.b);
+    write_matrix(&mut out, p.out_bias, p.vocab, 1);
     out
 }
 

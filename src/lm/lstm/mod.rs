@@ -464,6 +464,9 @@ pub struct NeuralLm {
     /// Added to the logits of next-word predictions, per LM id (empty: none): the output
     /// bias adapted to typed chat (`PredictBias` section).
     pub predict_bias: Vec<f32>,
+    /// A backward (right-to-left) LSTM with the same embedding (`LstmBackward` section),
+    /// rescoring the LM alone's final beam ([`crate::decoder::neural::NeuralDecoder::rescore`]).
+    pub backward: Option<LstmModel>,
 }
 
 impl NeuralLm {
@@ -482,6 +485,7 @@ impl NeuralLm {
             vocab,
             bias: Default::default(),
             predict_bias: Vec::new(),
+            backward: None,
         })
     }
 }
