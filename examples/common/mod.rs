@@ -1,5 +1,7 @@
 //! What the beam-rescoring examples share: a session set up like `eval conversion`, and the final
 //! beam of a conversion with each candidate's text and LM words.
+#![allow(dead_code)]
+
 use henkan::decoder::neural::{NeuralDecoder, NeuralOptions, Scoring};
 use henkan::{Engine, Session};
 

@@ -152,6 +152,19 @@ struct Hyp {
     lse: f32,
 }
 
+/// A final candidate with both LMs' log-probabilities ([`NeuralDecoder::directions`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Directions {
+    /// The beam's score.
+    pub score: f32,
+    /// The path (node indices).
+    pub path: Vec<u32>,
+    /// log p of its words and the closing `<s>` under the forward LM, normalised over V.
+    pub forward: f32,
+    /// The same under the backward LM, read right to left.
+    pub backward: f32,
+}
+
 /// Time spent, for benchmarks (nanoseconds; zero on wasm).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct NeuralStats {
@@ -736,19 +749,40 @@ impl NeuralDecoder {
     /// logits the beam cached, without the rank prior; the backward LM run right to left over
     /// the candidates' words as a trie, so shared endings are stepped once, batched per depth).
     pub fn rescored_finals(&self, conn: &Connection, lm: &NeuralLm) -> Vec<(f32, Vec<u32>)> {
-        let mut finals = self.final_hyps(conn, lm);
         let beta = self.opts.backward_weight;
-        if let (Some(bwd), true) = (&lm.backward, beta != 0.0 && finals.len() > 1) {
-            let words: Vec<Vec<u32>> = finals.iter().map(|&(_, k)| self.words_of(k)).collect();
-            let back = self.backward_log_probs(lm, bwd, &words);
-            for ((score, k), b) in finals.iter_mut().zip(back) {
-                *score += beta * (b - self.forward_log_prob(lm, *k));
-            }
-            finals.sort_by(|a, b| b.0.total_cmp(&a.0));
+        if beta == 0.0 || lm.backward.is_none() {
+            return self.finals(conn, lm);
         }
+        let mut finals: Vec<(f32, Vec<u32>)> = self
+            .directions(conn, lm)
+            .into_iter()
+            .map(|f| (f.score + beta * (f.backward - f.forward), f.path))
+            .collect();
+        finals.sort_by(|a, b| b.0.total_cmp(&a.0));
+        finals
+    }
+
+    /// The final beam (as [`NeuralDecoder::finals`], best first) with each candidate's
+    /// log-probability under the forward and the backward LM, normalised over V, as
+    /// [`NeuralDecoder::rescored_finals`] mixes them; empty when the model has no backward LM.
+    pub fn directions(&self, conn: &Connection, lm: &NeuralLm) -> Vec<Directions> {
+        let Some(bwd) = &lm.backward else {
+            return Vec::new();
+        };
+        let finals = self.final_hyps(conn, lm);
+        let words: Vec<Vec<u32>> = finals.iter().map(|&(_, k)| self.words_of(k)).collect();
+        let ks: Vec<usize> = finals.iter().map(|f| f.1).collect();
+        let forward = self.forward_log_probs(lm, &ks);
+        let backward = self.backward_log_probs(lm, bwd, &words);
         finals
             .into_iter()
-            .map(|(score, k)| (score, self.path_of(k)))
+            .zip(forward.into_iter().zip(backward))
+            .map(|((score, k), (forward, backward))| Directions {
+                score,
+                path: self.path_of(k),
+                forward,
+                backward,
+            })
             .collect()
     }
 
@@ -821,19 +855,29 @@ impl NeuralDecoder {
         log_sum_exp(&raw)
     }
 
-    /// The forward LM's log-probability of the words of final hypothesis `k` and the closing
-    /// `<s>`, normalised over V, from the logits the beam cached (rank prior taken back out).
-    fn forward_log_prob(&self, lm: &NeuralLm, k: usize) -> f32 {
-        let logp = |parent: usize, word: u32| -> f32 {
+    /// The forward LM's log-probability of the words of each final hypothesis and the closing
+    /// `<s>`, normalised over V, from the logits the beam cached (rank prior taken back out;
+    /// each state's denominator computed once).
+    fn forward_log_probs(&self, lm: &NeuralLm, finals: &[usize]) -> Vec<f32> {
+        let mut lse: std::collections::HashMap<usize, f32> = Default::default();
+        let mut logp = |parent: usize, word: u32| -> f32 {
             let s = self.slot[word as usize] as usize;
-            self.logits[parent][s] + self.prior_of(lm, word) - self.raw_lse(lm, parent)
+            let z = *lse
+                .entry(parent)
+                .or_insert_with(|| self.raw_lse(lm, parent));
+            self.logits[parent][s] + self.prior_of(lm, word) - z
         };
-        let mut total = 0.0;
-        for j in self.chain(k) {
-            let hy = self.hyps[j];
-            total += logp(hy.parent as usize, hy.word);
-        }
-        total + logp(k, lm.model.bos_id)
+        finals
+            .iter()
+            .map(|&k| {
+                let mut total = 0.0;
+                for j in self.chain(k) {
+                    let hy = self.hyps[j];
+                    total += logp(hy.parent as usize, hy.word);
+                }
+                total + logp(k, lm.model.bos_id)
+            })
+            .collect()
     }
 
     /// The backward LM's log-probability of each word sequence read right to left, from
