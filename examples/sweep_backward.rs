@@ -6,7 +6,7 @@
 //! "Session 12").
 //!
 //! Usage: `cargo run --release --example sweep_backward -- MODEL FILE neural|hybrid full|half
-//! [LIMIT [LAMBDA]]` (LAMBDA: the hybrid's λ, default 1).
+//! [LIMIT [LAMBDA [BEAM]]]` (LAMBDA: the hybrid's λ, default 1; BEAM default 10).
 mod common;
 
 use henkan::Engine;
@@ -21,7 +21,8 @@ fn main() {
     let engine = Engine::from_bytes(std::fs::read(model).unwrap()).unwrap();
     let lm = engine.neural.as_ref().expect("the model has an LSTM");
     assert!(lm.backward.is_some(), "the model has no backward LM");
-    let mut s = common::session(engine_name, half, 10);
+    let beam = args.get(7).map_or(10, |a| a.parse().unwrap());
+    let mut s = common::session(engine_name, half, beam);
     if let Some(lambda) = args.get(6).map(|a| a.parse::<f32>().unwrap()) {
         let scoring = s.scoring();
         let mut opts = s.neural_decoder().options();
