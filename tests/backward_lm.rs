@@ -264,3 +264,21 @@ fn attaching_checks_the_embedding_and_a_new_lm_drops_it() {
     let c = Container::from_bytes(replaced).unwrap();
     assert!(c.section(SectionKind::LstmBackward).is_none());
 }
+
+/// A long reading (a paste) converts with the rescoring and gives what the direct
+/// computation's order gives.
+#[test]
+fn a_long_reading_is_rescored() {
+    let Some((_, e)) = engines() else { return };
+    let reading = "きょうはいいてんきですね".repeat(60);
+    let mut s = session(Scoring::Neural, 0.7);
+    let conv = s.convert_reading(&e, &reading);
+    assert!(conv.text().chars().count() >= 360, "{}", conv.text());
+    let lm = e.neural.as_ref().unwrap();
+    let d = s.neural_decoder().directions(&e.connection, lm);
+    assert!(d.len() > 1);
+    assert!(d.iter().all(|f| f.forward.is_finite()
+        && f.backward.is_finite()
+        && f.forward < 0.0
+        && f.backward < 0.0));
+}

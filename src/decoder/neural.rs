@@ -881,83 +881,110 @@ impl NeuralDecoder {
     }
 
     /// The backward LM's log-probability of each word sequence read right to left, from
-    /// `<s>` to `<s>` (zero start state), normalised over V. Every word must be in V.
+    /// `<s>` to `<s>` (zero start state), normalised over V. Every word must be in V. The
+    /// sequences form a trie (shared endings are stepped once); each depth is one batched
+    /// step, and its logits over V are reduced before the next, so memory stays
+    /// `O(sequences · |V|)` whatever the length.
     fn backward_log_probs(&self, lm: &NeuralLm, bwd: &LstmModel, seqs: &[Vec<u32>]) -> Vec<f32> {
         let hd = bwd.hidden;
         let bos = lm.model.bos_id;
-        // a trie of the reversed sequences: node 0 is the state after <s>
+        // the trie of the reversed sequences: node 0 is the state after <s>; nodes of one
+        // depth are contiguous in `levels[d]`
         let mut parent = vec![NONE];
         let mut word = vec![bos];
-        let mut depth = vec![0usize];
+        let mut levels: Vec<Vec<u32>> = vec![vec![0]];
         let mut children: std::collections::HashMap<(u32, u32), u32> = Default::default();
         let mut ends = Vec::with_capacity(seqs.len());
         for seq in seqs {
             let mut at = 0u32;
-            for &w in seq.iter().rev() {
+            for (d, &w) in seq.iter().rev().enumerate() {
                 at = *children.entry((at, w)).or_insert_with(|| {
                     parent.push(at);
                     word.push(w);
-                    depth.push(depth[at as usize] + 1);
-                    (parent.len() - 1) as u32
+                    let id = (parent.len() - 1) as u32;
+                    if levels.len() <= d + 1 {
+                        levels.push(Vec::new());
+                    }
+                    levels[d + 1].push(id);
+                    id
                 });
             }
             ends.push(at as usize);
         }
         let n = parent.len();
+        let mut is_end = vec![false; n];
+        for &e in &ends {
+            is_end[e] = true;
+        }
         let row = |w: u32| {
             let s = self.slot[w as usize] as usize;
             &self.rows[s * hd..(s + 1) * hd]
         };
-        // states, one depth at a time (parents come before children in node order)
+        // sum[i]: log p of the words from the root to node i; end[i]: log p(<s> | node i)
+        let (mut sum, mut end) = (vec![0.0f32; n], vec![0.0f32; n]);
         let (mut h, mut c) = (vec![0.0; n * hd], vec![0.0; n * hd]);
         let mut scratch = StepScratch::default();
-        let max_depth = depth.iter().copied().max().unwrap_or(0);
-        for d in 0..=max_depth {
-            let batch: Vec<usize> = (0..n).filter(|&i| depth[i] == d).collect();
-            let mut x = Vec::with_capacity(batch.len() * hd);
-            let (mut bh, mut bc) = (Vec::new(), Vec::new());
-            for &i in &batch {
-                // node i is the state after its word, stepped from its parent's state (the
-                // root: after <s>, from zeros)
+        let nv = self.v_ids.len();
+        let (mut x, mut bh, mut bc) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut logits, mut tmp) = (Vec::new(), Vec::new());
+        let mut pos = vec![0usize; n];
+        for (d, level) in levels.iter().enumerate() {
+            // one step for the level: node i is the state after its word, stepped from its
+            // parent's state (the root: after <s>, from zeros)
+            x.clear();
+            bh.clear();
+            bc.clear();
+            for &i in level {
+                let i = i as usize;
+                x.extend_from_slice(row(word[i]));
                 if i == 0 {
-                    x.extend_from_slice(row(bos));
                     bh.resize(bh.len() + hd, 0.0);
                     bc.resize(bc.len() + hd, 0.0);
                 } else {
                     let p = parent[i] as usize;
-                    x.extend_from_slice(row(word[i]));
                     bh.extend_from_slice(&h[p * hd..(p + 1) * hd]);
                     bc.extend_from_slice(&c[p * hd..(p + 1) * hd]);
                 }
             }
             bwd.step(&x, &mut bh, &mut bc, &mut scratch);
-            for (b, &i) in batch.iter().enumerate() {
-                h[i * hd..(i + 1) * hd].copy_from_slice(&bh[b * hd..(b + 1) * hd]);
-                c[i * hd..(i + 1) * hd].copy_from_slice(&bc[b * hd..(b + 1) * hd]);
+            let b = level.len();
+            for (k, &i) in level.iter().enumerate() {
+                let i = i as usize;
+                h[i * hd..(i + 1) * hd].copy_from_slice(&bh[k * hd..(k + 1) * hd]);
+                c[i * hd..(i + 1) * hd].copy_from_slice(&bc[k * hd..(k + 1) * hd]);
+            }
+            // the level's logits over V, `logits[k · nv + slot]`
+            logits.resize(b * nv, 0.0);
+            tmp.resize(b, 0.0);
+            for (s, &id) in self.v_ids.iter().enumerate() {
+                crate::kernels::row_times_states(
+                    &self.rows[s * hd..(s + 1) * hd],
+                    &bh,
+                    hd,
+                    &mut tmp,
+                );
+                let bias = bwd.out_bias[id as usize];
+                for (k, v) in tmp.iter().enumerate() {
+                    logits[k * nv + s] = v + bias;
+                }
+            }
+            let mut lse = Vec::with_capacity(b);
+            for (k, &i) in level.iter().enumerate() {
+                let i = i as usize;
+                lse.push(log_sum_exp(&logits[k * nv..(k + 1) * nv]));
+                pos[i] = k;
+                if is_end[i] {
+                    end[i] = logits[k * nv + self.slot[bos as usize] as usize] - lse[k];
+                }
+            }
+            // the next level's words given this level's states
+            for &j in levels.get(d + 1).map_or(&[][..], |l| &l[..]) {
+                let (j, p) = (j as usize, parent[j as usize] as usize);
+                let k = pos[p];
+                sum[j] = sum[p] + logits[k * nv + self.slot[word[j] as usize] as usize] - lse[k];
             }
         }
-        // logits over V after every state, then log p(next | state)
-        let nv = self.v_ids.len();
-        let mut logits = vec![0.0; n * nv];
-        let mut tmp = vec![0.0; n];
-        for (s, &id) in self.v_ids.iter().enumerate() {
-            crate::kernels::row_times_states(&self.rows[s * hd..(s + 1) * hd], &h, hd, &mut tmp);
-            let bias = bwd.out_bias[id as usize];
-            for (i, v) in tmp.iter().enumerate() {
-                logits[i * nv + s] = v + bias;
-            }
-        }
-        let lse: Vec<f32> = logits.chunks_exact(nv).map(log_sum_exp).collect();
-        let logp = |state: usize, w: u32| -> f32 {
-            logits[state * nv + self.slot[w as usize] as usize] - lse[state]
-        };
-        // each node's word given its parent's state, summed down the trie
-        let mut sum = vec![0.0f32; n];
-        for i in 1..n {
-            let p = parent[i] as usize;
-            sum[i] = sum[p] + logp(p, word[i]);
-        }
-        ends.into_iter().map(|e| sum[e] + logp(e, bos)).collect()
+        ends.into_iter().map(|e| sum[e] + end[e]).collect()
     }
 
     /// The LM words of a path (node indices).
