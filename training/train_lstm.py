@@ -36,6 +36,8 @@ def parse_args():
     ap.add_argument("--vocab-from", default=None, help="data directory (train.bin, dev_*.bin, meta.json); "
                     "default: --dir")
     ap.add_argument("--minutes", type=float, default=60, help="training time budget of this invocation")
+    ap.add_argument("--stop-minutes", type=float, default=0,
+                    help="stop after this many minutes, the lr schedule still that of --minutes (0: at --minutes)")
     ap.add_argument("--vocab-size", type=int, default=0, help="use only the first N ids (others -> <unk>)")
     ap.add_argument("--emb", type=int, default=256)
     ap.add_argument("--hidden", type=int, default=256)
@@ -302,7 +304,8 @@ def main():
     win_t, win_tok, win_loss, win_n = time.time(), 0, 0.0, 0
     streams = np.arange(a.batch) * L
     times = {1: [], 2: []}
-    while not stop["flag"] and time.time() < deadline:
+    stop_at = t_start + a.stop_minutes * 60 if a.stop_minutes > 0 else deadline
+    while not stop["flag"] and time.time() < min(deadline, stop_at):
         if st["pos"] + a.bptt + 1 > L:
             st["epoch"] += 1
             st["pos"] = 0

@@ -119,7 +119,7 @@ struct NeuralArgs {
     spelling_cost_weight: f32,
     /// The LM alone only: weight of the model's backward LM when a conversion rescores the final
     /// beam (score + β · (backward − forward log-probability); 0: off).
-    #[arg(long, default_value_t = 0.5, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 0.4, allow_hyphen_values = true)]
     backward_weight: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]

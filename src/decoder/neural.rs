@@ -114,7 +114,7 @@ pub struct NeuralOptions {
     /// `β · (log p_backward − log p_forward)` of its words, both normalised over the lattice
     /// vocabulary, i.e. part of the forward LM's weight moves to the backward LM, which reads
     /// the sentence right to left and so sees the words that settle an earlier one. 0: off.
-    /// Tuned on kwdlc.test and wac.dev: 0.5 for the LM alone (BENCHMARKS.md "Session 12");
+    /// Tuned on kwdlc.test and wac.dev: 0.4 for the LM alone (BENCHMARKS.md "Session 12");
     /// [`crate::Session::set_scoring`] turns it off for the hybrid (no gain there).
     pub backward_weight: f32,
 }
@@ -136,7 +136,7 @@ impl Default for NeuralOptions {
             rank_prior: 0.15,
             spelling_penalty: 1.0,
             spelling_cost_weight: 1.0,
-            backward_weight: 0.5,
+            backward_weight: 0.4,
         }
     }
 }
