@@ -246,6 +246,7 @@ async function main() {
     const slow = THROTTLE_MBPS > 0 ? await throttled(THROTTLE_MBPS) : null;
     const plain = await run(false, '');
     const classic = await run(false, 'classic');
+    const neural = await run(false, 'neural');
     const live = await run(true, '');
     const result = {
       date: new Date().toISOString(),
@@ -262,6 +263,7 @@ async function main() {
       typing: plain.typing,
       loadClassic: classic.load,
       typingClassic: classic.typing,
+      typingNeural: neural.typing,
       typingLive: live.typing,
       machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100) },
     };
@@ -327,6 +329,9 @@ ${row(`typing, ${r.typingClassic.engine}, wasm`, r.typingClassic.keyWasmMs)}
 ${row(`typing, ${r.typingClassic.engine}, total`, r.typingClassic.keyTotalMs)}
 ${row(`Space (convert), ${r.typingClassic.engine}, wasm`, r.typingClassic.convertWasmMs)}
 ${row(`Space (convert), ${r.typingClassic.engine}, total`, r.typingClassic.convertTotalMs)}
+${row(`typing, ${r.typingNeural.engine}, wasm`, r.typingNeural.keyWasmMs)}
+${row(`Space (convert, with the backward LM), ${r.typingNeural.engine}, wasm`, r.typingNeural.convertWasmMs)}
+${row(`Space (convert, with the backward LM), ${r.typingNeural.engine}, total`, r.typingNeural.convertTotalMs)}
 ${row(`typing with live conversion, ${r.typingLive.engine}, wasm`, r.typingLive.keyWasmMs)}
 ${row(`typing with live conversion, ${r.typingLive.engine}, total`, r.typingLive.keyTotalMs)}
 
