@@ -750,7 +750,7 @@ impl NeuralDecoder {
     /// the candidates' words as a trie, so shared endings are stepped once, batched per depth).
     pub fn rescored_finals(&self, conn: &Connection, lm: &NeuralLm) -> Vec<(f32, Vec<u32>)> {
         let beta = self.opts.backward_weight;
-        if beta == 0.0 || lm.backward.is_none() {
+        if beta == 0.0 || lm.backward.is_none() || self.final_hyps(conn, lm).len() < 2 {
             return self.finals(conn, lm);
         }
         let mut finals: Vec<(f32, Vec<u32>)> = self
