@@ -27,23 +27,7 @@ const READINGS: &[&str] = &[
 
 /// The shipped model's bytes with the tiny LM attached (no backward LM yet).
 fn tiny_model() -> Option<Vec<u8>> {
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lm-tiny/");
-    let Ok(st) = std::fs::read(format!("{data}lstm.safetensors")) else {
-        eprintln!("skipped: no tests/data/lm-tiny (make lm-tiny)");
-        return None;
-    };
-    let vocab = std::fs::read_to_string(format!("{data}vocab.tsv")).unwrap();
-    let model = std::fs::read(common::shipped_path()).unwrap();
-    let w = read_safetensors(&st).unwrap();
-    let (bytes, _) = attach_lstm(
-        model,
-        &w,
-        &vocab,
-        PackOptions::bits(8),
-        VocabMatch::default(),
-    )
-    .unwrap();
-    Some(bytes)
+    common::shipped_with_tiny_lm("lm-tiny", VocabMatch::default()).map(|(bytes, _)| bytes)
 }
 
 /// A backward LM for `bytes`' LM: its decoded weights with the recurrent matrices permuted

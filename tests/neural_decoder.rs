@@ -6,7 +6,7 @@
 
 mod common;
 
-use henkan::build::lstm::{attach_lstm, read_safetensors, PackOptions, VocabMatch};
+use henkan::build::lstm::VocabMatch;
 use henkan::decoder::neural::{NeuralOptions, Scoring, Softmax};
 use henkan::lm::lstm::WordMatch;
 use henkan::{Engine, Session};
@@ -22,17 +22,7 @@ fn engine_with(lm: &str) -> Option<Engine> {
 
 /// The same, lexicon entries matched to LM words `how`.
 fn engine_matching(lm: &str, how: VocabMatch) -> Option<Engine> {
-    // A committed copy of `make lm-tiny`'s output (tests/data/lm-tiny), so CI needs no training;
-    // tests/data/lm-tiny-proj is the same widened to a projected LSTM (shares the vocabulary).
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
-    let Ok(st) = std::fs::read(format!("{data}{lm}/lstm.safetensors")) else {
-        eprintln!("skipped: no tests/data/{lm} (make lm-tiny)");
-        return None;
-    };
-    let vocab = std::fs::read_to_string(format!("{data}lm-tiny/vocab.tsv")).unwrap();
-    let model = std::fs::read(common::shipped_path()).unwrap();
-    let w = read_safetensors(&st).unwrap();
-    let (bytes, report) = attach_lstm(model, &w, &vocab, PackOptions::bits(8), how).unwrap();
+    let (bytes, report) = common::shipped_with_tiny_lm(lm, how)?;
     assert!(report.entries_in_vocab > 1500, "{report:?}");
     let e = Engine::from_bytes(bytes).unwrap();
     assert_eq!(e.engines(), vec!["classic", "neural", "hybrid"]);

@@ -584,17 +584,22 @@ fn compress_model(bytes: Vec<u8>, level: Option<i32>) -> Result<Vec<u8>, String>
     }
 }
 
+/// The LSTM weights `DIR/lstm.safetensors` (training/export.py's output).
+fn read_lstm_weights(dir: &std::path::Path) -> Result<henkan::build::lstm::LstmWeights, String> {
+    let st = std::fs::read(dir.join("lstm.safetensors"))
+        .map_err(|e| format!("cannot read {}/lstm.safetensors: {e}", dir.display()))?;
+    henkan::build::lstm::read_safetensors(&st).map_err(|e| e.to_string())
+}
+
 fn attach(
     model: Vec<u8>,
     dir: &std::path::Path,
     opts: henkan::build::lstm::PackOptions,
     how: henkan::build::lstm::VocabMatch,
 ) -> Result<Vec<u8>, String> {
-    let st = std::fs::read(dir.join("lstm.safetensors"))
-        .map_err(|e| format!("cannot read {}/lstm.safetensors: {e}", dir.display()))?;
+    let w = read_lstm_weights(dir)?;
     let vocab = std::fs::read_to_string(dir.join("vocab.tsv"))
         .map_err(|e| format!("cannot read {}/vocab.tsv: {e}", dir.display()))?;
-    let w = henkan::build::lstm::read_safetensors(&st).map_err(|e| e.to_string())?;
     let (bytes, r) = henkan::build::lstm::attach_lstm(model, &w, &vocab, opts, how)
         .map_err(|e| e.to_string())?;
     eprintln!(
@@ -1413,10 +1418,7 @@ fn run(cli: Cli) -> Result<(), String> {
             out,
         } => {
             let model = read_model_file(input, &cli.model)?;
-            let path = lstm.join("lstm.safetensors");
-            let st =
-                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let w = henkan::build::lstm::read_safetensors(&st).map_err(|e| e.to_string())?;
+            let w = read_lstm_weights(&lstm)?;
             let quant = match bits {
                 32 => henkan::build::lstm::Quant::F32,
                 3..=8 => henkan::build::lstm::Quant::Codebook(bits),

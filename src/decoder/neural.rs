@@ -750,11 +750,18 @@ impl NeuralDecoder {
     /// the candidates' words as a trie, so shared endings are stepped once, batched per depth).
     pub fn rescored_finals(&self, conn: &Connection, lm: &NeuralLm) -> Vec<(f32, Vec<u32>)> {
         let beta = self.opts.backward_weight;
-        if beta == 0.0 || lm.backward.is_none() || self.final_hyps(conn, lm).len() < 2 {
-            return self.finals(conn, lm);
-        }
+        let finals = self.final_hyps(conn, lm);
+        let bwd = match &lm.backward {
+            Some(bwd) if beta != 0.0 && finals.len() > 1 => bwd,
+            _ => {
+                return finals
+                    .into_iter()
+                    .map(|(score, k)| (score, self.path_of(k)))
+                    .collect()
+            }
+        };
         let mut finals: Vec<(f32, Vec<u32>)> = self
-            .directions(conn, lm)
+            .directions_of(lm, bwd, finals)
             .into_iter()
             .map(|f| (f.score + beta * (f.backward - f.forward), f.path))
             .collect();
@@ -766,10 +773,19 @@ impl NeuralDecoder {
     /// log-probability under the forward and the backward LM, normalised over V, as
     /// [`NeuralDecoder::rescored_finals`] mixes them; empty when the model has no backward LM.
     pub fn directions(&self, conn: &Connection, lm: &NeuralLm) -> Vec<Directions> {
-        let Some(bwd) = &lm.backward else {
-            return Vec::new();
-        };
-        let finals = self.final_hyps(conn, lm);
+        match &lm.backward {
+            Some(bwd) => self.directions_of(lm, bwd, self.final_hyps(conn, lm)),
+            None => Vec::new(),
+        }
+    }
+
+    /// [`NeuralDecoder::directions`] of these final hypotheses (scores and `hyps` indices).
+    fn directions_of(
+        &self,
+        lm: &NeuralLm,
+        bwd: &LstmModel,
+        finals: Vec<(f32, usize)>,
+    ) -> Vec<Directions> {
         let words: Vec<Vec<u32>> = finals.iter().map(|&(_, k)| self.words_of(k)).collect();
         let ks: Vec<usize> = finals.iter().map(|f| f.1).collect();
         let forward = self.forward_log_probs(lm, &ks);

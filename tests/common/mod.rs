@@ -75,3 +75,22 @@ pub fn shipped_engine() -> Engine {
     let bytes = std::fs::read(shipped_path()).expect("models/henkan.henkan is shipped");
     Engine::from_bytes(bytes).unwrap()
 }
+
+/// The shipped model's bytes with the tiny CI LSTM of `tests/data/{lm}` attached (a committed copy of
+/// `make lm-tiny`'s output; `lm-tiny-proj` shares lm-tiny's vocabulary), its embedding an 8-bit
+/// codebook, entries matched `how`; `None` (the test skips) when the data is absent.
+pub fn shipped_with_tiny_lm(
+    lm: &str,
+    how: henkan::build::lstm::VocabMatch,
+) -> Option<(Vec<u8>, henkan::build::lstm::PackReport)> {
+    use henkan::build::lstm::{attach_lstm, read_safetensors, PackOptions};
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let Ok(st) = std::fs::read(format!("{data}{lm}/lstm.safetensors")) else {
+        eprintln!("skipped: no tests/data/{lm} (make lm-tiny)");
+        return None;
+    };
+    let vocab = std::fs::read_to_string(format!("{data}lm-tiny/vocab.tsv")).unwrap();
+    let model = std::fs::read(shipped_path()).unwrap();
+    let w = read_safetensors(&st).unwrap();
+    Some(attach_lstm(model, &w, &vocab, PackOptions::bits(8), how).unwrap())
+}
