@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use henkan::build::{build_model, BuildOptions};
-use henkan::decoder::neural::{NeuralOptions, Scoring, Softmax};
+use henkan::decoder::neural::{Compounds, NeuralOptions, Scoring, Softmax};
 use henkan::{Engine, Session};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -73,6 +73,18 @@ enum SoftmaxKind {
     Full,
 }
 
+/// How a dictionary word the LM does not know but other lattice words spell is scored.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
+enum CompoundsKind {
+    /// As `<unk>` times its within-class probability.
+    Unk,
+    /// By the LM's probability of the words that spell it (a chain in the beam), with its
+    /// own dictionary costs.
+    Chain,
+    /// Both candidates compete.
+    Both,
+}
+
 /// Settings of the neural and hybrid engines.
 #[derive(clap::Args, Clone, Debug)]
 struct NeuralArgs {
@@ -124,6 +136,10 @@ struct NeuralArgs {
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     softmax: SoftmaxKind,
+    /// How an out-of-vocabulary dictionary word that LM words spell (a compound such as
+    /// されました) is scored.
+    #[arg(long, value_enum, default_value = "unk")]
+    compounds: CompoundsKind,
     /// Weight of the learned word bias in the hybrid (0: off).
     #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
     bias_weight: f32,
@@ -156,6 +172,11 @@ impl NeuralArgs {
             spelling_penalty: self.spelling_penalty,
             spelling_cost_weight: self.spelling_cost_weight,
             backward_weight: self.backward_weight,
+            compounds: match self.compounds {
+                CompoundsKind::Unk => Compounds::Unk,
+                CompoundsKind::Chain => Compounds::Chain,
+                CompoundsKind::Both => Compounds::Both,
+            },
             softmax: match self.softmax {
                 SoftmaxKind::Ivs => Softmax::Ivs,
                 SoftmaxKind::IvsNoFrequent => Softmax::IvsNoFrequent,

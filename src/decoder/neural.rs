@@ -117,6 +117,25 @@ pub struct NeuralOptions {
     /// Tuned on kwdlc.test and wac.dev: 0.4 for the LM alone (BENCHMARKS.md "Session 12");
     /// [`crate::Session::set_scoring`] turns it off for the hybrid (no gain there).
     pub backward_weight: f32,
+    /// How a dictionary word the LM does not know but other lattice words spell (a Mozc
+    /// compound or phrase: `されました`, `強いモンスター`) is scored.
+    pub compounds: Compounds,
+}
+
+/// How the neural decoder scores an out-of-vocabulary lattice word whose span and spelling
+/// are also covered by a chain of LM words in the beam (`されました` = `さ`+`れ`+`まし`+`た`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compounds {
+    /// As `<unk>` times its within-class probability, like any unknown word.
+    #[default]
+    Unk,
+    /// By the LM's probability of the chain (the beam's own hypotheses through the words
+    /// that spell it; the state after it is the chain's), with the compound's own word and
+    /// connection costs in the hybrid's classic term. Without such a chain in the beam, as
+    /// `<unk>`.
+    Chain,
+    /// Both: the chain's and the `<unk>` candidates compete in the beam.
+    Both,
 }
 
 impl Default for NeuralOptions {
@@ -137,13 +156,49 @@ impl Default for NeuralOptions {
             spelling_penalty: 1.0,
             spelling_cost_weight: 1.0,
             backward_weight: 0.4,
+            compounds: Compounds::Unk,
         }
     }
 }
 
+/// What a word `n` after a hypothesis ending in POS `right` takes off its numerator besides
+/// the LM: the hybrid's `λ · (word cost + weighted connection cost) / cost_scale`; for the LM
+/// alone (λ = 0) the user history's change of the word cost, which is part of the word cost
+/// the LM otherwise ignores.
+fn classic_term(
+    opts: &NeuralOptions,
+    conn: &Connection,
+    history: &History,
+    n: &crate::lattice::Node,
+    right: u16,
+) -> f32 {
+    if opts.lambda == 0.0 {
+        history.adjustment(n.entry) as f32 / opts.cost_scale
+    } else {
+        opts.lambda * (n.cost as f32 + opts.conn_weight * conn.cost(right, n.left_id) as f32)
+            / opts.cost_scale
+    }
+}
+
+/// A candidate extension: score, parent hypothesis, lattice node, LM word, numerator and
+/// the hypothesis the path continues from ([`Hyp::link`]).
+#[derive(Debug, Clone, Copy)]
+struct Cand {
+    score: f32,
+    parent: u32,
+    node: u32,
+    word: u32,
+    num: f32,
+    link: u32,
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Hyp {
+    /// The hypothesis whose LSTM state this one steps from.
     parent: u32,
+    /// The hypothesis the path continues from: `parent`, or for a compound scored by its
+    /// chain ([`Compounds::Chain`]) the one before the chain.
+    link: u32,
     node: u32,
     word: u32,
     right_id: u16,
@@ -232,7 +287,7 @@ pub struct NeuralDecoder {
     done: usize,
     stats: NeuralStats,
     // scratch
-    cand: Vec<(f32, u32, u32, u32, f32)>,
+    cand: Vec<Cand>,
     tmp: Vec<f32>,
     row: Vec<f32>,
     full: Vec<f32>,
@@ -481,6 +536,7 @@ impl NeuralDecoder {
         self.c.extend_from_slice(&c);
         self.hyps.push(Hyp {
             parent: NONE,
+            link: NONE,
             node: NONE,
             word: m.bos_id,
             right_id: 0,
@@ -538,21 +594,22 @@ impl NeuralDecoder {
         let mut kept = 0;
         for i in 0..self.cand.len() {
             let c = self.cand[i];
-            let n = nodes[c.2 as usize];
+            let n = nodes[c.node as usize];
             let surf = lexicon.entry(n.entry).map(|e| e.surface);
             let mut merged = false;
             if surf.is_some() {
                 for k in 0..kept {
                     let o = self.cand[k];
-                    let m = nodes[o.2 as usize];
-                    if o.1 == c.1
+                    let m = nodes[o.node as usize];
+                    if o.parent == c.parent
+                        && o.link == c.link
                         && m.begin == n.begin
                         && lexicon.entry(m.entry).map(|e| e.surface) == surf
                     {
                         // log(exp(a) + exp(b)), a ≥ b
-                        let add = (c.0 - o.0).exp().ln_1p();
-                        self.cand[k].0 += add;
-                        self.cand[k].4 += add;
+                        let add = (c.score - o.score).exp().ln_1p();
+                        self.cand[k].score += add;
+                        self.cand[k].num += add;
                         merged = true;
                         break;
                     }
@@ -564,7 +621,108 @@ impl NeuralDecoder {
             }
         }
         self.cand.truncate(kept);
-        self.cand.sort_by(|a, b| b.0.total_cmp(&a.0));
+        self.cand.sort_by(|a, b| b.score.total_cmp(&a.score));
+    }
+
+    /// [`Compounds::Chain`] / [`Compounds::Both`]: adds a candidate for every
+    /// out-of-vocabulary dictionary word ending at `t` and every chain of LM words in the
+    /// beam that spells it over the same span (the last word of the chain among this
+    /// position's candidates, the others among the hypotheses it extends). The candidate
+    /// steps like the chain's last word (same LSTM state and LM score) but its path is the
+    /// compound, so its classic term is the compound's (word cost and connection) instead of
+    /// the chain's. Of a compound and its chain the better is kept (same text and state).
+    /// With [`Compounds::Chain`] the compound's `<unk>` candidates from the hypothesis
+    /// before the chain are dropped.
+    fn add_compounds(
+        &mut self,
+        lattice: &Lattice,
+        lexicon: &Lexicon,
+        conn: &Connection,
+        lm: &NeuralLm,
+        history: &History,
+        t: usize,
+    ) {
+        let nodes = lattice.nodes();
+        let unk = lm.model.unk_id;
+        let opts = self.opts;
+        let classic =
+            |n: &crate::lattice::Node, right: u16| classic_term(&opts, conn, history, n, right);
+        let end_of = |hy: &Hyp| -> usize {
+            if hy.node == NONE {
+                0
+            } else {
+                nodes[hy.node as usize].end as usize
+            }
+        };
+        let normal = self.cand.len();
+        let mut dropped: Vec<(u32, u32)> = Vec::new();
+        let mut beaten: Vec<usize> = Vec::new();
+        for i in lattice.ending_at(t) {
+            let n = nodes[i];
+            if n.entry == UNKNOWN_ENTRY
+                || n.entry == NUMBER_ENTRY
+                || Self::word_of(lm, n.entry) != unk
+            {
+                continue;
+            }
+            let surface = lattice.surface(lexicon, &n);
+            for c in 0..normal {
+                let cd = self.cand[c];
+                let last = nodes[cd.node as usize];
+                if cd.word == unk || last.begin <= n.begin {
+                    continue;
+                }
+                let Some(mut rest) = surface.strip_suffix(lattice.surface(lexicon, &last).as_str())
+                else {
+                    continue;
+                };
+                let mut chain = classic(&last, self.hyps[cd.parent as usize].right_id);
+                let mut j = cd.parent as usize;
+                let mut ok = true;
+                while end_of(&self.hyps[j]) > n.begin as usize {
+                    let hy = self.hyps[j];
+                    let hn = nodes[hy.node as usize];
+                    if hy.word == unk || hy.link != hy.parent || hn.begin < n.begin {
+                        ok = false;
+                        break;
+                    }
+                    match rest.strip_suffix(lattice.surface(lexicon, &hn).as_str()) {
+                        Some(r) => rest = r,
+                        None => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    chain += classic(&hn, self.hyps[hy.parent as usize].right_id);
+                    j = hy.parent as usize;
+                }
+                if !ok || !rest.is_empty() || end_of(&self.hyps[j]) != n.begin as usize {
+                    continue;
+                }
+                let delta = chain - classic(&n, self.hyps[j].right_id);
+                if self.opts.compounds == Compounds::Chain {
+                    dropped.push((j as u32, i as u32));
+                }
+                if delta > 0.0 {
+                    beaten.push(c);
+                    self.cand.push(Cand {
+                        score: cd.score + delta,
+                        parent: cd.parent,
+                        node: i as u32,
+                        word: cd.word,
+                        num: cd.num + delta,
+                        link: j as u32,
+                    });
+                }
+            }
+        }
+        for c in beaten {
+            self.cand[c].score = f32::NEG_INFINITY;
+        }
+        self.cand.retain(|c| {
+            c.score.is_finite()
+                && (c.word != unk || c.link != c.parent || !dropped.contains(&(c.parent, c.node)))
+        });
     }
 
     fn extend(
@@ -621,7 +779,6 @@ impl NeuralDecoder {
         self.stats.softmax_ns += t0.ns();
         // 3. extend
         self.cand.clear();
-        let lam = self.opts.lambda;
         let scale = self.opts.cost_scale;
         for i in lattice.ending_at(t) {
             let n = nodes[i];
@@ -662,29 +819,40 @@ impl NeuralDecoder {
                 if join {
                     num -= self.opts.digit_join_penalty;
                 }
-                if lam == 0.0 {
-                    // the history's change is in the word cost, which the LM alone ignores
-                    num -= history.adjustment(n.entry) as f32 / scale;
-                } else {
-                    num -= lam
-                        * (n.cost as f32
-                            + self.opts.conn_weight * conn.cost(hy.right_id, n.left_id) as f32)
-                        / scale;
-                }
+                num -= classic_term(&self.opts, conn, history, &n, hy.right_id);
                 let score = hy.score + num - hy.lse;
-                self.cand.push((score, k as u32, i as u32, w, num));
+                self.cand.push(Cand {
+                    score,
+                    parent: k as u32,
+                    node: i as u32,
+                    word: w,
+                    num,
+                    link: k as u32,
+                });
             }
         }
+        if self.opts.compounds != Compounds::Unk {
+            self.add_compounds(lattice, lexicon, conn, lm, history, t);
+        }
         // best first; ties keep the earlier candidate (stable sort)
-        self.cand.sort_by(|a, b| b.0.total_cmp(&a.0));
+        self.cand.sort_by(|a, b| b.score.total_cmp(&a.score));
         if self.opts.merge_variants {
             self.merge_variants(lattice, lexicon);
         }
         self.cand.truncate(self.opts.beam.max(1));
         let first = self.hyps.len();
-        for &(score, parent, node, word, num) in &self.cand {
+        for &Cand {
+            score,
+            parent,
+            node,
+            word,
+            num,
+            link,
+        } in &self.cand
+        {
             self.hyps.push(Hyp {
                 parent,
+                link,
                 node,
                 word,
                 right_id: nodes[node as usize].right_id,
@@ -843,11 +1011,17 @@ impl NeuralDecoder {
         out
     }
 
+    /// The lattice nodes of hypothesis `k`'s path (a compound scored by its chain is one
+    /// node, [`Hyp::link`]).
     fn path_of(&self, k: usize) -> Vec<u32> {
-        self.chain(k)
-            .into_iter()
-            .map(|j| self.hyps[j].node)
-            .collect()
+        let mut out = Vec::new();
+        let mut j = k as u32;
+        while j != NONE && self.hyps[j as usize].node != NONE {
+            out.push(self.hyps[j as usize].node);
+            j = self.hyps[j as usize].link;
+        }
+        out.reverse();
+        out
     }
 
     fn words_of(&self, k: usize) -> Vec<u32> {
