@@ -513,6 +513,12 @@ enum Command {
         lstm_bits: henkan::build::lstm::PackOptions,
         #[command(flatten)]
         vocab_match: VocabMatchArgs,
+        /// Keep the model's stored embedding and replace only the recurrent matrices (stored as
+        /// --lstm-bits says), their bias and the output bias: for an LM trained with the model's
+        /// own embedding frozen (checked). The vocabulary map, the prediction bias and the
+        /// backward LM stay.
+        #[arg(long)]
+        keep_embedding: bool,
         /// zstd level for the sections (1–22); none: stored.
         #[arg(long)]
         compress: Option<i32>,
@@ -1510,11 +1516,24 @@ fn run(cli: Cli) -> Result<(), String> {
             lstm,
             lstm_bits,
             vocab_match,
+            keep_embedding,
             compress,
             out,
         } => {
             let model = read_model_file(input, &cli.model)?;
-            let bytes = attach(model, &lstm, lstm_bits, vocab_match.how.into())?;
+            let bytes = if keep_embedding {
+                let w = read_lstm_weights(&lstm)?;
+                let (bytes, diff) =
+                    henkan::build::lstm::replace_recurrent(model, &w, lstm_bits.recurrent)
+                        .map_err(|e| e.to_string())?;
+                eprintln!(
+                    "lstm: recurrent part replaced ({:?}), embedding kept (differs by up to {diff})",
+                    lstm_bits.recurrent
+                );
+                bytes
+            } else {
+                attach(model, &lstm, lstm_bits, vocab_match.how.into())?
+            };
             let bytes = compress_model(bytes, compress)?;
             write_model_file(&out, &bytes)?;
         }

@@ -825,6 +825,127 @@ pub fn attach_lstm(
     Ok((bytes, report))
 }
 
+/// A stored matrix as a payload to write again, byte for byte.
+pub fn stored_payload(m: &crate::lm::lstm::QuantMatrix) -> MatrixPayload {
+    use crate::lm::lstm::QuantMatrix as Q;
+    match m {
+        Q::F32(w) => MatrixPayload::F32(w.clone()),
+        Q::Codebook {
+            bits,
+            centroids,
+            codes,
+            range,
+        } => MatrixPayload::Codebook(
+            *bits,
+            centroids.clone(),
+            codes.as_ref()[range.clone()].to_vec(),
+        ),
+        Q::Int8 {
+            scales,
+            codes,
+            range,
+        } => MatrixPayload::Int8(
+            scales.clone(),
+            codes.as_ref()[range.clone()]
+                .iter()
+                .map(|&b| b as i8)
+                .collect(),
+        ),
+        Q::Product {
+            sub,
+            k,
+            centroids,
+            codes,
+            range,
+        } => MatrixPayload::Product(
+            *sub,
+            centroids.clone(),
+            *k,
+            codes.as_ref()[range.clone()].to_vec(),
+        ),
+        Q::Split {
+            head_rows,
+            head,
+            tail,
+        } => MatrixPayload::Split(
+            *head_rows,
+            Box::new(stored_payload(head)),
+            Box::new(stored_payload(tail)),
+        ),
+    }
+}
+
+/// Largest difference [`replace_recurrent`] accepts between the new weights' embedding and the
+/// model's decoded one (the same as for a backward LM: trained with it frozen, it is equal).
+pub const KEPT_EMBEDDING_TOLERANCE: f32 = BACKWARD_EMBEDDING_TOLERANCE;
+
+/// Returns a copy of the model container `model` with its LSTM LM's recurrent matrices (stored
+/// `recurrent`), their bias and the output bias taken from `weights`, which must have been
+/// trained with the model's own embedding frozen (`henkan export-lstm`, then e.g.
+/// `training/disc_finetune.py`). The stored embedding is written back byte for byte, so the
+/// backward LM that shares it (`LstmBackward`), the vocabulary map and the prediction bias (per
+/// word id) stay; the largest embedding difference is returned.
+pub fn replace_recurrent(
+    model: Vec<u8>,
+    weights: &LstmWeights,
+    recurrent: Quant,
+) -> Result<(Vec<u8>, f32)> {
+    let container = Container::from_bytes(model)?;
+    let old = crate::lm::lstm::LstmModel::from_section(container.require(SectionKind::Lstm)?)?;
+    if weights.vocab != old.vocab || weights.hidden != old.hidden || weights.cell != old.cell {
+        return Err(build_err(format!(
+            "the new LM has {} words of {} dimensions and {} cells, the model's {} of {} and {}",
+            weights.vocab, weights.hidden, weights.cell, old.vocab, old.hidden, old.cell
+        )));
+    }
+    let h = old.hidden;
+    let mut row = vec![0.0f32; h];
+    let mut diff = 0.0f32;
+    for r in 0..old.vocab {
+        old.embedding.decode_row(r, h, &mut row);
+        for (a, b) in row.iter().zip(&weights.embedding[r * h..(r + 1) * h]) {
+            diff = diff.max((a - b).abs());
+        }
+    }
+    if diff > KEPT_EMBEDDING_TOLERANCE {
+        return Err(build_err(format!(
+            "the new LM's embedding differs from the model's by up to {diff}: train it on the model's own (export-lstm, embedding frozen)"
+        )));
+    }
+    let w_hr = (!weights.w_hr.is_empty()).then(|| payload(&weights.w_hr, weights.cell, recurrent));
+    let lstm = write_lstm(&LstmPayload {
+        vocab: old.vocab,
+        hidden: h,
+        cell: old.cell,
+        unk_id: old.unk_id,
+        bos_id: old.bos_id,
+        embedding: &stored_payload(&old.embedding),
+        w_ih: &payload(&weights.w_ih, h, recurrent),
+        w_hh: &payload(&weights.w_hh, h, recurrent),
+        w_hr: w_hr.as_ref(),
+        b: &weights.b,
+        out_bias: &weights.out_bias,
+    });
+    // in place (the sections keep their order, which the streaming loader reads in); the
+    // hybrid's word bias was fitted with the LM being replaced
+    let mut w = ContainerWriter::new();
+    let mut lstm = Some(lstm);
+    for e in container.entries() {
+        match e.kind {
+            Some(SectionKind::Lstm) => {
+                w.add(SectionKind::Lstm, lstm.take().unwrap_or_default());
+            }
+            Some(SectionKind::WordBias) | None => {}
+            Some(kind) => {
+                if let Some(s) = container.section(kind) {
+                    w.add(kind, s.as_ref().to_vec());
+                }
+            }
+        }
+    }
+    Ok((w.finish(), diff))
+}
+
 /// Returns a copy of the model container `model` (which has an LSTM LM with the vocabulary
 /// `vocab_tsv`) with only its map lexicon entry → LM word rebuilt; the LM and every bias stay.
 pub fn remap_lm_vocab(
