@@ -138,3 +138,40 @@ fn the_lm_engines_keep_numbers_whole() {
         }
     }
 }
+
+#[test]
+fn a_geminated_number_before_a_counter_is_offered_in_digits() {
+    // the dictionary has digits for いち, ろく, はち, not for いっ, ろっ, はっ, じゅっ
+    let engine = shipped_engine();
+    for scoring in [
+        henkan::decoder::neural::Scoring::Classic,
+        henkan::decoder::neural::Scoring::Hybrid,
+    ] {
+        let mut s = Session::new();
+        s.set_scoring(scoring, henkan::decoder::neural::NeuralOptions::default());
+        for (reading, want) in [
+            ("いっぽん", "１本"),
+            ("ろっぽん", "６本"),
+            ("はっぴき", "８匹"),
+            ("いっぱく", "１泊"),
+            ("じゅっかい", "１０回"),
+        ] {
+            let conv = s.convert_reading(&engine, reading);
+            assert!(
+                conv.nbest.iter().any(|t| t == want),
+                "{scoring:?} {reading}: {:?}",
+                conv.nbest
+            );
+        }
+        // the verb forms keep their kana
+        for reading in ["いって", "はってください", "ろっぽんぎ"] {
+            let text = s.convert_reading(&engine, reading).text();
+            assert!(
+                !text
+                    .chars()
+                    .any(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)),
+                "{scoring:?} {reading}: {text}"
+            );
+        }
+    }
+}

@@ -48,7 +48,9 @@ enum Tok {
     Big(u64),
 }
 
-/// The value of a kana number reading made of at least two number words, or `None`.
+/// The value of a kana number reading made of at least two number words, or of one
+/// geminated form (いっ, ろっ, はっ, じゅっ, じっ: the dictionary has digits for the plain words
+/// only), or `None`.
 ///
 /// ```
 /// use henkan::lattice::number::parse;
@@ -56,6 +58,7 @@ enum Tok {
 /// assert_eq!(parse("じゅうはち"), Some(18));
 /// assert_eq!(parse("ろっぴゃく"), Some(600));
 /// assert_eq!(parse("に"), None); // one word: left to the dictionary
+/// assert_eq!(parse("いっ"), Some(1)); // …but it has no digit for いっ (いっぽん → 1本)
 /// assert_eq!(parse("にさん"), None); // two digits in a row is not a number
 /// ```
 pub fn parse(reading: &str) -> Option<u64> {
@@ -72,7 +75,13 @@ pub fn parse(reading: &str) -> Option<u64> {
         }
     }
     if toks.len() < 2 {
-        return None;
+        // a lone geminated form (いっ, ろっ, はっ, じゅっ, じっ) is the number before a counter
+        // (いっぽん → 1本, じゅっかい → 10回); the dictionary has no digit for it
+        return match toks.first() {
+            Some(Tok::Gem(d)) if spelled[0].ends_with('っ') => Some(*d),
+            Some(Tok::GemMult(m)) => Some(*m),
+            _ => None,
+        };
     }
     let mut total: u64 = 0;
     let mut section: u64 = 0;
@@ -198,6 +207,11 @@ mod tests {
             ("ひゃくいっ", 101),
             ("にせんにじゅうよ", 2024),
             ("じゅうく", 19),
+            ("いっ", 1),
+            ("ろっ", 6),
+            ("はっ", 8),
+            ("じゅっ", 10),
+            ("じっ", 10),
         ] {
             assert_eq!(parse(r), Some(v), "{r}");
         }
@@ -212,6 +226,10 @@ mod tests {
             "じゅっに",
             "ぜろまん",
             "こんにちは",
+            "よ",
+            "く",
+            "いち",
+            "ろく",
         ] {
             assert_eq!(parse(r), None, "{r}");
         }
