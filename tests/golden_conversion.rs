@@ -141,7 +141,8 @@ fn the_lm_engines_keep_numbers_whole() {
 
 #[test]
 fn a_geminated_number_before_a_counter_is_offered_in_digits() {
-    // the dictionary has digits for いち, ろく, はち, not for いっ, ろっ, はっ, じゅっ
+    // the dictionary has digits for いち, ろく, はち, not for いっ, ろっ, はっ, じゅっ, nor for
+    // じゅう, ひゃく, せん alone
     let engine = shipped_engine();
     for scoring in [
         henkan::decoder::neural::Scoring::Classic,
@@ -155,6 +156,9 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
             ("はっぴき", "８匹"),
             ("いっぱく", "１泊"),
             ("じゅっかい", "１０回"),
+            ("じゅうえんやすい", "１０円安い"),
+            ("ひゃくけん", "１００件"),
+            ("せんえん", "１０００円"),
         ] {
             let conv = s.convert_reading(&engine, reading);
             assert!(
@@ -164,7 +168,14 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
             );
         }
         // the verb forms keep their kana
-        for reading in ["いって", "はってください", "ろっぽんぎ"] {
+        for reading in [
+            "いって",
+            "はってください",
+            "ろっぽんぎ",
+            "せかいじゅう",
+            "せんせい",
+            "ひゃくにんいっしゅ",
+        ] {
             let text = s.convert_reading(&engine, reading).text();
             assert!(
                 !text

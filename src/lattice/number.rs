@@ -49,8 +49,8 @@ enum Tok {
 }
 
 /// The value of a kana number reading made of at least two number words, or of one
-/// geminated form (いっ, ろっ, はっ, じゅっ, じっ: the dictionary has digits for the plain words
-/// only), or `None`.
+/// geminated form (いっ, ろっ, はっ, じゅっ, じっ) or one of じゅう, ひゃく, せん (the dictionary
+/// has digits for the single digits only), or `None`.
 ///
 /// ```
 /// use henkan::lattice::number::parse;
@@ -59,6 +59,7 @@ enum Tok {
 /// assert_eq!(parse("ろっぴゃく"), Some(600));
 /// assert_eq!(parse("に"), None); // one word: left to the dictionary
 /// assert_eq!(parse("いっ"), Some(1)); // …but it has no digit for いっ (いっぽん → 1本)
+/// assert_eq!(parse("ひゃく"), Some(100)); // nor for ひゃく (ひゃくけん → 100件)
 /// assert_eq!(parse("にさん"), None); // two digits in a row is not a number
 /// ```
 pub fn parse(reading: &str) -> Option<u64> {
@@ -76,10 +77,12 @@ pub fn parse(reading: &str) -> Option<u64> {
     }
     if toks.len() < 2 {
         // a lone geminated form (いっ, ろっ, はっ, じゅっ, じっ) is the number before a counter
-        // (いっぽん → 1本, じゅっかい → 10回); the dictionary has no digit for it
-        return match toks.first() {
-            Some(Tok::Gem(d)) if spelled[0].ends_with('っ') => Some(*d),
-            Some(Tok::GemMult(m)) => Some(*m),
+        // (いっぽん → 1本, じゅっかい → 10回), and so is a lone じゅう, ひゃく, せん (じゅうえん →
+        // 10円): the dictionary has digits for the single digits only
+        return match (toks.first(), spelled.first()) {
+            (Some(Tok::Gem(d)), Some(s)) if s.ends_with('っ') => Some(*d),
+            (Some(Tok::GemMult(m)), _) => Some(*m),
+            (Some(Tok::Mult(m)), Some(&("じゅう" | "ひゃく" | "せん"))) => Some(*m),
             _ => None,
         };
     }
@@ -212,13 +215,18 @@ mod tests {
             ("はっ", 8),
             ("じゅっ", 10),
             ("じっ", 10),
+            ("じゅう", 10),
+            ("ひゃく", 100),
+            ("せん", 1000),
         ] {
             assert_eq!(parse(r), Some(v), "{r}");
         }
         for r in [
             "",
             "に",
-            "じゅう",
+            "まん",
+            "びゃく",
+            "ぜん",
             "にさん",
             "いっに",
             "じゅうひゃく",
