@@ -23,7 +23,7 @@ HENKAN := target/release/henkan
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-full test setup lint test-native predict-bias
+.PHONY: all mozc model model-full test setup lint test-native predict-bias digit-bias
 
 all: model
 
@@ -53,6 +53,17 @@ model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	  $(MODEL_FLAGS) --lstm $(LM_DIR) --lstm-bits $(LM_BITS) --ngram $(NGRAM) --name henkan --out $(MODEL)
 	$(MAKE) predict-bias
 	$(MAKE) attach-back
+	$(MAKE) digit-bias
+
+# The digit prior for the hybrid (src/build/digit_prior.rs): word biases against the kanji numeral
+# words of counters that KWDLC and WAC train write after digits, into $(MODEL)'s WordBias section (≈ 10 s).
+DIGIT_BIAS_WEIGHT ?= 1
+digit-bias: $(HENKAN)
+	mkdir -p build/digit
+	set -e; for c in kwdlc wac; do xz -dc $(SHARED)/data/corpus/$$c.train.tok.xz > build/digit/$$c.train.tok; done
+	$(HENKAN) --model $(MODEL) digit-bias --corpus build/digit/kwdlc.train.tok build/digit/wac.train.tok \
+	  --weight $(DIGIT_BIAS_WEIGHT) --out build/digit/bias.tsv
+	$(HENKAN) attach-bias --in $(MODEL) --bias build/digit/bias.tsv --step 0.05 --compress 19 --out $(MODEL)
 
 # (Re)fits the prediction logit offsets for the model's LSTM and adds them to $(MODEL) (≈ 10 min).
 predict-bias: build/corpus/.done $(HENKAN)

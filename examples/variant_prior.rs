@@ -185,6 +185,20 @@ fn main() {
             eprintln!("  {k:?}: {v:?}");
         }
     }
+    if let Ok(path) = std::env::var("BIAS_OUT") {
+        // every lexicon entry's prior as a word bias (`eval conversion --bias-file`)
+        use std::io::Write;
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+        let lex = &engine.lexicon;
+        lex.for_each_entry(|reading, e| {
+            let surface = lex.surface_text(&e.surface, reading);
+            let p = counts.prior(reading, &surface, e.left_id, e.right_id);
+            if p != 0.0 {
+                writeln!(out, "{}\t{p}", e.offset).unwrap();
+            }
+        });
+        return;
+    }
     let lm = engine.neural.as_ref().unwrap();
     let mut s = common::session("hybrid", half, 10);
     let mut ok = [0usize; MUS.len()];

@@ -652,26 +652,19 @@ pub fn vocab_pairs(
     vocab: &VocabTsv,
     how: VocabMatch,
 ) -> (Vec<(u32, u32, WordMatch)>, usize) {
-    use fst::Streamer;
     // every entry with its key and cost
     let mut entries = Vec::new();
-    let mut stream = lexicon.index().stream();
-    while let Some((reading, v)) = stream.next() {
-        let Ok(reading) = std::str::from_utf8(reading) else {
-            continue;
-        };
-        for e in lexicon.entries(v.value()) {
-            let surface = lexicon.surface_text(&e.surface, reading);
-            let key = format!(
-                "{}/{}/{}/{}",
-                escape(&surface),
-                escape(reading),
-                e.left_id,
-                e.right_id
-            );
-            entries.push((e.offset, key, e.cost));
-        }
-    }
+    lexicon.for_each_entry(|reading, e| {
+        let surface = lexicon.surface_text(&e.surface, reading);
+        let key = format!(
+            "{}/{}/{}/{}",
+            escape(&surface),
+            escape(reading),
+            e.left_id,
+            e.right_id
+        );
+        entries.push((e.offset, key, e.cost));
+    });
     // the cheapest cost of each LM word's own entries
     let mut own_cost: HashMap<u32, i32> = HashMap::new();
     for (_, key, cost) in &entries {

@@ -12,6 +12,7 @@
 //! [`BuildOptions`] prune the dictionary and compress the connection matrix for the web.
 
 pub mod bias;
+pub mod digit_prior;
 pub mod gold;
 pub mod lstm;
 pub mod ngram;

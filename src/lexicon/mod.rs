@@ -303,6 +303,20 @@ impl Lexicon {
         }
     }
 
+    /// Calls `f` with every entry and its reading, readings in byte order.
+    pub fn for_each_entry(&self, mut f: impl FnMut(&str, Entry<'_>)) {
+        use fst::Streamer;
+        let mut stream = self.index.stream();
+        while let Some((reading, v)) = stream.next() {
+            let Ok(reading) = std::str::from_utf8(reading) else {
+                continue;
+            };
+            for e in self.entries(v.value()) {
+                f(reading, e);
+            }
+        }
+    }
+
     /// The entries of exactly this reading (empty if it is not in the lexicon).
     pub fn get(&self, reading: &str) -> Entries<'_> {
         match self.index.get(reading.as_bytes()) {
