@@ -130,8 +130,10 @@ fn streamed_and_broken_models() {
 }
 
 /// The stream keeps the decoded sections, not the compressed file: what the heap holds after
-/// a load is the decoded size plus the LMs' own tables (24.6 MB for the 11.97 MB model whose
-/// sections decode to 22.0 MB; session 3's loader kept the file too, 36.6 MB).
+/// a load is the decoded size plus the LMs' own tables (27.6 MB for the 11.94 MB model of
+/// session 13, whose sections decode to 21.6 MB: about 6 MB of tables for the forward and the
+/// backward LSTM; session 3's loader kept the file too, 36.6 MB for a model decoding to 22 MB
+/// with one LSTM). Keeping the file as well would add its 11.9 MB.
 #[wasm_bindgen_test]
 fn a_streamed_model_keeps_only_the_decoded_sections() {
     let decoded: u64 = henkan::model::read_table(MODEL)
@@ -149,7 +151,7 @@ fn a_streamed_model_keeps_only_the_decoded_sections() {
     h.complete_model().map_err(JsValue::from).unwrap();
     let kept = live(&h) - before;
     assert!(
-        kept < decoded as usize + MODEL.len() / 2,
+        kept < decoded as usize + MODEL.len() * 3 / 4,
         "{kept} bytes kept for {decoded} decoded bytes"
     );
 }
