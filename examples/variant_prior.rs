@@ -6,6 +6,8 @@
 //! digits).
 //!
 //! Usage: `cargo run --release --example variant_prior -- MODEL DEV.tsv full|half TRAIN.tok...`
+//! (`RULES=kana|num|both`; `MIN_BEST=N MIN_RATIO=R`: only variants seen N times and R times as
+//! often; `BIAS_OUT=FILE`: write every lexicon entry's prior as word biases instead)
 mod common;
 
 use henkan::build::gold::{fold, GoldAligner};
@@ -104,7 +106,9 @@ impl Counts {
                 .map(|(_, &c)| c)
                 .max()
                 .unwrap_or(0);
-            if best > n {
+            let min_best: u32 = std::env::var("MIN_BEST").map_or(0, |v| v.parse().unwrap());
+            let min_ratio: f32 = std::env::var("MIN_RATIO").map_or(1.0, |v| v.parse().unwrap());
+            if best > n && best >= min_best && (best + 1) as f32 >= min_ratio * (n + 1) as f32 {
                 p = p.min(((n + 1) as f32 / (best + 1) as f32).ln());
             }
         }
