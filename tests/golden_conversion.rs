@@ -159,6 +159,8 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
             ("じゅうえんやすい", "１０円安い"),
             ("ひゃくけん", "１００件"),
             ("せんえん", "１０００円"),
+            ("さんびゃっぽん", "３００本"),
+            ("ひゃっかい", "１００回"),
         ] {
             let conv = s.convert_reading(&engine, reading);
             assert!(
@@ -175,6 +177,7 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
             "せかいじゅう",
             "せんせい",
             "ひゃくにんいっしゅ",
+            "ひゃっかてん",
         ] {
             let text = s.convert_reading(&engine, reading).text();
             assert!(

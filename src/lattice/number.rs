@@ -32,6 +32,9 @@ const TOKENS: &[(&str, Tok)] = &[
     ("ひゃく", Tok::Mult(100)),
     ("びゃく", Tok::Mult(100)),
     ("ぴゃく", Tok::Mult(100)),
+    ("ひゃっ", Tok::GemMult(100)),
+    ("びゃっ", Tok::GemMult(100)),
+    ("ぴゃっ", Tok::GemMult(100)),
     ("せん", Tok::Mult(1000)),
     ("ぜん", Tok::Mult(1000)),
     ("まん", Tok::Big(10_000)),
@@ -76,12 +79,12 @@ pub fn parse(reading: &str) -> Option<u64> {
         }
     }
     if toks.len() < 2 {
-        // a lone geminated form (いっ, ろっ, はっ, じゅっ, じっ) is the number before a counter
+        // a lone geminated form (いっ, ろっ, はっ, じゅっ, じっ, ひゃっ) is the number before a counter
         // (いっぽん → 1本, じゅっかい → 10回), and so is a lone じゅう, ひゃく, せん (じゅうえん →
         // 10円): the dictionary has digits for the single digits only
         return match (toks.first(), spelled.first()) {
             (Some(Tok::Gem(d)), Some(s)) if s.ends_with('っ') => Some(*d),
-            (Some(Tok::GemMult(m)), _) => Some(*m),
+            (Some(Tok::GemMult(m)), Some(&("じゅっ" | "じっ" | "ひゃっ"))) => Some(*m),
             (Some(Tok::Mult(m)), Some(&("じゅう" | "ひゃく" | "せん"))) => Some(*m),
             _ => None,
         };
@@ -97,8 +100,8 @@ pub fn parse(reading: &str) -> Option<u64> {
         // さんびゃく, さんぜん; ろっぴゃく, はっぴゃく (and いっぴゃく).
         let prev = if i > 0 { Some(toks[i - 1]) } else { None };
         match spelled[i] {
-            "びゃく" | "ぜん" if prev != Some(Tok::Digit(3)) => return None,
-            "ぴゃく" if !matches!(prev, Some(Tok::Gem(1 | 6 | 8))) => return None,
+            "びゃく" | "びゃっ" | "ぜん" if prev != Some(Tok::Digit(3)) => return None,
+            "ぴゃく" | "ぴゃっ" if !matches!(prev, Some(Tok::Gem(1 | 6 | 8))) => return None,
             _ => {}
         }
         match *t {
@@ -106,7 +109,9 @@ pub fn parse(reading: &str) -> Option<u64> {
                 if digit.is_some() {
                     return None;
                 }
-                if matches!(t, Tok::Gem(_)) && !matches!(next, None | Some(Tok::Mult(_))) {
+                if matches!(t, Tok::Gem(_))
+                    && !matches!(next, None | Some(Tok::Mult(_) | Tok::GemMult(_)))
+                {
                     return None;
                 }
                 digit = Some(d);
@@ -218,6 +223,10 @@ mod tests {
             ("じゅう", 10),
             ("ひゃく", 100),
             ("せん", 1000),
+            ("ろっぴゃっ", 600),
+            ("さんびゃっ", 300),
+            ("ひゃっ", 100),
+            ("にせんはっぴゃっ", 2800),
         ] {
             assert_eq!(parse(r), Some(v), "{r}");
         }
@@ -226,6 +235,10 @@ mod tests {
             "に",
             "まん",
             "びゃく",
+            "びゃっ",
+            "ぴゃっ",
+            "にびゃっ",
+            "ろっぴゃっに",
             "ぜん",
             "にさん",
             "いっに",
