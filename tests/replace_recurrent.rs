@@ -15,16 +15,17 @@ fn section(bytes: &[u8], kind: SectionKind) -> Vec<u8> {
         .unwrap_or_default()
 }
 
+/// The shipped model's bytes and its LSTM LM.
+fn shipped_lstm() -> (Vec<u8>, LstmModel) {
+    let model = std::fs::read(shipped_path()).unwrap();
+    let c = Container::from_bytes(model.clone()).unwrap();
+    let lm = LstmModel::from_section(c.require(SectionKind::Lstm).unwrap()).unwrap();
+    (model, lm)
+}
+
 #[test]
 fn the_recurrent_part_is_replaced_and_the_rest_kept() {
-    let model = std::fs::read(shipped_path()).unwrap();
-    let old = LstmModel::from_section(
-        Container::from_bytes(model.clone())
-            .unwrap()
-            .require(SectionKind::Lstm)
-            .unwrap(),
-    )
-    .unwrap();
+    let (model, old) = shipped_lstm();
     let mut w = LstmWeights::from_model(&old);
     // a new recurrent part: the matrices scaled, one bias and one output bias moved
     for v in w.w_hh.iter_mut() {
@@ -65,11 +66,18 @@ fn the_recurrent_part_is_replaced_and_the_rest_kept() {
     );
     let before = LstmWeights::from_model(&old);
     assert!(got.w_hh.iter().zip(&before.w_hh).any(|(x, y)| x != y));
-    // the sections that depend on the embedding or the word ids stay, byte for byte
+    // the sections that depend on the embedding, the word ids or the entries stay, byte for
+    // byte, in their places
+    let order = |b: &[u8]| -> Vec<SectionKind> {
+        let c = Container::from_bytes(b.to_vec()).unwrap();
+        c.entries().iter().filter_map(|e| e.kind).collect()
+    };
+    assert_eq!(order(&bytes), order(&model));
     for kind in [
         SectionKind::LstmBackward,
         SectionKind::LmVocab,
         SectionKind::PredictBias,
+        SectionKind::WordBias,
         SectionKind::LexiconIndex,
     ] {
         assert_eq!(section(&bytes, kind), section(&model, kind), "{kind:?}");
@@ -89,14 +97,7 @@ fn the_recurrent_part_is_replaced_and_the_rest_kept() {
 
 #[test]
 fn another_embedding_or_shape_is_refused() {
-    let model = std::fs::read(shipped_path()).unwrap();
-    let old = LstmModel::from_section(
-        Container::from_bytes(model.clone())
-            .unwrap()
-            .require(SectionKind::Lstm)
-            .unwrap(),
-    )
-    .unwrap();
+    let (model, old) = shipped_lstm();
     let mut w = LstmWeights::from_model(&old);
     w.embedding[1000] += 0.01;
     let e = replace_recurrent(model.clone(), &w, Quant::Codebook(4)).unwrap_err();

@@ -129,7 +129,7 @@ def main():
     bos, unk = int(meta["bos_id"]), int(meta["unk_id"])
     init = load_file(a.init)
     model = Lm(init)
-    train = [d for d in load_rows(a.train)]
+    train = load_rows(a.train)
     devs = [(p, load_rows([p])) for p in a.dev]
     t0 = time.time()
     prepare(model, train, unk, bos)

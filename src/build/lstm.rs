@@ -868,16 +868,39 @@ pub fn stored_payload(m: &crate::lm::lstm::QuantMatrix) -> MatrixPayload {
     }
 }
 
-/// Largest difference [`replace_recurrent`] accepts between the new weights' embedding and the
-/// model's decoded one (the same as for a backward LM: trained with it frozen, it is equal).
-pub const KEPT_EMBEDDING_TOLERANCE: f32 = BACKWARD_EMBEDDING_TOLERANCE;
+/// The largest difference between `embedding` (`[vocab, hidden]`, f32) and the model LM's
+/// decoded embedding; an error naming `what` when it is above [`BACKWARD_EMBEDDING_TOLERANCE`]
+/// (weights trained with the model's own embedding frozen differ by 0).
+fn embedding_diff(
+    model: &crate::lm::lstm::LstmModel,
+    embedding: &[f32],
+    what: &str,
+) -> Result<f32> {
+    let h = model.hidden;
+    let mut row = vec![0.0f32; h];
+    let mut diff = 0.0f32;
+    for (r, want) in embedding.chunks_exact(h).enumerate() {
+        model.embedding.decode_row(r, h, &mut row);
+        for (a, b) in row.iter().zip(want) {
+            diff = diff.max((a - b).abs());
+        }
+    }
+    if diff > BACKWARD_EMBEDDING_TOLERANCE {
+        return Err(build_err(format!(
+            "{what}'s embedding differs from the model's by up to {diff}: train it on the \
+             model's own (export-lstm, embedding frozen)"
+        )));
+    }
+    Ok(diff)
+}
 
 /// Returns a copy of the model container `model` with its LSTM LM's recurrent matrices (stored
 /// `recurrent`), their bias and the output bias taken from `weights`, which must have been
 /// trained with the model's own embedding frozen (`henkan export-lstm`, then e.g.
 /// `training/disc_finetune.py`). The stored embedding is written back byte for byte, so the
-/// backward LM that shares it (`LstmBackward`), the vocabulary map and the prediction bias (per
-/// word id) stay; the largest embedding difference is returned.
+/// backward LM that shares it (`LstmBackward`), the vocabulary map, the prediction bias (per
+/// word id) and the word bias (per lexicon entry) stay; the largest embedding difference is
+/// returned.
 pub fn replace_recurrent(
     model: Vec<u8>,
     weights: &LstmWeights,
@@ -892,19 +915,7 @@ pub fn replace_recurrent(
         )));
     }
     let h = old.hidden;
-    let mut row = vec![0.0f32; h];
-    let mut diff = 0.0f32;
-    for r in 0..old.vocab {
-        old.embedding.decode_row(r, h, &mut row);
-        for (a, b) in row.iter().zip(&weights.embedding[r * h..(r + 1) * h]) {
-            diff = diff.max((a - b).abs());
-        }
-    }
-    if diff > KEPT_EMBEDDING_TOLERANCE {
-        return Err(build_err(format!(
-            "the new LM's embedding differs from the model's by up to {diff}: train it on the model's own (export-lstm, embedding frozen)"
-        )));
-    }
+    let diff = embedding_diff(&old, &weights.embedding, "the new LM")?;
     let w_hr = (!weights.w_hr.is_empty()).then(|| payload(&weights.w_hr, weights.cell, recurrent));
     let lstm = write_lstm(&LstmPayload {
         vocab: old.vocab,
@@ -919,24 +930,7 @@ pub fn replace_recurrent(
         b: &weights.b,
         out_bias: &weights.out_bias,
     });
-    // in place (the sections keep their order, which the streaming loader reads in); the
-    // hybrid's word bias was fitted with the LM being replaced
-    let mut w = ContainerWriter::new();
-    let mut lstm = Some(lstm);
-    for e in container.entries() {
-        match e.kind {
-            Some(SectionKind::Lstm) => {
-                w.add(SectionKind::Lstm, lstm.take().unwrap_or_default());
-            }
-            Some(SectionKind::WordBias) | None => {}
-            Some(kind) => {
-                if let Some(s) = container.section(kind) {
-                    w.add(kind, s.as_ref().to_vec());
-                }
-            }
-        }
-    }
-    Ok((w.finish(), diff))
+    Ok((container.with_section(SectionKind::Lstm, lstm), diff))
 }
 
 /// Returns a copy of the model container `model` (which has an LSTM LM with the vocabulary
@@ -956,11 +950,7 @@ pub fn remap_lm_vocab(
         )));
     }
     let (voc, report) = map_vocab(&container, &vocab, how)?;
-    let bytes = replace_sections(
-        &container,
-        &[SectionKind::LmVocab],
-        vec![(SectionKind::LmVocab, voc)],
-    );
+    let bytes = container.with_section(SectionKind::LmVocab, voc);
     Ok((bytes, report))
 }
 
@@ -1025,30 +1015,12 @@ pub fn attach_backward(
             "a backward LM with a projection is not supported",
         ));
     }
-    let h = fwd.hidden;
-    let mut row = vec![0.0; h];
-    let mut max_diff = 0f32;
-    for (r, want) in weights.embedding.chunks_exact(h).enumerate() {
-        fwd.embedding.decode_row(r, h, &mut row);
-        for (a, b) in row.iter().zip(want) {
-            max_diff = max_diff.max((a - b).abs());
-        }
-    }
-    if max_diff > BACKWARD_EMBEDDING_TOLERANCE {
-        return Err(build_err(format!(
-            "the backward LM's embedding differs from the model's by up to {max_diff}: train it on \
-             the model's own (export-lstm, --freeze-embedding)"
-        )));
-    }
+    let max_diff = embedding_diff(&fwd, &weights.embedding, "the backward LM")?;
     let section = pack_backward(weights, recurrent, bias_bits);
     let report = BackwardReport {
         bytes: section.len(),
         embedding_max_diff: max_diff,
     };
-    let bytes = replace_sections(
-        &container,
-        &[SectionKind::LstmBackward],
-        vec![(SectionKind::LstmBackward, section)],
-    );
+    let bytes = container.with_section(SectionKind::LstmBackward, section);
     Ok((bytes, report))
 }

@@ -935,22 +935,34 @@ pub fn repack(bytes: Vec<u8>, level: Option<i32>) -> Result<Vec<u8>> {
 }
 
 /// The model with the section of `kind` replaced by (or, if it has none, extended with)
-/// `section`, stored uncompressed (recompress with [`repack`]); the other sections are kept in
-/// their order.
+/// `section`, stored uncompressed (recompress with [`repack`]); the sections keep their order
+/// ([`Container::with_section`]).
 pub fn replace_section(bytes: Vec<u8>, kind: SectionKind, section: Vec<u8>) -> Result<Vec<u8>> {
-    let container = Container::from_bytes(bytes)?;
-    let mut w = ContainerWriter::new();
-    for e in container.entries() {
-        let Some(k) = e.kind else { continue };
-        if k == kind {
-            continue;
+    Ok(Container::from_bytes(bytes)?.with_section(kind, section))
+}
+
+impl Container {
+    /// A new file of these sections with the one of `kind` replaced by `section` where it
+    /// stands (appended when there is none), all stored uncompressed. The order is kept: the
+    /// dictionary sections stay ahead of the language models for a streaming loader.
+    pub fn with_section(&self, kind: SectionKind, section: Vec<u8>) -> Vec<u8> {
+        let mut w = ContainerWriter::new();
+        let mut section = Some(section);
+        for e in self.entries() {
+            let Some(k) = e.kind else { continue };
+            if k == kind {
+                if let Some(new) = section.take() {
+                    w.add(k, new);
+                }
+            } else if let Some(s) = self.section(k) {
+                w.add(k, s.as_ref().to_vec());
+            }
         }
-        if let Some(s) = container.section(k) {
-            w.add(k, s.as_ref().to_vec());
+        if let Some(new) = section {
+            w.add(kind, new);
         }
+        w.finish()
     }
-    w.add(kind, section);
-    Ok(w.finish())
 }
 
 fn align(n: usize) -> usize {
@@ -966,6 +978,38 @@ mod tests {
         w.add(SectionKind::Meta, b"name=test\n".to_vec());
         w.add(SectionKind::Connection, vec![1, 2, 3, 4, 5]);
         w.finish()
+    }
+
+    #[test]
+    fn a_replaced_section_keeps_its_place() {
+        let kinds = |b: Vec<u8>| -> Vec<SectionKind> {
+            let c = Container::from_bytes(b).unwrap();
+            c.entries().iter().filter_map(|e| e.kind).collect()
+        };
+        let b = replace_section(sample(), SectionKind::Meta, b"name=new\n".to_vec()).unwrap();
+        assert_eq!(
+            kinds(b.clone()),
+            [SectionKind::Meta, SectionKind::Connection]
+        );
+        let c = Container::from_bytes(b).unwrap();
+        assert_eq!(
+            c.section(SectionKind::Meta).unwrap().as_ref(),
+            b"name=new\n"
+        );
+        assert_eq!(
+            c.section(SectionKind::Connection).unwrap().as_ref(),
+            [1, 2, 3, 4, 5]
+        );
+        // a kind the file lacks is appended
+        let b = replace_section(sample(), SectionKind::WordBias, vec![9]).unwrap();
+        assert_eq!(
+            kinds(b),
+            [
+                SectionKind::Meta,
+                SectionKind::Connection,
+                SectionKind::WordBias
+            ]
+        );
     }
 
     #[test]
