@@ -161,6 +161,8 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
             ("せんえん", "１０００円"),
             ("さんびゃっぽん", "３００本"),
             ("ひゃっかい", "１００回"),
+            ("しがつじゅうよっかに", "４月１４日に"),
+            ("にじゅうよっかから", "２４日から"),
         ] {
             let conv = s.convert_reading(&engine, reading);
             assert!(
@@ -178,6 +180,8 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
             "せんせい",
             "ひゃくにんいっしゅ",
             "ひゃっかてん",
+            "よってください",
+            "よっぽど",
         ] {
             let text = s.convert_reading(&engine, reading).text();
             assert!(

@@ -6,7 +6,8 @@
 //! and the large units まん (10⁴), おく (10⁸), ちょう (10¹²), with the sound changes
 //! (さんびゃく, ろっぴゃく, さんぜん, いっせん, …). The geminated forms いっ/ろっ/はっ/じゅっ
 //! stand before a multiplier or at the very end (before a counter: いっかい → 1回), and so
-//! do the short forms よ (4: にじゅうよねん) and く (9: じゅうくじ).
+//! do the short forms よ (4: にじゅうよねん) and く (9: じゅうくじ), and よっ ends a number before
+//! the day counter か (じゅうよっか → 14日; a lone よっ is left to the dictionary's 四日, ４日).
 
 const TOKENS: &[(&str, Tok)] = &[
     ("いち", Tok::Digit(1)),
@@ -14,6 +15,7 @@ const TOKENS: &[(&str, Tok)] = &[
     ("に", Tok::Digit(2)),
     ("さん", Tok::Digit(3)),
     ("よん", Tok::Digit(4)),
+    ("よっ", Tok::Gem(4)),
     ("よ", Tok::Gem(4)),
     ("ご", Tok::Digit(5)),
     ("ろく", Tok::Digit(6)),
@@ -83,7 +85,7 @@ pub fn parse(reading: &str) -> Option<u64> {
         // (いっぽん → 1本, じゅっかい → 10回), and so is a lone じゅう, ひゃく, せん (じゅうえん →
         // 10円): the dictionary has digits for the single digits only
         return match (toks.first(), spelled.first()) {
-            (Some(Tok::Gem(d)), Some(s)) if s.ends_with('っ') => Some(*d),
+            (Some(Tok::Gem(d)), Some(s)) if s.ends_with('っ') && *s != "よっ" => Some(*d),
             (Some(Tok::GemMult(m)), Some(&("じゅっ" | "じっ" | "ひゃっ"))) => Some(*m),
             (Some(Tok::Mult(m)), Some(&("じゅう" | "ひゃく" | "せん"))) => Some(*m),
             _ => None,
@@ -112,6 +114,10 @@ pub fn parse(reading: &str) -> Option<u64> {
                 if matches!(t, Tok::Gem(_))
                     && !matches!(next, None | Some(Tok::Mult(_) | Tok::GemMult(_)))
                 {
+                    return None;
+                }
+                // よっ only ends a number, before the day counter か (じゅうよっか → 14日)
+                if spelled[i] == "よっ" && next.is_some() {
                     return None;
                 }
                 digit = Some(d);
@@ -227,6 +233,8 @@ mod tests {
             ("さんびゃっ", 300),
             ("ひゃっ", 100),
             ("にせんはっぴゃっ", 2800),
+            ("じゅうよっ", 14),
+            ("にじゅうよっ", 24),
         ] {
             assert_eq!(parse(r), Some(v), "{r}");
         }
@@ -251,6 +259,9 @@ mod tests {
             "く",
             "いち",
             "ろく",
+            "よっ",
+            "よっせん",
+            "じゅうよっせん",
         ] {
             assert_eq!(parse(r), None, "{r}");
         }
