@@ -182,6 +182,7 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
             "ひゃっかてん",
             "よってください",
             "よっぽど",
+            "せんごのにほん",
         ] {
             let text = s.convert_reading(&engine, reading).text();
             assert!(

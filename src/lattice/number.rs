@@ -91,6 +91,11 @@ pub fn parse(reading: &str) -> Option<u64> {
             _ => None,
         };
     }
+    // せん with its 1 left out and then a lone digit (せんご 1005, せんに 1002) is almost always a
+    // word (戦後, 戦に); にせんご (2005) and せんきゅうひゃく (1900) stay numbers
+    if toks.len() == 2 && spelled[0] == "せん" && matches!(toks[1], Tok::Digit(_)) {
+        return None;
+    }
     let mut total: u64 = 0;
     let mut section: u64 = 0;
     let mut digit: Option<u64> = None;
@@ -235,6 +240,9 @@ mod tests {
             ("にせんはっぴゃっ", 2800),
             ("じゅうよっ", 14),
             ("にじゅうよっ", 24),
+            ("にせんご", 2005),
+            ("せんにじゅう", 1020),
+            ("せんきゅうひゃく", 1900),
         ] {
             assert_eq!(parse(r), Some(v), "{r}");
         }
@@ -260,6 +268,8 @@ mod tests {
             "いち",
             "ろく",
             "よっ",
+            "せんご",
+            "せんに",
             "よっせん",
             "じゅうよっせん",
         ] {
