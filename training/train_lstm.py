@@ -66,6 +66,12 @@ def parse_args():
                     help="fine-tuning: a new run starts from these weights (an export of training/export.py or "
                          "training/from_model.py; b goes entirely into b_ih, b_hh = 0) instead of a random init; "
                          "ignored when --dir has a checkpoint to resume")
+    ap.add_argument("--homophone-weight", type=float, default=0.0,
+                    help="weight of an auxiliary loss: the target word against the LM words of the same reading "
+                         "and another surface (its homophones), softmax over that set: what conversion has to tell "
+                         "apart (0: off)")
+    ap.add_argument("--homophone-max", type=int, default=16,
+                    help="homophones per word in that loss (the most frequent ones)")
     ap.add_argument("--tiny", action="store_true",
                     help="CI model: 2K vocabulary, 32 dims, 512 negatives, first 3M tokens")
     a = ap.parse_args()
@@ -109,6 +115,47 @@ def sample_negatives(vocab, n_draws, gen):
     u = torch.rand(n_draws, generator=gen, dtype=torch.float64)
     s = (torch.exp(u * math.log(vocab + 1)).long() - 1).clamp_(0, vocab - 1)
     return torch.unique(s)
+
+
+def homophone_table(vocab_tsv, V, k):
+    """[V, k] LM ids: row w = w, then up to k-1 words of w's reading with another surface (most frequent
+    first), -1 padded; words without a reading (<s>, <unk>) or without homophones have -1 from column 1."""
+    words = {}
+    with open(vocab_tsv, encoding="utf-8") as f:
+        for line in f:
+            i, w, c = line.rstrip("\n").split("\t")
+            i = int(i)
+            parts = w.rsplit("/", 3)
+            if i < V and len(parts) == 4:
+                words[i] = (parts[0], parts[1], float(c))
+    by_reading = {}
+    for i, (surf, reading, c) in words.items():
+        by_reading.setdefault(reading, []).append((c, i, surf))
+    table = np.full((V, k), -1, dtype=np.int64)
+    table[:, 0] = np.arange(V)
+    for group in by_reading.values():
+        if len(group) < 2:
+            continue
+        group.sort(key=lambda t: -t[0])
+        for _, i, surf in group:
+            others = [j for _, j, s2 in group if s2 != surf][: k - 1]
+            table[i, 1:1 + len(others)] = others
+    return torch.from_numpy(table)
+
+
+def homophone_loss(model, h, y, table):
+    """Cross-entropy of the target among its homophones (rows of `table`), over the targets that have any."""
+    rows = F.embedding(y, table)  # [N, k]
+    has = rows[:, 1] >= 0
+    if not bool(has.any()):
+        return h.sum() * 0.0
+    rows, hs = rows[has], h[has]
+    valid = rows >= 0
+    ids = rows.clamp(min=0)
+    W, b = model.embedding.weight, model.out_bias
+    logits = torch.einsum("nh,nkh->nk", hs, F.embedding(ids, W)) + F.embedding(ids, b.unsqueeze(1)).squeeze(2)
+    logits = logits.masked_fill(~valid, float("-inf"))
+    return F.cross_entropy(logits.float(), torch.zeros(len(rows), dtype=torch.long))
 
 
 def sampled_loss(model, h, y, neg, log_q_neg, vocab, n_draws):
@@ -245,6 +292,11 @@ def main():
                     lstm.weight_hr_l0[:, :C0].copy_(torch.eye(a.hidden, C0))
     if a.freeze_embedding:
         model.embedding.weight.requires_grad_(False)
+    homophones = None
+    if a.homophone_weight > 0:
+        homophones = homophone_table(os.path.join(a.vocab_from, "vocab.tsv"), V, a.homophone_max)
+        n_with = int((homophones[:, 1] >= 0).sum())
+        log(f"homophone loss: weight {a.homophone_weight}, {n_with} of {V} words have homophones")
     opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=a.lr)
     config = {k: getattr(a, k) for k in ["emb", "hidden", "batch", "bptt", "neg", "max_train_tokens", "seed"]}
     config.update(vocab_size=V, unk_id=unk_id, bos_id=bos_id, vocab_from=a.vocab_from,
@@ -302,6 +354,7 @@ def main():
     next_ckpt = t_start + a.ckpt_minutes * 60
     next_eval = t_start + a.eval_minutes * 60
     win_t, win_tok, win_loss, win_n = time.time(), 0, 0.0, 0
+    win_aux = 0.0
     streams = np.arange(a.batch) * L
     times = {1: [], 2: []}
     stop_at = t_start + a.stop_minutes * 60 if a.stop_minutes > 0 else deadline
@@ -326,6 +379,10 @@ def main():
             neg = sample_negatives(V, a.neg, gen)
             log_q_neg = torch.log(log_uniform_q(V, a.neg, neg))
             loss = sampled_loss(model, h.reshape(-1, a.hidden), y.reshape(-1), neg, log_q_neg, V, a.neg)
+            if homophones is not None:
+                aux = homophone_loss(model, h.reshape(-1, a.hidden), y.reshape(-1), homophones)
+                win_aux += aux.item()
+                loss = loss + a.homophone_weight * aux
         state = tuple(s.float() for s in state)
         opt.zero_grad(set_to_none=True)
         loss.float().backward()
@@ -361,8 +418,11 @@ def main():
             dt = now - win_t
             st["train_seconds"] += dt
             log(f"step {st['step']} epoch {st['epoch']} pos {st['pos']}/{L} tokens {st['tokens']} "
-                f"sampled-loss {win_loss / win_n:.3f} {win_tok / dt:.0f} tok/s lr {opt.param_groups[0]['lr']:.2e} negs {len(neg)} threads {torch.get_num_threads()}")
+                f"sampled-loss {win_loss / win_n:.3f} "
+                + (f"homophone-loss {win_aux / win_n:.3f} " if homophones is not None else "")
+                + f"{win_tok / dt:.0f} tok/s lr {opt.param_groups[0]['lr']:.2e} negs {len(neg)} threads {torch.get_num_threads()}")
             win_t, win_tok, win_loss, win_n = time.time(), 0, 0.0, 0
+            win_aux = 0.0
         if now >= next_ckpt:
             save()
             next_ckpt = time.time() + a.ckpt_minutes * 60
