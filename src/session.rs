@@ -504,6 +504,9 @@ impl Session {
             }
             None => self.nbest(engine, span, &best),
         };
+        let mut nbest = nbest;
+        add_digit_twins(&mut nbest, self.lattice.digits);
+        nbest.truncate(NBEST.max(1));
         Conversion {
             reading: self.lattice.reading().to_string(),
             segments,
@@ -553,6 +556,7 @@ impl Session {
                 out.push(s);
             }
         }
+        add_digit_twins(&mut out, lattice.digits);
         let reading = lattice.span(span.begin, span.end);
         for form in [reading.to_string(), to_katakana(reading)] {
             if !out.contains(&form) {
@@ -591,5 +595,28 @@ impl Session {
         }
         out.truncate(NBEST.max(1));
         out
+    }
+}
+
+/// How many of the first candidates get a digit twin ([`add_digit_twins`]).
+const TWINS_OF: usize = 5;
+
+/// After each of the first [`TWINS_OF`] candidates with a kanji numeral before a counter
+/// (`二人`, `十二月`), its twin in Arabic digits in the session's width (`２人`, `１２月`), as
+/// Mozc offers them ([`crate::lattice::number::digit_twin`]); a twin already in the list is not
+/// repeated.
+fn add_digit_twins(out: &mut Vec<String>, digits: crate::lattice::DigitWidth) {
+    let mut i = 0;
+    let mut seen = 0;
+    while i < out.len() && seen < TWINS_OF {
+        seen += 1;
+        if let Some(t) = crate::lattice::number::digit_twin(&out[i]) {
+            let t = digits.apply(&t);
+            if !out.contains(&t) {
+                out.insert(i + 1, t);
+                i += 1;
+            }
+        }
+        i += 1;
     }
 }

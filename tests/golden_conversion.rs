@@ -194,3 +194,47 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
         }
     }
 }
+
+#[test]
+fn a_kanji_numeral_before_a_counter_has_its_digit_twin_next_to_it() {
+    // as Mozc: ふたり offers 二人 and right after it ２人, in the session's width
+    let engine = shipped_engine();
+    for scoring in [
+        henkan::decoder::neural::Scoring::Classic,
+        henkan::decoder::neural::Scoring::Hybrid,
+    ] {
+        let mut s = Session::new();
+        s.set_scoring(scoring, henkan::decoder::neural::NeuralOptions::default());
+        for (reading, kanji, digits) in [("ふたり", "二人", "２人"), ("よにん", "四人", "４人")]
+        {
+            let conv = s.convert_reading(&engine, reading);
+            let c = &conv.segments[0].candidates;
+            let k = c.iter().position(|t| t == kanji);
+            assert!(
+                k.is_some() && c.get(k.unwrap() + 1).map(String::as_str) == Some(digits),
+                "{scoring:?} {reading}: {c:?}"
+            );
+        }
+        let conv = s.convert_reading(&engine, "ふたりでいく");
+        assert!(
+            conv.nbest.iter().any(|t| t == "２人で行く"),
+            "{scoring:?}: {:?}",
+            conv.nbest
+        );
+        s.set_digit_width(henkan::lattice::DigitWidth::Half);
+        let conv = s.convert_reading(&engine, "ふたり");
+        assert!(
+            conv.segments[0].candidates.iter().any(|t| t == "2人"),
+            "{scoring:?}: {:?}",
+            conv.segments[0].candidates
+        );
+        // no counter, no twin
+        let conv = s.convert_reading(&engine, "いっしょに");
+        assert!(
+            conv.segments[0].candidates.iter().any(|t| t == "一緒に")
+                && !conv.segments[0].candidates.iter().any(|t| t == "1緒に"),
+            "{scoring:?}: {:?}",
+            conv.segments[0].candidates
+        );
+    }
+}

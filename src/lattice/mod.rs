@@ -98,7 +98,7 @@ pub enum DigitWidth {
 impl DigitWidth {
     /// Writes the digits of `s` in this width. Surfaces with Latin letters (`MP3`, `Ｗｉｎ１０`)
     /// keep their digits as the dictionary has them.
-    fn apply(self, s: &str) -> String {
+    pub fn apply(self, s: &str) -> String {
         let full = self == DigitWidth::Full;
         let digit = |c: char| {
             if full {

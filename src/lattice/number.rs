@@ -205,6 +205,240 @@ pub fn full_width_digits(v: u64) -> String {
         .collect()
 }
 
+/// Counters written after a number (Mozc's 助数詞 that text commonly writes with digits).
+const COUNTERS: &[&str] = &[
+    "人",
+    "日",
+    "月",
+    "年",
+    "回",
+    "個",
+    "本",
+    "枚",
+    "匹",
+    "台",
+    "冊",
+    "杯",
+    "階",
+    "件",
+    "歳",
+    "才",
+    "度",
+    "番",
+    "名",
+    "つ",
+    "泊",
+    "部",
+    "軒",
+    "点",
+    "分",
+    "時",
+    "秒",
+    "週",
+    "円",
+    "倍",
+    "位",
+    "割",
+    "社",
+    "校",
+    "曲",
+    "話",
+    "巻",
+    "号",
+    "区",
+    "丁目",
+    "ヶ月",
+    "か月",
+    "カ月",
+    "ヵ月",
+    "箇所",
+    "か所",
+    "ヶ所",
+    "カ所",
+    "頭",
+    "羽",
+    "着",
+    "足",
+    "戸",
+    "期",
+    "代",
+    "局",
+    "勝",
+    "敗",
+    "種",
+    "段",
+    "列",
+    "棟",
+    "室",
+    "席",
+    "店",
+    "隻",
+    "機",
+    "両",
+    "票",
+    "粒",
+    "輪",
+    "錠",
+    "行",
+    "頁",
+    "世紀",
+    "周年",
+    "カ国",
+    "か国",
+    "ヶ国",
+    "通",
+    "問",
+    "箱",
+    "袋",
+    "品",
+    "缶",
+    "皿",
+    "合",
+    "升",
+    "体",
+    "kg",
+    "km",
+    "cm",
+    "mm",
+    "%",
+    "％",
+    "メートル",
+    "キロ",
+    "グラム",
+    "センチ",
+    "ページ",
+    "ドル",
+];
+
+/// Characters before a numeral that keep it a number (`第一回`, `約十人`, `毎月一回`); after any
+/// other kanji the numeral is part of a word (`統一`, `唯一`).
+const NUMBER_PREFIXES: &[char] = &['第', '約', '毎', '各', '全', '計', '同', '満'];
+
+const KANJI_DIGITS: &[char] = &['〇', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
+
+fn kanji_digit(c: char) -> Option<u64> {
+    KANJI_DIGITS.iter().position(|&k| k == c).map(|d| d as u64)
+}
+
+fn is_kanji_numeral(c: char) -> bool {
+    kanji_digit(c).is_some() || matches!(c, '十' | '百' | '千' | '万' | '億')
+}
+
+/// The value of a number written in kanji numerals: with multipliers (`二十` 20, `三百五` 305,
+/// `十二万` 120000) or digit by digit (`二〇〇七` 2007); `None` for anything else.
+///
+/// ```
+/// use henkan::lattice::number::kanji_value;
+/// assert_eq!(kanji_value("二十"), Some(20));
+/// assert_eq!(kanji_value("三百五"), Some(305));
+/// assert_eq!(kanji_value("二〇〇七"), Some(2007));
+/// assert_eq!(kanji_value("一二"), Some(12));
+/// assert_eq!(kanji_value("十十"), None);
+/// ```
+pub fn kanji_value(s: &str) -> Option<u64> {
+    let chars: Vec<char> = s.chars().collect();
+    if chars.is_empty() || chars.len() > 20 {
+        return None;
+    }
+    if chars.len() >= 2 && chars.iter().all(|&c| kanji_digit(c).is_some()) {
+        return chars.iter().try_fold(0u64, |v, &c| {
+            v.checked_mul(10)?.checked_add(kanji_digit(c)?)
+        });
+    }
+    let (mut total, mut section) = (0u64, 0u64);
+    let mut digit: Option<u64> = None;
+    let (mut last_mult, mut last_big) = (u64::MAX, u64::MAX);
+    for c in chars {
+        if let Some(d) = kanji_digit(c) {
+            if digit.is_some() {
+                return None;
+            }
+            digit = Some(d);
+            continue;
+        }
+        let (mult, big) = match c {
+            '十' => (10, false),
+            '百' => (100, false),
+            '千' => (1000, false),
+            '万' => (10_000, true),
+            '億' => (100_000_000, true),
+            _ => return None,
+        };
+        if big {
+            if mult >= last_big {
+                return None;
+            }
+            let v = section + digit.take().unwrap_or(0);
+            if v == 0 {
+                return None;
+            }
+            total = total.checked_add(v.checked_mul(mult)?)?;
+            section = 0;
+            last_mult = u64::MAX;
+            last_big = mult;
+        } else {
+            if mult >= last_mult {
+                return None;
+            }
+            let d = digit.take().unwrap_or(1);
+            if d == 0 {
+                return None;
+            }
+            section += d * mult;
+            last_mult = mult;
+        }
+    }
+    Some(total + section + digit.unwrap_or(0))
+}
+
+/// `text` with each kanji numeral that stands before a counter written in Arabic digits, as
+/// Mozc offers it (`二人で` → `2人で`, `十二月` → `12月`, `第一回` → `第1回`), or `None` when
+/// there is none. A numeral after another kanji is part of a word (`統一日`), and `一緒` has no
+/// counter: both are left alone. Digits are ASCII; the caller applies the digit width.
+///
+/// ```
+/// use henkan::lattice::number::digit_twin;
+/// assert_eq!(digit_twin("二人で").as_deref(), Some("2人で"));
+/// assert_eq!(digit_twin("二十日と十二月").as_deref(), Some("20日と12月"));
+/// assert_eq!(digit_twin("一緒に"), None);
+/// ```
+pub fn digit_twin(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if !is_kanji_numeral(c) || matches!(c, '万' | '億') {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < chars.len() && is_kanji_numeral(chars[j]) {
+            j += 1;
+        }
+        let run: String = chars[i..j].iter().collect();
+        let rest: String = chars[j..].iter().collect();
+        let before_ok =
+            i == 0 || !is_kanji(chars[i - 1]) || NUMBER_PREFIXES.contains(&chars[i - 1]);
+        let counter = COUNTERS.iter().any(|k| rest.starts_with(k));
+        match kanji_value(&run) {
+            Some(v) if before_ok && counter => {
+                out.push_str(&written(v));
+                changed = true;
+            }
+            _ => out.push_str(&run),
+        }
+        i = j;
+    }
+    changed.then_some(out)
+}
+
+fn is_kanji(c: char) -> bool {
+    ('\u{4E00}'..='\u{9FFF}').contains(&c) || ('\u{3400}'..='\u{4DBF}').contains(&c) || c == '々'
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,6 +510,43 @@ mod tests {
             assert_eq!(parse(r), None, "{r}");
         }
         assert_eq!(full_width_digits(2305), "２３０５");
+        for (k, v) in [
+            ("一", 1),
+            ("十", 10),
+            ("十二", 12),
+            ("二十", 20),
+            ("百", 100),
+            ("三千五百", 3500),
+            ("十二万", 120_000),
+            ("二〇一〇", 2010),
+        ] {
+            assert_eq!(kanji_value(k), Some(v), "{k}");
+        }
+        for k in [
+            "",
+            "十十",
+            "百十百",
+            "万",
+            "〇十",
+            "一二三四五六七八九〇一二三四五六七八九〇一",
+        ] {
+            assert_eq!(kanji_value(k), None, "{k}");
+        }
+        for (text, twin) in [
+            ("二人", Some("2人")),
+            ("第一回の", Some("第1回の")),
+            ("十日と二十日", Some("10日と20日")),
+            ("約十人", Some("約10人")),
+            ("一つずつ", Some("1つずつ")),
+            ("一緒に", None),
+            ("統一日", None),
+            ("唯一人", None),
+            ("万一", None),
+            ("一方", None),
+            ("２人", None),
+        ] {
+            assert_eq!(digit_twin(text).as_deref(), twin, "{text}");
+        }
         for (v, w) in [
             (0, "0"),
             (9_999, "9999"),
