@@ -163,6 +163,7 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
             ("ひゃっかい", "１００回"),
             ("しがつじゅうよっかに", "４月１４日に"),
             ("にじゅうよっかから", "２４日から"),
+            ("きゅうじゅっぱーせんと", "９０％"),
         ] {
             let conv = s.convert_reading(&engine, reading);
             assert!(

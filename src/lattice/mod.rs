@@ -96,15 +96,16 @@ pub enum DigitWidth {
 }
 
 impl DigitWidth {
-    /// Writes the digits of `s` in this width. Surfaces with Latin letters (`MP3`, `Ｗｉｎ１０`)
-    /// keep their digits as the dictionary has them.
+    /// Writes the digits of `s` in this width, and the percent sign with them (Mozc's dictionary
+    /// has `%` for ぱーせんと: `９０%` would mix widths). Surfaces with Latin letters (`MP3`,
+    /// `Ｗｉｎ１０`) keep their digits as the dictionary has them.
     pub fn apply(self, s: &str) -> String {
         let full = self == DigitWidth::Full;
         let digit = |c: char| {
             if full {
-                c.is_ascii_digit()
+                c.is_ascii_digit() || c == '%'
             } else {
-                ('０'..='９').contains(&c)
+                ('０'..='９').contains(&c) || c == '％'
             }
         };
         let letter = |c: char| {
@@ -447,6 +448,11 @@ mod tests {
         assert_eq!(DigitWidth::Half.apply("１２月"), "12月");
         assert_eq!(DigitWidth::Half.apply("12月"), "12月");
         assert_eq!(DigitWidth::Half.apply("Ｗｉｎ１０"), "Ｗｉｎ１０");
+        // the percent sign goes with the digits (Mozc has % for ぱーせんと)
+        assert_eq!(DigitWidth::Full.apply("%"), "％");
+        assert_eq!(DigitWidth::Full.apply("100%"), "１００％");
+        assert_eq!(DigitWidth::Half.apply("％"), "%");
+        assert_eq!(DigitWidth::Full.apply("#&"), "#&");
     }
 
     fn lex() -> Lexicon {
