@@ -164,6 +164,7 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
             ("しがつじゅうよっかに", "４月１４日に"),
             ("にじゅうよっかから", "２４日から"),
             ("きゅうじゅっぱーせんと", "９０％"),
+            ("きゅうせんまんにとうたつ", "９０００万に到達"),
         ] {
             let conv = s.convert_reading(&engine, reading);
             assert!(

@@ -96,6 +96,14 @@ pub fn parse(reading: &str) -> Option<u64> {
     if toks.len() == 2 && spelled[0] == "せん" && matches!(toks[1], Tok::Digit(_)) {
         return None;
     }
+    // a large unit and then a lone digit (きゅうせんまんに: 9000万2) is the unit and a particle
+    // (9000万に) far more often than a number
+    if toks.len() >= 3
+        && matches!(toks[toks.len() - 2], Tok::Big(_))
+        && matches!(toks[toks.len() - 1], Tok::Digit(_))
+    {
+        return None;
+    }
     let mut total: u64 = 0;
     let mut section: u64 = 0;
     let mut digit: Option<u64> = None;
@@ -504,6 +512,8 @@ mod tests {
             "よっ",
             "せんご",
             "せんに",
+            "きゅうせんまんに",
+            "にまんご",
             "よっせん",
             "じゅうよっせん",
         ] {
