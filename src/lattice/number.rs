@@ -129,8 +129,9 @@ pub fn parse(reading: &str) -> Option<u64> {
                 {
                     return None;
                 }
-                // よっ only ends a number, before the day counter か (じゅうよっか → 14日)
-                if spelled[i] == "よっ" && next.is_some() {
+                // よっ, よ and く only end a number (じゅうよっか → 14日, にじゅうよねん, じゅうくじ):
+                // 4000 and 9000 are よんせん, きゅうせん, never よせん, くせん
+                if matches!(spelled[i], "よっ" | "よ" | "く") && next.is_some() {
                     return None;
                 }
                 digit = Some(d);
@@ -513,6 +514,9 @@ mod tests {
             "せんご",
             "せんに",
             "きゅうせんまんに",
+            "くせん",
+            "よひゃく",
+            "にせんくひゃく",
             "にまんご",
             "よっせん",
             "じゅうよっせん",
