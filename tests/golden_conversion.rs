@@ -2,7 +2,15 @@
 mod common;
 
 use common::*;
+use henkan::decoder::neural::{NeuralOptions, Scoring};
 use henkan::Session;
+
+/// A session converting with `scoring` and the default options.
+fn session_for(scoring: Scoring) -> Session {
+    let mut s = Session::new();
+    s.set_scoring(scoring, NeuralOptions::default());
+    s
+}
 
 fn run_line(
     session: &mut Session,
@@ -102,7 +110,6 @@ fn per_key_best_text_tracks_the_input() {
 /// (`NeuralOptions::digit_join_penalty`).
 #[test]
 fn the_lm_engines_keep_numbers_whole() {
-    use henkan::decoder::neural::{NeuralOptions, Scoring};
     let engine = shipped_engine();
     let cases = [
         ("せんきゅうひゃくごじゅうはちねん", "１９５８年"),
@@ -112,8 +119,7 @@ fn the_lm_engines_keep_numbers_whole() {
         ),
     ];
     for scoring in [Scoring::Neural, Scoring::Hybrid] {
-        let mut s = Session::new();
-        s.set_scoring(scoring, NeuralOptions::default());
+        let mut s = session_for(scoring);
         for (reading, want) in cases {
             assert_eq!(
                 s.convert_reading(&engine, reading).text(),
@@ -144,12 +150,8 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
     // the dictionary has digits for いち, ろく, はち, not for いっ, ろっ, はっ, じゅっ, nor for
     // じゅう, ひゃく, せん alone
     let engine = shipped_engine();
-    for scoring in [
-        henkan::decoder::neural::Scoring::Classic,
-        henkan::decoder::neural::Scoring::Hybrid,
-    ] {
-        let mut s = Session::new();
-        s.set_scoring(scoring, henkan::decoder::neural::NeuralOptions::default());
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
         for (reading, want) in [
             ("いっぽん", "１本"),
             ("ろっぽん", "６本"),
@@ -201,12 +203,8 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
 fn a_kanji_numeral_before_a_counter_has_its_digit_twin_next_to_it() {
     // as Mozc: ふたり offers 二人 and right after it ２人, in the session's width
     let engine = shipped_engine();
-    for scoring in [
-        henkan::decoder::neural::Scoring::Classic,
-        henkan::decoder::neural::Scoring::Hybrid,
-    ] {
-        let mut s = Session::new();
-        s.set_scoring(scoring, henkan::decoder::neural::NeuralOptions::default());
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
         for (reading, kanji, digits) in [("ふたり", "二人", "２人"), ("よにん", "四人", "４人")]
         {
             let conv = s.convert_reading(&engine, reading);

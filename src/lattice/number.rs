@@ -104,6 +104,28 @@ pub fn parse(reading: &str) -> Option<u64> {
     {
         return None;
     }
+    for (i, s) in spelled.iter().enumerate() {
+        let prev = if i > 0 { Some(toks[i - 1]) } else { None };
+        let last = i + 1 == toks.len();
+        match *s {
+            // Sound-changed multipliers follow only the digits that cause them:
+            // さんびゃく, さんぜん; ろっぴゃく, はっぴゃく (and いっぴゃく).
+            "びゃく" | "びゃっ" | "ぜん" if prev != Some(Tok::Digit(3)) => return None,
+            "ぴゃく" | "ぴゃっ" if !matches!(prev, Some(Tok::Gem(1 | 6 | 8))) => return None,
+            // よっ, よ and く only end a number (じゅうよっか → 14日, にじゅうよねん, じゅうくじ):
+            // 4000 and 9000 are よんせん, きゅうせん, never よせん, くせん
+            "よっ" | "よ" | "く" if !last => return None,
+            _ => {}
+        }
+    }
+    value(&toks)
+}
+
+/// The value of a sequence of number words (digits, multipliers within a section of four
+/// digits, large units between sections), or `None` where they do not make a number: two
+/// digits in a row, multipliers out of order, a geminated digit before anything but a
+/// multiplier, a geminated multiplier before anything.
+fn value(toks: &[Tok]) -> Option<u64> {
     let mut total: u64 = 0;
     let mut section: u64 = 0;
     let mut digit: Option<u64> = None;
@@ -111,14 +133,6 @@ pub fn parse(reading: &str) -> Option<u64> {
     let mut last_big = u64::MAX;
     for (i, t) in toks.iter().enumerate() {
         let next = toks.get(i + 1);
-        // Sound-changed multipliers follow only the digits that cause them:
-        // さんびゃく, さんぜん; ろっぴゃく, はっぴゃく (and いっぴゃく).
-        let prev = if i > 0 { Some(toks[i - 1]) } else { None };
-        match spelled[i] {
-            "びゃく" | "びゃっ" | "ぜん" if prev != Some(Tok::Digit(3)) => return None,
-            "ぴゃく" | "ぴゃっ" if !matches!(prev, Some(Tok::Gem(1 | 6 | 8))) => return None,
-            _ => {}
-        }
         match *t {
             Tok::Digit(d) | Tok::Gem(d) => {
                 if digit.is_some() {
@@ -127,11 +141,6 @@ pub fn parse(reading: &str) -> Option<u64> {
                 if matches!(t, Tok::Gem(_))
                     && !matches!(next, None | Some(Tok::Mult(_) | Tok::GemMult(_)))
                 {
-                    return None;
-                }
-                // よっ, よ and く only end a number (じゅうよっか → 14日, にじゅうよねん, じゅうくじ):
-                // 4000 and 9000 are よんせん, きゅうせん, never よせん, くせん
-                if matches!(spelled[i], "よっ" | "よ" | "く") && next.is_some() {
                     return None;
                 }
                 digit = Some(d);
@@ -354,50 +363,18 @@ pub fn kanji_value(s: &str) -> Option<u64> {
             v.checked_mul(10)?.checked_add(kanji_digit(c)?)
         });
     }
-    let (mut total, mut section) = (0u64, 0u64);
-    let mut digit: Option<u64> = None;
-    let (mut last_mult, mut last_big) = (u64::MAX, u64::MAX);
-    for c in chars {
-        if let Some(d) = kanji_digit(c) {
-            if digit.is_some() {
-                return None;
-            }
-            digit = Some(d);
-            continue;
-        }
-        let (mult, big) = match c {
-            '十' => (10, false),
-            '百' => (100, false),
-            '千' => (1000, false),
-            '万' => (10_000, true),
-            '億' => (100_000_000, true),
-            _ => return None,
-        };
-        if big {
-            if mult >= last_big {
-                return None;
-            }
-            let v = section + digit.take().unwrap_or(0);
-            if v == 0 {
-                return None;
-            }
-            total = total.checked_add(v.checked_mul(mult)?)?;
-            section = 0;
-            last_mult = u64::MAX;
-            last_big = mult;
-        } else {
-            if mult >= last_mult {
-                return None;
-            }
-            let d = digit.take().unwrap_or(1);
-            if d == 0 {
-                return None;
-            }
-            section += d * mult;
-            last_mult = mult;
-        }
-    }
-    Some(total + section + digit.unwrap_or(0))
+    let toks = chars
+        .iter()
+        .map(|&c| match c {
+            '十' => Some(Tok::Mult(10)),
+            '百' => Some(Tok::Mult(100)),
+            '千' => Some(Tok::Mult(1000)),
+            '万' => Some(Tok::Big(10_000)),
+            '億' => Some(Tok::Big(100_000_000)),
+            _ => kanji_digit(c).map(Tok::Digit),
+        })
+        .collect::<Option<Vec<Tok>>>()?;
+    value(&toks)
 }
 
 /// `text` with each kanji numeral that stands before a counter written in Arabic digits, as
@@ -412,34 +389,38 @@ pub fn kanji_value(s: &str) -> Option<u64> {
 /// assert_eq!(digit_twin("一緒に"), None);
 /// ```
 pub fn digit_twin(text: &str) -> Option<String> {
-    let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut changed = false;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if !is_kanji_numeral(c) || matches!(c, '万' | '億') {
+    let mut prev: Option<char> = None;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        // a run of numerals; 万 and 億 only inside one (万一 is a word)
+        let len: usize = if matches!(c, '万' | '億') {
+            0
+        } else {
+            rest.chars()
+                .take_while(|&k| is_kanji_numeral(k))
+                .map(char::len_utf8)
+                .sum()
+        };
+        if len == 0 {
             out.push(c);
-            i += 1;
+            prev = Some(c);
+            rest = &rest[c.len_utf8()..];
             continue;
         }
-        let mut j = i;
-        while j < chars.len() && is_kanji_numeral(chars[j]) {
-            j += 1;
-        }
-        let run: String = chars[i..j].iter().collect();
-        let rest: String = chars[j..].iter().collect();
-        let before_ok =
-            i == 0 || !is_kanji(chars[i - 1]) || NUMBER_PREFIXES.contains(&chars[i - 1]);
-        let counter = COUNTERS.iter().any(|k| rest.starts_with(k));
-        match kanji_value(&run) {
-            Some(v) if before_ok && counter => {
+        let (run, after) = rest.split_at(len);
+        let number_before = prev.is_none_or(|p| !is_kanji(p) || NUMBER_PREFIXES.contains(&p));
+        let counter = COUNTERS.iter().any(|k| after.starts_with(k));
+        match kanji_value(run) {
+            Some(v) if number_before && counter => {
                 out.push_str(&written(v));
                 changed = true;
             }
-            _ => out.push_str(&run),
+            _ => out.push_str(run),
         }
-        i = j;
+        prev = run.chars().next_back();
+        rest = after;
     }
     changed.then_some(out)
 }
