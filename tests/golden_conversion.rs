@@ -200,6 +200,39 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
 }
 
 #[test]
+fn a_decimal_read_in_kana_is_written_with_a_point() {
+    // さんてんいちよん is 3.14 (the digits after てん read one by one), in the session's width;
+    // 点 stays where no digits follow it, or only the particle に
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Neural, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        for (reading, want) in [
+            ("さんてんいちよん", "３．１４"),
+            ("ぼうぎょりつにてんごななのせいせき", "防御率２．５７の成績"),
+            ("じゅうにてんさんぱーせんと", "１２．３％"),
+            ("れいてんごびょう", "０．５秒"),
+        ] {
+            assert_eq!(
+                s.convert_reading(&engine, reading).text(),
+                want,
+                "{scoring:?} {reading}"
+            );
+        }
+        for (reading, want) in [("にてんをとった", "２点"), ("さんてんにのぼる", "３点に")]
+        {
+            let text = s.convert_reading(&engine, reading).text();
+            assert!(text.starts_with(want), "{scoring:?} {reading}: {text}");
+        }
+        s.set_digit_width(henkan::lattice::DigitWidth::Half);
+        assert_eq!(
+            s.convert_reading(&engine, "さんてんいちよん").text(),
+            "3.14",
+            "{scoring:?}"
+        );
+    }
+}
+
+#[test]
 fn a_kanji_numeral_before_a_counter_has_its_digit_twin_next_to_it() {
     // as Mozc: ふたり offers 二人 and right after it ２人, in the session's width
     let engine = shipped_engine();

@@ -20,7 +20,8 @@ use fst::raw::{CompiledAddr, Output};
 /// `entry` value of unknown nodes.
 pub const UNKNOWN_ENTRY: u32 = u32::MAX;
 /// `entry` value of a number node: the reading parsed as a number ([`number::parse`]),
-/// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]).
+/// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]), or as a decimal
+/// ([`number::decimal`]).
 pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
 /// Cost of a number node.
 pub const NUMBER_COST: i32 = 1_500;
@@ -118,12 +119,24 @@ impl DigitWidth {
         if !s.chars().any(digit) || s.chars().any(letter) {
             return s.to_string();
         }
-        // full-width digits are ASCII + U+FEE0
-        s.chars()
-            .map(|c| match (full, digit(c)) {
-                (true, true) => char::from_u32(c as u32 + 0xFEE0).unwrap_or(c),
-                (false, true) => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-                _ => c,
+        // full-width digits are ASCII + U+FEE0; so is the decimal point between two digits
+        let chars: Vec<char> = s.chars().collect();
+        let point = |i: usize| {
+            let c = chars[i];
+            (c == if full { '.' } else { '．' })
+                && i > 0
+                && i + 1 < chars.len()
+                && digit(chars[i - 1])
+                && digit(chars[i + 1])
+        };
+        (0..chars.len())
+            .map(|i| {
+                let c = chars[i];
+                match (full, digit(c) || point(i)) {
+                    (true, true) => char::from_u32(c as u32 + 0xFEE0).unwrap_or(c),
+                    (false, true) => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                    _ => c,
+                }
             })
             .collect()
     }
@@ -211,7 +224,10 @@ impl Lattice {
         if node.entry == NUMBER_ENTRY {
             return match number::parse(reading) {
                 Some(v) => self.digits.apply(&number::written(v)),
-                None => reading.to_string(),
+                None => match number::decimal(reading) {
+                    Some(d) => self.digits.apply(&d),
+                    None => reading.to_string(),
+                },
             };
         }
         match lexicon.entry(node.entry).map(|e| e.surface) {
@@ -343,11 +359,11 @@ impl Lattice {
         self.end_start.push(self.nodes.len() as u32);
     }
 
-    /// Adds a node for every span ending at `end` that reads as a number.
+    /// Adds a node for every span ending at `end` that reads as a number or a decimal.
     fn add_numbers(&mut self, special: &SpecialIds, end: usize) {
         for begin in end.saturating_sub(MAX_NUMBER_CHARS)..end.saturating_sub(1) {
             let span = &self.reading[self.offsets[begin]..self.offsets[end]];
-            if number::parse(span).is_some() {
+            if number::parse(span).is_some() || number::decimal(span).is_some() {
                 self.nodes.push(Node {
                     begin: begin as u16,
                     end: end as u16,
@@ -453,6 +469,11 @@ mod tests {
         assert_eq!(DigitWidth::Full.apply("100%"), "１００％");
         assert_eq!(DigitWidth::Half.apply("％"), "%");
         assert_eq!(DigitWidth::Full.apply("#&"), "#&");
+        // and so does a decimal point between two digits, not a full stop elsewhere
+        assert_eq!(DigitWidth::Full.apply("3.14"), "３．１４");
+        assert_eq!(DigitWidth::Half.apply("３．１４"), "3.14");
+        assert_eq!(DigitWidth::Full.apply("3."), "３.");
+        assert_eq!(DigitWidth::Half.apply("．５"), "．5");
     }
 
     fn lex() -> Lexicon {

@@ -121,6 +121,70 @@ pub fn parse(reading: &str) -> Option<u64> {
     value(&toks)
 }
 
+/// Digit words read one by one after the decimal point (`さんてんいちよん` → 3.14).
+const FRACTION_DIGITS: &[(&str, char)] = &[
+    ("いち", '1'),
+    ("に", '2'),
+    ("さん", '3'),
+    ("よん", '4'),
+    ("ご", '5'),
+    ("ろく", '6'),
+    ("なな", '7'),
+    ("しち", '7'),
+    ("はち", '8'),
+    ("きゅう", '9'),
+    ("ぜろ", '0'),
+    ("れい", '0'),
+];
+
+/// Most fraction digits a decimal may have.
+const MAX_FRACTION_DIGITS: usize = 12;
+
+/// A decimal number read in kana, written with ASCII digits and a point: a number (as
+/// [`parse`] reads it, or one digit word) then `てん` then digit words read one by one
+/// (`にてんごなな` → `2.57`, `れいてんご` → `0.5`, `じゅうにてんさん` → `12.3`); `None` for
+/// anything else. A lone `に` after `てん` is the particle (`さんてんに` is `３点に`, not 3.2), and
+/// a geminated number before `てん` is a count of points (`いってん` 一点, `じゅってん` 十点).
+///
+/// ```
+/// use henkan::lattice::number::decimal;
+/// assert_eq!(decimal("にてんごなな").as_deref(), Some("2.57"));
+/// assert_eq!(decimal("さんてんいちよん").as_deref(), Some("3.14"));
+/// assert_eq!(decimal("じゅうにてんさん").as_deref(), Some("12.3"));
+/// assert_eq!(decimal("さんてんに"), None);
+/// assert_eq!(decimal("にてん"), None); // 二点: no digits after the point
+/// assert_eq!(decimal("いってんご"), None); // 一点後
+/// ```
+pub fn decimal(reading: &str) -> Option<String> {
+    let (whole, fraction) = reading.split_once("てん")?;
+    if whole.ends_with('っ') {
+        return None; // いってん, じゅってん are 一点, 十点: a decimal point follows the full form
+    }
+    let whole = match parse(whole) {
+        Some(v) => v,
+        None => {
+            let (_, d) = FRACTION_DIGITS.iter().find(|(s, _)| *s == whole)?;
+            u64::from(d.to_digit(10)?)
+        }
+    };
+    if fraction == "に" {
+        return None;
+    }
+    let mut out = format!("{whole}.");
+    let mut rest = fraction;
+    let mut n = 0;
+    while !rest.is_empty() {
+        let (s, d) = FRACTION_DIGITS.iter().find(|(s, _)| rest.starts_with(s))?;
+        out.push(*d);
+        rest = &rest[s.len()..];
+        n += 1;
+        if n > MAX_FRACTION_DIGITS {
+            return None;
+        }
+    }
+    (n > 0).then_some(out)
+}
+
 /// The value of a sequence of number words (digits, multipliers within a section of four
 /// digits, large units between sections), or `None` where they do not make a number: two
 /// digits in a row, multipliers out of order, a geminated digit before anything but a
@@ -432,6 +496,23 @@ fn is_kanji(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimals() {
+        assert_eq!(decimal("ななてんご").as_deref(), Some("7.5"));
+        assert_eq!(decimal("れいてんぜろご").as_deref(), Some("0.05"));
+        assert_eq!(decimal("ひゃくにじゅってんご"), None);
+        assert_eq!(decimal("じゅってんご"), None);
+        assert_eq!(decimal("てんご"), None);
+        assert_eq!(decimal("にさんてんご"), None);
+        assert_eq!(decimal("さんてんにご").as_deref(), Some("3.25"));
+        assert_eq!(decimal("いちてんかい"), None);
+        assert_eq!(
+            decimal(&format!("いちてん{}", "ご".repeat(12))).as_deref(),
+            Some("1.555555555555")
+        );
+        assert_eq!(decimal(&format!("いちてん{}", "ご".repeat(13))), None);
+    }
 
     #[test]
     fn readings() {
