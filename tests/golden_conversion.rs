@@ -187,6 +187,8 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
             "よってください",
             "よっぽど",
             "せんごのにほん",
+            "ここにおく",
+            "じかんにちょうどまにあった",
         ] {
             let text = s.convert_reading(&engine, reading).text();
             assert!(
