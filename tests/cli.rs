@@ -77,6 +77,49 @@ fn eval_conversion_json() {
     for k in ["mean_ms", "p95_ms"] {
         assert!(v[k].as_f64().unwrap() >= 0.0);
     }
+    assert!(v.get("versus").is_none());
+
+    // the same sentences with the classic engine beside it
+    let (ok, out, err) = run(henkan()
+        .args([
+            "eval",
+            "conversion",
+            "--json",
+            "--versus",
+            "classic",
+            "--input",
+        ])
+        .arg(&input));
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let vs = &v["versus"];
+    assert_eq!(vs["engine"], "classic");
+    let (this, other) = (
+        vs["only_this"].as_u64().unwrap(),
+        vs["only_other"].as_u64().unwrap(),
+    );
+    let theirs = vs["exact_top1"].as_f64().unwrap();
+    // the classic engine's own figure, and the difference they imply
+    let (ok, out, _) = run(henkan()
+        .args([
+            "eval",
+            "conversion",
+            "--json",
+            "--engine",
+            "classic",
+            "--input",
+        ])
+        .arg(&input));
+    assert!(ok);
+    let c: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(theirs, c["exact_top1"].as_f64().unwrap());
+    let diff = vs["diff_points"].as_f64().unwrap();
+    assert!((diff - 100.0 * (this as f64 - other as f64) / 2.0).abs() < 1e-9);
+    assert!(
+        (diff - 100.0 * (v["exact_top1"].as_f64().unwrap() - theirs)).abs() < 1e-9,
+        "{v}"
+    );
+    assert!(vs["se_points"].as_f64().unwrap() >= 0.0);
 }
 
 #[test]

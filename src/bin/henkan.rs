@@ -722,6 +722,11 @@ enum EvalWhat {
         /// Readings the history keeps (with --learn; the oldest learned is forgotten first).
         #[arg(long, default_value_t = henkan::history::CAPACITY)]
         learn_capacity: usize,
+        /// Also convert every sentence with this engine (afresh, same options) and report the
+        /// paired comparison: sentences only one of the two gets right, the difference in
+        /// exact top-1 and its standard error (points).
+        #[arg(long, value_enum)]
+        versus: Option<EngineKind>,
         #[command(flatten)]
         neural: NeuralArgs,
     },
@@ -932,6 +937,45 @@ fn lcs(a: &[char], b: &[char]) -> usize {
     prev[b.len()]
 }
 
+/// Two engines' exact top-1 over the same sentences, for `eval conversion --versus`.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+struct Paired {
+    n: usize,
+    both: usize,
+    only_this: usize,
+    only_other: usize,
+}
+
+impl Paired {
+    fn add(&mut self, this: bool, other: bool) {
+        self.n += 1;
+        match (this, other) {
+            (true, true) => self.both += 1,
+            (true, false) => self.only_this += 1,
+            (false, true) => self.only_other += 1,
+            (false, false) => {}
+        }
+    }
+
+    /// Sentences the other engine gets right.
+    fn theirs(&self) -> usize {
+        self.both + self.only_other
+    }
+
+    /// This engine's exact top-1 minus the other's, in points.
+    fn diff_points(&self) -> f64 {
+        100.0 * (self.only_this as f64 - self.only_other as f64) / self.n.max(1) as f64
+    }
+
+    /// The standard error of [`Paired::diff_points`] (the per-sentence differences are −1, 0
+    /// or 1: their sample variance over n, then the mean's): √(b + c − (b − c)²/n) / n.
+    fn se_points(&self) -> f64 {
+        let n = self.n.max(1) as f64;
+        let (b, c) = (self.only_this as f64, self.only_other as f64);
+        100.0 * (b + c - (b - c).powi(2) / n).max(0.0).sqrt() / n
+    }
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -1049,6 +1093,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     context_lines,
                     learn,
                     learn_capacity,
+                    versus,
                     neural,
                 },
         } => {
@@ -1068,6 +1113,16 @@ fn run(cli: Cli) -> Result<(), String> {
             let mut context = henkan::build::gold::CommittedContext::new(context_lines);
             session.set_history(henkan::history::History::new(learn_capacity));
             let mut learned_sentences = 0usize;
+            let digit_width = session.lattice().digits;
+            let mut other = versus
+                .map(|k| {
+                    session_for(&engine, k, &neural).map(|mut s| {
+                        s.set_digit_width(digit_width);
+                        (k, s)
+                    })
+                })
+                .transpose()?;
+            let mut paired = Paired::default();
             for (reading, expected) in &pairs {
                 if context_lines > 0 && kind != EngineKind::Classic {
                     session.set_context_words(&engine, &context.words());
@@ -1084,6 +1139,11 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 if conv.nbest.iter().any(|s| s == expected) {
                     top10 += 1;
+                }
+                if let Some((_, o)) = other.as_mut() {
+                    o.clear();
+                    let theirs = o.convert_reading(&engine, reading).text() == *expected;
+                    paired.add(got == *expected, theirs);
                 }
                 if context_lines > 0 && kind != EngineKind::Classic {
                     context.commit(&engine, reading, expected);
@@ -1107,7 +1167,7 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let mean = times.iter().sum::<f64>() / n;
             times.sort_by(|a, b| a.total_cmp(b));
-            let result = serde_json::json!({
+            let mut result = serde_json::json!({
                 "engine": kind.name(),
                 "lambda": if kind == EngineKind::Hybrid { neural.lambda } else { 0.0 },
                 "rank_prior": if kind == EngineKind::Neural { (f64::from(neural.rank_prior) * 1e4).round() / 1e4 } else { 0.0 },
@@ -1126,6 +1186,27 @@ fn run(cli: Cli) -> Result<(), String> {
                 "mean_ms": mean,
                 "p95_ms": percentile(&times, 0.95),
             });
+            if let Some((k, _)) = other {
+                result["versus"] = serde_json::json!({
+                    "engine": k.name(),
+                    "exact_top1": paired.theirs() as f64 / n,
+                    "only_this": paired.only_this,
+                    "only_other": paired.only_other,
+                    "diff_points": paired.diff_points(),
+                    "se_points": paired.se_points(),
+                });
+                if !json {
+                    outln!(
+                        "versus {}: exact top-1 {:.2}%; right only here {}, only there {}; difference {:+.2} ± {:.2} points (standard error)",
+                        k.name(),
+                        100.0 * paired.theirs() as f64 / n,
+                        paired.only_this,
+                        paired.only_other,
+                        paired.diff_points(),
+                        paired.se_points()
+                    );
+                }
+            }
             if json {
                 outln!("{result}");
             } else {
@@ -2288,4 +2369,32 @@ fn bench_ime(engine: &Engine, lines: &[Vec<String>]) -> serde_json::Value {
         "enter_on": stats(&mut on_enter),
         "enter_off": stats(&mut off_enter),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Paired;
+
+    #[test]
+    fn paired_difference_and_its_standard_error() {
+        let mut p = Paired::default();
+        for (this, other) in [(true, true), (true, false), (false, true), (false, false)] {
+            p.add(this, other);
+        }
+        assert_eq!((p.n, p.both, p.only_this, p.only_other), (4, 1, 1, 1));
+        assert_eq!(p.theirs(), 2);
+        assert_eq!(p.diff_points(), 0.0);
+        // differences 0, 1, −1, 0: mean 0, Σd² = 2, so SE = √(2 − 0) / 4
+        assert!((p.se_points() - 100.0 * 2f64.sqrt() / 4.0).abs() < 1e-9);
+        // kwdlc.test, session 15: hybrid 63 / 156 against classic over 2,195 sentences
+        let p = Paired {
+            n: 2195,
+            both: 0,
+            only_this: 156,
+            only_other: 63,
+        };
+        assert!((p.diff_points() - 4.2369).abs() < 1e-3);
+        assert!((p.se_points() - 0.6679).abs() < 1e-3, "{}", p.se_points());
+        assert_eq!(Paired::default().se_points(), 0.0);
+    }
 }
