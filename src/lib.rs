@@ -22,6 +22,7 @@ pub mod model;
 pub mod pos;
 pub mod predict;
 pub mod session;
+pub mod symbols;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

@@ -558,6 +558,7 @@ impl Session {
         }
         add_digit_twins(&mut out, lattice.digits);
         let reading = lattice.span(span.begin, span.end);
+        add_symbols(&mut out, reading);
         for form in [reading.to_string(), to_katakana(reading)] {
             if !out.contains(&form) {
                 out.push(form);
@@ -595,6 +596,22 @@ impl Session {
         }
         out.truncate(NBEST.max(1));
         out
+    }
+}
+
+/// Where a segment's symbols go in its candidates ([`add_symbols`]): after the first three.
+const SYMBOLS_AT: usize = 3;
+
+/// The symbols read as the segment's whole reading (`やじるし` → `→`, [`crate::symbols`]), after
+/// its first [`SYMBOLS_AT`] candidates, as Mozc's symbol rewriter places them; a symbol already
+/// among the candidates is not repeated.
+fn add_symbols(out: &mut Vec<String>, reading: &str) {
+    let mut at = SYMBOLS_AT.min(out.len());
+    for &sym in crate::symbols::for_reading(reading) {
+        if !out.iter().any(|c| c == sym) {
+            out.insert(at, sym.to_string());
+            at += 1;
+        }
     }
 }
 

@@ -202,6 +202,42 @@ fn a_geminated_number_before_a_counter_is_offered_in_digits() {
 }
 
 #[test]
+fn a_segment_read_as_a_symbol_offers_it_after_its_first_candidates() {
+    // as Mozc: やじるし offers 矢印 first, then →, ←, …; から offers 〜; ほしい offers no ★
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Neural, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        for (reading, first, symbol) in [
+            ("やじるし", "矢印", "→"),
+            ("ほし", "星", "★"),
+            ("から", "から", "〜"),
+            ("こめ", "", "※"),
+        ] {
+            let conv = s.convert_reading(&engine, reading);
+            let c = &conv.segments[0].candidates;
+            let at = c.iter().position(|t| t == symbol);
+            assert_eq!(at, Some(3), "{scoring:?} {reading}: {c:?}");
+            if !first.is_empty() {
+                assert_eq!(conv.text(), first, "{scoring:?} {reading}");
+            }
+            assert_eq!(
+                c.iter().filter(|t| *t == symbol).count(),
+                1,
+                "{scoring:?} {reading}: {c:?}"
+            );
+            // the whole sentence's n-best is left as it was
+            assert!(!conv.nbest.iter().any(|t| t == symbol), "{:?}", conv.nbest);
+        }
+        let conv = s.convert_reading(&engine, "ほしい");
+        assert!(
+            !conv.segments[0].candidates.iter().any(|t| t == "★"),
+            "{scoring:?}: {:?}",
+            conv.segments[0].candidates
+        );
+    }
+}
+
+#[test]
 fn a_decimal_read_in_kana_is_written_with_a_point() {
     // さんてんいちよん is 3.14 (the digits after てん read one by one), in the session's width;
     // 点 stays where no digits follow it, or only the particle に
