@@ -336,6 +336,20 @@ test('clicking a candidate selects it; blur commits the composition', async () =
   await page.close();
 });
 
+test('a reading of a symbol offers it in the candidate window; its number key picks it', async () => {
+  const { page, errors } = await openDemo();
+  await convertIn(page, 'yajirusi');
+  assert.equal(await preeditText(page), '矢印');
+  await page.keyboard.press('Space');
+  const options = await page.locator('.henkan-candidates:visible [role="option"]').allTextContents();
+  assert.equal(options[3], '4→', `options: ${options.join(' / ')}`);
+  await page.keyboard.press('4');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '→');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a picked spelling comes first next time; the learning box turns learning off', async () => {
   const { page, errors } = await openDemo();
   const convertKudasai = async () => {
