@@ -9,6 +9,7 @@
 #![deny(unsafe_code)]
 
 pub mod composer;
+pub mod dates;
 pub mod decoder;
 pub mod engine;
 pub mod error;

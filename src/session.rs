@@ -82,6 +82,8 @@ pub struct Session {
     history: History,
     /// Whether commits are learned.
     learning: bool,
+    /// Today, for the date candidates of `きょう`, `あした`, … ([`crate::dates`]); `None`: none.
+    today: Option<crate::dates::Day>,
 }
 
 impl Session {
@@ -96,7 +98,15 @@ impl Session {
             neural: NeuralDecoder::new(),
             history: History::default(),
             learning: true,
+            today: None,
         }
+    }
+
+    /// Sets today's date, which `きょう`, `あした`, `きのう`, … offer among their candidates
+    /// (`2026/11/26`, `2026年11月26日`, …, [`crate::dates`]); `None` (the default) offers none.
+    /// The browser sets it from the page's clock before every call.
+    pub fn set_today(&mut self, today: Option<crate::dates::Day>) {
+        self.today = today;
     }
 
     /// Chooses the scorer. `Neural` ignores `opts.lambda` and `opts.bias_weight` (pure LM);
@@ -558,7 +568,7 @@ impl Session {
         }
         add_digit_twins(&mut out, lattice.digits);
         let reading = lattice.span(span.begin, span.end);
-        add_symbols(&mut out, reading);
+        add_symbols(&mut out, reading, self.today, lattice.digits);
         for form in [reading.to_string(), to_katakana(reading)] {
             if !out.contains(&form) {
                 out.push(form);
@@ -599,17 +609,29 @@ impl Session {
     }
 }
 
-/// Where a segment's symbols go in its candidates ([`add_symbols`]): after the first three.
+/// Where a segment's symbols and dates go in its candidates ([`add_symbols`]): after the
+/// first three.
 const SYMBOLS_AT: usize = 3;
 
-/// The symbols read as the segment's whole reading (`やじるし` → `→`, [`crate::symbols`]), after
-/// its first [`SYMBOLS_AT`] candidates, as Mozc's symbol rewriter places them; a symbol already
-/// among the candidates is not repeated.
-fn add_symbols(out: &mut Vec<String>, reading: &str) {
+/// The symbols read as the segment's whole reading (`やじるし` → `→`, [`crate::symbols`]) and,
+/// when today is known, its dates (`きょう` → `2026/11/26`, [`crate::dates`], digits in the
+/// session's width), after its first [`SYMBOLS_AT`] candidates, as Mozc's rewriters place them;
+/// one already among the candidates is not repeated.
+fn add_symbols(
+    out: &mut Vec<String>,
+    reading: &str,
+    today: Option<crate::dates::Day>,
+    digits: crate::lattice::DigitWidth,
+) {
+    let dates = today.map_or_else(Vec::new, |t| crate::dates::for_reading(reading, t));
+    let extra = crate::symbols::for_reading(reading)
+        .iter()
+        .map(|s| s.to_string())
+        .chain(dates.iter().map(|d| digits.apply(d)));
     let mut at = SYMBOLS_AT.min(out.len());
-    for &sym in crate::symbols::for_reading(reading) {
-        if !out.iter().any(|c| c == sym) {
-            out.insert(at, sym.to_string());
+    for s in extra {
+        if !out.contains(&s) {
+            out.insert(at, s);
             at += 1;
         }
     }

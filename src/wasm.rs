@@ -152,6 +152,13 @@ fn scoring_named(engine: &Engine, name: &str) -> Result<Scoring, JsError> {
     Ok(scoring)
 }
 
+/// Today by the page's clock (local time), for the date candidates of `きょう`, `あした`, …
+fn today() -> Option<crate::dates::Day> {
+    let now = js_sys::Date::new_0();
+    let year = i32::try_from(now.get_full_year()).ok()?;
+    crate::dates::Day::new(year, now.get_month() + 1, now.get_date())
+}
+
 /// The scorer a session should run: its own choice, else the page's, else the model's
 /// default ([`Engine::default_scoring`]); a neural choice waits for the LSTM.
 fn wanted(engine: &Engine, page: Option<Scoring>, choice: Choice) -> Scoring {
@@ -207,6 +214,7 @@ impl Henkan {
             .get_mut(session as usize)
             .and_then(Option::as_mut)
             .ok_or_else(|| JsError::new(&format!("henkan: no session {session}")))?;
+        ime.session_mut().set_today(today());
         Ok((engine, ime))
     }
 

@@ -238,6 +238,43 @@ fn a_segment_read_as_a_symbol_offers_it_after_its_first_candidates() {
 }
 
 #[test]
+fn today_and_the_days_around_it_are_offered_when_the_session_knows_the_date() {
+    // as Mozc's date rewriter: きょう offers today's date after its first candidates
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        let conv = s.convert_reading(&engine, "きょう");
+        assert!(
+            !conv.segments[0].candidates.iter().any(|t| t.contains('年')),
+            "no date without today: {:?}",
+            conv.segments[0].candidates
+        );
+        s.set_today(henkan::dates::Day::new(2026, 12, 31));
+        let conv = s.convert_reading(&engine, "きょう");
+        assert_eq!(conv.text(), "今日");
+        let c = &conv.segments[0].candidates;
+        assert_eq!(c[3], "２０２６/１２/３１", "{scoring:?}: {c:?}");
+        assert!(c.iter().any(|t| t == "令和８年１２月３１日"), "{c:?}");
+        assert!(c.iter().any(|t| t == "木曜日"), "{c:?}");
+        let offers = |s: &mut Session, reading: &str, date: &str| {
+            let c = s.convert_reading(&engine, reading).segments[0]
+                .candidates
+                .clone();
+            assert!(c.iter().any(|t| t == date), "{scoring:?} {reading}: {c:?}");
+        };
+        offers(&mut s, "あした", "２０２７年１月１日");
+        s.set_digit_width(henkan::lattice::DigitWidth::Half);
+        offers(&mut s, "きのう", "2026/12/30");
+        // only a segment read as the day's word: きょうと is 京都, no date
+        let conv = s.convert_reading(&engine, "きょうとにいく");
+        assert!(conv
+            .segments
+            .iter()
+            .all(|seg| !seg.candidates.iter().any(|t| t.contains('/'))));
+    }
+}
+
+#[test]
 fn a_decimal_read_in_kana_is_written_with_a_point() {
     // さんてんいちよん is 3.14 (the digits after てん read one by one), in the session's width;
     // 点 stays where no digits follow it, or only the particle に

@@ -350,6 +350,22 @@ test('a reading of a symbol offers it in the candidate window; its number key pi
   await page.close();
 });
 
+test("きょう offers today's date by the page's clock", async () => {
+  const { page, errors } = await openDemo();
+  await convertIn(page, 'kyou');
+  await page.keyboard.press('Space');
+  const options = await page.locator('.henkan-candidates:visible [role="option"]').allTextContents();
+  const want = await page.evaluate(() => {
+    const d = new Date();
+    const two = (n) => String(n).padStart(2, '0');
+    const full = (t) => t.replace(/[0-9]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+    return full(`${d.getFullYear()}/${two(d.getMonth() + 1)}/${two(d.getDate())}`);
+  });
+  assert.ok(options.some((o) => o.slice(1) === want), `want ${want}; options: ${options.join(' / ')}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a picked spelling comes first next time; the learning box turns learning off', async () => {
   const { page, errors } = await openDemo();
   const convertKudasai = async () => {
