@@ -568,6 +568,7 @@ impl Session {
         }
         add_digit_twins(&mut out, lattice.digits);
         let reading = lattice.span(span.begin, span.end);
+        add_number_styles(&mut out, reading, lattice.digits);
         add_symbols(&mut out, reading, self.today, lattice.digits);
         for form in [reading.to_string(), to_katakana(reading)] {
             if !out.contains(&form) {
@@ -606,6 +607,35 @@ impl Session {
         }
         out.truncate(NBEST.max(1));
         out
+    }
+}
+
+/// When the segment's whole reading is a number (`せんにひゃくさんじゅうよん`), its other forms
+/// right after its digits (`１２３４`): the other digit width (`1234`), with thousands separators
+/// (`１，２３４`), in kanji (`千二百三十四`, `一二三四`), as Mozc's number rewriter offers them
+/// ([`crate::lattice::number::styles`]); a form already among the candidates is not repeated.
+fn add_number_styles(out: &mut Vec<String>, reading: &str, digits: crate::lattice::DigitWidth) {
+    use crate::lattice::{number, DigitWidth};
+    let Some(v) = number::parse(reading) else {
+        return;
+    };
+    let own = digits.apply(&number::written(v));
+    let other = match digits {
+        DigitWidth::Full => DigitWidth::Half,
+        DigitWidth::Half => DigitWidth::Full,
+    };
+    let styles = number::styles(v);
+    let forms = std::iter::once(other.apply(&number::written(v)))
+        .chain(styles.iter().map(|f| digits.apply(f)));
+    let mut at = out
+        .iter()
+        .position(|c| *c == own)
+        .map_or(out.len().min(1), |i| i + 1);
+    for f in forms {
+        if !out.contains(&f) {
+            out.insert(at, f);
+            at += 1;
+        }
     }
 }
 

@@ -275,6 +275,27 @@ fn today_and_the_days_around_it_are_offered_when_the_session_knows_the_date() {
 }
 
 #[test]
+fn a_number_offers_its_other_forms_right_after_its_digits() {
+    // as Mozc's number rewriter: せんにひゃくさんじゅうよん → １２３４, 1234, １，２３４, 千二百三十四, 一二三四
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        let conv = s.convert_reading(&engine, "せんにひゃくさんじゅうよん");
+        assert_eq!(
+            conv.segments[0].candidates[..5],
+            ["１２３４", "1234", "１，２３４", "千二百三十四", "一二三四"],
+            "{scoring:?}"
+        );
+        s.set_digit_width(henkan::lattice::DigitWidth::Half);
+        let c = &s.convert_reading(&engine, "にじゅうさん").segments[0].candidates;
+        assert_eq!(c[..4], ["23", "２３", "二十三", "二三"], "{scoring:?}");
+        // not for words that merely contain a number's reading
+        let c = &s.convert_reading(&engine, "さんぽ").segments[0].candidates;
+        assert!(!c.iter().any(|t| t == "三"), "{scoring:?}: {c:?}");
+    }
+}
+
+#[test]
 fn a_decimal_read_in_kana_is_written_with_a_point() {
     // さんてんいちよん is 3.14 (the digits after てん read one by one), in the session's width;
     // 点 stays where no digits follow it, or only the particle に

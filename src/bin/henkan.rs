@@ -237,7 +237,8 @@ enum Command {
         /// Default: hybrid when the model has an LSTM LM, else classic.
         #[arg(long, value_enum)]
         engine: Option<EngineKind>,
-        /// Print the best path's words with their POS ids and costs.
+        /// Print each segment's candidates, and the best path's words with their POS ids and
+        /// costs.
         #[arg(long)]
         debug: bool,
         /// Previously committed text (kana or romaji) the LSTM starts from.
@@ -1008,6 +1009,9 @@ fn print_conversion(engine: &Engine, session: &mut Session, text: &str, debug: b
         outln!("{:>2}. {s}", i + 1);
     }
     if debug {
+        for seg in &conv.segments {
+            outln!("[{}] {}", seg.reading, seg.candidates.join(" "));
+        }
         let path = session
             .neural_best(engine)
             .or_else(|| session.best_path(engine).map(|p| p.nodes));

@@ -119,12 +119,16 @@ impl DigitWidth {
         if !s.chars().any(digit) || s.chars().any(letter) {
             return s.to_string();
         }
-        // full-width digits are ASCII + U+FEE0; so is the decimal point between two digits
+        // full-width digits are ASCII + U+FEE0; so are the decimal point and the thousands
+        // separator between two digits
         let chars: Vec<char> = s.chars().collect();
         let point = |i: usize| {
             let c = chars[i];
-            (c == if full { '.' } else { '．' })
-                && i > 0
+            (if full {
+                c == '.' || c == ','
+            } else {
+                c == '．' || c == '，'
+            }) && i > 0
                 && i + 1 < chars.len()
                 && digit(chars[i - 1])
                 && digit(chars[i + 1])
@@ -474,6 +478,9 @@ mod tests {
         assert_eq!(DigitWidth::Half.apply("３．１４"), "3.14");
         assert_eq!(DigitWidth::Full.apply("3."), "３.");
         assert_eq!(DigitWidth::Half.apply("．５"), "．5");
+        assert_eq!(DigitWidth::Full.apply("1,234"), "１，２３４");
+        assert_eq!(DigitWidth::Half.apply("１，２３４"), "1,234");
+        assert_eq!(DigitWidth::Full.apply("1, 2"), "１, ２");
     }
 
     fn lex() -> Lexicon {

@@ -264,6 +264,12 @@ pub fn written(v: u64) -> String {
     if v < 10_000 {
         return v.to_string();
     }
+    with_units(v, |group| group.to_string())
+}
+
+/// `v` in groups of four digits, each non-zero group written by `group` and followed by its
+/// unit 京, 兆, 億, 万 (none for the last).
+fn with_units(v: u64, group: impl Fn(u64) -> String) -> String {
     let mut out = String::new();
     let mut rest = v;
     for (unit, size) in [
@@ -271,16 +277,14 @@ pub fn written(v: u64) -> String {
         ("兆", 1_000_000_000_000),
         ("億", 100_000_000),
         ("万", 10_000),
+        ("", 1),
     ] {
-        let group = rest / size;
-        if group > 0 {
-            out.push_str(&group.to_string());
+        let g = rest / size;
+        if g > 0 {
+            out.push_str(&group(g));
             out.push_str(unit);
         }
         rest %= size;
-    }
-    if rest > 0 {
-        out.push_str(&rest.to_string());
     }
     out
 }
@@ -291,6 +295,77 @@ pub fn full_width_digits(v: u64) -> String {
         .chars()
         .map(|c| char::from_u32(c as u32 - '0' as u32 + '０' as u32).unwrap_or(c))
         .collect()
+}
+
+/// A number in kanji numerals with their units, as formal text writes it (`1234` →
+/// `千二百三十四`, `20005` → `二万五`, `0` → `〇`).
+///
+/// ```
+/// use henkan::lattice::number::kanji_written;
+/// assert_eq!(kanji_written(1234), "千二百三十四");
+/// assert_eq!(kanji_written(10), "十");
+/// assert_eq!(kanji_written(120_000_000), "一億二千万");
+/// assert_eq!(kanji_written(0), "〇");
+/// ```
+pub fn kanji_written(v: u64) -> String {
+    if v == 0 {
+        return "〇".to_string();
+    }
+    // a group below 10⁴: 千, 百, 十 with their digit (a 1 left out: 千万, 百十), then the ones
+    // (a group of 1 is 一: 一万, 一億)
+    let section = |mut n: u64| {
+        let mut out = String::new();
+        for (unit, size) in [("千", 1000), ("百", 100), ("十", 10)] {
+            let d = n / size;
+            if d > 1 {
+                out.push(KANJI_DIGITS[d as usize]);
+            }
+            if d > 0 {
+                out.push_str(unit);
+            }
+            n %= size;
+        }
+        if n > 0 {
+            out.push(KANJI_DIGITS[n as usize]);
+        }
+        out
+    };
+    with_units(v, section)
+}
+
+/// A number's other written forms, offered among its candidates as Mozc's number rewriter
+/// does: ASCII digits with thousands separators (`1,234`), kanji with units (`千二百三十四`) and
+/// kanji digit by digit (`一二三四`). Forms equal to another are left out; the caller applies the
+/// digit width and adds the other width.
+///
+/// ```
+/// use henkan::lattice::number::styles;
+/// assert_eq!(styles(1234), ["1,234", "千二百三十四", "一二三四"]);
+/// assert_eq!(styles(20), ["二十", "二〇"]);
+/// assert_eq!(styles(5), ["五"]);
+/// ```
+pub fn styles(v: u64) -> Vec<String> {
+    let digits = v.to_string();
+    let mut out = Vec::new();
+    if v >= 1000 {
+        let mut grouped = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(c);
+        }
+        out.push(grouped);
+    }
+    out.push(kanji_written(v));
+    let one_by_one: String = digits
+        .chars()
+        .map(|c| KANJI_DIGITS[c as usize - '0' as usize])
+        .collect();
+    if !out.contains(&one_by_one) {
+        out.push(one_by_one);
+    }
+    out
 }
 
 /// Counters written after a number (Mozc's 助数詞 that text commonly writes with digits).
@@ -502,6 +577,29 @@ fn is_kanji(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kanji_forms() {
+        for (v, k) in [
+            (1, "一"),
+            (11, "十一"),
+            (110, "百十"),
+            (1001, "千一"),
+            (2305, "二千三百五"),
+            (10_000, "一万"),
+            (20_005, "二万五"),
+            (1_000_000, "百万"),
+            (12_345_678, "千二百三十四万五千六百七十八"),
+            (300_000_000, "三億"),
+        ] {
+            assert_eq!(kanji_written(v), k, "{v}");
+            // kanji_value reads the same value back
+            assert_eq!(kanji_value(k), Some(v), "{k}");
+        }
+        assert_eq!(kanji_written(300_000_000_000_000), "三百兆");
+        assert_eq!(styles(1_000_000)[0], "1,000,000");
+        assert_eq!(styles(100), ["百", "一〇〇"]);
+    }
 
     #[test]
     fn decimals() {
