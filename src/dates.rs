@@ -3,8 +3,8 @@
 //! the days around it, as Mozc's date rewriter does. Today comes from the caller (the page's
 //! clock in the browser, [`crate::Session::set_today`]); without it no date is offered.
 
-/// A calendar day (Gregorian).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A calendar day (Gregorian); ordered by year, month, day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Day {
     /// The year (`2026`).
     pub year: i32,
@@ -99,18 +99,6 @@ impl Day {
             1 => format!("{name}元"),
             n => format!("{name}{n}"),
         })
-    }
-}
-
-impl PartialOrd for Day {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Day {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.year, self.month, self.day).cmp(&(other.year, other.month, other.day))
     }
 }
 

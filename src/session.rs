@@ -627,10 +627,15 @@ fn add_number_styles(out: &mut Vec<String>, reading: &str, digits: crate::lattic
     let styles = number::styles(v);
     let forms = std::iter::once(other.apply(&number::written(v)))
         .chain(styles.iter().map(|f| digits.apply(f)));
-    let mut at = out
+    let at = out
         .iter()
         .position(|c| *c == own)
         .map_or(out.len().min(1), |i| i + 1);
+    insert_new(out, at, forms);
+}
+
+/// Inserts `forms` in order at `at`, leaving out those already among `out`.
+fn insert_new(out: &mut Vec<String>, mut at: usize, forms: impl IntoIterator<Item = String>) {
     for f in forms {
         if !out.contains(&f) {
             out.insert(at, f);
@@ -658,13 +663,7 @@ fn add_symbols(
         .iter()
         .map(|s| s.to_string())
         .chain(dates.iter().map(|d| digits.apply(d)));
-    let mut at = SYMBOLS_AT.min(out.len());
-    for s in extra {
-        if !out.contains(&s) {
-            out.insert(at, s);
-            at += 1;
-        }
-    }
+    insert_new(out, SYMBOLS_AT.min(out.len()), extra);
 }
 
 /// How many of the first candidates get a digit twin ([`add_digit_twins`]).

@@ -127,21 +127,13 @@ pub fn parse(reading: &str) -> Option<u64> {
     value(&toks)
 }
 
-/// Digit words read one by one after the decimal point (`さんてんいちよん` → 3.14).
-const FRACTION_DIGITS: &[(&str, char)] = &[
-    ("いち", '1'),
-    ("に", '2'),
-    ("さん", '3'),
-    ("よん", '4'),
-    ("ご", '5'),
-    ("ろく", '6'),
-    ("なな", '7'),
-    ("しち", '7'),
-    ("はち", '8'),
-    ("きゅう", '9'),
-    ("ぜろ", '0'),
-    ("れい", '0'),
-];
+/// The digit word (`いち`…`きゅう`, `ぜろ`, `れい`) `rest` starts with, and its value.
+fn digit_word(rest: &str) -> Option<(&'static str, u64)> {
+    TOKENS.iter().find_map(|&(s, t)| match t {
+        Tok::Digit(d) if rest.starts_with(s) => Some((s, d)),
+        _ => None,
+    })
+}
 
 /// Most fraction digits a decimal may have.
 const MAX_FRACTION_DIGITS: usize = 12;
@@ -168,10 +160,7 @@ pub fn decimal(reading: &str) -> Option<String> {
     }
     let whole = match parse(whole) {
         Some(v) => v,
-        None => {
-            let (_, d) = FRACTION_DIGITS.iter().find(|(s, _)| *s == whole)?;
-            u64::from(d.to_digit(10)?)
-        }
+        None => digit_word(whole).filter(|(s, _)| *s == whole)?.1,
     };
     if fraction == "に" {
         return None;
@@ -180,8 +169,8 @@ pub fn decimal(reading: &str) -> Option<String> {
     let mut rest = fraction;
     let mut n = 0;
     while !rest.is_empty() {
-        let (s, d) = FRACTION_DIGITS.iter().find(|(s, _)| rest.starts_with(s))?;
-        out.push(*d);
+        let (s, d) = digit_word(rest)?;
+        out.push_str(&d.to_string());
         rest = &rest[s.len()..];
         n += 1;
         if n > MAX_FRACTION_DIGITS {
