@@ -6,6 +6,10 @@ Adam. CPU, 2 threads.
 
 Resumable: --dir/ckpt.pt (model + optimizer + data position + LSTM state) is written every --ckpt-minutes,
 on SIGTERM/SIGINT and at the end of the --minutes budget; a new run with the same --dir continues from it.
+Budgets: --minutes (wall time; what the run reaches depends on the machine's speed) or --steps (optimizer
+steps counted from the run's first step, with --decay-steps / --stop-steps: the lr schedule is a function of
+the step, so a run interrupted and resumed, or run on another machine, follows the same schedule and stops
+at the same step; --minutes then only ends one invocation, and the next continues).
 Full-softmax perplexity on the dev streams (build/lm/dev_*.bin) is logged every --eval-minutes and at the end.
 
 Run it with tcmalloc preloaded (LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4): 1.4-2x faster.
@@ -51,6 +55,12 @@ def parse_args():
     ap.add_argument("--clip", type=float, default=1.0)
     ap.add_argument("--decay-minutes", type=float, default=0,
                     help="decay lr linearly to lr/10 over the last N minutes of this invocation's budget")
+    ap.add_argument("--steps", type=int, default=0,
+                    help="step budget of the whole run (0: the --minutes budget); lr schedule by step")
+    ap.add_argument("--decay-steps", type=int, default=0,
+                    help="with --steps: decay lr linearly to lr/10 over the last N steps of --steps")
+    ap.add_argument("--stop-steps", type=int, default=0,
+                    help="with --steps: stop at this step, the lr schedule still that of --steps (0: at --steps)")
     ap.add_argument("--max-train-tokens", type=int, default=0, help="use only a prefix of train.bin")
     ap.add_argument("--ckpt-minutes", type=float, default=5)
     ap.add_argument("--eval-minutes", type=float, default=20)
@@ -84,8 +94,21 @@ def parse_args():
         a.ckpt_minutes = min(a.ckpt_minutes, 1)
         a.eval_minutes = min(a.eval_minutes, 1)
         a.log_every = min(a.log_every, 50)
+    if (a.decay_steps or a.stop_steps) and not a.steps:
+        ap.error("--decay-steps and --stop-steps need --steps")
+    if a.steps and (a.decay_minutes or a.stop_minutes):
+        ap.error("--steps takes --decay-steps / --stop-steps, not the minute forms")
     a.vocab_from = a.vocab_from or a.dir
     return a
+
+
+def step_lr(a, step):
+    """The lr of optimizer step `step` under a --steps schedule: constant, then linear to lr/10 over the
+    last --decay-steps steps of --steps."""
+    if a.decay_steps <= 0:
+        return a.lr
+    frac = min(1.0, max(0.0, (a.steps - step) / a.decay_steps))
+    return a.lr * (0.1 + 0.9 * frac)
 
 
 class LM(nn.Module):
@@ -358,7 +381,11 @@ def main():
     streams = np.arange(a.batch) * L
     times = {1: [], 2: []}
     stop_at = t_start + a.stop_minutes * 60 if a.stop_minutes > 0 else deadline
-    while not stop["flag"] and time.time() < min(deadline, stop_at):
+    last_step = (a.stop_steps or a.steps) if a.steps else None
+    if last_step is not None and st["step"] >= last_step:
+        log(f"step budget already reached (step {st['step']} of {last_step})")
+    while (not stop["flag"] and time.time() < min(deadline, stop_at)
+           and (last_step is None or st["step"] < last_step)):
         if st["pos"] + a.bptt + 1 > L:
             st["epoch"] += 1
             st["pos"] = 0
@@ -370,7 +397,10 @@ def main():
         if state is not None:
             state = tuple(s.detach() for s in state)
         t_step = time.time()
-        if a.decay_minutes > 0 and st["step"] % 10 == 0:
+        if a.steps:
+            for g in opt.param_groups:
+                g["lr"] = step_lr(a, st["step"])
+        elif a.decay_minutes > 0 and st["step"] % 10 == 0:
             frac = min(1.0, max(0.0, (deadline - t_step) / (a.decay_minutes * 60)))
             for g in opt.param_groups:
                 g["lr"] = a.lr * (0.1 + 0.9 * frac)
@@ -432,10 +462,16 @@ def main():
             next_eval = time.time() + a.eval_minutes * 60
             win_t += time.time() - t_eval  # keep eval time out of the tokens/s figure
     save()
-    log(f"stopped ({'signal' if stop['flag'] else 'time budget'}) at step {st['step']}, checkpoint saved")
+    why = "signal" if stop["flag"] else "step budget" if last_step is not None and st["step"] >= last_step \
+        else "time budget"
+    log(f"stopped ({why}) at step {st['step']}, checkpoint saved")
     if not stop["flag"]:
         run_eval("end")
     save()
+    if last_step is not None and st["step"] < last_step:
+        # a pipeline must not export a run that has not reached its step budget
+        log(f"step budget not reached ({st['step']} of {last_step}): run again to continue")
+        sys.exit(3)
 
 
 if __name__ == "__main__":
