@@ -482,7 +482,8 @@ impl Session {
                 },
             };
             let best_surface = self.surface_of(engine, &best.nodes[s..e]);
-            let candidates = self.segment_candidates(engine, seg_span, best_surface);
+            let resized = seg_span.begin < fixed_end;
+            let candidates = self.segment_candidates(engine, seg_span, best_surface, resized);
             let seg_reading = self.lattice.span(seg_span.begin, seg_span.end).to_string();
             segments.push(Segment {
                 len: seg_reading.chars().count(),
@@ -544,9 +545,20 @@ impl Session {
             .collect()
     }
 
-    fn segment_candidates(&mut self, engine: &Engine, span: Span, best: String) -> Vec<String> {
+    /// The candidates of the segment over `span` whose best is `best`: the segment's n-best
+    /// paths, then digit twins, number forms, symbols and dates, the kana and the katakana. As
+    /// in Mozc, a candidate is one segment (文節): a path the segmenter would split (`キュ` +
+    /// `雨` for `きゅう`) is left out, unless the user resized the segment (`resized`).
+    fn segment_candidates(
+        &mut self,
+        engine: &Engine,
+        span: Span,
+        best: String,
+        resized: bool,
+    ) -> Vec<String> {
         let lattice = &self.lattice;
         let lexicon = &engine.lexicon;
+        let segmenter = &engine.segmenter;
         let found = self.decoder.n_best(
             lattice,
             &engine.connection,
@@ -555,15 +567,30 @@ impl Session {
             SEGMENT_CANDIDATES,
             MAX_POPS_SEGMENT,
             |p| {
-                p.iter()
-                    .map(|&i| lattice.surface(lexicon, &lattice.nodes()[i as usize]))
-                    .collect::<String>()
+                let nodes = lattice.nodes();
+                let split = !resized
+                    && p.windows(2).any(|w| {
+                        let (a, b) = (&nodes[w[0] as usize], &nodes[w[1] as usize]);
+                        segmenter.is_boundary(a.right_id, b.left_id)
+                    });
+                (!split).then(|| {
+                    p.iter()
+                        .map(|&i| lattice.surface(lexicon, &nodes[i as usize]))
+                        .collect::<String>()
+                })
             },
         );
+        // Mozc's candidate filter: nothing far dearer than the segment's best path
+        let top = found.iter().map(|(p, _)| p.cost).min().unwrap_or(0);
         let mut out = vec![best];
-        for (_, s) in found {
-            if !out.contains(&s) {
-                out.push(s);
+        for (p, s) in found {
+            match s {
+                Some(s)
+                    if p.cost <= top.saturating_add(CANDIDATE_COST_OFFSET) && !out.contains(&s) =>
+                {
+                    out.push(s)
+                }
+                _ => {}
             }
         }
         add_digit_twins(&mut out, lattice.digits);
@@ -643,6 +670,12 @@ fn insert_new(out: &mut Vec<String>, mut at: usize, forms: impl IntoIterator<Ite
         }
     }
 }
+
+/// How much dearer than the segment's best path a path may be and still be one of its
+/// candidates: 6907 (1000 · ln 1000, a millionth of the best's probability at Mozc's 500 cost
+/// units per nat), the offset of Mozc's candidate filter (`kCostOffset`). Dearer paths are
+/// fragments such as a word and a lone kana (`生ゅう` for `きゅう`, `和たしは` for `わたしは`).
+const CANDIDATE_COST_OFFSET: i32 = 6907;
 
 /// Where a segment's symbols and dates go in its candidates ([`add_symbols`]): after the
 /// first three.

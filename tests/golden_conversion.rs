@@ -367,3 +367,58 @@ fn a_kanji_numeral_before_a_counter_has_its_digit_twin_next_to_it() {
         );
     }
 }
+
+#[test]
+fn segment_candidates_are_single_segments_near_the_best() {
+    // As Mozc's converter and candidate filter: a segment's candidates are paths the segmenter
+    // keeps in one piece and not far dearer than its best, so no fragment such as a word and a
+    // lone kana (`生ゅう`, `和たしは`) or two content words (`キュ雨`)
+    let engine = shipped_engine();
+    let mut s = session_for(Scoring::Classic);
+    for (reading, segment, kept, left_out) in [
+        (
+            "きゅうねんちゅう",
+            "きゅう",
+            &["９", "旧", "級", "急", "キュウ"][..],
+            &["キュ雨", "生ゅう", "既ゅう", "キュう"][..],
+        ),
+        (
+            "わたしはがくせいです",
+            "わたしは",
+            &["私は", "渡しは", "ワタシは"][..],
+            &["和たしは", "ワタしは", "綿しは"][..],
+        ),
+        (
+            "わたしはがくせいです",
+            "がくせいです",
+            &["学生です", "学制です"][..],
+            &["学せいです", "額せいです"][..],
+        ),
+    ] {
+        let conv = s.convert_reading(&engine, reading);
+        let seg = conv
+            .segments
+            .iter()
+            .find(|g| g.reading == segment)
+            .unwrap_or_else(|| panic!("{reading}: no segment {segment}: {:?}", conv.segments));
+        let c = &seg.candidates;
+        for k in kept {
+            assert!(
+                c.iter().any(|t| t == k),
+                "{segment}: {k} missing from {c:?}"
+            );
+        }
+        for f in left_out {
+            assert!(!c.iter().any(|t| t == f), "{segment}: {f} in {c:?}");
+        }
+        // the kana and the katakana of the whole reading are always there
+        assert!(c.iter().any(|t| t == segment), "{c:?}");
+    }
+    // a segment the user resized keeps paths across the segmenter's boundaries (here all of them
+    // cross one: 私は | 学生)
+    let conv = s.convert_reading_with_fixed(&engine, "わたしはがくせいです", &[8]);
+    let c = &conv.segments[0].candidates;
+    assert_eq!(conv.segments[0].reading, "わたしはがくせい");
+    assert!(c.iter().any(|t| t == "私は学生"), "{c:?}");
+    assert!(c.len() > 5, "{c:?}");
+}
