@@ -580,17 +580,30 @@ impl Session {
                 })
             },
         );
-        // Mozc's candidate filter: nothing far dearer than the segment's best path
-        let top = found.iter().map(|(p, _)| p.cost).min().unwrap_or(0);
+        let nodes = lattice.nodes();
+        let structure = |p: &Path| -> i32 {
+            p.nodes
+                .windows(2)
+                .map(|w| {
+                    let (a, b) = (&nodes[w[0] as usize], &nodes[w[1] as usize]);
+                    engine.connection.cost(a.right_id, b.left_id)
+                })
+                .sum()
+        };
+        let mut filter: Option<CandidateFilter> = None;
         let mut out = vec![best];
         for (p, s) in found {
-            match s {
-                Some(s)
-                    if p.cost <= top.saturating_add(CANDIDATE_COST_OFFSET) && !out.contains(&s) =>
-                {
-                    out.push(s)
-                }
-                _ => {}
+            let Some(s) = s else { continue };
+            let f = filter.get_or_insert_with(|| CandidateFilter::new(p.cost, structure(&p)));
+            let kept = f.keeps(&Proposal {
+                words: p.nodes.len(),
+                chars: s.chars().count(),
+                cost: p.cost,
+                structure: structure(&p),
+            });
+            if kept && !out.contains(&s) {
+                out.push(s);
+                f.accepted += 1;
             }
         }
         add_digit_twins(&mut out, lattice.digits);
@@ -671,11 +684,61 @@ fn insert_new(out: &mut Vec<String>, mut at: usize, forms: impl IntoIterator<Ite
     }
 }
 
-/// How much dearer than the segment's best path a path may be and still be one of its
-/// candidates: 6907 (1000 · ln 1000, a millionth of the best's probability at Mozc's 500 cost
-/// units per nat), the offset of Mozc's candidate filter (`kCostOffset`). Dearer paths are
-/// fragments such as a word and a lone kana (`生ゅう` for `きゅう`, `和たしは` for `わたしは`).
-const CANDIDATE_COST_OFFSET: i32 = 6907;
+/// A segment's path offered as a candidate, as [`CandidateFilter`] judges it.
+struct Proposal {
+    /// Lattice words on the path.
+    words: usize,
+    /// Characters of its text.
+    chars: usize,
+    /// Its cost, contexts included.
+    cost: i32,
+    /// The connection costs between its own words (Mozc's structure cost).
+    structure: i32,
+}
+
+/// After Mozc's candidate filter (`converter/candidate_filter.cc`): which of a segment's paths,
+/// in order of cost, are shown. A one-word or one-character candidate always is; a path of
+/// several words is not when it is a million times less likely than the first candidate (cost
+/// offset 6907 at Mozc's 500 cost units per nat) or its structure (the connections between its
+/// words) is dearer by 3453 (×1000): fragments such as a word and a lone kana (`生ゅう` for
+/// `きゅう`, `和たしは` for `わたしは`) and made-up compounds (`篇感` for `へんかん`). Mozc drops
+/// a dear path only when its structure is also dearer by 1151; without that condition far fewer
+/// made-up compounds of two nouns get through. The first three are judged leniently, as in Mozc.
+struct CandidateFilter {
+    top_cost: i32,
+    top_structure: i32,
+    /// Candidates accepted so far.
+    accepted: usize,
+}
+
+impl CandidateFilter {
+    const MIN_COST: i32 = 100;
+    const COST_OFFSET: i32 = 6907;
+    const STRUCTURE_OFFSET: i32 = 3453;
+
+    /// A filter whose first candidate has `cost` and `structure`.
+    fn new(cost: i32, structure: i32) -> Self {
+        CandidateFilter {
+            top_cost: cost.max(Self::MIN_COST),
+            top_structure: structure.max(Self::MIN_COST),
+            accepted: 0,
+        }
+    }
+
+    fn keeps(&self, p: &Proposal) -> bool {
+        if p.words <= 1 || p.chars <= 1 {
+            return true;
+        }
+        if self.accepted < 3
+            && p.cost < self.top_cost.saturating_add(2302)
+            && p.structure < Self::COST_OFFSET
+        {
+            return true;
+        }
+        p.cost <= self.top_cost.saturating_add(Self::COST_OFFSET)
+            && p.structure <= self.top_structure.saturating_add(Self::STRUCTURE_OFFSET)
+    }
+}
 
 /// Where a segment's symbols and dates go in its candidates ([`add_symbols`]): after the
 /// first three.
@@ -719,5 +782,37 @@ fn add_digit_twins(out: &mut Vec<String>, digits: crate::lattice::DigitWidth) {
             }
         }
         i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CandidateFilter, Proposal};
+
+    fn path(words: usize, chars: usize, cost: i32, structure: i32) -> Proposal {
+        Proposal {
+            words,
+            chars,
+            cost,
+            structure,
+        }
+    }
+
+    #[test]
+    fn candidate_filter_drops_dear_fragments_and_keeps_words() {
+        let mut f = CandidateFilter::new(3000, 0);
+        f.accepted = 3;
+        // a word or one character is always offered, however rare
+        assert!(f.keeps(&path(1, 2, 30_000, 0)));
+        assert!(f.keeps(&path(2, 1, 30_000, 9_000)));
+        // several words: within a million times the first's probability and 1000 times its
+        // structure (the structure floor is 100)
+        assert!(f.keeps(&path(2, 3, 3000 + 6907, 100 + 3453)));
+        assert!(!f.keeps(&path(2, 3, 3000 + 6908, 0)));
+        assert!(!f.keeps(&path(2, 3, 3000, 100 + 3454)));
+        // the first three are judged leniently: near the first's cost, structure below 6907
+        f.accepted = 2;
+        assert!(f.keeps(&path(2, 3, 3000 + 2301, 6906)));
+        assert!(!f.keeps(&path(2, 3, 3000 + 6908, 6906)));
     }
 }
