@@ -12,10 +12,10 @@
 
 use crate::composer::{to_katakana, Composer};
 use crate::decoder::neural::{NeuralDecoder, NeuralOptions, Scoring};
-use crate::decoder::{segment_starts, Decoder, Path, Span, MAX_POPS, MAX_POPS_SEGMENT};
+use crate::decoder::{segment_starts, Decoder, Path, Span, Within, MAX_POPS, MAX_POPS_SEGMENT};
 use crate::engine::Engine;
 use crate::history::History;
-use crate::lattice::Lattice;
+use crate::lattice::{Lattice, Node};
 use crate::lm::lstm::NeuralLm;
 use serde::Serialize;
 
@@ -559,25 +559,22 @@ impl Session {
         let lattice = &self.lattice;
         let lexicon = &engine.lexicon;
         let segmenter = &engine.segmenter;
-        let found = self.decoder.n_best(
+        let within = Within {
+            join: |a: &Node, b: &Node| resized || !segmenter.is_boundary(a.right_id, b.left_id),
+            max_extra: CandidateFilter::SEARCH_EXTRA,
+        };
+        let found = self.decoder.n_best_within(
             lattice,
             &engine.connection,
             span,
             &[],
             SEGMENT_CANDIDATES,
             MAX_POPS_SEGMENT,
+            within,
             |p| {
-                let nodes = lattice.nodes();
-                let split = !resized
-                    && p.windows(2).any(|w| {
-                        let (a, b) = (&nodes[w[0] as usize], &nodes[w[1] as usize]);
-                        segmenter.is_boundary(a.right_id, b.left_id)
-                    });
-                (!split).then(|| {
-                    p.iter()
-                        .map(|&i| lattice.surface(lexicon, &nodes[i as usize]))
-                        .collect::<String>()
-                })
+                p.iter()
+                    .map(|&i| lattice.surface(lexicon, &lattice.nodes()[i as usize]))
+                    .collect::<String>()
             },
         );
         let nodes = lattice.nodes();
@@ -593,7 +590,6 @@ impl Session {
         let mut filter: Option<CandidateFilter> = None;
         let mut out = vec![best];
         for (p, s) in found {
-            let Some(s) = s else { continue };
             let f = filter.get_or_insert_with(|| CandidateFilter::new(p.cost, structure(&p)));
             let kept = f.keeps(&Proposal {
                 words: p.nodes.len(),
@@ -715,6 +711,9 @@ impl CandidateFilter {
     const MIN_COST: i32 = 100;
     const COST_OFFSET: i32 = 6907;
     const STRUCTURE_OFFSET: i32 = 3453;
+    /// Paths dearer than the first by more than this are not searched for (a trillion times
+    /// less likely: a one-word candidate that rare is not offered either).
+    const SEARCH_EXTRA: i32 = 2 * Self::COST_OFFSET;
 
     /// A filter whose first candidate has `cost` and `structure`.
     fn new(cost: i32, structure: i32) -> Self {

@@ -10,7 +10,7 @@
 mod common;
 
 use common::*;
-use henkan::decoder::{Decoder, Span, MAX_POPS};
+use henkan::decoder::{Decoder, Span, Within, MAX_POPS};
 use henkan::lm::cost::path_cost;
 use henkan::Session;
 
@@ -50,6 +50,63 @@ fn n_best_in_cost_order() {
     for w in got.windows(2) {
         assert!(w[0].1 <= w[1].1, "not in cost order: {got:?}");
     }
+}
+
+#[test]
+fn n_best_within_skips_pairs_that_do_not_join_and_dear_paths() {
+    let engine = tiny_engine();
+    let mut s = Session::new();
+    s.convert_reading(&engine, "きょうは");
+    let lattice = s.lattice().clone();
+    let mut d = Decoder::new();
+    let span = Span::whole(&lattice);
+    let text = |p: &[u32]| {
+        p.iter()
+            .map(|&i| lattice.surface(&engine.lexicon, &lattice.nodes()[i as usize]))
+            .collect::<String>()
+    };
+    // 用 may not follow 木: 木用は (348) is not searched for, the rest keep their order
+    let no_mokuyou = Within {
+        join: |a: &henkan::lattice::Node, b: &henkan::lattice::Node| {
+            !(lattice.surface(&engine.lexicon, a) == "木"
+                && lattice.surface(&engine.lexicon, b) == "用")
+        },
+        max_extra: i32::MAX,
+    };
+    let found = d.n_best_within(
+        &lattice,
+        &engine.connection,
+        span,
+        &[],
+        10,
+        MAX_POPS,
+        no_mokuyou,
+        text,
+    );
+    let got: Vec<(String, i32)> = found.iter().map(|(p, k)| (k.clone(), p.cost)).collect();
+    assert_eq!(got[0], ("今日は".to_string(), 158));
+    assert_eq!(got[1], ("京は".to_string(), 358));
+    assert!(!got.iter().any(|(t, _)| t == "木用は"), "{got:?}");
+    assert!(got.contains(&("今日葉".to_string(), 575)));
+    // nothing dearer than the first (158) by more than 300: 木用は (348) and 京は (358) are
+    // searched for, 今日葉 (575) is not
+    let near = Within {
+        join: |_: &henkan::lattice::Node, _: &henkan::lattice::Node| true,
+        max_extra: 300,
+    };
+    let found = d.n_best_within(
+        &lattice,
+        &engine.connection,
+        span,
+        &[],
+        10,
+        MAX_POPS,
+        near,
+        text,
+    );
+    let got: Vec<String> = found.into_iter().map(|(_, k)| k).collect();
+    assert_eq!(got[..3], ["今日は", "木用は", "京は"]);
+    assert!(!got.iter().any(|t| t == "今日葉"), "{got:?}");
 }
 
 #[test]

@@ -189,8 +189,31 @@ impl Decoder {
         barriers: &[usize],
         want: usize,
         max_pops: usize,
+        key: impl FnMut(&[u32]) -> K,
+    ) -> Vec<(Path, K)> {
+        let all = Within {
+            join: |_: &Node, _: &Node| true,
+            max_extra: i32::MAX,
+        };
+        self.n_best_within(lattice, conn, span, barriers, want, max_pops, all, key)
+    }
+
+    /// [`Decoder::n_best`] over the paths `within` allows: the search never extends a path
+    /// across two words that do not join, nor goes on once paths are dearer than the first
+    /// found by more than its `max_extra`, so the paths left out cost no pops.
+    #[allow(clippy::too_many_arguments)]
+    pub fn n_best_within<K: PartialEq>(
+        &mut self,
+        lattice: &Lattice,
+        conn: &Connection,
+        span: Span,
+        barriers: &[usize],
+        want: usize,
+        max_pops: usize,
+        within: Within<impl Fn(&Node, &Node) -> bool>,
         mut key: impl FnMut(&[u32]) -> K,
     ) -> Vec<(Path, K)> {
+        let join = within.join;
         self.forward(lattice, conn, span, barriers, span.begin);
         let nodes = lattice.nodes();
         self.states.clear();
@@ -216,6 +239,12 @@ impl Decoder {
             if pops > max_pops || found.len() >= want {
                 break;
             }
+            if found
+                .first()
+                .is_some_and(|(p, _)| f > p.cost.saturating_add(within.max_extra))
+            {
+                break;
+            }
             let st = self.states[s as usize];
             let v = nodes[st.node as usize];
             if v.begin as usize == span.begin {
@@ -239,7 +268,7 @@ impl Decoder {
             }
             for j in lattice.ending_at(v.begin as usize) {
                 let fj = self.fwd[j];
-                if fj >= INF {
+                if fj >= INF || !join(&nodes[j], &v) {
                     continue;
                 }
                 let g = st.g + v.cost + conn.cost(nodes[j].right_id, v.left_id);
@@ -254,6 +283,15 @@ impl Decoder {
         }
         found
     }
+}
+
+/// Which paths [`Decoder::n_best_within`] looks for.
+#[derive(Debug, Clone, Copy)]
+pub struct Within<J> {
+    /// Whether two adjacent words (left, right) may both be on a path.
+    pub join: J,
+    /// How much dearer than the first path found a path may be.
+    pub max_extra: i32,
 }
 
 /// Splits a path into segments: returns the index (into `path`) where each segment starts.
