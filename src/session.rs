@@ -563,7 +563,7 @@ impl Session {
             join: |a: &Node, b: &Node| resized || !segmenter.is_boundary(a.right_id, b.left_id),
             max_extra: CandidateFilter::SEARCH_EXTRA,
         };
-        let found = self.decoder.n_best_within(
+        let found = self.decoder.n_best(
             lattice,
             &engine.connection,
             span,
@@ -626,6 +626,7 @@ impl Session {
             &[],
             NBEST,
             MAX_POPS,
+            Within::ALL,
             |p| {
                 p.iter()
                     .map(|&i| lattice.surface(lexicon, &lattice.nodes()[i as usize]))

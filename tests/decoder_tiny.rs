@@ -11,6 +11,7 @@ mod common;
 
 use common::*;
 use henkan::decoder::{Decoder, Span, Within, MAX_POPS};
+use henkan::lattice::Node;
 use henkan::lm::cost::path_cost;
 use henkan::Session;
 
@@ -29,20 +30,37 @@ fn best_path_and_its_cost() {
     );
 }
 
-#[test]
-fn n_best_in_cost_order() {
+/// The texts and costs of the n-best paths of きょうは among those `within` allows.
+fn kyouha_n_best(within: Within<impl Fn(&Node, &Node) -> bool>) -> Vec<(String, i32)> {
     let engine = tiny_engine();
     let mut s = Session::new();
     s.convert_reading(&engine, "きょうは");
-    let lattice = s.lattice().clone();
-    let mut d = Decoder::new();
-    let span = Span::whole(&lattice);
-    let found = d.n_best(&lattice, &engine.connection, span, &[], 10, MAX_POPS, |p| {
+    let lattice = s.lattice();
+    let text = |p: &[u32]| {
         p.iter()
             .map(|&i| lattice.surface(&engine.lexicon, &lattice.nodes()[i as usize]))
             .collect::<String>()
-    });
-    let got: Vec<(String, i32)> = found.iter().map(|(p, k)| (k.clone(), p.cost)).collect();
+    };
+    let span = Span::whole(lattice);
+    Decoder::new()
+        .n_best(
+            lattice,
+            &engine.connection,
+            span,
+            &[],
+            10,
+            MAX_POPS,
+            within,
+            text,
+        )
+        .into_iter()
+        .map(|(p, k)| (k, p.cost))
+        .collect()
+}
+
+#[test]
+fn n_best_in_cost_order() {
+    let got = kyouha_n_best(Within::ALL);
     assert_eq!(got[0], ("今日は".to_string(), 158));
     assert_eq!(got[1], ("木用は".to_string(), 348));
     assert_eq!(got[2], ("京は".to_string(), 358));
@@ -54,59 +72,25 @@ fn n_best_in_cost_order() {
 
 #[test]
 fn n_best_within_skips_pairs_that_do_not_join_and_dear_paths() {
-    let engine = tiny_engine();
-    let mut s = Session::new();
-    s.convert_reading(&engine, "きょうは");
-    let lattice = s.lattice().clone();
-    let mut d = Decoder::new();
-    let span = Span::whole(&lattice);
-    let text = |p: &[u32]| {
-        p.iter()
-            .map(|&i| lattice.surface(&engine.lexicon, &lattice.nodes()[i as usize]))
-            .collect::<String>()
-    };
-    // 用 may not follow 木: 木用は (348) is not searched for, the rest keep their order
-    let no_mokuyou = Within {
-        join: |a: &henkan::lattice::Node, b: &henkan::lattice::Node| {
-            !(lattice.surface(&engine.lexicon, a) == "木"
-                && lattice.surface(&engine.lexicon, b) == "用")
-        },
+    // 用 may not follow 木 (by their costs in the tiny dictionary: 木 200, 用 50): 木用は (348)
+    // is not searched for, the rest keep their order
+    let got = kyouha_n_best(Within {
+        join: |a: &Node, b: &Node| !(a.cost == 200 && b.cost == 50),
         max_extra: i32::MAX,
-    };
-    let found = d.n_best_within(
-        &lattice,
-        &engine.connection,
-        span,
-        &[],
-        10,
-        MAX_POPS,
-        no_mokuyou,
-        text,
-    );
-    let got: Vec<(String, i32)> = found.iter().map(|(p, k)| (k.clone(), p.cost)).collect();
+    });
     assert_eq!(got[0], ("今日は".to_string(), 158));
     assert_eq!(got[1], ("京は".to_string(), 358));
     assert!(!got.iter().any(|(t, _)| t == "木用は"), "{got:?}");
     assert!(got.contains(&("今日葉".to_string(), 575)));
     // nothing dearer than the first (158) by more than 300: 木用は (348) and 京は (358) are
     // searched for, 今日葉 (575) is not
-    let near = Within {
-        join: |_: &henkan::lattice::Node, _: &henkan::lattice::Node| true,
+    let got = kyouha_n_best(Within {
+        join: |_: &Node, _: &Node| true,
         max_extra: 300,
-    };
-    let found = d.n_best_within(
-        &lattice,
-        &engine.connection,
-        span,
-        &[],
-        10,
-        MAX_POPS,
-        near,
-        text,
-    );
-    let got: Vec<String> = found.into_iter().map(|(_, k)| k).collect();
-    assert_eq!(got[..3], ["今日は", "木用は", "京は"]);
-    assert!(!got.iter().any(|t| t == "今日葉"), "{got:?}");
+    });
+    let texts: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(texts[..3], ["今日は", "木用は", "京は"]);
+    assert!(!texts.contains(&"今日葉"), "{got:?}");
 }
 
 #[test]

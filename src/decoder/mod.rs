@@ -176,33 +176,15 @@ impl Decoder {
         })
     }
 
-    /// Up to `want` best paths of `span` whose `key`s are distinct, in cost order.
+    /// Up to `want` best paths of `span` whose `key`s are distinct, in cost order, among the
+    /// paths `within` allows ([`Within::ALL`]: every path).
     ///
     /// Runs its own forward pass over the span. `key` maps a path (node indices) to what
-    /// makes it distinct, e.g. its surface.
+    /// makes it distinct, e.g. its surface. The search never extends a path across two words
+    /// that do not join, nor goes on once paths are dearer than the first found by more than
+    /// `within.max_extra`, so the paths left out cost no pops.
     #[allow(clippy::too_many_arguments)]
     pub fn n_best<K: PartialEq>(
-        &mut self,
-        lattice: &Lattice,
-        conn: &Connection,
-        span: Span,
-        barriers: &[usize],
-        want: usize,
-        max_pops: usize,
-        key: impl FnMut(&[u32]) -> K,
-    ) -> Vec<(Path, K)> {
-        let all = Within {
-            join: |_: &Node, _: &Node| true,
-            max_extra: i32::MAX,
-        };
-        self.n_best_within(lattice, conn, span, barriers, want, max_pops, all, key)
-    }
-
-    /// [`Decoder::n_best`] over the paths `within` allows: the search never extends a path
-    /// across two words that do not join, nor goes on once paths are dearer than the first
-    /// found by more than its `max_extra`, so the paths left out cost no pops.
-    #[allow(clippy::too_many_arguments)]
-    pub fn n_best_within<K: PartialEq>(
         &mut self,
         lattice: &Lattice,
         conn: &Connection,
@@ -285,13 +267,21 @@ impl Decoder {
     }
 }
 
-/// Which paths [`Decoder::n_best_within`] looks for.
+/// Which paths [`Decoder::n_best`] looks for.
 #[derive(Debug, Clone, Copy)]
 pub struct Within<J> {
     /// Whether two adjacent words (left, right) may both be on a path.
     pub join: J,
     /// How much dearer than the first path found a path may be.
     pub max_extra: i32,
+}
+
+impl Within<fn(&Node, &Node) -> bool> {
+    /// Every path.
+    pub const ALL: Self = Within {
+        join: |_, _| true,
+        max_extra: i32::MAX,
+    };
 }
 
 /// Splits a path into segments: returns the index (into `path`) where each segment starts.
