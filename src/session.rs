@@ -548,7 +548,8 @@ impl Session {
     /// The candidates of the segment over `span` whose best is `best`: the segment's n-best
     /// paths, then digit twins, number forms, symbols and dates, the kana and the katakana. As
     /// in Mozc, a candidate is one segment (文節): a path the segmenter would split (`キュ` +
-    /// `雨` for `きゅう`) is left out, unless the user resized the segment (`resized`).
+    /// `雨` for `きゅう`) is left out, unless the user resized the segment (`resized`), and so
+    /// is a path of several words far dearer than the first ([`CandidateFilter`]).
     fn segment_candidates(
         &mut self,
         engine: &Engine,

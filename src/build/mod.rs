@@ -52,7 +52,7 @@ pub struct BuildOptions {
     pub name: String,
     /// Drop *composable* entries: an entry off the keep-list whose reading has at least this
     /// many characters goes when the dictionary without such entries already converts its
-    /// reading to its surface (日本経済新聞 from 日本 + 経済 + 新聞); see [`prune_composable`].
+    /// reading to its surface (日本経済新聞 from 日本 + 経済 + 新聞); see `prune_composable`.
     pub prune_composable: Option<usize>,
     /// Word costs are stored rounded to multiples of this (1 = exact).
     pub cost_step: i32,

@@ -3,7 +3,7 @@
 //!
 //! Terms:
 //! - *hypothesis*: a path from the sentence start to a position `t` (its last word ends at
-//!   `t`), with the LSTM state after its last word. Π[t] holds the best `beam` of them.
+//!   `t`), with the LSTM state after its last word. Π\[t\] holds the best `beam` of them.
 //! - *D_t*: the LM words of the lattice nodes ending at `t`.
 //! - *lattice vocabulary* V_t = D_1 ∪ … ∪ D_t ∪ Ṽ, Ṽ = the `frequent` most frequent LM words
 //!   (LM ids are sorted by frequency, so Ṽ = ids `0..frequent`), plus `<s>` and `<unk>`.
@@ -15,7 +15,7 @@
 //! words are computed for all cached states in one batch and folded into each state's `lse`
 //! (the stale-denominator fix-up), and all scores are re-swept, so every path is scored with
 //! the same normalizer. Then the nodes ending at the new position extend the hypotheses of
-//! the positions they start at; the best `beam` form Π[t] and take one batched LSTM step.
+//! the positions they start at; the best `beam` form Π\[t\] and take one batched LSTM step.
 //! A backspace truncates Π and V to the shorter reading.
 //!
 //! A number node (a whole number read in kana) is the LM word of the digit 1 (the corpus
@@ -258,7 +258,7 @@ pub struct NeuralDecoder {
     /// Settings (change them with [`NeuralDecoder::set_options`]).
     opts: NeuralOptions,
     hyps: Vec<Hyp>,
-    /// `pos_start[t]..pos_start[t + 1]` are the hypotheses of Π[t].
+    /// `pos_start[t]..pos_start[t + 1]` are the hypotheses of Π\[t\].
     pos_start: Vec<u32>,
     /// LSTM states per hypothesis (`hidden` floats each).
     h: Vec<f32>,

@@ -14,7 +14,7 @@
 //! `c' = σ(f)·c + σ(i)·tanh(g)`; `h' = σ(o)·tanh(c')`, or with a projection (LSTMP, PyTorch's
 //! `proj_size`) `h' = W_hr·(σ(o)·tanh(c'))`: more memory cells at the same embedding size.
 //!
-//! Section formats (little endian) are defined in [`format`]; the packer is
+//! Section formats (little endian) are defined in [`format`](mod@format); the packer is
 //! `build::lstm`.
 
 pub mod format;
@@ -465,7 +465,7 @@ pub struct NeuralLm {
     /// bias adapted to typed chat (`PredictBias` section).
     pub predict_bias: Vec<f32>,
     /// A backward (right-to-left) LSTM with the same embedding (`LstmBackward` section),
-    /// rescoring the LM alone's final beam ([`crate::decoder::neural::NeuralDecoder::rescore`]).
+    /// rescoring the LM alone's final beam ([`crate::decoder::neural::NeuralDecoder::rescored_finals`]).
     pub backward: Option<LstmModel>,
 }
 
