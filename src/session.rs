@@ -591,12 +591,13 @@ impl Session {
         let mut filter: Option<CandidateFilter> = None;
         let mut out = vec![best];
         for (p, s) in found {
-            let f = filter.get_or_insert_with(|| CandidateFilter::new(p.cost, structure(&p)));
+            let structure = structure(&p);
+            let f = filter.get_or_insert_with(|| CandidateFilter::new(p.cost, structure));
             let kept = f.keeps(&Proposal {
                 words: p.nodes.len(),
                 chars: s.chars().count(),
                 cost: p.cost,
-                structure: structure(&p),
+                structure,
             });
             if kept && !out.contains(&s) {
                 out.push(s);
@@ -713,6 +714,9 @@ impl CandidateFilter {
     const MIN_COST: i32 = 100;
     const COST_OFFSET: i32 = 6907;
     const STRUCTURE_OFFSET: i32 = 3453;
+    /// The first three candidates may be this much dearer than the first (×100) with any
+    /// structure below [`Self::COST_OFFSET`].
+    const LENIENT_COST_OFFSET: i32 = 2302;
     /// Paths dearer than the first by more than this are not searched for (a trillion times
     /// less likely: a one-word candidate that rare is not offered either).
     const SEARCH_EXTRA: i32 = 2 * Self::COST_OFFSET;
@@ -731,7 +735,7 @@ impl CandidateFilter {
             return true;
         }
         if self.accepted < 3
-            && p.cost < self.top_cost.saturating_add(2302)
+            && p.cost < self.top_cost.saturating_add(Self::LENIENT_COST_OFFSET)
             && p.structure < Self::COST_OFFSET
         {
             return true;

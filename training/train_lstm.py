@@ -102,13 +102,13 @@ def parse_args():
     return a
 
 
-def step_lr(a, step):
-    """The lr of optimizer step `step` under a --steps schedule: constant, then linear to lr/10 over the
-    last --decay-steps steps of --steps."""
-    if a.decay_steps <= 0:
-        return a.lr
-    frac = min(1.0, max(0.0, (a.steps - step) / a.decay_steps))
-    return a.lr * (0.1 + 0.9 * frac)
+def decayed_lr(lr, left, window):
+    """The lr with `left` (steps or seconds) of the budget to go: `lr` until the last `window` of it, then
+    linear to lr/10 at its end (--decay-steps, --decay-minutes)."""
+    if window <= 0:
+        return lr
+    frac = min(1.0, max(0.0, left / window))
+    return lr * (0.1 + 0.9 * frac)
 
 
 class LM(nn.Module):
@@ -399,11 +399,10 @@ def main():
         t_step = time.time()
         if a.steps:
             for g in opt.param_groups:
-                g["lr"] = step_lr(a, st["step"])
+                g["lr"] = decayed_lr(a.lr, a.steps - st["step"], a.decay_steps)
         elif a.decay_minutes > 0 and st["step"] % 10 == 0:
-            frac = min(1.0, max(0.0, (deadline - t_step) / (a.decay_minutes * 60)))
             for g in opt.param_groups:
-                g["lr"] = a.lr * (0.1 + 0.9 * frac)
+                g["lr"] = decayed_lr(a.lr, deadline - t_step, a.decay_minutes * 60)
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not a.no_bf16):
             h, state = model(x, state)
             neg = sample_negatives(V, a.neg, gen)
