@@ -23,7 +23,7 @@ HENKAN := target/release/henkan
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-full test setup lint test-native predict-bias digit-bias
+.PHONY: all mozc model model-full test setup lint test-native predict-bias digit-bias boundary-penalty
 
 all: model
 
@@ -54,6 +54,14 @@ model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	$(MAKE) predict-bias
 	$(MAKE) attach-back
 	$(MAKE) digit-bias
+	$(MAKE) boundary-penalty
+
+# Mozc's prefix penalties (boundary.def) in $(MODEL)'s connection section: a conversion that starts with
+# a suffix or a particle pays more (src/build/mod.rs `compile_boundary`; ≈ 10 s). Not the suffix
+# penalties: every key's input is converted as it stands (BENCHMARKS.md "Session 17").
+boundary-penalty: $(HENKAN)
+	$(HENKAN) boundary-penalty --in $(MODEL) --id-def $(SHARED)/data/mozc/id.def \
+	  --boundary-def $(SHARED)/data/mozc/boundary.def --compress 19 --out $(MODEL)
 
 # The digit prior for the hybrid (src/build/digit_prior.rs): word biases against the kanji numeral
 # words of counters that KWDLC and WAC train write after digits, into $(MODEL)'s WordBias section (≈ 10 s).

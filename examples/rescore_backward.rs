@@ -10,6 +10,10 @@
 //! neural|hybrid full|half BWD_DIR [LIMIT [FULL_LIMIT]]` where `BWD_DIR` holds the backward LM's
 //! `lstm.safetensors` and `vocab.tsv` (training/README.md §9) and the first `FULL_LIMIT`
 //! sentences (default 200) are also scored with the full softmax (slow).
+//!
+//! With `fwd:DIR[,DIR…]` instead of `BWD_DIR`, the other LMs are *forward* LMs of the same
+//! vocabulary whose log-probabilities are averaged: `score + β · (mean other − fwd)` is then a
+//! log-linear ensemble with the shipped LM (β = 0.5 with one other LM; BENCHMARKS.md "Session 17").
 mod common;
 
 use henkan::build::lstm::{pack_lstm, read_safetensors, read_vocab_tsv, PackOptions};
@@ -58,15 +62,26 @@ fn main() {
     let full_limit = args.get(6).map_or(200, |a| a.parse().unwrap());
     let engine = Engine::from_bytes(std::fs::read("models/henkan.henkan").unwrap()).unwrap();
     let lm = engine.neural.as_ref().unwrap();
-    let vocab =
-        read_vocab_tsv(&std::fs::read_to_string(format!("{dir}/vocab.tsv")).unwrap()).unwrap();
-    let w = read_safetensors(&std::fs::read(format!("{dir}/lstm.safetensors")).unwrap()).unwrap();
-    let bwd = LstmModel::from_section(SectionBytes::from_vec(pack_lstm(
-        &w,
-        &vocab,
-        PackOptions::bits(32),
-    )))
-    .unwrap();
+    let (forward, dirs) = match dir.strip_prefix("fwd:") {
+        Some(list) => (true, list.split(',').collect::<Vec<_>>()),
+        None => (false, vec![dir.as_str()]),
+    };
+    let others: Vec<LstmModel> = dirs
+        .iter()
+        .map(|dir| {
+            let vocab =
+                read_vocab_tsv(&std::fs::read_to_string(format!("{dir}/vocab.tsv")).unwrap())
+                    .unwrap();
+            let w = read_safetensors(&std::fs::read(format!("{dir}/lstm.safetensors")).unwrap())
+                .unwrap();
+            LstmModel::from_section(SectionBytes::from_vec(pack_lstm(
+                &w,
+                &vocab,
+                PackOptions::bits(32),
+            )))
+            .unwrap()
+        })
+        .collect();
     let fwd = &lm.model;
     let (bos, unk) = (fwd.bos_id, fwd.unk_id);
     let mut s = common::session(engine_name, half, 10);
@@ -100,11 +115,17 @@ fn main() {
             finals
                 .iter()
                 .map(|f| {
-                    let rev: Vec<u32> = f.ids.iter().rev().copied().collect();
-                    (
-                        log_prob(fwd, &f.ids, bos, norm),
-                        log_prob(&bwd, &rev, bos, norm),
-                    )
+                    let ids: Vec<u32> = if forward {
+                        f.ids.clone()
+                    } else {
+                        f.ids.iter().rev().copied().collect()
+                    };
+                    let other = others
+                        .iter()
+                        .map(|m| log_prob(m, &ids, bos, norm))
+                        .sum::<f32>()
+                        / others.len() as f32;
+                    (log_prob(fwd, &f.ids, bos, norm), other)
                 })
                 .collect()
         };

@@ -55,9 +55,22 @@ pub struct Connection {
     width: usize,
     matrix: SectionBytes,
     matrix_start: usize,
+    matrix_end: usize,
+    /// Mozc's prefix penalty per left id: added to the cost from BOS (see [`EDGE_MAGIC`]).
+    prefix: Vec<u16>,
+    /// Mozc's suffix penalty per right id: added to the cost to EOS.
+    suffix: Vec<u16>,
     /// Ids used by the decoder for unknown words.
     pub special: SpecialIds,
 }
+
+/// Marks the optional trailer of a connection section: Mozc's boundary penalties
+/// (`boundary.def`), then `u32` n, n `u16` prefix penalties (by left id) and n `u16` suffix
+/// penalties (by right id). A word that begins the input pays its prefix penalty on top of
+/// the connection from BOS, one that ends it its suffix penalty on top of the connection to
+/// EOS, as Mozc's converter charges them (`ApplyPrefixSuffixPenalty`): a conversion should not
+/// start with a suffix or a particle, nor end on a stem that needs an ending.
+pub const EDGE_MAGIC: &[u8; 8] = b"HKEDGE01";
 
 /// Cost of an impossible connection (or of ids outside the matrix).
 pub const INFINITE_COST: i32 = 1 << 20;
@@ -91,9 +104,26 @@ impl Connection {
         let right_map = u16s(b, CONNECTION_HEADER + 2 * n_ids, n_ids)
             .ok_or_else(|| bad("right map truncated"))?;
         let matrix_start = CONNECTION_HEADER + 4 * n_ids;
-        if b.len() < matrix_start + n_left * n_right * width {
+        let matrix_end = matrix_start + n_left * n_right * width;
+        if b.len() < matrix_end {
             return Err(bad("matrix truncated"));
         }
+        let (prefix, suffix) = if b.len() == matrix_end {
+            (Vec::new(), Vec::new())
+        } else {
+            let t = &b[matrix_end..];
+            if t.len() < 12 || &t[..8] != EDGE_MAGIC {
+                return Err(bad("unknown trailer"));
+            }
+            let n = u32_at(t, 8).ok_or_else(|| bad("trailer truncated"))? as usize;
+            if n != n_ids || t.len() != 12 + 4 * n {
+                return Err(bad("trailer size"));
+            }
+            (
+                u16s(t, 12, n).ok_or_else(|| bad("trailer truncated"))?,
+                u16s(t, 12 + 2 * n, n).ok_or_else(|| bad("trailer truncated"))?,
+            )
+        };
         if left_map.iter().any(|&x| x as usize >= n_left)
             || right_map.iter().any(|&x| x as usize >= n_right)
         {
@@ -107,6 +137,9 @@ impl Connection {
             width,
             matrix: bytes.clone(),
             matrix_start,
+            matrix_end,
+            prefix,
+            suffix,
             special: SpecialIds {
                 noun: special_raw as u16,
                 proper_noun: (special_raw >> 16) as u16,
@@ -122,7 +155,8 @@ impl Connection {
         self.left_map.len()
     }
 
-    /// Cost of a word with right id `prev_right` followed by one with left id `next_left`.
+    /// Cost of a word with right id `prev_right` followed by one with left id `next_left`;
+    /// from BOS (`prev_right` 0) and to EOS (`next_left` 0) with the boundary penalties.
     #[inline]
     pub fn cost(&self, prev_right: u16, next_left: u16) -> i32 {
         let (Some(&row), Some(&col)) = (
@@ -139,8 +173,42 @@ impl Connection {
             let at = self.matrix_start + 2 * cell;
             i16::from_le_bytes([m[at], m[at + 1]]) as i32
         };
-        v * self.step
+        let edge = if prev_right == 0 {
+            self.prefix.get(next_left as usize)
+        } else if next_left == 0 {
+            self.suffix.get(prev_right as usize)
+        } else {
+            None
+        };
+        v * self.step + edge.map_or(0, |&p| p as i32)
     }
+
+    /// Whether the section carries boundary penalties ([`EDGE_MAGIC`]).
+    pub fn has_boundary_penalties(&self) -> bool {
+        !self.prefix.is_empty()
+    }
+}
+
+/// The connection section `section` with its boundary penalties ([`EDGE_MAGIC`]) set to
+/// `prefix` (by left id) and `suffix` (by right id), one per POS id; a trailer it already has
+/// is replaced. The matrix itself is unchanged.
+pub fn with_boundary_penalties(section: &[u8], prefix: &[u16], suffix: &[u16]) -> Result<Vec<u8>> {
+    let conn = Connection::new(SectionBytes::from_vec(section.to_vec()))?;
+    let n = conn.num_ids();
+    if prefix.len() != n || suffix.len() != n {
+        return Err(Error::Build(format!(
+            "boundary penalties for {}/{} ids, the matrix has {n}",
+            prefix.len(),
+            suffix.len()
+        )));
+    }
+    let mut out = section[..conn.matrix_end].to_vec();
+    out.extend_from_slice(EDGE_MAGIC);
+    out.extend_from_slice(&(n as u32).to_le_bytes());
+    for v in prefix.iter().chain(suffix) {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    Ok(out)
 }
 
 /// Writes a connection section from a full matrix `m[left][right]` (row-major `n × n`).
@@ -465,6 +533,46 @@ mod tests {
         let q = write_connection(3, &m, 10, 1, SpecialIds::default());
         let c = Connection::new(SectionBytes::from_vec(q)).unwrap();
         assert_eq!(c.cost(2, 1), 50);
+    }
+
+    #[test]
+    fn boundary_penalties_charge_only_the_edges() {
+        let m: Vec<i16> = vec![0, 10, 20, 30, 40, 50, 60, 70, 80];
+        let plain = write_connection(3, &m, 1, 2, SpecialIds::default());
+        let c = Connection::new(SectionBytes::from_vec(plain.clone())).unwrap();
+        assert!(!c.has_boundary_penalties());
+        let with = with_boundary_penalties(&plain, &[0, 1000, 2000], &[0, 300, 7000]).unwrap();
+        let c = Connection::new(SectionBytes::from_vec(with.clone())).unwrap();
+        assert!(c.has_boundary_penalties());
+        // BOS -> id (m[id][0]) pays the prefix penalty, id -> EOS (m[0][id]) the suffix one
+        assert_eq!(c.cost(0, 1), 30 + 1000);
+        assert_eq!(c.cost(0, 2), 60 + 2000);
+        assert_eq!(c.cost(1, 0), 10 + 300);
+        assert_eq!(c.cost(2, 0), 20 + 7000);
+        assert_eq!(c.cost(0, 0), 0);
+        for l in 1..3u16 {
+            for r in 1..3u16 {
+                assert_eq!(c.cost(r, l), m[l as usize * 3 + r as usize] as i32);
+            }
+        }
+        // replacing the trailer, not stacking it
+        let again = with_boundary_penalties(&with, &[0, 5, 5], &[0, 5, 5]).unwrap();
+        assert_eq!(again.len(), with.len());
+        let c = Connection::new(SectionBytes::from_vec(again)).unwrap();
+        assert_eq!(c.cost(0, 1), 35);
+        // one penalty per id
+        assert!(with_boundary_penalties(&plain, &[0, 1], &[0, 1, 2]).is_err());
+        // a damaged trailer is an error, not a silent zero
+        for cut in [1, 4, 9, 13] {
+            let b = with[..with.len() - cut].to_vec();
+            assert!(
+                Connection::new(SectionBytes::from_vec(b)).is_err(),
+                "cut {cut}"
+            );
+        }
+        let mut b = with.clone();
+        b[plain.len()] ^= 1;
+        assert!(Connection::new(SectionBytes::from_vec(b)).is_err());
     }
 
     #[test]

@@ -12,6 +12,22 @@ fn session_for(scoring: Scoring) -> Session {
     s
 }
 
+/// Asserts that `s` converts each reading of `cases` to its text.
+fn assert_conversions(
+    engine: &henkan::Engine,
+    s: &mut Session,
+    cases: &[(&str, &str)],
+    scoring: Scoring,
+) {
+    for &(reading, want) in cases {
+        assert_eq!(
+            s.convert_reading(engine, reading).text(),
+            want,
+            "{scoring:?}"
+        );
+    }
+}
+
 fn run_line(
     session: &mut Session,
     engine: &henkan::Engine,
@@ -120,13 +136,7 @@ fn the_lm_engines_keep_numbers_whole() {
     ];
     for scoring in [Scoring::Neural, Scoring::Hybrid] {
         let mut s = session_for(scoring);
-        for (reading, want) in cases {
-            assert_eq!(
-                s.convert_reading(&engine, reading).text(),
-                want,
-                "{scoring:?}"
-            );
-        }
+        assert_conversions(&engine, &mut s, &cases, scoring);
         // without the charge the LM alone's beam splits them (what the charge is for; the
         // backward LM's rescoring, off here, happens to mend this one)
         if scoring == Scoring::Neural {
@@ -421,4 +431,19 @@ fn segment_candidates_are_single_segments_near_the_best() {
     assert_eq!(conv.segments[0].reading, "わたしはがくせい");
     assert!(c.iter().any(|t| t == "私は学生"), "{c:?}");
     assert!(c.len() > 5, "{c:?}");
+}
+
+#[test]
+fn a_conversion_does_not_start_with_a_suffix() {
+    // Mozc's prefix penalties (boundary.def) in the shipped model: `した` as a verb suffix, `よう`
+    // as a suffix cost more at the start of the input, so the noun wins
+    let engine = shipped_engine();
+    assert!(engine.connection.has_boundary_penalties());
+    let cases = [
+        ("したみにいき", "下見に行き"),
+        ("ようじぜんもうしこみ", "要事前申し込み"),
+    ];
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        assert_conversions(&engine, &mut session_for(scoring), &cases, scoring);
+    }
 }

@@ -494,6 +494,30 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Adds (or replaces) Mozc's boundary penalties (`boundary.def`: a conversion that starts
+    /// with a suffix or a particle pays more; with --suffix also one that ends on a stem) in a
+    /// model's connection section.
+    BoundaryPenalty {
+        /// The model to extend (default: --model).
+        #[arg(long = "in")]
+        input: Option<PathBuf>,
+        /// Mozc's id.def (the POS features the rules match).
+        #[arg(long, default_value = "../shared/data/mozc/id.def")]
+        id_def: PathBuf,
+        /// Mozc's boundary.def.
+        #[arg(long, default_value = "../shared/data/mozc/boundary.def")]
+        boundary_def: PathBuf,
+        /// Also the suffix penalties (off: every key's input is converted as it stands, and
+        /// most of it does not end a phrase).
+        #[arg(long)]
+        suffix: bool,
+        /// zstd level for the sections (1–22); none: stored.
+        #[arg(long)]
+        compress: Option<i32>,
+        /// Output model file.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Adds (or replaces) the word-bias section of a model file.
     AttachBias {
         /// The model to extend (default: --model).
@@ -1607,6 +1631,28 @@ fn run(cli: Cli) -> Result<(), String> {
             eprintln!("digit prior: {} entries", bias.len());
             std::fs::write(&out, henkan::build::bias::write_tsv(&bias, &names))
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        }
+        Command::BoundaryPenalty {
+            input,
+            id_def,
+            boundary_def,
+            suffix,
+            compress,
+            out,
+        } => {
+            let model = read_model_file(input, &cli.model)?;
+            let read = |p: &PathBuf| {
+                std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+            };
+            let bytes = henkan::build::add_boundary_penalties(
+                model,
+                &read(&id_def)?,
+                &read(&boundary_def)?,
+                suffix,
+            )
+            .map_err(|e| e.to_string())?;
+            let bytes = compress_model(bytes, compress)?;
+            write_model_file(&out, &bytes)?;
         }
         Command::AttachBias {
             input,

@@ -9,6 +9,11 @@
 //!   (first matching rule wins; no match = boundary). A pattern is a regex over the POS
 //!   feature where `*` stands for one field, matched at the start; `*` alone matches all.
 //!
+//! - `boundary.def`: Mozc's prefix and suffix penalties `PREFIX|SUFFIX pattern penalty`
+//!   (first matching rule of each kind wins; no match = 0; a pattern is matched at the start
+//!   of the feature and ends at a field boundary), added to a model's connection section by
+//!   [`add_boundary_penalties`].
+//!
 //! [`BuildOptions`] prune the dictionary and compress the connection matrix for the web.
 
 pub mod bias;
@@ -162,6 +167,73 @@ pub fn compile_segmenter(features: &[String], segmenter_def: &str) -> Result<Vec
         }
         true
     }))
+}
+
+/// Mozc's prefix and suffix penalties (`boundary.def`) of every POS id, by its feature:
+/// `(prefix, suffix)`, one per id.
+pub fn compile_boundary(features: &[String], boundary_def: &str) -> Result<(Vec<u16>, Vec<u16>)> {
+    let (mut prefix, mut suffix) = (Vec::new(), Vec::new());
+    for line in boundary_def.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let bad = || Error::Build(format!("bad boundary rule: {line}"));
+        let [kind, pat, penalty] = parts[..] else {
+            return Err(bad());
+        };
+        let penalty: u16 = penalty.parse().map_err(|_| bad())?;
+        let mut re = format!("^{}", pat.replace('*', "[^,]+"));
+        if !re.ends_with(',') {
+            re.push_str("(?:,|$)");
+        }
+        let re =
+            Regex::new(&re).map_err(|e| Error::Build(format!("boundary pattern {pat}: {e}")))?;
+        match kind {
+            "PREFIX" => prefix.push((re, penalty)),
+            "SUFFIX" => suffix.push((re, penalty)),
+            _ => return Err(bad()),
+        }
+    }
+    let first = |rules: &[(Regex, u16)], f: &str| {
+        rules
+            .iter()
+            .find(|(re, _)| re.is_match(f))
+            .map_or(0, |&(_, p)| p)
+    };
+    // id 0 is BOS/EOS itself
+    let of = |rules: &[(Regex, u16)]| -> Vec<u16> {
+        features
+            .iter()
+            .enumerate()
+            .map(|(id, f)| if id == 0 { 0 } else { first(rules, f) })
+            .collect()
+    };
+    Ok((of(&prefix), of(&suffix)))
+}
+
+/// The model `model` with Mozc's boundary penalties ([`compile_boundary`]) in its connection
+/// section ([`crate::pos::EDGE_MAGIC`]), stored uncompressed (see [`crate::model::repack`]);
+/// every other section is kept as it is. The suffix penalties only when `with_suffix`: they
+/// are for a conversion that ends where the user ends a phrase, and the engine converts every
+/// key's input as it stands (a preview ending on a verb stem, `さがしてい`, would pay 7000;
+/// measured in BENCHMARKS.md "Session 17").
+pub fn add_boundary_penalties(
+    model: Vec<u8>,
+    id_def: &str,
+    boundary_def: &str,
+    with_suffix: bool,
+) -> Result<Vec<u8>> {
+    let features = parse_id_def(id_def)?;
+    let (prefix, mut suffix) = compile_boundary(&features, boundary_def)?;
+    if !with_suffix {
+        suffix.fill(0);
+    }
+    let container = crate::model::Container::from_bytes(model)?;
+    let conn = container.require(SectionKind::Connection)?;
+    let section = crate::pos::with_boundary_penalties(conn.as_ref(), &prefix, &suffix)?;
+    Ok(container.with_section(SectionKind::Connection, section))
 }
 
 fn find_id(features: &[String], exact: &str) -> Result<u16> {
@@ -468,4 +540,35 @@ fn assemble(
         w.add(*kind, bytes.clone());
     }
     Ok(w.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boundary_rules_take_the_first_match_at_field_boundaries() {
+        let features: Vec<String> = [
+            "BOS/EOS,*,*,*,*,*,*",
+            "名詞,接尾,助数詞,*,*,*,*",
+            "名詞,接尾,一般,*,*,*,*",
+            "名詞,接尾,助数詞X,*,*,*,*",
+            "助詞,格助詞,一般,*,*,*,が",
+            "動詞,自立,*,*,五段・ラ行,連用形,*",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let def = "# comment\n\nPREFIX 名詞,接尾,助数詞 1200\nPREFIX 名詞,接尾, 1000\n\
+                   PREFIX 助詞,(格助詞|連体化) 3000\nSUFFIX 動詞,自立,*,*,*,連用形 7000\n\
+                   PREFIX 名詞,接尾,助数詞 9\n";
+        let (prefix, suffix) = compile_boundary(&features, def).unwrap();
+        // BOS/EOS itself never pays; the first matching rule wins; `助数詞` does not match
+        // `助数詞X` (a pattern ends at a field boundary unless it ends with a comma)
+        assert_eq!(prefix, vec![0, 1200, 1000, 1000, 3000, 0]);
+        assert_eq!(suffix, vec![0, 0, 0, 0, 0, 7000]);
+        assert!(compile_boundary(&features, "PREFIX 名詞 x").is_err());
+        assert!(compile_boundary(&features, "MIDDLE 名詞 1").is_err());
+        assert!(compile_boundary(&features, "PREFIX 名詞").is_err());
+    }
 }
