@@ -23,7 +23,7 @@ HENKAN := target/release/henkan
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-full test setup lint test-native predict-bias digit-bias boundary-penalty
+.PHONY: all mozc model model-full test setup lint test-native predict-bias digit-bias mozc-rules
 
 all: model
 
@@ -54,14 +54,16 @@ model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	$(MAKE) predict-bias
 	$(MAKE) attach-back
 	$(MAKE) digit-bias
-	$(MAKE) boundary-penalty
+	$(MAKE) mozc-rules
 
-# Mozc's prefix penalties (boundary.def) in $(MODEL)'s connection section: a conversion that starts with
-# a suffix or a particle pays more (src/build/mod.rs `compile_boundary`; ≈ 10 s). Not the suffix
+# Mozc's rules into $(MODEL) (≈ 10 s): its prefix penalties (boundary.def) in the connection section, so
+# that a conversion starting with a suffix or a particle pays more, and the POS groups of its candidate
+# filter (pos_matcher_rule.def) in the segmenter section (src/candidate_filter.rs). Not the suffix
 # penalties: every key's input is converted as it stands (BENCHMARKS.md "Session 17").
-boundary-penalty: $(HENKAN)
-	$(HENKAN) boundary-penalty --in $(MODEL) --id-def $(SHARED)/data/mozc/id.def \
-	  --boundary-def $(SHARED)/data/mozc/boundary.def --compress 19 --out $(MODEL)
+mozc-rules: $(HENKAN)
+	$(HENKAN) mozc-rules --in $(MODEL) --id-def $(SHARED)/data/mozc/id.def \
+	  --boundary-def $(SHARED)/data/mozc/boundary.def \
+	  --pos-matcher-def $(SHARED)/data/mozc/pos_matcher_rule.def --compress 19 --out $(MODEL)
 
 # The digit prior for the hybrid (src/build/digit_prior.rs): word biases against the kanji numeral
 # words of counters that KWDLC and WAC train write after digits, into $(MODEL)'s WordBias section (≈ 10 s).

@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+pub mod candidate_filter;
 pub mod composer;
 pub mod dates;
 pub mod decoder;

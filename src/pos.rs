@@ -45,6 +45,26 @@ fn u16s(b: &[u8], at: usize, n: usize) -> Option<Vec<u16>> {
     )
 }
 
+/// The body of an optional section trailer: nothing (`None`) when `t` is empty, else `magic`, a
+/// `u32` count that must be `n_ids`, and 4 bytes per id (returned without the header).
+fn trailer<'a>(
+    t: &'a [u8],
+    magic: &[u8; 8],
+    n_ids: usize,
+) -> std::result::Result<Option<&'a [u8]>, &'static str> {
+    if t.is_empty() {
+        return Ok(None);
+    }
+    if t.len() < 12 || &t[..8] != magic {
+        return Err("unknown trailer");
+    }
+    let n = u32_at(t, 8).ok_or("trailer truncated")? as usize;
+    if n != n_ids || t.len() != 12 + 4 * n {
+        return Err("trailer size");
+    }
+    Ok(Some(&t[12..]))
+}
+
 /// The connection-cost matrix.
 #[derive(Debug, Clone)]
 pub struct Connection {
@@ -108,21 +128,12 @@ impl Connection {
         if b.len() < matrix_end {
             return Err(bad("matrix truncated"));
         }
-        let (prefix, suffix) = if b.len() == matrix_end {
-            (Vec::new(), Vec::new())
-        } else {
-            let t = &b[matrix_end..];
-            if t.len() < 12 || &t[..8] != EDGE_MAGIC {
-                return Err(bad("unknown trailer"));
-            }
-            let n = u32_at(t, 8).ok_or_else(|| bad("trailer truncated"))? as usize;
-            if n != n_ids || t.len() != 12 + 4 * n {
-                return Err(bad("trailer size"));
-            }
-            (
-                u16s(t, 12, n).ok_or_else(|| bad("trailer truncated"))?,
-                u16s(t, 12 + 2 * n, n).ok_or_else(|| bad("trailer truncated"))?,
-            )
+        let (prefix, suffix) = match trailer(&b[matrix_end..], EDGE_MAGIC, n_ids).map_err(bad)? {
+            None => (Vec::new(), Vec::new()),
+            Some(t) => (
+                u16s(t, 0, n_ids).ok_or_else(|| bad("trailer truncated"))?,
+                u16s(t, 2 * n_ids, n_ids).ok_or_else(|| bad("trailer truncated"))?,
+            ),
         };
         if left_map.iter().any(|&x| x as usize >= n_left)
             || right_map.iter().any(|&x| x as usize >= n_right)
@@ -291,7 +302,87 @@ pub struct Segmenter {
     right_class: Vec<u16>,
     n_right_class: usize,
     bits: Vec<u8>,
+    /// Mozc's named POS groups per id ([`PosGroup`]); empty when the section has none.
+    groups: Vec<u32>,
 }
+
+/// Mozc's named groups of POS ids (`pos_matcher_rule.def`) that its candidate filter asks
+/// about; one bit each in [`Segmenter::in_group`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PosGroup {
+    /// `接頭詞,名詞接続`: a prefix before nouns (`お`, `ご`).
+    WeakCompoundNounPrefix,
+    /// `接頭詞,動詞接続`: a prefix before verbs.
+    WeakCompoundVerbPrefix,
+    /// `フィラー`.
+    WeakCompoundFillerPrefix,
+    /// Nouns a noun prefix may join (`名詞,一般`, `サ変接続`, …).
+    WeakCompoundNounSuffix,
+    /// `動詞,自立`: verbs a verb prefix may join.
+    WeakCompoundVerbSuffix,
+    /// Particles a segment may begin with after a noun (`が`, `で`, `と`, `の`, …).
+    AcceptableParticleAtBeginOfSegment,
+    /// `名詞,(一般|固有名詞|副詞可能|サ変接続)`.
+    ContentNoun,
+    /// `記号,一般`.
+    GeneralSymbol,
+    /// `特殊,短縮よみ`.
+    IsolatedWord,
+    /// Endings after a te-form stem (`て`, `ちゃ`, `たり`, `た`, `てる`, …).
+    TeSuffix,
+    /// `動詞,非自立`, `助詞,接続助詞`, `助動詞`.
+    VerbSuffix,
+    /// Godan ka-row verbs in their ta-connective form (`書い`, `歩い`, `言っ`).
+    KagyoTaConnectionVerb,
+    /// Godan wa-row verbs in their renyō form (`買い`, `言い`, `使い`).
+    WagyoRenyoConnectionVerb,
+}
+
+impl PosGroup {
+    /// Every group, in bit order.
+    pub const ALL: [PosGroup; 13] = [
+        PosGroup::WeakCompoundNounPrefix,
+        PosGroup::WeakCompoundVerbPrefix,
+        PosGroup::WeakCompoundFillerPrefix,
+        PosGroup::WeakCompoundNounSuffix,
+        PosGroup::WeakCompoundVerbSuffix,
+        PosGroup::AcceptableParticleAtBeginOfSegment,
+        PosGroup::ContentNoun,
+        PosGroup::GeneralSymbol,
+        PosGroup::IsolatedWord,
+        PosGroup::TeSuffix,
+        PosGroup::VerbSuffix,
+        PosGroup::KagyoTaConnectionVerb,
+        PosGroup::WagyoRenyoConnectionVerb,
+    ];
+
+    /// Its name in Mozc's `pos_matcher_rule.def`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PosGroup::WeakCompoundNounPrefix => "WeakCompoundNounPrefix",
+            PosGroup::WeakCompoundVerbPrefix => "WeakCompoundVerbPrefix",
+            PosGroup::WeakCompoundFillerPrefix => "WeakCompoundFillerPrefix",
+            PosGroup::WeakCompoundNounSuffix => "WeakCompoundNounSuffix",
+            PosGroup::WeakCompoundVerbSuffix => "WeakCompoundVerbSuffix",
+            PosGroup::AcceptableParticleAtBeginOfSegment => "AcceptableParticleAtBeginOfSegment",
+            PosGroup::ContentNoun => "ContentNoun",
+            PosGroup::GeneralSymbol => "GeneralSymbol",
+            PosGroup::IsolatedWord => "IsolatedWord",
+            PosGroup::TeSuffix => "TeSuffix",
+            PosGroup::VerbSuffix => "VerbSuffix",
+            PosGroup::KagyoTaConnectionVerb => "KagyoTaConnectionVerb",
+            PosGroup::WagyoRenyoConnectionVerb => "WagyoRenyoConnectionVerb",
+        }
+    }
+
+    fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+}
+
+/// Marks the optional trailer of a segmenter section: `u32` n, then n `u32` masks of
+/// [`PosGroup`] bits, one per POS id.
+pub const GROUPS_MAGIC: &[u8; 8] = b"HKPOSG01";
 
 impl Segmenter {
     /// A view of a segmenter section.
@@ -311,10 +402,12 @@ impl Segmenter {
         let right_class = u16s(b, 12 + 2 * n_ids, n_ids).ok_or_else(|| bad("truncated"))?;
         let start = 12 + 4 * n_ids;
         let nbits = n_l * n_r;
-        let bits = b
-            .get(start..start + nbits.div_ceil(8))
-            .ok_or_else(|| bad("truncated"))?
-            .to_vec();
+        let end = start + nbits.div_ceil(8);
+        let bits = b.get(start..end).ok_or_else(|| bad("truncated"))?.to_vec();
+        let groups = match trailer(&b[end..], GROUPS_MAGIC, n_ids).map_err(bad)? {
+            None => Vec::new(),
+            Some(t) => (0..n_ids).map(|i| u32_at(t, 4 * i).unwrap_or(0)).collect(),
+        };
         if left_class.iter().any(|&c| c as usize >= n_l)
             || right_class.iter().any(|&c| c as usize >= n_r)
         {
@@ -325,6 +418,7 @@ impl Segmenter {
             right_class,
             n_right_class: n_r,
             bits,
+            groups,
         })
     }
 
@@ -340,6 +434,45 @@ impl Segmenter {
         let bit = l as usize * self.n_right_class + r as usize;
         self.bits[bit / 8] & (1 << (bit % 8)) != 0
     }
+
+    /// Whether POS id `id` is in Mozc's group `g`; false for every id when the section has no
+    /// groups ([`Self::has_groups`]).
+    pub fn in_group(&self, id: u16, g: PosGroup) -> bool {
+        self.groups
+            .get(id as usize)
+            .is_some_and(|&m| m & g.bit() != 0)
+    }
+
+    /// Whether the section carries Mozc's POS groups ([`GROUPS_MAGIC`]).
+    pub fn has_groups(&self) -> bool {
+        !self.groups.is_empty()
+    }
+
+    /// The number of POS ids.
+    pub fn num_ids(&self) -> usize {
+        self.left_class.len()
+    }
+}
+
+/// The segmenter section `section` with Mozc's POS groups ([`GROUPS_MAGIC`]) set to `groups`
+/// (a mask of [`PosGroup`] bits per POS id); a trailer it already has is replaced.
+pub fn with_pos_groups(section: &[u8], groups: &[u32]) -> Result<Vec<u8>> {
+    let seg = Segmenter::new(SectionBytes::from_vec(section.to_vec()))?;
+    let n = seg.num_ids();
+    if groups.len() != n {
+        return Err(Error::Build(format!(
+            "POS groups for {} ids, the segmenter has {n}",
+            groups.len()
+        )));
+    }
+    let end = 12 + 4 * n + seg.bits.len();
+    let mut out = section[..end].to_vec();
+    out.extend_from_slice(GROUPS_MAGIC);
+    out.extend_from_slice(&(n as u32).to_le_bytes());
+    for g in groups {
+        out.extend_from_slice(&g.to_le_bytes());
+    }
+    Ok(out)
 }
 
 /// Writes a segmenter section from a boundary predicate over POS ids.
@@ -573,6 +706,31 @@ mod tests {
         let mut b = with.clone();
         b[plain.len()] ^= 1;
         assert!(Connection::new(SectionBytes::from_vec(b)).is_err());
+    }
+
+    #[test]
+    fn pos_groups_ride_on_the_segmenter_section() {
+        let sig: Vec<bool> = (0..4).map(|i| i % 2 == 0).collect();
+        let plain = write_segmenter(&sig, &sig, |_, r| r % 2 == 0);
+        let s = Segmenter::new(SectionBytes::from_vec(plain.clone())).unwrap();
+        assert!(!s.has_groups());
+        assert!(!s.in_group(1, PosGroup::TeSuffix));
+        let masks = [0, 1 << (PosGroup::TeSuffix as u32), 0, u32::MAX];
+        let with = with_pos_groups(&plain, &masks).unwrap();
+        let s = Segmenter::new(SectionBytes::from_vec(with.clone())).unwrap();
+        assert!(s.has_groups());
+        assert!(s.in_group(1, PosGroup::TeSuffix));
+        assert!(!s.in_group(1, PosGroup::VerbSuffix));
+        assert!(PosGroup::ALL.iter().all(|&g| s.in_group(3, g)));
+        assert!(!s.in_group(2, PosGroup::TeSuffix) && !s.in_group(9, PosGroup::TeSuffix));
+        // the boundaries are the same with or without the groups
+        assert!(s.is_boundary(1, 2) && !s.is_boundary(0, 3));
+        assert_eq!(with_pos_groups(&with, &masks).unwrap(), with);
+        assert!(with_pos_groups(&plain, &masks[..3]).is_err());
+        for cut in [1, 4, 13] {
+            let b = with[..with.len() - cut].to_vec();
+            assert!(Segmenter::new(SectionBytes::from_vec(b)).is_err(), "cut {cut}");
+        }
     }
 
     #[test]

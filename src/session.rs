@@ -10,6 +10,7 @@
 //! Typing extends the lattice by the new kana and runs the forward pass over the new nodes
 //! only; the conversion (segments, candidates, n-best) is computed on request.
 
+use crate::candidate_filter::{self, Word};
 use crate::composer::{to_katakana, Composer};
 use crate::decoder::neural::{NeuralDecoder, NeuralOptions, Scoring};
 use crate::decoder::{segment_starts, Decoder, Path, Span, Within, MAX_POPS, MAX_POPS_SEGMENT};
@@ -599,7 +600,26 @@ impl Session {
                 cost: p.cost,
                 structure,
             });
-            if kept && !out.contains(&s) {
+            if !kept || out.contains(&s) {
+                continue;
+            }
+            let words: Vec<(u16, u16, String)> = p
+                .nodes
+                .iter()
+                .map(|&i| {
+                    let n = &nodes[i as usize];
+                    (n.left_id, n.right_id, lattice.surface(lexicon, n))
+                })
+                .collect();
+            let words: Vec<Word> = words
+                .iter()
+                .map(|(left, right, surface)| Word {
+                    left: *left,
+                    right: *right,
+                    surface,
+                })
+                .collect();
+            if !candidate_filter::is_noise(&words, segmenter, out.len()) {
                 out.push(s);
                 f.accepted += 1;
             }

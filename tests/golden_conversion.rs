@@ -384,6 +384,7 @@ fn segment_candidates_are_single_segments_near_the_best() {
     // keeps in one piece and not far dearer than its best, so no fragment such as a word and a
     // lone kana (`生ゅう`, `和たしは`) or two content words (`キュ雨`)
     let engine = shipped_engine();
+    assert!(engine.segmenter.has_groups());
     let mut s = session_for(Scoring::Classic);
     for (reading, segment, kept, left_out) in [
         (
@@ -403,6 +404,21 @@ fn segment_candidates_are_single_segments_near_the_best() {
             "がくせいです",
             &["学生です", "学制です"][..],
             &["学せいです", "額せいです"][..],
+        ),
+        // Mozc's POS rules (src/candidate_filter.rs): a wa-row renyō stem before the te-form
+        // (`買って` is the verb), a prefix before the wrong kind of word, a weak compound past
+        // the tenth candidate
+        (
+            "かいて",
+            "かいて",
+            &["書いて", "描いて", "買い手", "欠いて"][..],
+            &["買いて", "飼いて"][..],
+        ),
+        (
+            "おききします",
+            "おききします",
+            &["お聞きします", "お聴きします", "お訊きします"][..],
+            &["雄聞きします", "御効きします", "お嬉々します"][..],
         ),
     ] {
         let conv = s.convert_reading(&engine, reading);

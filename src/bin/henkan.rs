@@ -494,10 +494,11 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Adds (or replaces) Mozc's boundary penalties (`boundary.def`: a conversion that starts
-    /// with a suffix or a particle pays more; with --suffix also one that ends on a stem) in a
-    /// model's connection section.
-    BoundaryPenalty {
+    /// Adds (or replaces) Mozc's rules in a model: the boundary penalties (`boundary.def`: a
+    /// conversion that starts with a suffix or a particle pays more; with --suffix also one that
+    /// ends on a stem) in its connection section, and the POS groups of Mozc's candidate filter
+    /// (`pos_matcher_rule.def`) in its segmenter section.
+    MozcRules {
         /// The model to extend (default: --model).
         #[arg(long = "in")]
         input: Option<PathBuf>,
@@ -507,6 +508,9 @@ enum Command {
         /// Mozc's boundary.def.
         #[arg(long, default_value = "../shared/data/mozc/boundary.def")]
         boundary_def: PathBuf,
+        /// Mozc's pos_matcher_rule.def.
+        #[arg(long, default_value = "../shared/data/mozc/pos_matcher_rule.def")]
+        pos_matcher_def: PathBuf,
         /// Also the suffix penalties (off: every key's input is converted as it stands, and
         /// most of it does not end a phrase).
         #[arg(long)]
@@ -1632,10 +1636,11 @@ fn run(cli: Cli) -> Result<(), String> {
             std::fs::write(&out, henkan::build::bias::write_tsv(&bias, &names))
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
         }
-        Command::BoundaryPenalty {
+        Command::MozcRules {
             input,
             id_def,
             boundary_def,
+            pos_matcher_def,
             suffix,
             compress,
             out,
@@ -1644,10 +1649,11 @@ fn run(cli: Cli) -> Result<(), String> {
             let read = |p: &PathBuf| {
                 std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
             };
-            let bytes = henkan::build::add_boundary_penalties(
+            let bytes = henkan::build::add_mozc_rules(
                 model,
                 &read(&id_def)?,
                 &read(&boundary_def)?,
+                &read(&pos_matcher_def)?,
                 suffix,
             )
             .map_err(|e| e.to_string())?;

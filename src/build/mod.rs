@@ -11,8 +11,9 @@
 //!
 //! - `boundary.def`: Mozc's prefix and suffix penalties `PREFIX|SUFFIX pattern penalty`
 //!   (first matching rule of each kind wins; no match = 0; a pattern is matched at the start
-//!   of the feature and ends at a field boundary), added to a model's connection section by
-//!   [`add_boundary_penalties`].
+//!   of the feature and ends at a field boundary), and `pos_matcher_rule.def`: Mozc's named POS
+//!   groups `Name pattern` (matched at the start of the feature), added to a model's connection
+//!   and segmenter sections by [`add_mozc_rules`].
 //!
 //! [`BuildOptions`] prune the dictionary and compress the connection matrix for the web.
 
@@ -213,16 +214,59 @@ pub fn compile_boundary(features: &[String], boundary_def: &str) -> Result<(Vec<
     Ok((of(&prefix), of(&suffix)))
 }
 
-/// The model `model` with Mozc's boundary penalties ([`compile_boundary`]) in its connection
-/// section ([`crate::pos::EDGE_MAGIC`]), stored uncompressed (see [`crate::model::repack`]);
-/// every other section is kept as it is. The suffix penalties only when `with_suffix`: they
-/// are for a conversion that ends where the user ends a phrase, and the engine converts every
-/// key's input as it stands (a preview ending on a verb stem, `さがしてい`, would pay 7000;
-/// measured in BENCHMARKS.md "Session 17").
-pub fn add_boundary_penalties(
+/// Mozc's POS groups ([`crate::pos::PosGroup`]) of every POS id from `pos_matcher_rule.def`
+/// (`Name pattern` lines; a pattern is a regex over the feature, `*` one field, matched at its
+/// start): one mask per id. Every group must have a rule.
+pub fn compile_pos_groups(features: &[String], pos_matcher_def: &str) -> Result<Vec<u32>> {
+    use crate::pos::PosGroup;
+    let mut masks = vec![0u32; features.len()];
+    let mut found = 0u32;
+    for line in pos_matcher_def.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split_whitespace();
+        let (Some(name), Some(pat), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(Error::Build(format!("bad POS matcher rule: {line}")));
+        };
+        let Some(g) = PosGroup::ALL.into_iter().find(|g| g.name() == name) else {
+            continue;
+        };
+        let re = Regex::new(&format!("^(?:{})", pat.replace('*', "[^,]+")))
+            .map_err(|e| Error::Build(format!("POS matcher pattern {pat}: {e}")))?;
+        for (m, f) in masks.iter_mut().zip(features) {
+            if re.is_match(f) {
+                *m |= 1 << (g as u32);
+            }
+        }
+        found |= 1 << (g as u32);
+    }
+    if let Some(g) = PosGroup::ALL
+        .into_iter()
+        .find(|&g| found & (1 << (g as u32)) == 0)
+    {
+        return Err(Error::Build(format!(
+            "no POS matcher rule for {}",
+            g.name()
+        )));
+    }
+    Ok(masks)
+}
+
+/// The model `model` with Mozc's rules for conversions and candidates: the boundary penalties
+/// ([`compile_boundary`]) in its connection section ([`crate::pos::EDGE_MAGIC`]) and the POS
+/// groups of its candidate filter ([`compile_pos_groups`]) in its segmenter section
+/// ([`crate::pos::GROUPS_MAGIC`]), stored uncompressed (see [`crate::model::repack`]); every
+/// other section is kept as it is. The suffix penalties only when `with_suffix`: they are for a
+/// conversion that ends where the user ends a phrase, and the engine converts every key's input
+/// as it stands (a preview ending on a verb stem, `さがしてい`, would pay 7000; measured in
+/// BENCHMARKS.md "Session 17").
+pub fn add_mozc_rules(
     model: Vec<u8>,
     id_def: &str,
     boundary_def: &str,
+    pos_matcher_def: &str,
     with_suffix: bool,
 ) -> Result<Vec<u8>> {
     let features = parse_id_def(id_def)?;
@@ -230,10 +274,15 @@ pub fn add_boundary_penalties(
     if !with_suffix {
         suffix.fill(0);
     }
+    let groups = compile_pos_groups(&features, pos_matcher_def)?;
     let container = crate::model::Container::from_bytes(model)?;
     let conn = container.require(SectionKind::Connection)?;
-    let section = crate::pos::with_boundary_penalties(conn.as_ref(), &prefix, &suffix)?;
-    Ok(container.with_section(SectionKind::Connection, section))
+    let conn = crate::pos::with_boundary_penalties(conn.as_ref(), &prefix, &suffix)?;
+    let seg = container.require(SectionKind::Segmenter)?;
+    let seg = crate::pos::with_pos_groups(seg.as_ref(), &groups)?;
+    let container =
+        crate::model::Container::from_bytes(container.with_section(SectionKind::Connection, conn))?;
+    Ok(container.with_section(SectionKind::Segmenter, seg))
 }
 
 fn find_id(features: &[String], exact: &str) -> Result<u16> {
