@@ -729,7 +729,10 @@ mod tests {
         assert!(with_pos_groups(&plain, &masks[..3]).is_err());
         for cut in [1, 4, 13] {
             let b = with[..with.len() - cut].to_vec();
-            assert!(Segmenter::new(SectionBytes::from_vec(b)).is_err(), "cut {cut}");
+            assert!(
+                Segmenter::new(SectionBytes::from_vec(b)).is_err(),
+                "cut {cut}"
+            );
         }
     }
 
