@@ -82,6 +82,9 @@ def parse_args():
                          "apart (0: off)")
     ap.add_argument("--homophone-max", type=int, default=16,
                     help="homophones per word in that loss (the most frequent ones)")
+    ap.add_argument("--dropout", type=float, default=0.0,
+                    help="dropout on the LSTM's input (the embedding) and output, in training only (Zaremba et al.'s "
+                         "non-recurrent dropout; 0: off, as every shipped LM was trained)")
     ap.add_argument("--tiny", action="store_true",
                     help="CI model: 2K vocabulary, 32 dims, 512 negatives, first 3M tokens")
     a = ap.parse_args()
@@ -331,6 +334,13 @@ def main():
     st = {"pos": 0, "epoch": 0, "step": 0, "tokens": 0, "train_seconds": 0.0}
     state = None
     gen = torch.Generator().manual_seed(a.seed)
+    # dropout masks from their own generator, saved in the checkpoint: a resumed run draws the same masks
+    dgen = torch.Generator().manual_seed(a.seed + 1000)
+
+    def dropout(t):
+        keep = torch.empty(t.shape, dtype=torch.float32).bernoulli_(1 - a.dropout, generator=dgen)
+        return t * (keep / (1 - a.dropout)).to(t.dtype)
+
     if os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path, map_location="cpu", weights_only=False)
         if ck["config"] != config:
@@ -341,6 +351,8 @@ def main():
         st = ck["st"]
         state = ck["state"]
         gen.set_state(ck["gen"])
+        if "dgen" in ck:
+            dgen.set_state(ck["dgen"])
         for g in opt.param_groups:
             g["lr"] = a.lr
         log(f"resumed from {ckpt_path}: epoch {st['epoch']} pos {st['pos']}/{L} step {st['step']} "
@@ -352,7 +364,7 @@ def main():
     def save():
         tmp = ckpt_path + ".tmp"
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "st": st, "state": state,
-                    "gen": gen.get_state(), "config": config, "args": vars(a)}, tmp)
+                    "gen": gen.get_state(), "dgen": dgen.get_state(), "config": config, "args": vars(a)}, tmp)
         os.replace(tmp, ckpt_path)
 
     def run_eval(tag):
@@ -404,7 +416,11 @@ def main():
             for g in opt.param_groups:
                 g["lr"] = decayed_lr(a.lr, deadline - t_step, a.decay_minutes * 60)
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not a.no_bf16):
-            h, state = model(x, state)
+            if a.dropout > 0:
+                h, state = model.lstm(dropout(model.embedding(x)), state)
+                h = dropout(h)
+            else:
+                h, state = model(x, state)
             neg = sample_negatives(V, a.neg, gen)
             log_q_neg = torch.log(log_uniform_q(V, a.neg, neg))
             loss = sampled_loss(model, h.reshape(-1, a.hidden), y.reshape(-1), neg, log_q_neg, V, a.neg)
