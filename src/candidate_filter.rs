@@ -11,7 +11,9 @@
 //! - a *connected weak compound* (`お` + `危機`: a noun prefix before a noun) past the tenth
 //!   candidate;
 //! - a symbol or an abbreviation reading among several words;
-//! - two or more numbers (`２` + `十三重`).
+//! - two or more numbers (`２` + `十三重`);
+//! - henkan's own: at the start of the input, a suffix noun before more words (`篇` + `感`,
+//!   `編` + `間` for `へんかん`; a suffix cannot begin what the user types).
 //!
 //! The cost filter ([`crate::session`]) runs besides these. Without the groups in the model
 //! ([`Segmenter::has_groups`]) nothing is filtered here.
@@ -47,8 +49,8 @@ fn numeral(s: &str) -> bool {
 }
 
 /// Whether a candidate of `words` (in order) is noise by Mozc's POS rules when it would be the
-/// candidate at `rank` (0 = first) of its segment.
-pub fn is_noise(words: &[Word], seg: &Segmenter, rank: usize) -> bool {
+/// candidate at `rank` (0 = first) of its segment; `at_start`: the segment begins the input.
+pub fn is_noise(words: &[Word], seg: &Segmenter, rank: usize, at_start: bool) -> bool {
     use PosGroup::*;
     if !seg.has_groups() || words.is_empty() {
         return false;
@@ -75,6 +77,9 @@ pub fn is_noise(words: &[Word], seg: &Segmenter, rank: usize) -> bool {
         .iter()
         .any(|w| g(w.left, IsolatedWord) || g(w.left, GeneralSymbol))
     {
+        return true;
+    }
+    if at_start && rank >= 1 && g(w0.left, NounSuffix) {
         return true;
     }
     let w1 = words[1];
@@ -114,10 +119,10 @@ mod tests {
 
     // POS ids of a toy segmenter: 0 BOS/EOS, 1 noun, 2 noun prefix, 3 verb (ka-row ta-form),
     // 4 verb (wa-row renyō), 5 ending ます, 6 te-form て, 7 particle が, 8 symbol, 9 verb prefix,
-    // 10 verb (independent)
+    // 10 verb (independent), 11 suffix noun
     fn toy() -> Segmenter {
         use PosGroup::*;
-        let n = 11;
+        let n = 12;
         let sig: Vec<usize> = (0..n).collect();
         let section = write_segmenter(&sig, &sig, |_, _| true);
         let mut masks = vec![0u32; n];
@@ -136,6 +141,7 @@ mod tests {
         set(8, &[GeneralSymbol]);
         set(9, &[WeakCompoundVerbPrefix]);
         set(10, &[WeakCompoundVerbSuffix]);
+        set(11, &[NounSuffix]);
         let section = with_pos_groups(&section, &masks).unwrap();
         Segmenter::new(SectionBytes::from_vec(section)).unwrap()
     }
@@ -152,41 +158,102 @@ mod tests {
     fn mozc_noise_rules() {
         let seg = toy();
         // 書い + ます, 買い + て: not how the verbs are written; in hiragana they pass
-        assert!(is_noise(&[w(3, 3, "書い"), w(5, 5, "ます")], &seg, 3));
-        assert!(!is_noise(&[w(3, 3, "書い"), w(6, 6, "て")], &seg, 3));
-        assert!(is_noise(&[w(4, 4, "買い"), w(6, 6, "て")], &seg, 3));
-        assert!(!is_noise(&[w(4, 4, "かい"), w(6, 6, "て")], &seg, 3));
-        assert!(!is_noise(&[w(4, 4, "買い"), w(5, 5, "ます")], &seg, 3));
+        assert!(is_noise(
+            &[w(3, 3, "書い"), w(5, 5, "ます")],
+            &seg,
+            3,
+            false
+        ));
+        assert!(!is_noise(&[w(3, 3, "書い"), w(6, 6, "て")], &seg, 3, false));
+        assert!(is_noise(&[w(4, 4, "買い"), w(6, 6, "て")], &seg, 3, false));
+        assert!(!is_noise(&[w(4, 4, "かい"), w(6, 6, "て")], &seg, 3, false));
+        assert!(!is_noise(
+            &[w(4, 4, "買い"), w(5, 5, "ます")],
+            &seg,
+            3,
+            false
+        ));
         // the same inside one compound entry (left id the stem's, right id the ending's)
-        assert!(is_noise(&[w(4, 6, "買いて")], &seg, 3));
+        assert!(is_noise(&[w(4, 6, "買いて")], &seg, 3, false));
         // a noun prefix before a verb: noise after the first candidate
-        assert!(is_noise(&[w(2, 2, "御"), w(10, 10, "聞き")], &seg, 1));
-        assert!(!is_noise(&[w(2, 2, "御"), w(10, 10, "聞き")], &seg, 0));
+        assert!(is_noise(
+            &[w(2, 2, "御"), w(10, 10, "聞き")],
+            &seg,
+            1,
+            false
+        ));
+        assert!(!is_noise(
+            &[w(2, 2, "御"), w(10, 10, "聞き")],
+            &seg,
+            0,
+            false
+        ));
         // a verb prefix before a verb, a noun prefix before a noun: connected, fine up to 10
-        assert!(!is_noise(&[w(9, 9, "お"), w(10, 10, "聞き")], &seg, 3));
-        assert!(!is_noise(&[w(2, 2, "お"), w(1, 1, "危機")], &seg, 9));
-        assert!(is_noise(&[w(2, 2, "お"), w(1, 1, "危機")], &seg, 10));
+        assert!(!is_noise(
+            &[w(9, 9, "お"), w(10, 10, "聞き")],
+            &seg,
+            3,
+            false
+        ));
+        assert!(!is_noise(&[w(2, 2, "お"), w(1, 1, "危機")], &seg, 9, false));
+        assert!(is_noise(&[w(2, 2, "お"), w(1, 1, "危機")], &seg, 10, false));
         // a compound entry second: noise, unless a noun then a particle that may begin a segment
-        assert!(is_noise(&[w(1, 1, "海"), w(4, 6, "買いて")], &seg, 2));
-        assert!(!is_noise(&[w(1, 1, "紙"), w(7, 5, "に書く")], &seg, 2));
+        assert!(is_noise(
+            &[w(1, 1, "海"), w(4, 6, "買いて")],
+            &seg,
+            2,
+            false
+        ));
+        assert!(!is_noise(
+            &[w(1, 1, "紙"), w(7, 5, "に書く")],
+            &seg,
+            2,
+            false
+        ));
         // a symbol among several words
-        assert!(is_noise(&[w(1, 1, "星"), w(8, 8, "★")], &seg, 2));
+        assert!(is_noise(&[w(1, 1, "星"), w(8, 8, "★")], &seg, 2, false));
         // two numbers, but not one number written in two words of one kind
-        assert!(is_noise(&[w(1, 1, "２"), w(1, 5, "十三重")], &seg, 2));
+        assert!(is_noise(
+            &[w(1, 1, "２"), w(1, 5, "十三重")],
+            &seg,
+            2,
+            false
+        ));
         assert!(is_noise(
             &[w(1, 1, "２"), w(5, 5, "ます"), w(1, 1, "３")],
             &seg,
-            2
+            2,
+            false
         ));
-        assert!(!is_noise(&[w(1, 1, "１"), w(1, 1, "０")], &seg, 2));
+        assert!(!is_noise(&[w(1, 1, "１"), w(1, 1, "０")], &seg, 2, false));
         // single plain words and a model without groups: nothing to say
-        assert!(!is_noise(&[w(1, 1, "変換")], &seg, 5));
+        assert!(!is_noise(&[w(1, 1, "変換")], &seg, 5, false));
         let bare = Segmenter::new(SectionBytes::from_vec(write_segmenter(
             &[0, 1, 2, 3, 4, 5, 6],
             &[0, 1, 2, 3, 4, 5, 6],
             |_, _| true,
         )))
         .unwrap();
-        assert!(!is_noise(&[w(4, 4, "買い"), w(6, 6, "て")], &bare, 3));
+        assert!(!is_noise(
+            &[w(4, 4, "買い"), w(6, 6, "て")],
+            &bare,
+            3,
+            false
+        ));
+        // a suffix noun first: noise at the start of the input only
+        assert!(is_noise(&[w(11, 11, "篇"), w(11, 11, "感")], &seg, 3, true));
+        assert!(!is_noise(
+            &[w(11, 11, "篇"), w(11, 11, "感")],
+            &seg,
+            3,
+            false
+        ));
+        assert!(!is_noise(&[w(11, 11, "様")], &seg, 3, true));
+        assert!(!is_noise(
+            &[w(1, 1, "日本"), w(11, 11, "的")],
+            &seg,
+            3,
+            true
+        ));
     }
 }

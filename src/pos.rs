@@ -336,11 +336,14 @@ pub enum PosGroup {
     KagyoTaConnectionVerb,
     /// Godan wa-row verbs in their renyō form (`買い`, `言い`, `使い`).
     WagyoRenyoConnectionVerb,
+    /// `名詞,接尾`: nouns that only follow another word (`感`, `的`, `編`, counters). Not one of
+    /// Mozc's groups: henkan's own rule ([`PosGroup::own_pattern`]).
+    NounSuffix,
 }
 
 impl PosGroup {
     /// Every group, in bit order.
-    pub const ALL: [PosGroup; 13] = [
+    pub const ALL: [PosGroup; 14] = [
         PosGroup::WeakCompoundNounPrefix,
         PosGroup::WeakCompoundVerbPrefix,
         PosGroup::WeakCompoundFillerPrefix,
@@ -354,6 +357,7 @@ impl PosGroup {
         PosGroup::VerbSuffix,
         PosGroup::KagyoTaConnectionVerb,
         PosGroup::WagyoRenyoConnectionVerb,
+        PosGroup::NounSuffix,
     ];
 
     /// Its name in Mozc's `pos_matcher_rule.def`.
@@ -372,6 +376,15 @@ impl PosGroup {
             PosGroup::VerbSuffix => "VerbSuffix",
             PosGroup::KagyoTaConnectionVerb => "KagyoTaConnectionVerb",
             PosGroup::WagyoRenyoConnectionVerb => "WagyoRenyoConnectionVerb",
+            PosGroup::NounSuffix => "NounSuffix",
+        }
+    }
+
+    /// The pattern of a group that is not in Mozc's `pos_matcher_rule.def` (same syntax).
+    pub fn own_pattern(self) -> Option<&'static str> {
+        match self {
+            PosGroup::NounSuffix => Some("名詞,接尾,"),
+            _ => None,
         }
     }
 

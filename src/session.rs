@@ -619,7 +619,8 @@ impl Session {
                     surface,
                 })
                 .collect();
-            if !candidate_filter::is_noise(&words, segmenter, out.len()) {
+            let at_start = span.begin == 0;
+            if !candidate_filter::is_noise(&words, segmenter, out.len(), at_start) {
                 out.push(s);
                 f.accepted += 1;
             }

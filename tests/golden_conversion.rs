@@ -420,6 +420,13 @@ fn segment_candidates_are_single_segments_near_the_best() {
             &["お聞きします", "お聴きします", "お訊きします"][..],
             &["雄聞きします", "御効きします", "お嬉々します"][..],
         ),
+        // henkan's own rule: a suffix noun cannot begin the input (`篇` + `感`)
+        (
+            "へんかん",
+            "へんかん",
+            &["変換", "返還", "偏官", "ヘンカン"][..],
+            &["篇感", "編感", "篇間", "辺感", "編間"][..],
+        ),
     ] {
         let conv = s.convert_reading(&engine, reading);
         let seg = conv

@@ -216,12 +216,20 @@ pub fn compile_boundary(features: &[String], boundary_def: &str) -> Result<(Vec<
 
 /// Mozc's POS groups ([`crate::pos::PosGroup`]) of every POS id from `pos_matcher_rule.def`
 /// (`Name pattern` lines; a pattern is a regex over the feature, `*` one field, matched at its
-/// start): one mask per id. Every group must have a rule.
+/// start), and henkan's own ([`crate::pos::PosGroup::own_pattern`]): one mask per id. Every
+/// group must have a rule.
 pub fn compile_pos_groups(features: &[String], pos_matcher_def: &str) -> Result<Vec<u32>> {
     use crate::pos::PosGroup;
     let mut masks = vec![0u32; features.len()];
     let mut found = 0u32;
-    for line in pos_matcher_def.lines() {
+    let own = PosGroup::ALL
+        .into_iter()
+        .filter_map(|g| g.own_pattern().map(|p| format!("{} {p}", g.name())))
+        .collect::<Vec<_>>();
+    for line in pos_matcher_def
+        .lines()
+        .chain(own.iter().map(String::as_str))
+    {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
