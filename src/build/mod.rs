@@ -628,4 +628,36 @@ mod tests {
         assert!(compile_boundary(&features, "MIDDLE 名詞 1").is_err());
         assert!(compile_boundary(&features, "PREFIX 名詞").is_err());
     }
+
+    #[test]
+    fn pos_groups_come_from_mozc_rules_and_our_own() {
+        use crate::pos::PosGroup;
+        let features: Vec<String> = [
+            "BOS/EOS,*,*,*,*,*,*",
+            "名詞,接尾,助数詞,*,*,*,*",
+            "助詞,接続助詞,*,*,*,*,て",
+            "動詞,自立,*,*,五段・ワ行促音便,連用形,*",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // every Mozc group but one, with patterns that match nothing here
+        let mut def: String = PosGroup::ALL
+            .iter()
+            .filter(|g| g.own_pattern().is_none() && **g != PosGroup::TeSuffix)
+            .map(|g| format!("{} 記号,なし\n", g.name()))
+            .collect();
+        assert!(compile_pos_groups(&features, &def)
+            .unwrap_err()
+            .to_string()
+            .contains("TeSuffix"));
+        def.push_str("# a comment\nTeSuffix 助詞,接続助詞,*,*,*,*,(て|ちゃ)\nUnknown 名詞\n");
+        let masks = compile_pos_groups(&features, &def).unwrap();
+        let has = |id: usize, g: PosGroup| masks[id] & (1 << (g as u32)) != 0;
+        assert!(has(2, PosGroup::TeSuffix) && !has(3, PosGroup::TeSuffix));
+        // henkan's own group needs no line in Mozc's file
+        assert!(has(1, PosGroup::NounSuffix) && !has(2, PosGroup::NounSuffix));
+        assert!(!has(0, PosGroup::NounSuffix));
+        assert!(compile_pos_groups(&features, "TeSuffix").is_err());
+    }
 }
