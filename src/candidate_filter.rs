@@ -21,14 +21,14 @@
 use crate::pos::{PosGroup, Segmenter};
 
 /// A word of a candidate path, as the filter sees it.
-#[derive(Debug, Clone, Copy)]
-pub struct Word<'a> {
+#[derive(Debug, Clone)]
+pub struct Word {
     /// Left POS id.
     pub left: u16,
     /// Right POS id.
     pub right: u16,
     /// Its surface.
-    pub surface: &'a str,
+    pub surface: String,
 }
 
 /// Candidates after this many are no longer offered when they are connected weak compounds
@@ -56,12 +56,12 @@ pub fn is_noise(words: &[Word], seg: &Segmenter, rank: usize, at_start: bool) ->
         return false;
     }
     let g = |id: u16, group: PosGroup| seg.in_group(id, group);
-    let w0 = words[0];
+    let w0 = &words[0];
     let bad_stem = |stem: u16, next: u16| {
         (g(stem, KagyoTaConnectionVerb) && g(next, VerbSuffix) && !g(next, TeSuffix))
             || (g(stem, WagyoRenyoConnectionVerb) && g(next, TeSuffix))
     };
-    if !hiragana(w0.surface) {
+    if !hiragana(&w0.surface) {
         if words.len() >= 2 && bad_stem(w0.right, words[1].left) {
             return true;
         }
@@ -82,7 +82,7 @@ pub fn is_noise(words: &[Word], seg: &Segmenter, rank: usize, at_start: bool) ->
     if at_start && rank >= 1 && g(w0.left, NounSuffix) {
         return true;
     }
-    let w1 = words[1];
+    let w1 = &words[1];
     if w0.left == w0.right {
         let noisy = g(w0.left, WeakCompoundFillerPrefix)
             || (w1.left != w1.right
@@ -103,7 +103,7 @@ pub fn is_noise(words: &[Word], seg: &Segmenter, rank: usize, at_start: bool) ->
     let mut numbers = 0;
     let mut prev = None;
     for w in words {
-        if numeral(w.surface) && prev != Some(w.left) {
+        if numeral(&w.surface) && prev != Some(w.left) {
             numbers += 1;
         }
         prev = Some(w.left);
@@ -146,114 +146,79 @@ mod tests {
         Segmenter::new(SectionBytes::from_vec(section)).unwrap()
     }
 
-    fn w(left: u16, right: u16, surface: &str) -> Word<'_> {
-        Word {
-            left,
-            right,
-            surface,
-        }
+    /// A word as `(left id, right id, surface)`.
+    type W = (u16, u16, &'static str);
+
+    /// One case: words, rank, at the start of the input, noise?
+    type Case = (&'static [W], usize, bool, bool);
+
+    fn words(ws: &[W]) -> Vec<Word> {
+        ws.iter()
+            .map(|&(left, right, surface)| Word {
+                left,
+                right,
+                surface: surface.to_string(),
+            })
+            .collect()
     }
 
     #[test]
     fn mozc_noise_rules() {
         let seg = toy();
-        // 書い + ます, 買い + て: not how the verbs are written; in hiragana they pass
-        assert!(is_noise(
-            &[w(3, 3, "書い"), w(5, 5, "ます")],
-            &seg,
-            3,
-            false
-        ));
-        assert!(!is_noise(&[w(3, 3, "書い"), w(6, 6, "て")], &seg, 3, false));
-        assert!(is_noise(&[w(4, 4, "買い"), w(6, 6, "て")], &seg, 3, false));
-        assert!(!is_noise(&[w(4, 4, "かい"), w(6, 6, "て")], &seg, 3, false));
-        assert!(!is_noise(
-            &[w(4, 4, "買い"), w(5, 5, "ます")],
-            &seg,
-            3,
-            false
-        ));
-        // the same inside one compound entry (left id the stem's, right id the ending's)
-        assert!(is_noise(&[w(4, 6, "買いて")], &seg, 3, false));
-        // a noun prefix before a verb: noise after the first candidate
-        assert!(is_noise(
-            &[w(2, 2, "御"), w(10, 10, "聞き")],
-            &seg,
-            1,
-            false
-        ));
-        assert!(!is_noise(
-            &[w(2, 2, "御"), w(10, 10, "聞き")],
-            &seg,
-            0,
-            false
-        ));
-        // a verb prefix before a verb, a noun prefix before a noun: connected, fine up to 10
-        assert!(!is_noise(
-            &[w(9, 9, "お"), w(10, 10, "聞き")],
-            &seg,
-            3,
-            false
-        ));
-        assert!(!is_noise(&[w(2, 2, "お"), w(1, 1, "危機")], &seg, 9, false));
-        assert!(is_noise(&[w(2, 2, "お"), w(1, 1, "危機")], &seg, 10, false));
-        // a compound entry second: noise, unless a noun then a particle that may begin a segment
-        assert!(is_noise(
-            &[w(1, 1, "海"), w(4, 6, "買いて")],
-            &seg,
-            2,
-            false
-        ));
-        assert!(!is_noise(
-            &[w(1, 1, "紙"), w(7, 5, "に書く")],
-            &seg,
-            2,
-            false
-        ));
-        // a symbol among several words
-        assert!(is_noise(&[w(1, 1, "星"), w(8, 8, "★")], &seg, 2, false));
-        // two numbers, but not one number written in two words of one kind
-        assert!(is_noise(
-            &[w(1, 1, "２"), w(1, 5, "十三重")],
-            &seg,
-            2,
-            false
-        ));
-        assert!(is_noise(
-            &[w(1, 1, "２"), w(5, 5, "ます"), w(1, 1, "３")],
-            &seg,
-            2,
-            false
-        ));
-        assert!(!is_noise(&[w(1, 1, "１"), w(1, 1, "０")], &seg, 2, false));
-        // single plain words and a model without groups: nothing to say
-        assert!(!is_noise(&[w(1, 1, "変換")], &seg, 5, false));
+        let cases: &[Case] = &[
+            // 書い + ます, 買い + て: not how the verbs are written; in hiragana they pass
+            (&[(3, 3, "書い"), (5, 5, "ます")], 3, false, true),
+            (&[(3, 3, "書い"), (6, 6, "て")], 3, false, false),
+            (&[(4, 4, "買い"), (6, 6, "て")], 3, false, true),
+            (&[(4, 4, "かい"), (6, 6, "て")], 3, false, false),
+            (&[(4, 4, "買い"), (5, 5, "ます")], 3, false, false),
+            // the same inside one compound entry (left id the stem's, right id the ending's)
+            (&[(4, 6, "買いて")], 3, false, true),
+            // a noun prefix before a verb: noise after the first candidate
+            (&[(2, 2, "御"), (10, 10, "聞き")], 1, false, true),
+            (&[(2, 2, "御"), (10, 10, "聞き")], 0, false, false),
+            // a verb prefix before a verb, a noun prefix before a noun: connected, fine up to 10
+            (&[(9, 9, "お"), (10, 10, "聞き")], 3, false, false),
+            (&[(2, 2, "お"), (1, 1, "危機")], 9, false, false),
+            (&[(2, 2, "お"), (1, 1, "危機")], 10, false, true),
+            // a compound entry second: noise, unless a noun then a particle that may begin a
+            // segment
+            (&[(1, 1, "海"), (4, 6, "買いて")], 2, false, true),
+            (&[(1, 1, "紙"), (7, 5, "に書く")], 2, false, false),
+            // a symbol among several words
+            (&[(1, 1, "星"), (8, 8, "★")], 2, false, true),
+            // two numbers, but not one number written in two words of one kind
+            (&[(1, 1, "２"), (1, 5, "十三重")], 2, false, true),
+            (
+                &[(1, 1, "２"), (5, 5, "ます"), (1, 1, "３")],
+                2,
+                false,
+                true,
+            ),
+            (&[(1, 1, "１"), (1, 1, "０")], 2, false, false),
+            // a single plain word
+            (&[(1, 1, "変換")], 5, false, false),
+            // a suffix noun first: noise at the start of the input only
+            (&[(11, 11, "篇"), (11, 11, "感")], 3, true, true),
+            (&[(11, 11, "篇"), (11, 11, "感")], 3, false, false),
+            (&[(11, 11, "様")], 3, true, false),
+            (&[(1, 1, "日本"), (11, 11, "的")], 3, true, false),
+        ];
+        for &(ws, rank, at_start, want) in cases {
+            assert_eq!(
+                is_noise(&words(ws), &seg, rank, at_start),
+                want,
+                "{ws:?} rank {rank} at start {at_start}"
+            );
+        }
+        // a model without groups: nothing to say
         let bare = Segmenter::new(SectionBytes::from_vec(write_segmenter(
             &[0, 1, 2, 3, 4, 5, 6],
             &[0, 1, 2, 3, 4, 5, 6],
             |_, _| true,
         )))
         .unwrap();
-        assert!(!is_noise(
-            &[w(4, 4, "買い"), w(6, 6, "て")],
-            &bare,
-            3,
-            false
-        ));
-        // a suffix noun first: noise at the start of the input only
-        assert!(is_noise(&[w(11, 11, "篇"), w(11, 11, "感")], &seg, 3, true));
-        assert!(!is_noise(
-            &[w(11, 11, "篇"), w(11, 11, "感")],
-            &seg,
-            3,
-            false
-        ));
-        assert!(!is_noise(&[w(11, 11, "様")], &seg, 3, true));
-        assert!(!is_noise(
-            &[w(1, 1, "日本"), w(11, 11, "的")],
-            &seg,
-            3,
-            true
-        ));
+        let ws = words(&[(4, 4, "買い"), (6, 6, "て")]);
+        assert!(!is_noise(&ws, &bare, 3, false));
     }
 }

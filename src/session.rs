@@ -590,6 +590,7 @@ impl Session {
                 .sum()
         };
         let mut filter: Option<CandidateFilter> = None;
+        let at_start = span.begin == 0;
         let mut out = vec![best];
         for (p, s) in found {
             let structure = structure(&p);
@@ -603,23 +604,18 @@ impl Session {
             if !kept || out.contains(&s) {
                 continue;
             }
-            let words: Vec<(u16, u16, String)> = p
+            let words: Vec<Word> = p
                 .nodes
                 .iter()
                 .map(|&i| {
                     let n = &nodes[i as usize];
-                    (n.left_id, n.right_id, lattice.surface(lexicon, n))
+                    Word {
+                        left: n.left_id,
+                        right: n.right_id,
+                        surface: lattice.surface(lexicon, n),
+                    }
                 })
                 .collect();
-            let words: Vec<Word> = words
-                .iter()
-                .map(|(left, right, surface)| Word {
-                    left: *left,
-                    right: *right,
-                    surface,
-                })
-                .collect();
-            let at_start = span.begin == 0;
             if !candidate_filter::is_noise(&words, segmenter, out.len(), at_start) {
                 out.push(s);
                 f.accepted += 1;

@@ -125,6 +125,8 @@ pub fn parse_id_def(id_def: &str) -> Result<Vec<String>> {
     Ok(ids.into_iter().map(|(_, f)| f).collect())
 }
 
+/// A Mozc rule pattern over POS features: `*` stands for one field, matched at the start;
+/// `*` alone (`None`) matches every feature.
 fn pattern(p: &str) -> Result<Option<Regex>> {
     if p == "*" {
         return Ok(None);
@@ -132,17 +134,20 @@ fn pattern(p: &str) -> Result<Option<Regex>> {
     let re = format!("^(?:{})", p.replace('*', "[^,]+"));
     Regex::new(&re)
         .map(Some)
-        .map_err(|e| Error::Build(format!("segmenter pattern {p}: {e}")))
+        .map_err(|e| Error::Build(format!("rule pattern {p}: {e}")))
+}
+
+/// The rule lines of a Mozc rule file: trimmed, without blank lines and `#` comments.
+fn rule_lines(def: &str) -> impl Iterator<Item = &str> {
+    def.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
 }
 
 /// Compiles `segmenter.def` over the POS features into a segmenter section.
 pub fn compile_segmenter(features: &[String], segmenter_def: &str) -> Result<Vec<u8>> {
     let mut rules = Vec::new();
-    for line in segmenter_def.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for line in rule_lines(segmenter_def) {
         let parts: Vec<&str> = line.split_whitespace().collect();
         if parts.len() != 3 {
             return Err(Error::Build(format!("bad segmenter rule: {line}")));
@@ -174,11 +179,7 @@ pub fn compile_segmenter(features: &[String], segmenter_def: &str) -> Result<Vec
 /// `(prefix, suffix)`, one per id.
 pub fn compile_boundary(features: &[String], boundary_def: &str) -> Result<(Vec<u16>, Vec<u16>)> {
     let (mut prefix, mut suffix) = (Vec::new(), Vec::new());
-    for line in boundary_def.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for line in rule_lines(boundary_def) {
         let parts: Vec<&str> = line.split_whitespace().collect();
         let bad = || Error::Build(format!("bad boundary rule: {line}"));
         let [kind, pat, penalty] = parts[..] else {
@@ -226,14 +227,7 @@ pub fn compile_pos_groups(features: &[String], pos_matcher_def: &str) -> Result<
         .into_iter()
         .filter_map(|g| g.own_pattern().map(|p| format!("{} {p}", g.name())))
         .collect::<Vec<_>>();
-    for line in pos_matcher_def
-        .lines()
-        .chain(own.iter().map(String::as_str))
-    {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for line in rule_lines(pos_matcher_def).chain(own.iter().map(String::as_str)) {
         let mut parts = line.split_whitespace();
         let (Some(name), Some(pat), None) = (parts.next(), parts.next(), parts.next()) else {
             return Err(Error::Build(format!("bad POS matcher rule: {line}")));
@@ -241,10 +235,9 @@ pub fn compile_pos_groups(features: &[String], pos_matcher_def: &str) -> Result<
         let Some(g) = PosGroup::ALL.into_iter().find(|g| g.name() == name) else {
             continue;
         };
-        let re = Regex::new(&format!("^(?:{})", pat.replace('*', "[^,]+")))
-            .map_err(|e| Error::Build(format!("POS matcher pattern {pat}: {e}")))?;
+        let re = pattern(pat)?;
         for (m, f) in masks.iter_mut().zip(features) {
-            if re.is_match(f) {
+            if re.as_ref().is_none_or(|r| r.is_match(f)) {
                 *m |= 1 << (g as u32);
             }
         }
@@ -288,9 +281,10 @@ pub fn add_mozc_rules(
     let conn = crate::pos::with_boundary_penalties(conn.as_ref(), &prefix, &suffix)?;
     let seg = container.require(SectionKind::Segmenter)?;
     let seg = crate::pos::with_pos_groups(seg.as_ref(), &groups)?;
-    let container =
-        crate::model::Container::from_bytes(container.with_section(SectionKind::Connection, conn))?;
-    Ok(container.with_section(SectionKind::Segmenter, seg))
+    Ok(container.with_sections(vec![
+        (SectionKind::Connection, conn),
+        (SectionKind::Segmenter, seg),
+    ]))
 }
 
 fn find_id(features: &[String], exact: &str) -> Result<u16> {

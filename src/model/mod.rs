@@ -946,20 +946,33 @@ impl Container {
     /// stands (appended when there is none), all stored uncompressed. The order is kept: the
     /// dictionary sections stay ahead of the language models for a streaming loader.
     pub fn with_section(&self, kind: SectionKind, section: Vec<u8>) -> Vec<u8> {
+        self.with_sections(vec![(kind, section)])
+    }
+
+    /// [`Self::with_section`] for several sections at once.
+    pub fn with_sections(&self, sections: Vec<(SectionKind, Vec<u8>)>) -> Vec<u8> {
         let mut w = ContainerWriter::new();
-        let mut section = Some(section);
+        let mut new: Vec<(SectionKind, Option<Vec<u8>>)> =
+            sections.into_iter().map(|(k, b)| (k, Some(b))).collect();
         for e in self.entries() {
             let Some(k) = e.kind else { continue };
-            if k == kind {
-                if let Some(new) = section.take() {
-                    w.add(k, new);
+            match new.iter_mut().find(|(kind, _)| *kind == k) {
+                Some((_, bytes)) => {
+                    if let Some(b) = bytes.take() {
+                        w.add(k, b);
+                    }
                 }
-            } else if let Some(s) = self.section(k) {
-                w.add(k, s.as_ref().to_vec());
+                None => {
+                    if let Some(s) = self.section(k) {
+                        w.add(k, s.as_ref().to_vec());
+                    }
+                }
             }
         }
-        if let Some(new) = section {
-            w.add(kind, new);
+        for (k, bytes) in new {
+            if let Some(b) = bytes {
+                w.add(k, b);
+            }
         }
         w.finish()
     }
