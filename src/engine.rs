@@ -149,6 +149,9 @@ impl Engine {
                 if let Some(b) = container.section(SectionKind::LstmBackward) {
                     lm.backward = Some(crate::lm::lstm::format::read_backward(b, &lm.model)?);
                 }
+                if let Some(b) = container.section(SectionKind::Coherence) {
+                    lm.coherence = Some(crate::lm::coherence::Coherence::from_section(b.as_ref())?);
+                }
                 Some(lm)
             }
             _ => None,

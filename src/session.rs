@@ -430,7 +430,7 @@ impl Session {
         let conn = &engine.connection;
         let neural = if barriers.is_empty() {
             self.neural_lm(engine)
-                .map(|lm| self.neural.rescored_finals(conn, lm))
+                .map(|lm| self.neural.rescored_finals(conn, lm, &self.lattice))
                 .filter(|f| !f.is_empty())
         } else {
             None

@@ -127,7 +127,7 @@ fn rescoring_adds_the_backward_minus_forward_log_probability() {
             })
             .collect();
         want.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let got = dec.rescored_finals(&e.connection, lm);
+        let got = dec.rescored_finals(&e.connection, lm, lat);
         assert_eq!(got.len(), want.len());
         for ((gs, gp), (ws, wp)) in got.iter().zip(&want) {
             assert!((gs - ws).abs() < 2e-3, "{r}: {gs} vs {ws}");
@@ -155,7 +155,9 @@ fn only_the_lm_alone_converts_with_the_backward_lm() {
         );
         let mut s = session(Scoring::Neural, 0.7);
         let conv = s.convert_reading(&e, r);
-        let best = s.neural_decoder().rescored_finals(&e.connection, lm)[0]
+        let best = s
+            .neural_decoder()
+            .rescored_finals(&e.connection, lm, s.lattice())[0]
             .1
             .clone();
         let lat = s.lattice();

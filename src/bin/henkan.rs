@@ -133,6 +133,10 @@ struct NeuralArgs {
     /// beam (score + β · (backward − forward log-probability); 0: off).
     #[arg(long, default_value_t = 0.4, allow_hyphen_values = true)]
     backward_weight: f32,
+    /// Weight of the topical coherence of a conversion's words (the model's word vectors) when
+    /// a conversion rescores the final beam (score + w · coherence; 0: off).
+    #[arg(long, default_value_t = 3.0, allow_hyphen_values = true)]
+    coherence_weight: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     softmax: SoftmaxKind,
@@ -172,6 +176,7 @@ impl NeuralArgs {
             spelling_penalty: self.spelling_penalty,
             spelling_cost_weight: self.spelling_cost_weight,
             backward_weight: self.backward_weight,
+            coherence_weight: self.coherence_weight,
             compounds: match self.compounds {
                 CompoundsKind::Unk => Compounds::Unk,
                 CompoundsKind::Chain => Compounds::Chain,
@@ -452,6 +457,37 @@ enum Command {
         /// Bits of the output bias's k-means codebook (3–8; 32: f32).
         #[arg(long, default_value_t = 8)]
         bias_bits: u32,
+        /// zstd level for the sections (1–22); none: stored.
+        #[arg(long)]
+        compress: Option<i32>,
+        /// Output model file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Adds (or replaces) the word vectors of a model file (`Coherence` section): the topical
+    /// coherence that re-ranks the neural engines' final beam on conversion
+    /// (--coherence-weight). DIR holds `training/coherence_vectors.py`'s output.
+    AttachCoherence {
+        /// The model to extend (default: --model).
+        #[arg(long = "in")]
+        input: Option<PathBuf>,
+        /// Directory with `vectors.f32` (rows of --dims f32, little endian) and `words.tsv`
+        /// (`surface<TAB>row` per line).
+        #[arg(long)]
+        vectors: PathBuf,
+        /// Floats per vector.
+        #[arg(long, default_value_t = 64)]
+        dims: usize,
+        /// Only entries with a word cost up to this get a vector.
+        #[arg(long, default_value_t = i32::MAX)]
+        max_cost: i32,
+        /// Mozc's `id.def`, to leave out entries by part of speech (--skip-pos).
+        #[arg(long)]
+        id_def: Option<PathBuf>,
+        /// Entries whose POS (id.def feature) starts with this get no vector (repeatable;
+        /// needs --id-def), e.g. `名詞,固有名詞,人名`.
+        #[arg(long)]
+        skip_pos: Vec<String>,
         /// zstd level for the sections (1–22); none: stored.
         #[arg(long)]
         compress: Option<i32>,
@@ -1588,6 +1624,54 @@ fn run(cli: Cli) -> Result<(), String> {
             eprintln!(
                 "backward LM: {} bytes (recurrent {bits} bits, output bias {bias_bits} bits), embedding max diff {}",
                 report.bytes, report.embedding_max_diff
+            );
+            write_model_file(&out, &compress_model(bytes, compress)?)?;
+        }
+        Command::AttachCoherence {
+            input,
+            vectors,
+            dims,
+            max_cost,
+            id_def,
+            skip_pos,
+            compress,
+            out,
+        } => {
+            let model = read_model_file(input, &cli.model)?;
+            let mut skip = Vec::new();
+            if !skip_pos.is_empty() {
+                let id_def = id_def.ok_or("--skip-pos needs --id-def")?;
+                let text = std::fs::read_to_string(&id_def)
+                    .map_err(|e| format!("{}: {e}", id_def.display()))?;
+                let features = henkan::build::parse_id_def(&text).map_err(|e| e.to_string())?;
+                skip = features
+                    .iter()
+                    .map(|f| skip_pos.iter().any(|p| f.starts_with(p.as_str())))
+                    .collect();
+            }
+            let keep = |left: u16, cost: i32| {
+                cost <= max_cost && !skip.get(left as usize).copied().unwrap_or(false)
+            };
+            let read = |name: &str| {
+                let p = vectors.join(name);
+                std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))
+            };
+            let floats: Vec<f32> = read("vectors.f32")?
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            if dims == 0 || floats.len() % dims != 0 {
+                return Err(format!("vectors.f32 is not rows of {dims} floats"));
+            }
+            let words = String::from_utf8(read("words.tsv")?).map_err(|e| e.to_string())?;
+            let words = henkan::build::coherence::parse_words(&words, floats.len() / dims)
+                .map_err(|e| e.to_string())?;
+            let (bytes, r) =
+                henkan::build::coherence::attach_coherence(model, &words, &floats, dims, keep)
+                    .map_err(|e| e.to_string())?;
+            eprintln!(
+                "coherence: {} entries ({} surfaces) → {} rows of {dims}, {} bytes",
+                r.entries, r.surfaces, r.rows, r.bytes
             );
             write_model_file(&out, &compress_model(bytes, compress)?)?;
         }

@@ -18,6 +18,7 @@
 //! [`BuildOptions`] prune the dictionary and compress the connection matrix for the web.
 
 pub mod bias;
+pub mod coherence;
 pub mod digit_prior;
 pub mod gold;
 pub mod lstm;

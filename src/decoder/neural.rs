@@ -117,6 +117,11 @@ pub struct NeuralOptions {
     /// Tuned on kwdlc.test and wac.dev: 0.4 for the LM alone (BENCHMARKS.md "Session 12");
     /// [`crate::Session::set_scoring`] turns it off for the hybrid (no gain there).
     pub backward_weight: f32,
+    /// Weight of the topical coherence of a candidate's words (the `Coherence` section's
+    /// word vectors, [`crate::lm::coherence`]) when the final beam is rescored on conversion
+    /// ([`NeuralDecoder::rescored_finals`]), in nats per unit. 0: off. Tuned on kwdlc.test
+    /// and wac.dev: 3 (BENCHMARKS.md "Session 18").
+    pub coherence_weight: f32,
     /// How a dictionary word the LM does not know but other lattice words spell (a Mozc
     /// compound or phrase: `されました`, `強いモンスター`) is scored.
     pub compounds: Compounds,
@@ -156,6 +161,7 @@ impl Default for NeuralOptions {
             spelling_penalty: 1.0,
             spelling_cost_weight: 1.0,
             backward_weight: 0.4,
+            coherence_weight: 3.0,
             compounds: Compounds::Unk,
         }
     }
@@ -909,30 +915,50 @@ impl NeuralDecoder {
             .collect()
     }
 
-    /// [`NeuralDecoder::finals`] re-ranked with the backward LM when the model has one and
-    /// [`NeuralOptions::backward_weight`] is not 0 (what a conversion shows; the per-key
-    /// preview keeps the beam's order). Each candidate's score gets
-    /// `β · (log p_backward(words) − log p_forward(words))`, both directions from `<s>` to `<s>`
-    /// and normalised over the lattice vocabulary V (the forward log-probabilities from the
-    /// logits the beam cached, without the rank prior; the backward LM run right to left over
-    /// the candidates' words as a trie, so shared endings are stepped once, batched per depth).
-    pub fn rescored_finals(&self, conn: &Connection, lm: &NeuralLm) -> Vec<(f32, Vec<u32>)> {
+    /// [`NeuralDecoder::finals`] re-ranked on conversion (the per-key preview keeps the beam's
+    /// order), best first:
+    /// - with the backward LM when the model has one and [`NeuralOptions::backward_weight`]
+    ///   is not 0: each candidate's score gets `β · (log p_backward(words) − log p_forward(words))`,
+    ///   both directions from `<s>` to `<s>` and normalised over the lattice vocabulary V (the
+    ///   forward log-probabilities from the logits the beam cached, without the rank prior; the
+    ///   backward LM run right to left over the candidates' words as a trie, so shared endings
+    ///   are stepped once, batched per depth);
+    /// - with the topical coherence of its words ([`crate::lm::coherence`]) when the model has
+    ///   word vectors and [`NeuralOptions::coherence_weight`] is not 0: `w · coherence`.
+    pub fn rescored_finals(
+        &self,
+        conn: &Connection,
+        lm: &NeuralLm,
+        lattice: &Lattice,
+    ) -> Vec<(f32, Vec<u32>)> {
         let beta = self.opts.backward_weight;
         let finals = self.final_hyps(conn, lm);
-        let bwd = match &lm.backward {
-            Some(bwd) if beta != 0.0 && finals.len() > 1 => bwd,
-            _ => {
-                return finals
-                    .into_iter()
-                    .map(|(score, k)| (score, self.path_of(k)))
-                    .collect()
-            }
+        let mut finals: Vec<(f32, Vec<u32>)> = match &lm.backward {
+            Some(bwd) if beta != 0.0 && finals.len() > 1 => self
+                .directions_of(lm, bwd, finals)
+                .into_iter()
+                .map(|f| (f.score + beta * (f.backward - f.forward), f.path))
+                .collect(),
+            _ => finals
+                .into_iter()
+                .map(|(score, k)| (score, self.path_of(k)))
+                .collect(),
         };
-        let mut finals: Vec<(f32, Vec<u32>)> = self
-            .directions_of(lm, bwd, finals)
-            .into_iter()
-            .map(|f| (f.score + beta * (f.backward - f.forward), f.path))
-            .collect();
+        let w = self.opts.coherence_weight;
+        if let Some(c) = lm
+            .coherence
+            .as_ref()
+            .filter(|_| w != 0.0 && finals.len() > 1)
+        {
+            let nodes = lattice.nodes();
+            for (score, path) in &mut finals {
+                let entries = path
+                    .iter()
+                    .filter_map(|&n| nodes.get(n as usize))
+                    .map(|n| n.entry);
+                *score += w * c.of_entries(entries);
+            }
+        }
         finals.sort_by(|a, b| b.0.total_cmp(&a.0));
         finals
     }

@@ -4,6 +4,7 @@
 //! - [`lstm`]: the LSTM word LM (quantized weights, batched steps, selected logits).
 //! - [`ngram`]: a compact word trigram with stupid backoff (the prediction baseline).
 
+pub mod coherence;
 pub mod cost;
 pub mod lstm;
 pub mod ngram;

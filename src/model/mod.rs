@@ -74,11 +74,14 @@ pub enum SectionKind {
     /// A backward (right-to-left) LSTM sharing the `Lstm` section's embedding, rescoring the
     /// neural engine's final beam (see [`crate::lm::lstm::format`]).
     LstmBackward = 11,
+    /// Word vectors per lexicon entry for the topical coherence that re-ranks the neural
+    /// engines' final beam (see [`crate::lm::coherence`]).
+    Coherence = 12,
 }
 
 impl SectionKind {
     /// All known kinds.
-    pub const ALL: [SectionKind; 11] = [
+    pub const ALL: [SectionKind; 12] = [
         SectionKind::Meta,
         SectionKind::LexiconIndex,
         SectionKind::LexiconPostings,
@@ -90,6 +93,7 @@ impl SectionKind {
         SectionKind::WordBias,
         SectionKind::PredictBias,
         SectionKind::LstmBackward,
+        SectionKind::Coherence,
     ];
 
     /// A short name for messages.
@@ -106,6 +110,7 @@ impl SectionKind {
             SectionKind::WordBias => "word bias",
             SectionKind::PredictBias => "prediction bias",
             SectionKind::LstmBackward => "lstm backward",
+            SectionKind::Coherence => "coherence",
         }
     }
 
@@ -120,6 +125,7 @@ impl SectionKind {
                 | SectionKind::WordBias
                 | SectionKind::PredictBias
                 | SectionKind::LstmBackward
+                | SectionKind::Coherence
         )
     }
 

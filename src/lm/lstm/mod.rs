@@ -467,6 +467,9 @@ pub struct NeuralLm {
     /// A backward (right-to-left) LSTM with the same embedding (`LstmBackward` section),
     /// rescoring the LM alone's final beam ([`crate::decoder::neural::NeuralDecoder::rescored_finals`]).
     pub backward: Option<LstmModel>,
+    /// Word vectors per lexicon entry (`Coherence` section): the topical coherence that
+    /// re-ranks the final beam on conversion.
+    pub coherence: Option<crate::lm::coherence::Coherence>,
 }
 
 impl NeuralLm {
@@ -486,6 +489,7 @@ impl NeuralLm {
             bias: Default::default(),
             predict_bias: Vec::new(),
             backward: None,
+            coherence: None,
         })
     }
 }
