@@ -13,7 +13,9 @@ KEEP := build/corpus/entry_counts.tsv
 NGRAM := build/ngram/ngram.bin
 # 3.4 MiB since session 12 (4 before): frees the room of the backward LM (BENCHMARKS.md "Session 12").
 NGRAM_BUDGET_MB ?= 3.4
-MODEL_FLAGS ?= --keep $(KEEP) --max-cost 8000 --max-reading-chars 10 --conn-clusters 1536 --conn-width 1 --conn-step 64 --cost-step 64 --compress 19
+# Person names above cost 7,000 (off the keep-list) go since session 18: their room holds the word
+# vectors of the topical coherence (BENCHMARKS.md "Session 18").
+MODEL_FLAGS ?= --keep $(KEEP) --max-cost 8000 --pos-max-cost 名詞,固有名詞,人名=7000 --max-reading-chars 10 --conn-clusters 1536 --conn-width 1 --conn-step 64 --cost-step 64 --compress 19
 # The LM packed into the model: build/lm-ft is the fine-tuned LM (`make lm-finetune`, training/README.md);
 # LM_DIR=build/lm packs the LM trained from scratch (`make train lm-export`).
 LM_DIR ?= build/lm-ft
@@ -23,7 +25,7 @@ HENKAN := target/release/henkan
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-full test setup lint test-native predict-bias digit-bias mozc-rules
+.PHONY: all mozc model model-full test setup lint test-native predict-bias digit-bias mozc-rules coherence
 
 all: model
 
@@ -55,6 +57,7 @@ model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	$(MAKE) attach-back
 	$(MAKE) digit-bias
 	$(MAKE) mozc-rules
+	$(MAKE) coherence
 
 # Mozc's rules into $(MODEL) (≈ 10 s): its prefix penalties (boundary.def) in the connection section, so
 # that a conversion starting with a suffix or a particle pays more, and the POS groups of its candidate
@@ -64,6 +67,21 @@ mozc-rules: $(HENKAN)
 	$(HENKAN) mozc-rules --in $(MODEL) --id-def $(SHARED)/data/mozc/id.def \
 	  --boundary-def $(SHARED)/data/mozc/boundary.def \
 	  --pos-matcher-def $(SHARED)/data/mozc/pos_matcher_rule.def --compress 19 --out $(MODEL)
+
+# Word vectors for the topical coherence that re-ranks the final beam (src/lm/coherence.rs, ≈ 1 min):
+# chiVe's vectors from the PyPI wheel of ja-ginza (data only), centred, 64 principal axes,
+# k-means to COHERENCE_ROWS rows, for the lexicon entries with a kanji or katakana surface that
+# are not person names and cost at most 7,500 (BENCHMARKS.md "Session 18").
+COHERENCE_ROWS ?= 4096
+GINZA_WHEEL := build/coherence/ja_ginza-5.3.0-py3-none-any.whl
+$(GINZA_WHEEL):
+	mkdir -p build/coherence
+	python3 -m pip download --no-deps --dest build/coherence ja-ginza==5.3.0
+coherence: $(HENKAN) $(GINZA_WHEEL)
+	python3 -m pip install --quiet numpy msgpack
+	python3 training/coherence_vectors.py build/coherence build/coherence/vectors --kmeans $(COHERENCE_ROWS)
+	$(HENKAN) attach-coherence --in $(MODEL) --vectors build/coherence/vectors \
+	  --id-def $(SHARED)/data/mozc/id.def --skip-pos 名詞,固有名詞,人名 --max-cost 7500 --compress 19 --out $(MODEL)
 
 # The digit prior for the hybrid (src/build/digit_prior.rs): word biases against the kanji numeral
 # words of counters that KWDLC and WAC train write after digits, into $(MODEL)'s WordBias section (≈ 10 s).

@@ -110,13 +110,15 @@ impl Session {
         self.today = today;
     }
 
-    /// Chooses the scorer. `Neural` ignores `opts.lambda` and `opts.bias_weight` (pure LM);
-    /// `Hybrid` uses them and ignores `opts.rank_prior` and `opts.backward_weight`. An
+    /// Chooses the scorer. `Neural` ignores `opts.lambda`, `opts.bias_weight` (pure LM) and
+    /// `opts.coherence_weight`; `Hybrid` uses them and ignores `opts.rank_prior` and
+    /// `opts.backward_weight`. An
     /// engine without an LSTM always converts with the classic scorer.
     pub fn set_scoring(&mut self, scoring: Scoring, mut opts: NeuralOptions) {
         if scoring == Scoring::Neural {
             opts.lambda = 0.0;
             opts.bias_weight = 0.0;
+            opts.coherence_weight = 0.0;
         } else {
             opts.rank_prior = 0.0;
             opts.backward_weight = 0.0;

@@ -63,6 +63,8 @@ fn session(scoring: Scoring, backward_weight: f32) -> Session {
         scoring,
         NeuralOptions {
             backward_weight,
+            // the shipped dictionary's word vectors re-rank too: off, to check the backward LM alone
+            coherence_weight: 0.0,
             ..NeuralOptions::default()
         },
     );

@@ -133,8 +133,8 @@ struct NeuralArgs {
     /// beam (score + β · (backward − forward log-probability); 0: off).
     #[arg(long, default_value_t = 0.4, allow_hyphen_values = true)]
     backward_weight: f32,
-    /// Weight of the topical coherence of a conversion's words (the model's word vectors) when
-    /// a conversion rescores the final beam (score + w · coherence; 0: off).
+    /// The hybrid only: weight of the topical coherence of a conversion's words (the model's
+    /// word vectors) when a conversion rescores the final beam (score + w · coherence; 0: off).
     #[arg(long, default_value_t = 3.0, allow_hyphen_values = true)]
     coherence_weight: f32,
     /// How the softmax denominator is formed.
@@ -154,6 +154,17 @@ struct NeuralArgs {
     /// the LSTM's output bias (an experiment: the LM's word frequencies moved to other text).
     #[arg(long)]
     lm_bias: Option<PathBuf>,
+}
+
+/// `POS=COST` of `build-model --pos-max-cost`.
+fn parse_pos_max_cost(s: &str) -> Result<(String, i32), String> {
+    let (pos, cost) = s
+        .rsplit_once('=')
+        .ok_or_else(|| format!("{s}: want POS=COST"))?;
+    let cost = cost
+        .parse()
+        .map_err(|_| format!("{s}: COST is not a number"))?;
+    Ok((pos.to_string(), cost))
 }
 
 /// λ of the hybrid, tuned on kwdlc.test + wac.dev (docs/NEURAL.md).
@@ -297,6 +308,10 @@ enum Command {
         /// Drop entries whose cost is above this.
         #[arg(long)]
         max_cost: Option<i32>,
+        /// `POS=COST`: drop entries off the keep-list whose POS (id.def feature) starts with
+        /// POS and whose cost is above COST (repeatable), e.g. `名詞,固有名詞,人名=7000`.
+        #[arg(long, value_parser = parse_pos_max_cost)]
+        pos_max_cost: Vec<(String, i32)>,
         /// Keep at most this many entries per reading.
         #[arg(long)]
         max_per_reading: Option<usize>,
@@ -1240,6 +1255,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 "lambda": if kind == EngineKind::Hybrid { neural.lambda } else { 0.0 },
                 "rank_prior": if kind == EngineKind::Neural { (f64::from(neural.rank_prior) * 1e4).round() / 1e4 } else { 0.0 },
                 "backward_weight": if kind == EngineKind::Neural && engine.neural.as_ref().is_some_and(|l| l.backward.is_some()) { (f64::from(neural.backward_weight) * 1e4).round() / 1e4 } else { 0.0 },
+                "coherence_weight": if kind == EngineKind::Hybrid && engine.neural.as_ref().is_some_and(|l| l.coherence.is_some()) { (f64::from(neural.coherence_weight) * 1e4).round() / 1e4 } else { 0.0 },
                 "beam": neural.beam,
                 "digits": format!("{digits:?}").to_lowercase(),
                 "context_lines": context_lines,
@@ -1390,6 +1406,7 @@ fn run(cli: Cli) -> Result<(), String> {
             segmenter_def,
             out,
             max_cost,
+            pos_max_cost,
             max_per_reading,
             max_reading_chars,
             conn_step,
@@ -1415,6 +1432,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map_err(|e| format!("cannot read {}: {e}", matrix.display()))?;
             let opts = BuildOptions {
                 max_cost,
+                pos_max_cost,
                 max_per_reading,
                 max_reading_chars,
                 conn_step,

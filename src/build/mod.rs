@@ -63,6 +63,10 @@ pub struct BuildOptions {
     pub prune_composable: Option<usize>,
     /// Word costs are stored rounded to multiples of this (1 = exact).
     pub cost_step: i32,
+    /// A lower `max_cost` for some parts of speech: `(POS prefix, max cost)`; an entry off
+    /// the keep-list whose left id's feature (id.def) starts with the prefix goes when its
+    /// cost is above that (e.g. rare person names: `名詞,固有名詞,人名` above 7,000).
+    pub pos_max_cost: Vec<(String, i32)>,
 }
 
 impl Default for BuildOptions {
@@ -79,6 +83,7 @@ impl Default for BuildOptions {
             digit_penalty: 0,
             name: "full".into(),
             prune_composable: None,
+            pos_max_cost: Vec::new(),
             cost_step: 1,
         }
     }
@@ -362,6 +367,16 @@ pub fn build_model(
         ..Default::default()
     };
     // prune
+    let pos_max_cost: Vec<Option<i32>> = features
+        .iter()
+        .map(|f| {
+            opts.pos_max_cost
+                .iter()
+                .filter(|(p, _)| f.starts_with(p.as_str()))
+                .map(|&(_, m)| m)
+                .min()
+        })
+        .collect();
     let in_keep = |l: &LexLine| {
         opts.keep.as_ref().is_some_and(|k| {
             k.contains(&format!(
@@ -386,7 +401,12 @@ pub fn build_model(
                 && seen.insert((l.reading, l.surface, l.left_id, l.right_id))
         })
         .filter(|l| {
-            let cheap = opts.max_cost.is_none_or(|m| l.cost <= m);
+            let cheap = opts.max_cost.is_none_or(|m| l.cost <= m)
+                && pos_max_cost
+                    .get(l.left_id as usize)
+                    .copied()
+                    .flatten()
+                    .is_none_or(|m| l.cost <= m);
             let short = opts
                 .max_reading_chars
                 .is_none_or(|m| l.reading.chars().count() <= m);
@@ -574,6 +594,10 @@ fn assemble(
         opts.prune_composable,
         opts.cost_step
     );
+    let mut meta = meta;
+    for (pos, cost) in &opts.pos_max_cost {
+        meta.push_str(&format!("pos_max_cost={pos}={cost}\n"));
+    }
     report.sections = vec![
         ("meta", meta.len()),
         ("lexicon index", index.len()),

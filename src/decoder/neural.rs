@@ -120,7 +120,8 @@ pub struct NeuralOptions {
     /// Weight of the topical coherence of a candidate's words (the `Coherence` section's
     /// word vectors, [`crate::lm::coherence`]) when the final beam is rescored on conversion
     /// ([`NeuralDecoder::rescored_finals`]), in nats per unit. 0: off. Tuned on kwdlc.test
-    /// and wac.dev: 3 (BENCHMARKS.md "Session 18").
+    /// and wac.dev: 3 for the hybrid (BENCHMARKS.md "Session 18"); [`crate::Session::set_scoring`]
+    /// turns it off for the LM alone (−1 / −3 sentences there).
     pub coherence_weight: f32,
     /// How a dictionary word the LM does not know but other lattice words spell (a Mozc
     /// compound or phrase: `されました`, `強いモンスター`) is scored.
