@@ -112,8 +112,8 @@ impl Session {
 
     /// Chooses the scorer. `Neural` ignores `opts.lambda`, `opts.bias_weight` (pure LM) and
     /// `opts.coherence_weight`; `Hybrid` uses them and ignores `opts.rank_prior` and
-    /// `opts.backward_weight`. An
-    /// engine without an LSTM always converts with the classic scorer.
+    /// `opts.backward_weight`. An engine without an LSTM always converts with the classic
+    /// scorer.
     pub fn set_scoring(&mut self, scoring: Scoring, mut opts: NeuralOptions) {
         if scoring == Scoring::Neural {
             opts.lambda = 0.0;

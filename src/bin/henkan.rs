@@ -1674,10 +1674,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 let p = vectors.join(name);
                 std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))
             };
-            let floats: Vec<f32> = read("vectors.f32")?
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
+            let floats = henkan::predict::adapt::read_f32(&read("vectors.f32")?);
             if dims == 0 || floats.len() % dims != 0 {
                 return Err(format!("vectors.f32 is not rows of {dims} floats"));
             }

