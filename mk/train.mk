@@ -1,9 +1,8 @@
-# LM training pipeline (training/README.md): tokenize -> vocab -> train -> export.
+# LM training pipeline (docs/training.md): tokenize -> vocab -> train -> export.
 # Everything is written under build/ ; ../shared/data is only read.
 PYTHON ?= python3
 DATA ?= $(SHARED)/data
-TOK_TARGET := build/tokenize-target
-TOK_BIN := $(TOK_TARGET)/release/henkan-tokenize
+TOK_BIN := target/release/henkan-tokenize
 TCMALLOC := /usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4
 TORCH_ENV := $(if $(wildcard $(TCMALLOC)),LD_PRELOAD=$(TCMALLOC)) OMP_NUM_THREADS=2
 TRAIN_MINUTES ?= 120
@@ -13,10 +12,10 @@ TOK_TRAIN := chat docs jglue aozora kwdlc wac
 TOK_DEV := chat kwdlc wac
 CORPUS_TOK := $(TOK_TRAIN:%=build/corpus/train/%.txt) $(TOK_DEV:%=build/corpus/dev/%.txt)
 
-.PHONY: corpus-tok vocab train lm-export lm-tiny train-deps lm-finetune lm-wide corpus-gold lm-gold lm-back attach-back
+.PHONY: corpus-tok vocab train lm-export lm-tiny train-deps lm-finetune lm-back attach-back
 
 $(TOK_BIN): training/tokenize/Cargo.toml training/tokenize/src/main.rs training/tokenize/char.def training/tokenize/unk.def
-	CARGO_TARGET_DIR=$(TOK_TARGET) cargo build --release -j 2 --manifest-path training/tokenize/Cargo.toml
+	cargo build --release -p henkan-tokenize
 	touch $@
 
 # One run (the dictionary is built once, ~12 s); writes build/corpus/stats.tsv and *.unk (top unknown words).
@@ -64,11 +63,11 @@ lm-tiny: build/lm/vocab.tsv train-deps
 build/lm/lstm.safetensors: build/lm/ckpt.pt
 	$(PYTHON) training/export.py --dir build/lm
 
-# A fresh checkout has no checkpoint: `make model` trains one (TRAIN_MINUTES; see training/README.md).
+# A fresh checkout has no checkpoint: `make model` trains one (TRAIN_MINUTES; see docs/training.md).
 build/lm/ckpt.pt: | build/lm/vocab.tsv
 	$(MAKE) train
 
-# Fine-tuning the LM inside the shipped model (training/README.md §5): dequantize its Lstm section to an f32
+# Fine-tuning the LM inside the shipped model (docs/training.md): dequantize its Lstm section to an f32
 # export, build a stream that weights the in-domain corpora up, train from those weights into build/lm-ft
 # (resumable: a second `make lm-finetune` continues from build/lm-ft/ckpt.pt), export.
 FT_DIR := build/lm-ft
@@ -117,76 +116,15 @@ $(FT_DIR)/base.henkan:
 $(FT_DIR)/lstm.safetensors:
 	$(MAKE) lm-finetune
 
-# Widening (training/README.md §6): the fine-tuned LM of $(FT_DIR) grown to WIDE_CELL memory cells with a
-# projection back to 256 outputs (LSTMP; the embedding, its size and the tying stay), the new cells starting
-# from a random init with zero weight in the projection, so training starts from what the source computes.
-# Trained on the fine-tune stream; resumable like the others.
-WIDE_DIR := build/lm-wide
-WIDE_CELL ?= 512
-WIDE_MINUTES ?= 105
-WIDE_LR ?= 7e-4
-lm-wide: $(FT_DIR)/lstm.safetensors $(FT_DIR)/data/train.bin train-deps
-	$(TORCH_ENV) $(PYTHON) training/train_lstm.py --dir $(WIDE_DIR) --vocab-from $(FT_DIR)/data \
-	  --init-from $(FT_DIR)/lstm.safetensors --cell $(WIDE_CELL) --lr $(WIDE_LR) --minutes $(WIDE_MINUTES) \
-	  --decay-minutes $(WIDE_MINUTES) --no-bf16 --threads 2 --eval-minutes 35
-	$(PYTHON) training/export.py --dir $(WIDE_DIR)
-
-# Gold paths (training/README.md §7): the hand-annotated KWDLC and WAC train sentences cut along the
-# lattice path that spells their annotated text over their annotated reading (`henkan align-gold`)
-# instead of the analyzer's guess of the readings (the classic engine's own choice), then the LM of the
-# model shipped at GOLD_BASE_COMMIT fine-tuned on the stream with them (`henkan export-lstm` decodes it
-# to f32). The other corpora are the analyzer's (links to build/corpus/train).
-GOLD_DIR := build/lm-gold
-GOLD_BASE_COMMIT ?= ace1846
-GOLD_MINUTES ?= 50
-GOLD_LR ?= 3e-4
-GOLD_CORPUS := build/corpus-gold
-
-$(GOLD_DIR)/base.henkan:
-	mkdir -p $(GOLD_DIR)
-	git show $(GOLD_BASE_COMMIT):models/henkan.henkan > $@
-
-$(GOLD_CORPUS)/.done: build/corpus/.done build/lm/vocab.tsv $(GOLD_DIR)/base.henkan $(HENKAN)
-	mkdir -p $(GOLD_CORPUS)/train $(GOLD_CORPUS)/dev $(GOLD_CORPUS)/src
-	for c in chat docs jglue aozora; do ln -sf ../../corpus/train/$$c.txt $(GOLD_CORPUS)/train/$$c.txt; done
-	set -e; for c in kwdlc wac; do xz -dc $(DATA)/corpus/$$c.train.tok.xz > $(GOLD_CORPUS)/src/$$c.tok; \
-	  $(HENKAN) --model $(GOLD_DIR)/base.henkan align-gold --input $(GOLD_CORPUS)/src/$$c.tok \
-	    --vocab build/lm/vocab.tsv --fallback build/corpus/train/$$c.txt --out $(GOLD_CORPUS)/train/$$c.txt; done
-	set -e; for d in kwdlc.test wac.dev; do c=$${d%%.*}; \
-	  $(HENKAN) --model $(GOLD_DIR)/base.henkan align-gold --input $(DATA)/dev/$$d.tok \
-	    --vocab build/lm/vocab.tsv --fallback build/corpus/dev/$$c.txt --out $(GOLD_CORPUS)/dev/$$c.txt; \
-	  $(PYTHON) training/encode_ids.py --vocab build/lm/vocab.tsv $(GOLD_CORPUS)/dev/$$c.txt $(GOLD_DIR)/dev_$${c}_gold.bin; done
-	touch $@
-
-corpus-gold: $(GOLD_CORPUS)/.done
-
-$(GOLD_DIR)/shipped/lstm.safetensors: $(GOLD_DIR)/base.henkan build/lm/vocab.tsv | $(HENKAN)
-	$(HENKAN) --model $(GOLD_DIR)/base.henkan export-lstm --out $(GOLD_DIR)/shipped
-	cp build/lm/vocab.tsv $(GOLD_DIR)/shipped/
-
-$(GOLD_DIR)/data/train.bin: $(GOLD_CORPUS)/.done training/vocab.py
-	$(PYTHON) training/vocab.py --corpus $(GOLD_CORPUS) --vocab-tsv build/lm/vocab.tsv --out $(GOLD_DIR)/data \
-	  --weights $(FT_WEIGHTS)
-
-# Resumable like the others (a second `make lm-gold` continues from build/lm-gold/ckpt.pt).
-lm-gold: $(GOLD_DIR)/shipped/lstm.safetensors $(GOLD_DIR)/data/train.bin train-deps
-	$(TORCH_ENV) $(PYTHON) training/train_lstm.py --dir $(GOLD_DIR) --vocab-from $(GOLD_DIR)/data \
-	  --init-from $(GOLD_DIR)/shipped/lstm.safetensors --lr $(GOLD_LR) --minutes $(GOLD_MINUTES) \
-	  --decay-minutes $(GOLD_MINUTES) --no-bf16
-	$(PYTHON) training/export.py --dir $(GOLD_DIR)
-
-$(GOLD_DIR)/lstm.safetensors:
-	$(MAKE) lm-gold
-
-# The backward LM (training/README.md §9): a right-to-left LSTM that shares the tied embedding of the
+# The backward LM (docs/training.md): a right-to-left LSTM that shares the tied embedding of the
 # LM in $(MODEL) (decoded from the model itself, frozen in training: only its recurrent matrices and
 # output bias learn), trained on the fine-tune stream reversed, then packed into $(MODEL) as the
-# `LstmBackward` section (`henkan attach-backward`). The neural engine rescores its final beam with
+# `LstmBackward` section (`henkan model attach backward`). The neural engine rescores its final beam with
 # it on conversion. Resumable like the others (a second `make lm-back` continues from its ckpt.pt).
 BACK_DIR := build/lm-back
 # The shipped backward LM is the checkpoint written 35 minutes into a run whose lr decays linearly over
 # 110 minutes: step 6,317 (28.3M tokens) of that run's 21,310 steps. It measured better once quantized
-# than the run's end (BENCHMARKS.md "Session 12"), so the default stops there on the same schedule, in
+# than the run's end, so the default stops there on the same schedule, in
 # steps (BACK_STOP_STEPS=$(BACK_STEPS): the whole run). BACK_MINUTES only ends one invocation.
 BACK_STEPS ?= 21310
 BACK_STOP_STEPS ?= 6317
@@ -196,7 +134,7 @@ BACK_BITS ?= 4
 BACK_BIAS_BITS ?= 8
 
 $(BACK_DIR)/fwd/lstm.safetensors: | $(HENKAN)
-	$(HENKAN) --model $(MODEL) export-lstm --out $(BACK_DIR)/fwd
+	$(HENKAN) --model $(MODEL) model export-lstm --out $(BACK_DIR)/fwd
 
 $(BACK_DIR)/data/train.bin: $(FT_DIR)/data/train.bin training/reverse_stream.py
 	$(PYTHON) training/reverse_stream.py --src $(FT_DIR)/data --out $(BACK_DIR)/data
@@ -213,5 +151,5 @@ $(BACK_DIR)/lstm.safetensors:
 
 # Packs the backward LM into $(MODEL) (replacing any earlier one).
 attach-back: $(BACK_DIR)/lstm.safetensors | $(HENKAN)
-	$(HENKAN) attach-backward --in $(MODEL) --lstm $(BACK_DIR) --bits $(BACK_BITS) \
+	$(HENKAN) model attach backward --in $(MODEL) --lstm $(BACK_DIR) --bits $(BACK_BITS) \
 	  --bias-bits $(BACK_BIAS_BITS) --compress 19 --out $(MODEL)

@@ -1,5 +1,5 @@
 # henkan in the browser: the wasm package, the demo server and the web tests.
-# Included by the top Makefile (`-include mk/*.mk`). See www/README.md.
+# Included by the top Makefile (`-include mk/*.mk`). See docs/browser.md.
 #
 #   make setup-web   install the wasm target, wasm-bindgen CLI, chromium, npm tools (idempotent)
 #   make wasm        build pkg/ (henkan.js + henkan_bg.wasm, SIMD, wasm-opt -O3)
@@ -8,7 +8,7 @@
 #   make measure-web per-key latency, sizes, load time -> tests/e2e/output/measurements.json
 
 WASM_TARGET := wasm32-unknown-unknown
-WASM_RAW := target/$(WASM_TARGET)/release/henkan.wasm
+WASM_RAW := target/$(WASM_TARGET)/release/henkan_wasm.wasm
 WASM_PKG := pkg/henkan_bg.wasm
 # The model of the demo and of all web tests (e.g. `make test-web WEB_MODEL=build/web/pruned.henkan`).
 WEB_MODEL ?= models/henkan.henkan
@@ -26,11 +26,11 @@ node_modules/.bin/wasm-opt node_modules/.bin/tsc: package.json
 	bash scripts/setup-web.sh
 
 # cargo decides whether the crate changed (a no-op when it did not); pkg/ is regenerated when the raw
-# module is newer. (Never trust file dates against src/ alone: a fresh clone dates everything alike.)
+# module is newer. (Never trust file dates against crates/ alone: a fresh clone dates everything alike.)
 # WASM_FEATURES=heap-stats counts the heap for `heapStats()` (measure-web builds it; +48 KB).
 WASM_FEATURES ?=
 wasm:
-	cargo build --target $(WASM_TARGET) --release --lib --no-default-features $(if $(WASM_FEATURES),--features $(WASM_FEATURES))
+	cargo build -p henkan-wasm --target $(WASM_TARGET) --release --lib $(if $(WASM_FEATURES),--features $(WASM_FEATURES))
 	$(MAKE) --no-print-directory $(WASM_PKG)
 
 $(WASM_PKG): $(WASM_RAW) node_modules/.bin/wasm-opt
@@ -59,14 +59,15 @@ test-web-unit:
 test-web-tsc: node_modules/.bin/tsc wasm
 	node_modules/.bin/tsc --noEmit -p www/jsconfig.json
 
-# tests/web_node.rs runs in node, tests/web_browser.rs in headless chromium (chromedriver on PATH;
-# webdriver.json adds the flags). Both include_bytes! the shipped model.
+# crates/henkan-wasm/tests: web_node.rs runs in node, web_browser.rs in headless chromium
+# (chromedriver on PATH; webdriver.json adds the flags), neural_kernels_wasm.rs checks the simd128
+# kernels against their scalar twins. The first two include_bytes! the shipped model.
 # web_scenarios (native) runs first: it rewrites the golden trace when the model changed.
 # The ci profile (optimized): the neural and hybrid conversions of the golden's `## engines` section are
 # too slow in an unoptimized wasm build for the webdriver's 20 s script timeout.
 test-web-wasm: $(WEB_MODEL)
-	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --profile ci --no-default-features --test web_scenarios
-	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --profile ci --target $(WASM_TARGET) --no-default-features --features heap-stats --test web_node --test web_browser
+	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --profile ci -p henkan-wasm --test web_scenarios
+	HENKAN_WEB_MODEL=$(abspath $(WEB_MODEL)) cargo test --profile ci -p henkan-wasm --target $(WASM_TARGET) --features heap-stats --test web_node --test web_browser --test neural_kernels_wasm
 
 test-web-e2e: wasm $(WEB_MODEL)
 	HENKAN_E2E_MODEL=$(WEB_MODEL) node --test --test-concurrency=1 tests/e2e/

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every figure of the shipped model (BENCHMARKS.md "Shipped model"): conversion accuracy per engine on
+# Every figure of the shipped model (BENCHMARKS.md): conversion accuracy per engine on
 # both dev sets, the keystroke bench with all softmax variants, predictions with the n-gram and the LSTM.
 # Usage: scripts/shipped-eval.sh [MODEL] [TAG]  → build/neural/TAG.jsonl, one JSON object per line
 # (each with a "run" field); `python3 scripts/shipped-table.py build/neural/TAG.jsonl` prints the tables.

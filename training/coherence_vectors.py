@@ -8,7 +8,7 @@ msgpack of MurmurHash64A(utf-8, seed 1) → row, `vectors` as .npy). Only these 
 Output in OUT: `vectors.f32` (rows × DIMS f32 little endian: the vectors centred on their mean,
 projected on their DIMS principal axes and scaled to unit length) and `words.tsv`
 (`surface<TAB>row` for every word that contains a kanji or a katakana letter: the content words
-whose topics the coherence compares). `henkan attach-coherence` keeps the lexicon entries whose
+whose topics the coherence compares). `henkan model attach coherence` keeps the lexicon entries whose
 surface is listed.
 
 Usage: python3 training/coherence_vectors.py WHEEL_DIR OUT [--dims 64]

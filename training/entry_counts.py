@@ -2,9 +2,9 @@
 """Count how often each dictionary entry occurs in the analyzed training corpus.
 
 Reads the token files of `make corpus-tok` (tokens `surface/reading/left_id/right_id`,
-percent-escaped, see training/README.md) and writes `reading<TAB>surface<TAB>left<TAB>right<TAB>count`
+percent-escaped, see docs/training.md) and writes `reading<TAB>surface<TAB>left<TAB>right<TAB>count`
 lines, most frequent first. The model builder keeps these entries when it prunes the
-dictionary (`henkan build-model --keep FILE`). Only the training corpus is read — never the dev sets.
+dictionary (`henkan model build --keep FILE`). Only the training corpus is read — never the dev sets.
 
 Usage: entry_counts.py OUT.tsv TOKFILE...
 """

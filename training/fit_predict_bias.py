@@ -1,6 +1,6 @@
 """Fit a per-word logit offset for next-word prediction (the LSTM's output bias adapted to typed chat).
 
-Input: `henkan dump-lm-states` output (DIR/states.f32, targets.u32, emb.f32, out_bias.f32): the frozen
+Input: `henkan model dump-lm-states` output (DIR/states.f32, targets.u32, emb.f32, out_bias.f32): the frozen
 LSTM's state before every word of analyzed chat text and the word. The offset `d` maximizes the
 full-softmax likelihood of the words given the states, with logits `E h + b + d`. For a bias-only
 log-linear model, generalized iterative scaling is exact: each pass sets d += log((count + a) /

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Conversion sets of sentence beginnings from gold tokens, for what the IME converts while the user is
-still typing (BENCHMARKS.md "Session 17"): `reading<TAB>text` lines cut after a random token of each
+still typing (BENCHMARKS.md, inputs cut partway): `reading<TAB>text` lines cut after a random token of each
 sentence (`--cut any`: the input as it stands at some key, often in the middle of a phrase) or only
 where a particle is followed by a content word (`--cut phrase`: where a user would press Space).
 Two cuts per sentence (seed 17), none after the last two tokens.

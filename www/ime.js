@@ -8,7 +8,7 @@ import { prefetch, streamModel, ModelLoadError } from './loader.js';
 /** @typedef {import('./loader.js').Progress} Progress */
 /** @typedef {import('./loader.js').ModelInfo} ModelInfo */
 /**
- * The handle with the progressive-loading and engine calls (src/wasm.rs).
+ * The handle with the progressive-loading and engine calls (crates/henkan-wasm).
  * @typedef {HenkanHandle & import('./loader.js').ModelSink & {
  *   setDefaultEngine: (name: string) => void,
  *   defaultEngine: () => string,

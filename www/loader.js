@@ -1,7 +1,7 @@
 // Streaming, progressive model load: fetch() the model and write each chunk straight into wasm
 // linear memory, section by section: the handle says where the next bytes go (a buffer of the
 // section they belong to), checks and decodes each section when its last byte is in and lets its
-// stored bytes go, so the whole file is never in memory (src/wasm.rs, `ContainerStream`). The
+// stored bytes go, so the whole file is never in memory (crates/henkan-wasm, `ContainerStream`). The
 // classic engine is built as soon as the dictionary part (the *core*) is in; the language models
 // are attached when the rest has arrived.
 
@@ -43,7 +43,7 @@ export class ModelLoadError extends Error {
  */
 
 /**
- * @typedef {object} ModelSink what the wasm handle offers (see src/wasm.rs)
+ * @typedef {object} ModelSink what the wasm handle offers (see crates/henkan-wasm)
  * @property {(expected: number) => StreamState} beginModel start a model of `expected` bytes (0: unknown)
  * @property {(n: number) => StreamState} modelWrote `n` bytes were written at the last state's `ptr`
  * @property {() => ModelInfo} loadModelCore build the classic engine from the core

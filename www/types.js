@@ -66,7 +66,7 @@
  */
 
 /**
- * @typedef {object} HeapStats wasm memory (src/wasm.rs `heapStats`), bytes
+ * @typedef {object} HeapStats wasm memory (crates/henkan-wasm `heapStats`), bytes
  * @property {number} memoryBytes linear memory (it never shrinks)
  * @property {number | null} liveBytes heap allocated now (what the engine, the sessions and the loader keep);
  *   null unless the module was built with the feature heap-stats (`make measure-web`)

@@ -1,8 +1,8 @@
 //! Test helpers: a tiny hand-made model, and the shipped model when present.
 #![allow(dead_code)]
 
-use henkan::build::{build_model, BuildOptions};
 use henkan::Engine;
+use henkan_builder::{build_model, BuildOptions};
 
 /// POS ids of the tiny model.
 pub const NOUN: u16 = 1;
@@ -66,31 +66,67 @@ pub fn tiny_engine() -> Engine {
     Engine::from_bytes(tiny_model_bytes()).unwrap()
 }
 
-/// The shipped model.
+/// The shipped model (every crate's tests live two folders below the repository root).
 pub fn shipped_path() -> std::path::PathBuf {
-    std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/models/henkan.henkan"))
+    std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../models/henkan.henkan"
+    ))
+}
+
+/// The shipped model's bytes; a missing model fails the test that needs it.
+pub fn shipped_bytes() -> Vec<u8> {
+    let path = shipped_path();
+    std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (the shipped model is committed; `make model` rebuilds it)",
+            path.display()
+        )
+    })
 }
 
 pub fn shipped_engine() -> Engine {
-    let bytes = std::fs::read(shipped_path()).expect("models/henkan.henkan is shipped");
-    Engine::from_bytes(bytes).unwrap()
+    Engine::from_bytes(shipped_bytes()).unwrap()
 }
+
+/// An n-gram section counted from `corpus` (analyzed lines), every n-gram kept (minimum
+/// counts 1), as the prediction tests' hand-counted expectations assume; and the builder's
+/// report.
+pub fn ngram_section(corpus: &str) -> (Vec<u8>, henkan_builder::ngram::NgramReport) {
+    use henkan_builder::ngram::{NgramBuilder, NgramOptions};
+    let mut b = NgramBuilder::new();
+    b.count_words(corpus, 1);
+    b.freeze_vocab(100);
+    b.count_ngrams(corpus, 1);
+    let opts = NgramOptions {
+        min_bigram: 1,
+        min_trigram: 1,
+        ..Default::default()
+    };
+    b.finish(&opts).unwrap()
+}
+
+/// The tiny model with the n-gram of `corpus` ([`ngram_section`]).
+pub fn tiny_engine_with_ngram(corpus: &str) -> Engine {
+    let (section, _) = ngram_section(corpus);
+    Engine::from_bytes(henkan_builder::ngram::attach_ngram(tiny_model_bytes(), section).unwrap())
+        .unwrap()
+}
+
+/// The committed test data (`tests/data/`).
+pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/");
 
 /// The shipped model's bytes with the tiny CI LSTM of `tests/data/{lm}` attached (a committed copy of
 /// `make lm-tiny`'s output; `lm-tiny-proj` shares lm-tiny's vocabulary), its embedding an 8-bit
-/// codebook, entries matched `how`; `None` (the test skips) when the data is absent.
+/// codebook, entries matched `how`. Missing data fails the test.
 pub fn shipped_with_tiny_lm(
     lm: &str,
-    how: henkan::build::lstm::VocabMatch,
-) -> Option<(Vec<u8>, henkan::build::lstm::PackReport)> {
-    use henkan::build::lstm::{attach_lstm, read_safetensors, PackOptions};
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
-    let Ok(st) = std::fs::read(format!("{data}{lm}/lstm.safetensors")) else {
-        eprintln!("skipped: no tests/data/{lm} (make lm-tiny)");
-        return None;
-    };
-    let vocab = std::fs::read_to_string(format!("{data}lm-tiny/vocab.tsv")).unwrap();
-    let model = std::fs::read(shipped_path()).unwrap();
+    how: henkan_builder::lstm::VocabMatch,
+) -> (Vec<u8>, henkan_builder::lstm::PackReport) {
+    use henkan_builder::lstm::{attach_lstm, read_safetensors, PackOptions};
+    let path = format!("{DATA}{lm}/lstm.safetensors");
+    let st = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e} (committed test data)"));
+    let vocab = std::fs::read_to_string(format!("{DATA}lm-tiny/vocab.tsv")).unwrap();
     let w = read_safetensors(&st).unwrap();
-    Some(attach_lstm(model, &w, &vocab, PackOptions::bits(8), how).unwrap())
+    attach_lstm(shipped_bytes(), &w, &vocab, PackOptions::bits(8), how).unwrap()
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Per-key latency in Chromium with suggestions on and off (docs/PREDICTION.md): the words of the
+// Per-key latency in Chromium with suggestions on and off (docs/prediction.md): the words of the
 // first N lines of the analyzed chat dev set (build/corpus/dev/chat.txt) typed as romaji into the
 // demo, each word committed with Enter (word by word, so every key has a short completion query,
 // and every Enter is followed by next-word predictions). Each line is typed twice in turn, with

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Measurements of the web build in Chromium (see www/MEASUREMENTS.md):
+// Measurements of the web build in Chromium (figures in BENCHMARKS.md, method in docs/browser.md):
 // - per-key latency (p50/p95, wasm call and whole keydown handler) while typing the readings of
 //   the first N dev sentences (../shared/data/dev/kwdlc.test.tsv) as romaji, each followed by
 //   Space (convert) and Enter (commit);

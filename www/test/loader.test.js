@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { prefetch, streamModel, ModelLoadError } from '../loader.js';
 
 /**
- * A sink standing in for the wasm handle (src/wasm.rs) over a fake wasm memory, for a "model"
+ * A sink standing in for the wasm handle (crates/henkan-wasm) over a fake wasm memory, for a "model"
  * whose first byte is 0x48 and whose core and whole length are given (the real layout comes from
  * the section table, src/model/mod.rs). Like the handle it hands out windows — here of at most
  * 700 bytes, at a moving address, the memory replaced on every call as growth detaches old

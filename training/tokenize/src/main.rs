@@ -1,5 +1,5 @@
 //! henkan-tokenize: analyze training / dev text into the LM's units, which are exactly the entries of the
-//! Mozc system dictionary used by the IME's lattice (see training/README.md).
+//! Mozc system dictionary used by the IME's lattice (see docs/training.md).
 //!
 //! The Mozc dictionary (`build/mozc/lex.tsv`: reading, left id, right id, cost, surface) is re-keyed by
 //! surface and handed to vibrato together with Mozc's own connection matrix, so the analysis is a 1-best
@@ -21,6 +21,7 @@ use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+use henkan_builder::token::escape_into;
 use vibrato::dictionary::LexType;
 use vibrato::{SystemDictionaryBuilder, Tokenizer};
 
@@ -30,21 +31,6 @@ const UNK_DEF: &str = include_str!("../unk.def");
 struct Entry {
     key: String,     // escaped `surface/reading/lid/rid`
     reading: String, // unescaped reading
-}
-
-fn esc(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '/' => out.push_str("%2F"),
-            ' ' => out.push_str("%20"),
-            '\t' => out.push_str("%09"),
-            '\n' => out.push_str("%0A"),
-            '\r' => out.push_str("%0D"),
-            '\u{3000}' => out.push_str("%E3%80%80"),
-            _ => out.push(c),
-        }
-    }
 }
 
 fn die(msg: impl std::fmt::Display) -> ! {
@@ -65,16 +51,22 @@ fn load_lex(path: &str) -> (Vec<Entry>, String) {
             die(format!("{path}:{}: expected 5 fields", n + 1));
         }
         let (reading, surface) = (f[0], f[4]);
-        let lid: u16 = f[1].parse().unwrap_or_else(|_| die(format!("{path}:{}: bad left id", n + 1)));
-        let rid: u16 = f[2].parse().unwrap_or_else(|_| die(format!("{path}:{}: bad right id", n + 1)));
-        let cost: i16 = f[3].parse().unwrap_or_else(|_| die(format!("{path}:{}: bad cost", n + 1)));
+        let lid: u16 = f[1]
+            .parse()
+            .unwrap_or_else(|_| die(format!("{path}:{}: bad left id", n + 1)));
+        let rid: u16 = f[2]
+            .parse()
+            .unwrap_or_else(|_| die(format!("{path}:{}: bad right id", n + 1)));
+        let cost: i16 = f[3]
+            .parse()
+            .unwrap_or_else(|_| die(format!("{path}:{}: bad cost", n + 1)));
         if surface.is_empty() {
             continue;
         }
         let mut key = String::with_capacity(surface.len() + reading.len() + 12);
-        esc(surface, &mut key);
+        escape_into(surface, &mut key);
         key.push('/');
-        esc(reading, &mut key);
+        escape_into(reading, &mut key);
         key.push_str(&format!("/{lid}/{rid}"));
         match index.get(&key) {
             Some(&i) => {
@@ -84,7 +76,10 @@ fn load_lex(path: &str) -> (Vec<Entry>, String) {
             }
             None => {
                 index.insert(key.clone(), entries.len());
-                entries.push(Entry { key, reading: reading.to_string() });
+                entries.push(Entry {
+                    key,
+                    reading: reading.to_string(),
+                });
                 params.push((surface.to_string(), lid, rid, cost));
             }
         }
@@ -159,7 +154,8 @@ fn normalize(s: &str, single: &HashSet<char>) -> String {
                     let composed = if c == 'ﾞ' {
                         if p == 'ウ' {
                             Some('ヴ')
-                        } else if "カキクケコサシスセソタチツテトハヒフヘホ".contains(p) {
+                        } else if "カキクケコサシスセソタチツテトハヒフヘホ".contains(p)
+                        {
                             char::from_u32(pu + 1)
                         } else {
                             None
@@ -243,7 +239,7 @@ fn open_input(path: &str) -> Box<dyn Read> {
 fn category(s: &str) -> &'static str {
     let c = s.chars().next().unwrap_or(' ');
     match c as u32 {
-        0x30 ..=0x39 => "NUMERIC",
+        0x30..=0x39 => "NUMERIC",
         0x41..=0x5A | 0x61..=0x7A | 0xC0..=0x24F | 0x370..=0x4FF => "ALPHA",
         0x3041..=0x309F => "HIRAGANA",
         0x30A1..=0x30FA | 0x30FC..=0x30FF => "KATAKANA",
@@ -297,10 +293,19 @@ fn main() {
     single.insert('/'); // escaped as %2F in keys
     single.insert('%');
     let mdef = matrix_def(&matrix);
-    let dict = SystemDictionaryBuilder::from_readers(csv.as_bytes(), mdef.as_bytes(), CHAR_DEF.as_bytes(), UNK_DEF.as_bytes())
-        .unwrap_or_else(|e| die(format!("building the dictionary: {e}")));
+    let dict = SystemDictionaryBuilder::from_readers(
+        csv.as_bytes(),
+        mdef.as_bytes(),
+        CHAR_DEF.as_bytes(),
+        UNK_DEF.as_bytes(),
+    )
+    .unwrap_or_else(|e| die(format!("building the dictionary: {e}")));
     drop((csv, mdef));
-    eprintln!("dictionary: {} words (LM keys) built in {:.1}s", entries.len(), t0.elapsed().as_secs_f64());
+    eprintln!(
+        "dictionary: {} words (LM keys) built in {:.1}s",
+        entries.len(),
+        t0.elapsed().as_secs_f64()
+    );
     let tokenizer = Tokenizer::new(dict).ignore_space(true).unwrap();
     let mut worker = tokenizer.new_worker();
 
@@ -308,7 +313,8 @@ fn main() {
         let t = Instant::now();
         let gold = mode == "gold";
         let tmp = format!("{output}.part");
-        let mut w = BufWriter::new(File::create(&tmp).unwrap_or_else(|e| die(format!("{tmp}: {e}"))));
+        let mut w =
+            BufWriter::new(File::create(&tmp).unwrap_or_else(|e| die(format!("{tmp}: {e}"))));
         let rdr = BufReader::with_capacity(1 << 20, open_input(input));
         let (mut lines, mut sents, mut chars, mut toks, mut unks, mut exact, mut gold_n) =
             (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
@@ -334,7 +340,11 @@ fn main() {
             } else {
                 (normalize(&line, &single), None)
             };
-            let pieces: Vec<&str> = if gold { vec![text.as_str()] } else { split_sentences(&text) };
+            let pieces: Vec<&str> = if gold {
+                vec![text.as_str()]
+            } else {
+                split_sentences(&text)
+            };
             for piece in pieces {
                 if piece.trim().is_empty() {
                     continue;
@@ -386,14 +396,22 @@ fn main() {
         drop(w);
         std::fs::rename(&tmp, output).unwrap_or_else(|e| die(format!("{output}: {e}")));
         let secs = t.elapsed().as_secs_f64();
-        let acc = if gold { format!("{:.4}", exact as f64 / gold_n.max(1) as f64) } else { "-".into() };
+        let acc = if gold {
+            format!("{:.4}", exact as f64 / gold_n.max(1) as f64)
+        } else {
+            "-".into()
+        };
         let row = format!(
             "{input}\t{mode}\t{lines}\t{sents}\t{chars}\t{toks}\t{unks}\t{:.5}\t{acc}\t{secs:.1}",
             unks as f64 / toks.max(1) as f64
         );
         eprintln!("{row}");
         if let Some(sp) = &stats_path {
-            let mut f = std::fs::OpenOptions::new().create(true).append(true).open(sp).unwrap();
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(sp)
+                .unwrap();
             writeln!(f, "{row}").unwrap();
         }
         // the most frequent unknown surfaces and the unknown categories, for tuning char.def / unk.def

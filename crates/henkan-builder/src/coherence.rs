@@ -1,0 +1,219 @@
+//! Builds the `Coherence` section ([`henkan::lm::coherence`]): word vectors for the model's
+//! lexicon entries, from a table of vectors and a map surface → row
+//! (`training/coherence_vectors.py`).
+
+use crate::container::with_section;
+use crate::error::{Error, Result};
+use crate::lexicon::write_varint;
+use henkan::lexicon::Lexicon;
+use henkan::lm::coherence::COHERENCE_MAGIC;
+use henkan::model::{Container, SectionKind};
+use std::collections::HashMap;
+
+/// What [`attach_coherence`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoherenceReport {
+    /// Lexicon entries given a vector.
+    pub entries: usize,
+    /// Distinct surfaces among them.
+    pub surfaces: usize,
+    /// Vector rows kept (those some entry uses).
+    pub rows: usize,
+    /// Bytes of the section (before compression).
+    pub bytes: usize,
+}
+
+/// Parses `surface<TAB>row` lines (rows index `vectors`, `rows` of them).
+pub fn parse_words(words_tsv: &str, rows: usize) -> Result<HashMap<String, u32>> {
+    let mut map = HashMap::new();
+    for (n, line) in words_tsv.lines().enumerate() {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let row = line
+            .split_once('\t')
+            .and_then(|(s, r)| Some((s, r.parse::<u32>().ok()?)))
+            .filter(|&(_, r)| (r as usize) < rows);
+        match row {
+            Some((s, r)) => {
+                map.insert(s.to_string(), r);
+            }
+            None => {
+                return Err(Error::Build(format!(
+                    "words line {}: want surface<TAB>row below {rows}",
+                    n + 1
+                )))
+            }
+        }
+    }
+    Ok(map)
+}
+
+/// Adds (or replaces) the `Coherence` section of `model`: every lexicon entry whose surface
+/// is in `words` and that `keep(left POS id, word cost)` accepts gets that word's vector
+/// (`dims` floats per row in `vectors`). Rows no entry uses are left out; the rest are
+/// numbered by how many entries use them, most first.
+pub fn attach_coherence(
+    model: Vec<u8>,
+    words: &HashMap<String, u32>,
+    vectors: &[f32],
+    dims: usize,
+    keep: impl Fn(u16, i32) -> bool,
+) -> Result<(Vec<u8>, CoherenceReport)> {
+    if dims == 0 || vectors.len() % dims != 0 {
+        return Err(Error::Build(format!(
+            "{} floats are not rows of {dims}",
+            vectors.len()
+        )));
+    }
+    let container = Container::from_bytes(model)?;
+    let lexicon = Lexicon::new(
+        container.require(SectionKind::LexiconIndex)?,
+        container.require(SectionKind::LexiconPostings)?,
+    )?;
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    let mut surfaces = std::collections::HashSet::new();
+    lexicon.for_each_entry(|reading, e| {
+        if !keep(e.left_id, e.cost) {
+            return;
+        }
+        let surface = lexicon.surface_text(&e.surface, reading);
+        if let Some(&row) = words.get(&surface) {
+            pairs.push((e.offset, row));
+            surfaces.insert(surface);
+        }
+    });
+    let mut uses: HashMap<u32, usize> = HashMap::new();
+    for &(_, r) in &pairs {
+        *uses.entry(r).or_default() += 1;
+    }
+    let mut order: Vec<(u32, usize)> = uses.into_iter().collect();
+    order.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    if order.len() > 1 << 16 {
+        return Err(Error::Build(format!(
+            "{} rows (at most 65,536)",
+            order.len()
+        )));
+    }
+    let new_row: HashMap<u32, u16> = order
+        .iter()
+        .enumerate()
+        .map(|(i, &(r, _))| (r, i as u16))
+        .collect();
+    let mut table = Vec::with_capacity(order.len() * dims);
+    for &(r, _) in &order {
+        let r = r as usize;
+        table.extend_from_slice(&vectors[r * dims..(r + 1) * dims]);
+    }
+    let pairs: Vec<(u32, u16)> = pairs.iter().map(|&(e, r)| (e, new_row[&r])).collect();
+    let section = coherence_section(dims, &table, &pairs)?;
+    let report = CoherenceReport {
+        entries: pairs.len(),
+        surfaces: surfaces.len(),
+        rows: order.len(),
+        bytes: section.len(),
+    };
+    Ok((
+        with_section(&container, SectionKind::Coherence, section),
+        report,
+    ))
+}
+
+/// Writes a `Coherence` section ([`henkan::lm::coherence`]): `dims`-dimensional vectors (`vectors.len()` a multiple of `dims`,
+/// at most 65,536 rows), quantized to i8 per row, and `(entry offset, row)` pairs.
+pub fn coherence_section(dims: usize, vectors: &[f32], pairs: &[(u32, u16)]) -> Result<Vec<u8>> {
+    if dims == 0 || vectors.len() % dims != 0 || vectors.len() / dims > 1 << 16 {
+        return Err(Error::Build("coherence: bad vector table".into()));
+    }
+    let rows = vectors.len() / dims;
+    let mut pairs = pairs.to_vec();
+    pairs.sort_unstable();
+    pairs.dedup_by_key(|p| p.0);
+    if pairs.iter().any(|p| p.1 as usize >= rows) {
+        return Err(Error::Build("coherence: row out of range".into()));
+    }
+    let mut out = Vec::with_capacity(COHERENCE_MAGIC.len() + 12 + vectors.len() + 4 * pairs.len());
+    out.extend_from_slice(COHERENCE_MAGIC);
+    for v in [dims, rows, pairs.len()] {
+        out.extend_from_slice(&(v as u32).to_le_bytes());
+    }
+    for v in vectors.chunks_exact(dims) {
+        let m = v.iter().fold(0f32, |m, x| m.max(x.abs()));
+        let s = if m > 0.0 { 127.0 / m } else { 0.0 };
+        out.extend(
+            v.iter()
+                .map(|x| (x * s).round().clamp(-127.0, 127.0) as i8 as u8),
+        );
+    }
+    out.resize(out.len().div_ceil(4) * 4, 0);
+    let mut prev = 0;
+    for &(e, _) in &pairs {
+        write_varint(&mut out, u64::from(e - prev));
+        prev = e;
+    }
+    for &(_, r) in &pairs {
+        write_varint(&mut out, u64::from(r));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use henkan::lm::coherence::Coherence;
+
+    fn sample() -> Vec<u8> {
+        // rows: 0 = x axis, 1 = near x, 2 = y axis
+        let v = [1.0, 0.0, 0.9, 0.1, 0.0, 1.0];
+        coherence_section(2, &v, &[(40, 2), (7, 0), (300, 1)]).unwrap()
+    }
+
+    #[test]
+    fn round_trip_and_lookup() {
+        let c = Coherence::from_section(&sample()).unwrap();
+        assert_eq!(c.len(), 3);
+        assert_eq!(c.row(7), Some(0));
+        assert_eq!(c.row(40), Some(2));
+        assert_eq!(c.row(300), Some(1));
+        assert_eq!(c.row(8), None);
+        assert!((c.cos(0, 0) - 1.0).abs() < 1e-3);
+        assert!(c.cos(0, 2).abs() < 1e-3);
+        assert!(c.cos(0, 1) > 0.99);
+    }
+
+    #[test]
+    fn related_words_score_higher() {
+        let c = Coherence::from_section(&sample()).unwrap();
+        assert_eq!(c.of_entries([7]), 0.0);
+        let near = c.of_entries([7, 300, 12345]);
+        let far = c.of_entries([7, 40]);
+        assert!(near > 0.99 && far.abs() < 1e-3, "{near} {far}");
+        // three words: the pair sum over √2
+        let three = c.score(&[0, 1, 2]);
+        let want = (c.cos(0, 1) + c.cos(0, 2) + c.cos(1, 2)) / 2f32.sqrt();
+        assert!((three - want).abs() < 1e-5, "{three} {want}");
+        // a word twice counts its pair with itself
+        let twice = c.score(&[2, 2, 0]);
+        let want = (1.0 + 2.0 * c.cos(0, 2)) / 2f32.sqrt();
+        assert!((twice - want).abs() < 1e-5, "{twice} {want}");
+    }
+
+    #[test]
+    fn damaged_sections_are_errors() {
+        let b = sample();
+        for cut in 0..b.len() {
+            assert!(Coherence::from_section(&b[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut bad = b.clone();
+        bad[0] = b'X';
+        assert!(Coherence::from_section(&bad).is_err());
+        let mut extra = b.clone();
+        extra.push(0);
+        assert!(Coherence::from_section(&extra).is_err());
+        // a row id past the table
+        let mut big = b.clone();
+        let last = big.len() - 1;
+        big[last] = 9;
+        assert!(Coherence::from_section(&big).is_err());
+    }
+}

@@ -1,0 +1,597 @@
+//! `henkan eval`: conversion accuracy, prediction rates, LM perplexity.
+
+use crate::args::{
+    engine_or_default, engine_parser, load, percentile, read_bytes, read_pairs, read_text,
+    session_for, Digits, NeuralArgs,
+};
+use crate::predict::load_ngram;
+use anyhow::{anyhow, bail, Context, Result};
+use henkan::options::Scoring;
+use henkan::predict::eval::{Predictor, Word};
+use henkan::Engine;
+use henkan_builder::gold::CommittedContext;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What to evaluate.
+#[derive(clap::Subcommand)]
+pub enum EvalCommand {
+    /// Whole-sentence conversion accuracy over `reading<TAB>expected` lines.
+    Conversion(ConversionArgs),
+    /// Next-word prediction and completion over analyzed text: nwp top-1/top-3, keystroke
+    /// saving rate, latency (see docs/prediction.md for the simulation).
+    Prediction(PredictionArgs),
+    /// Perplexity of the model's LSTM (full softmax) over a token file of int32 LM ids
+    /// (`build/lm/dev_*.bin`, `<s>` before every sentence).
+    Perplexity(PerplexityArgs),
+}
+
+/// Runs `henkan eval …`.
+pub fn run(model: &Option<PathBuf>, what: EvalCommand) -> Result<()> {
+    match what {
+        EvalCommand::Conversion(a) => conversion(model, a),
+        EvalCommand::Prediction(a) => prediction(model, a),
+        EvalCommand::Perplexity(a) => perplexity(model, a),
+    }
+}
+
+/// `henkan eval conversion`.
+#[derive(clap::Args)]
+pub struct ConversionArgs {
+    #[arg(long)]
+    input: PathBuf,
+    /// Default: hybrid when the model has an LSTM LM, else classic.
+    #[arg(long, value_parser = engine_parser())]
+    engine: Option<Scoring>,
+    /// Print one JSON object as the last line.
+    #[arg(long)]
+    json: bool,
+    /// Only the first N sentences.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Print each wrong conversion.
+    #[arg(long)]
+    errors: bool,
+    /// How digits of converted numbers are written.
+    #[arg(long, value_enum, default_value = "full")]
+    digits: Digits,
+    /// Start each sentence's LSTM from the state after the expected text of the N lines
+    /// before it (the text a user has committed just before, e.g. earlier sentences of the
+    /// same document; the paper's context vector). 0: every sentence starts afresh.
+    #[arg(long, default_value_t = 0)]
+    context_lines: usize,
+    /// Learn from every sentence after converting it, as the IME learns from what the user
+    /// commits (`Session::learn_pieces`): the expected text is cut into lattice words and
+    /// their spellings go into the session's user history (`henkan::history`), in file
+    /// order. Every engine.
+    #[arg(long)]
+    learn: bool,
+    /// Readings the history keeps (with --learn; the oldest learned is forgotten first).
+    #[arg(long, default_value_t = henkan::history::CAPACITY)]
+    learn_capacity: usize,
+    /// Also convert every sentence with this engine (afresh, same options) and report the
+    /// paired comparison: sentences only one of the two gets right, the difference in
+    /// exact top-1 and its standard error (points).
+    #[arg(long, value_parser = engine_parser())]
+    versus: Option<Scoring>,
+    #[command(flatten)]
+    neural: NeuralArgs,
+}
+
+fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
+    let engine = load(model)?;
+    let pairs = read_pairs(&a.input, a.limit)?;
+    let kind = engine_or_default(&engine, a.engine);
+    let mut session = session_for(&engine, kind, &a.neural)?;
+    session.set_digit_width(match a.digits {
+        Digits::Full => henkan::lattice::DigitWidth::Full,
+        Digits::Half => henkan::lattice::DigitWidth::Half,
+    });
+    let (mut top1, mut top10) = (0usize, 0usize);
+    let (mut sum_lcs, mut sum_got, mut sum_exp) = (0usize, 0usize, 0usize);
+    let mut times = Vec::with_capacity(pairs.len());
+    let mut context = CommittedContext::new(a.context_lines);
+    session.set_history(henkan::history::History::new(a.learn_capacity));
+    let mut learned_sentences = 0usize;
+    let digit_width = session.lattice().digits;
+    let mut other = a
+        .versus
+        .map(|k| {
+            session_for(&engine, k, &a.neural).map(|mut s| {
+                s.set_digit_width(digit_width);
+                (k, s)
+            })
+        })
+        .transpose()?;
+    let with_context = a.context_lines > 0 && kind != Scoring::Classic;
+    let mut paired = Paired::default();
+    for (reading, expected) in &pairs {
+        if with_context {
+            session.set_context_words(&engine, &context.words());
+        }
+        session.clear();
+        let t0 = Instant::now();
+        let conv = session.convert_reading(&engine, reading);
+        times.push(t0.elapsed().as_secs_f64() * 1000.0);
+        let got = conv.text();
+        if got == *expected {
+            top1 += 1;
+        } else if a.errors {
+            outln!("{reading}\n  want {expected}\n  got  {got}");
+        }
+        if conv.nbest.iter().any(|s| s == expected) {
+            top10 += 1;
+        }
+        if let Some((_, o)) = other.as_mut() {
+            o.clear();
+            let theirs = o.convert_reading(&engine, reading).text() == *expected;
+            paired.add(got == *expected, theirs);
+        }
+        if with_context {
+            context.commit(&engine, reading, expected);
+        }
+        if a.learn && session.learn_pieces(&engine, &[(reading, expected)]) > 0 {
+            learned_sentences += 1;
+        }
+        let g: Vec<char> = got.chars().collect();
+        let e: Vec<char> = expected.chars().collect();
+        sum_lcs += lcs(&g, &e);
+        sum_got += g.len();
+        sum_exp += e.len();
+    }
+    let n = pairs.len().max(1) as f64;
+    let p = sum_lcs as f64 / sum_got.max(1) as f64;
+    let r = sum_lcs as f64 / sum_exp.max(1) as f64;
+    let f1 = if p + r > 0.0 {
+        2.0 * p * r / (p + r)
+    } else {
+        0.0
+    };
+    let mean = times.iter().sum::<f64>() / n;
+    times.sort_by(|a, b| a.total_cmp(b));
+    let lm = engine.neural.as_ref();
+    let rounded = |v: f32| (f64::from(v) * 1e4).round() / 1e4;
+    let neural = &a.neural;
+    let mut result = serde_json::json!({
+        "engine": kind.name(),
+        "lambda": if kind == Scoring::Hybrid { neural.lambda } else { 0.0 },
+        "rank_prior": if kind == Scoring::Neural { rounded(neural.rank_prior) } else { 0.0 },
+        "backward_weight": if kind == Scoring::Neural && lm.is_some_and(|l| l.backward.is_some()) { rounded(neural.backward_weight) } else { 0.0 },
+        "coherence_weight": if kind == Scoring::Hybrid && lm.is_some_and(|l| l.coherence.is_some()) { rounded(neural.coherence_weight) } else { 0.0 },
+        "beam": neural.beam,
+        "digits": format!("{:?}", a.digits).to_lowercase(),
+        "context_lines": a.context_lines,
+        "learn": a.learn,
+        "learn_capacity": if a.learn { a.learn_capacity } else { 0 },
+        "learned_sentences": learned_sentences,
+        "learned_readings": session.history().len(),
+        "sentences": pairs.len(),
+        "exact_top1": top1 as f64 / n,
+        "exact_top10": top10 as f64 / n,
+        "char_f1": f1,
+        "mean_ms": mean,
+        "p95_ms": percentile(&times, 0.95),
+    });
+    if let Some((k, _)) = other {
+        result["versus"] = serde_json::json!({
+            "engine": k.name(),
+            "exact_top1": paired.theirs() as f64 / n,
+            "only_this": paired.only_this,
+            "only_other": paired.only_other,
+            "diff_points": paired.diff_points(),
+            "se_points": paired.se_points(),
+        });
+        if !a.json {
+            outln!(
+                "versus {}: exact top-1 {:.2}%; right only here {}, only there {}; difference {:+.2} ± {:.2} points (standard error)",
+                k.name(),
+                100.0 * paired.theirs() as f64 / n,
+                paired.only_this,
+                paired.only_other,
+                paired.diff_points(),
+                paired.se_points()
+            );
+        }
+    }
+    if a.json {
+        outln!("{result}");
+    } else {
+        outln!(
+            "{} sentences: exact top-1 {:.1}%, top-10 {:.1}%, char F1 {:.1}%, mean {:.2} ms, p95 {:.2} ms",
+            pairs.len(),
+            100.0 * top1 as f64 / n,
+            100.0 * top10 as f64 / n,
+            100.0 * f1,
+            mean,
+            percentile(&times, 0.95)
+        );
+    }
+    Ok(())
+}
+
+/// Length of the longest common subsequence of two strings.
+fn lcs(a: &[char], b: &[char]) -> usize {
+    let mut prev = vec![0usize; b.len() + 1];
+    let mut cur = vec![0usize; b.len() + 1];
+    for &x in a {
+        for (j, &y) in b.iter().enumerate() {
+            cur[j + 1] = if x == y {
+                prev[j] + 1
+            } else {
+                cur[j].max(prev[j + 1])
+            };
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// Two engines' exact top-1 over the same sentences, for `eval conversion --versus`.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+struct Paired {
+    n: usize,
+    both: usize,
+    only_this: usize,
+    only_other: usize,
+}
+
+impl Paired {
+    fn add(&mut self, this: bool, other: bool) {
+        self.n += 1;
+        match (this, other) {
+            (true, true) => self.both += 1,
+            (true, false) => self.only_this += 1,
+            (false, true) => self.only_other += 1,
+            (false, false) => {}
+        }
+    }
+
+    /// Sentences the other engine gets right.
+    fn theirs(&self) -> usize {
+        self.both + self.only_other
+    }
+
+    /// This engine's exact top-1 minus the other's, in points.
+    fn diff_points(&self) -> f64 {
+        100.0 * (self.only_this as f64 - self.only_other as f64) / self.n.max(1) as f64
+    }
+
+    /// The standard error of [`Paired::diff_points`] (the per-sentence differences are −1, 0
+    /// or 1: their sample variance over n, then the mean's): √(b + c − (b − c)²/n) / n.
+    fn se_points(&self) -> f64 {
+        let n = self.n.max(1) as f64;
+        let (b, c) = (self.only_this as f64, self.only_other as f64);
+        100.0 * (b + c - (b - c).powi(2) / n).max(0.0).sqrt() / n
+    }
+}
+
+/// The LM that ranks predictions.
+#[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq, Debug)]
+pub enum PredictLm {
+    /// The n-gram alone.
+    Ngram,
+    /// The n-gram's candidates re-ranked by the LSTM.
+    Lstm,
+}
+
+/// `henkan eval prediction`.
+#[derive(clap::Args)]
+pub struct PredictionArgs {
+    /// Plain text lines (e.g. ../shared/data/dev/chat.dev.txt), analyzed into words by the
+    /// training pipeline's analyzer (`--analyzer`, `--lex`, `--matrix`; `make corpus-tok`
+    /// builds them).
+    #[arg(long)]
+    input: Option<PathBuf>,
+    /// The training pipeline's analyzer binary (for --input).
+    #[arg(long, default_value = "target/release/henkan-tokenize")]
+    analyzer: PathBuf,
+    /// The Mozc dictionary the analyzer reads (for --input).
+    #[arg(long, default_value = "build/mozc/lex.tsv")]
+    lex: PathBuf,
+    /// The Mozc connection matrix the analyzer reads (for --input).
+    #[arg(long, default_value = "build/mozc/matrix.bin")]
+    matrix: PathBuf,
+    /// The analyzed text (`surface/reading/left/right` tokens), e.g. build/corpus/dev/chat.txt.
+    #[arg(long)]
+    tokens: Option<PathBuf>,
+    /// The predicting model.
+    #[arg(long = "lm", value_enum, default_value = "ngram")]
+    lm: PredictLm,
+    /// An n-gram section file (default: the model's n-gram section).
+    #[arg(long)]
+    ngram: Option<PathBuf>,
+    /// Only the first N lines.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// With --lm lstm: weight of the LSTM in the mix with the n-gram score.
+    #[arg(long, default_value_t = henkan::predict::neural::LSTM_WEIGHT)]
+    lstm_weight: f32,
+    /// With --lm lstm: use these logit offsets (`training/fit_predict_bias.py` output) instead
+    /// of the model's; `none`: no offsets.
+    #[arg(long)]
+    predict_bias: Option<PathBuf>,
+    /// With --lm lstm: next words also from the LSTM's top N over its whole vocabulary
+    /// (0: the n-gram's candidates only).
+    #[arg(long, default_value_t = 0)]
+    lstm_full_vocabulary: usize,
+    /// With --lm lstm: n-gram candidates re-ranked per call.
+    #[arg(long, default_value_t = henkan::predict::neural::LSTM_CANDIDATES)]
+    lstm_candidates: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+/// Prediction logit offsets from a `training/fit_predict_bias.py` file (`none`: no offsets).
+pub fn read_predict_bias(p: &Path, vocab: usize) -> Result<Vec<f32>> {
+    if p.as_os_str() == "none" {
+        return Ok(Vec::new());
+    }
+    let v = henkan_builder::predict_bias::read_f32_le(&read_bytes(p)?);
+    if v.len() != vocab {
+        bail!("{}: not {vocab} f32 values", p.display());
+    }
+    Ok(v)
+}
+
+fn prediction(model: &Option<PathBuf>, a: PredictionArgs) -> Result<()> {
+    let mut engine = load(model)?;
+    if let (Some(p), Some(lm)) = (&a.predict_bias, engine.neural.as_mut()) {
+        lm.predict_bias = read_predict_bias(p, lm.model.vocab)?;
+    }
+    let (tokens, analyzed) = match (&a.tokens, &a.input) {
+        (Some(t), _) => (t.clone(), false),
+        (None, Some(input)) => (analyze(input, &a.analyzer, &a.lex, &a.matrix)?, true),
+        (None, None) => bail!("give --input FILE (plain text) or --tokens FILE"),
+    };
+    let result = evaluate_predictions(&engine, &tokens, &a);
+    if analyzed {
+        // the analyzer also writes its unknown words beside the output
+        let _ = std::fs::remove_file(format!("{}.unk", tokens.display()));
+        let _ = std::fs::remove_file(&tokens);
+    }
+    result
+}
+
+/// Times every call of the wrapped predictor.
+struct Timed<P> {
+    inner: P,
+    ms: Vec<f64>,
+}
+
+impl<P: Predictor> Predictor for Timed<P> {
+    fn predict(
+        &mut self,
+        history: &[Option<Word>],
+        query: &str,
+        limit: usize,
+    ) -> Vec<henkan::predict::Prediction> {
+        let t0 = Instant::now();
+        let p = self.inner.predict(history, query, limit);
+        self.ms.push(t0.elapsed().as_secs_f64() * 1000.0);
+        p
+    }
+}
+
+/// Analyzes plain text `input` into words (`surface/reading/left/right` tokens) with the
+/// training pipeline's analyzer, as `make corpus-tok` does for the dev sets; returns the
+/// analyzed file (in the temporary directory).
+fn analyze(input: &Path, analyzer: &Path, lex: &Path, matrix: &Path) -> Result<PathBuf> {
+    for (p, what) in [
+        (analyzer, "analyzer"),
+        (lex, "dictionary"),
+        (matrix, "matrix"),
+    ] {
+        if !p.exists() {
+            bail!(
+                "plain-text input needs the training analyzer: {what} {} not found \
+                 (`make corpus-tok` builds it; or pass analyzed text with --tokens)",
+                p.display()
+            );
+        }
+    }
+    if !input.exists() {
+        bail!("cannot read {}: no such file", input.display());
+    }
+    let out = std::env::temp_dir().join(format!("henkan-analyzed-{}.txt", std::process::id()));
+    let job = format!("raw:{}:{}", input.display(), out.display());
+    let run = std::process::Command::new(analyzer)
+        .arg("--lex")
+        .arg(lex)
+        .arg("--matrix")
+        .arg(matrix)
+        .arg(&job)
+        .output()
+        .with_context(|| format!("cannot run {}", analyzer.display()))?;
+    if !run.status.success() {
+        bail!(
+            "{} failed: {}",
+            analyzer.display(),
+            String::from_utf8_lossy(&run.stderr).trim()
+        );
+    }
+    Ok(out)
+}
+
+fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> Result<()> {
+    let ngram = &load_ngram(engine, &a.ngram)?;
+    let lines: Vec<Vec<Option<Word>>> = read_text(tokens)?
+        .lines()
+        .take(a.limit.unwrap_or(usize::MAX))
+        .map(henkan_builder::token::parse_line)
+        .collect();
+    let ngram_predictor = henkan::predict::NgramPredictor {
+        model: ngram,
+        lexicon: Some(&engine.lexicon),
+    };
+    let t0 = Instant::now();
+    let (n, mut ms) = match a.lm {
+        PredictLm::Ngram => {
+            let mut p = Timed {
+                inner: ngram_predictor,
+                ms: Vec::new(),
+            };
+            (henkan::predict::eval::evaluate(&lines, &mut p), p.ms)
+        }
+        PredictLm::Lstm => {
+            let neural = engine
+                .neural
+                .as_ref()
+                .ok_or_else(|| anyhow!("the model has no LSTM"))?;
+            let mut inner = henkan::predict::neural::LstmPredictor::new(
+                ngram_predictor,
+                neural,
+                &engine.lexicon,
+            );
+            inner.weight = a.lstm_weight;
+            inner.candidates = a.lstm_candidates;
+            let inner = inner.with_full_vocabulary(a.lstm_full_vocabulary);
+            let mut p = Timed {
+                inner,
+                ms: Vec::new(),
+            };
+            let n = henkan::predict::eval::evaluate(&lines, &mut p);
+            eprintln!(
+                "lstm: {} of {} candidates scored as <unk>",
+                p.inner.unk_candidates, p.inner.scored_candidates
+            );
+            (n, p.ms)
+        }
+    };
+    ms.sort_by(|a, b| a.total_cmp(b));
+    let mean = ms.iter().sum::<f64>() / ms.len().max(1) as f64;
+    let p95 = ms.get(ms.len() * 95 / 100).copied().unwrap_or(0.0);
+    let (nb, nm) = ngram.ngram_counts();
+    let w = n.words.max(1) as f64;
+    let result = serde_json::json!({
+        "model": match a.lm {
+            PredictLm::Ngram => "ngram",
+            PredictLm::Lstm => "lstm",
+        },
+        "words": n.words,
+        "nwp_top1": n.top1 as f64 / w,
+        "nwp_top3": n.top3 as f64 / w,
+        "ksr": n.ksr(),
+        "mean_ms": mean,
+        "p95_ms": p95,
+        "calls": n.calls,
+        "keys_full": n.keys_full,
+        "keys_typed": n.keys_typed,
+        "ngram_bytes": ngram.byte_len(),
+        "ngram_vocab": ngram.vocab_len(),
+        "bigrams": nb,
+        "trigrams": nm,
+        "seconds": t0.elapsed().as_secs_f64(),
+    });
+    if a.json {
+        outln!("{result}");
+    } else {
+        outln!("{result:#}");
+    }
+    Ok(())
+}
+
+/// `henkan eval perplexity`.
+#[derive(clap::Args)]
+pub struct PerplexityArgs {
+    #[arg(long)]
+    input: PathBuf,
+    /// Only the first N tokens.
+    #[arg(long, default_value_t = 5000)]
+    limit: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+fn perplexity(model: &Option<PathBuf>, a: PerplexityArgs) -> Result<()> {
+    let engine = load(model)?;
+    let lm = engine
+        .neural
+        .as_ref()
+        .ok_or_else(|| anyhow!("the model has no LSTM"))?;
+    let m = &lm.model;
+    let raw = read_bytes(&a.input)?;
+    let ids: Vec<u32> = raw
+        .chunks_exact(4)
+        .take(a.limit + 1)
+        .map(|c| {
+            let v = i32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            if v < 0 || v as usize >= m.vocab {
+                m.unk_id
+            } else {
+                v as u32
+            }
+        })
+        .collect();
+    let hd = m.hidden;
+    let (mut h, mut c, mut x) = (vec![0.0; hd], vec![0.0; m.cell], vec![0.0; hd]);
+    let mut scratch = henkan::lm::lstm::StepScratch::default();
+    let (mut lp, mut row) = (Vec::new(), Vec::new());
+    let (mut nll, mut n, mut nll_known, mut n_known) = (0f64, 0usize, 0f64, 0usize);
+    let t0 = Instant::now();
+    for k in 0..ids.len().saturating_sub(1) {
+        if ids[k] == m.bos_id {
+            h.iter_mut().for_each(|v| *v = 0.0);
+            c.iter_mut().for_each(|v| *v = 0.0);
+        }
+        m.embed(ids[k], &mut x);
+        m.step(&x, &mut h, &mut c, &mut scratch);
+        m.log_softmax_full(&h, &mut lp, &mut row);
+        let l = -(lp[ids[k + 1] as usize] as f64);
+        nll += l;
+        n += 1;
+        if ids[k + 1] != m.unk_id {
+            nll_known += l;
+            n_known += 1;
+        }
+    }
+    let result = serde_json::json!({
+        "tokens": n,
+        "perplexity": (nll / n.max(1) as f64).exp(),
+        "perplexity_no_unk": (nll_known / n_known.max(1) as f64).exp(),
+        "embedding_bits": m.embedding.bits(),
+        "lstm_bytes": m.stored_bytes(),
+        "seconds": t0.elapsed().as_secs_f64(),
+    });
+    if a.json {
+        outln!("{result}");
+    } else {
+        outln!("{result:#}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lcs, Paired};
+
+    #[test]
+    fn paired_difference_and_its_standard_error() {
+        let mut p = Paired::default();
+        for (this, other) in [(true, true), (true, false), (false, true), (false, false)] {
+            p.add(this, other);
+        }
+        assert_eq!((p.n, p.both, p.only_this, p.only_other), (4, 1, 1, 1));
+        assert_eq!(p.theirs(), 2);
+        assert_eq!(p.diff_points(), 0.0);
+        // differences 0, 1, −1, 0: mean 0, Σd² = 2, so SE = √(2 − 0) / 4
+        assert!((p.se_points() - 100.0 * 2f64.sqrt() / 4.0).abs() < 1e-9);
+        // 2,195 sentences, 156 right only here and 63 only there
+        let p = Paired {
+            n: 2195,
+            both: 0,
+            only_this: 156,
+            only_other: 63,
+        };
+        assert!((p.diff_points() - 4.2369).abs() < 1e-3);
+        assert!((p.se_points() - 0.6679).abs() < 1e-3, "{}", p.se_points());
+        assert_eq!(Paired::default().se_points(), 0.0);
+    }
+
+    #[test]
+    fn longest_common_subsequence() {
+        let c = |s: &str| s.chars().collect::<Vec<_>>();
+        assert_eq!(lcs(&c("今日はいい天気"), &c("今日は良い天気")), 6);
+        assert_eq!(lcs(&c(""), &c("あ")), 0);
+        assert_eq!(lcs(&c("abc"), &c("abc")), 3);
+    }
+}

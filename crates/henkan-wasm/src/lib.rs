@@ -1,0 +1,588 @@
+//! The WebAssembly boundary: the only module that knows `wasm-bindgen`.
+//!
+//! One opaque handle, [`Henkan`], owns the loaded [`Engine`] and one [`Ime`] per text field
+//! (a *session id*, a small integer). Each key event is one call that returns one plain
+//! JavaScript object (an [`ImeOutput`], camelCase, via `serde-wasm-bindgen`); there are no
+//! per-candidate wasm objects to free.
+//!
+//! The model streams straight into linear memory, one section at a time (a
+//! [`ContainerStream`]): [`Henkan::begin_model`] starts a download and returns where its first
+//! bytes go (`{ ptr, len, … }`), the loader writes the next bytes of the fetched chunk into
+//! `memory.buffer` there and calls [`Henkan::model_wrote`], which checks and decodes the
+//! section those bytes complete (then lets its stored bytes go) and returns where the next
+//! bytes go. The whole file is never in memory: after loading, the engine keeps the decoded
+//! sections, not the compressed file. JavaScript views of `memory.buffer` must be re-created
+//! after every call into wasm (memory may have grown, which detaches the old `ArrayBuffer`).
+//!
+//! *Progressive loading* (the models we ship put the dictionary first and the LM sections
+//! last): the state says `coreReady` once the core (dictionary, connection, segmenter) is in;
+//! [`Henkan::load_model_core`] builds the classic engine then, while the LM part is still
+//! arriving, and [`Henkan::complete_model`] attaches the LMs when the rest is in (sessions that
+//! did not choose an engine switch to the default, the hybrid). A damaged core section is an
+//! error of `model_wrote`; a damaged or missing LM part is an error of `complete_model` only,
+//! and the classic engine keeps working.
+//!
+//! Aliasing: the window handed to JavaScript is the spare part of a buffer only the stream
+//! owns (nothing in Rust reads it before `model_wrote`), and JavaScript writes only between
+//! calls into wasm (one thread), so no byte a Rust reference covers is written behind its back.
+
+#![cfg(target_arch = "wasm32")]
+#![deny(missing_docs)]
+
+use henkan::decoder::neural::{NeuralOptions, Scoring};
+use henkan::ime::{Ime, KeyEvent};
+use henkan::model::ContainerStream;
+use henkan::{Engine, Error};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// With the feature `heap-stats`: the system allocator (dlmalloc on wasm32) wrapped by `cap`,
+/// which counts the bytes handed out and their peak, so that the page can tell the heap the
+/// engine keeps from the size of linear memory, which never shrinks ([`Henkan::heap_stats`]).
+/// No limit is set.
+#[cfg(feature = "heap-stats")]
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+
+/// What [`Henkan::heap_stats`] reports (bytes).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HeapStats {
+    /// Size of wasm linear memory (it only grows).
+    memory_bytes: f64,
+    /// Heap bytes allocated now: what the engine, the sessions and the loader keep
+    /// (`null` without the feature `heap-stats`).
+    live_bytes: Option<f64>,
+    /// The most heap bytes allocated at once since the module started (`null` without the
+    /// feature `heap-stats`).
+    peak_bytes: Option<f64>,
+}
+
+/// The engine and the per-field IMEs, behind one handle.
+#[wasm_bindgen]
+pub struct Henkan {
+    /// The model being downloaded, until the engine has every part of it.
+    stream: Option<ContainerStream>,
+    engine: Option<Engine>,
+    sessions: Vec<Option<Ime>>,
+    /// The engine choice of each session (same index as `sessions`).
+    choices: Vec<Choice>,
+    /// The spellings learned in any session, shared by all ([`henkan::history`]).
+    history: henkan::history::History,
+    /// Bumped whenever `history` changes.
+    history_version: u64,
+    /// The engine every session uses that did not choose its own (`None`: the model's default).
+    page_engine: Option<Scoring>,
+}
+
+/// Which engine a session asked for and which it runs.
+#[derive(Debug, Clone, Copy, Default)]
+struct Choice {
+    /// Set by [`Henkan::set_engine`].
+    chosen: Option<Scoring>,
+    /// The scoring set on the session, and whether the engine had the LSTM then.
+    applied: Option<(Scoring, bool)>,
+    /// The version of the page's history the session has taken over.
+    history: u64,
+}
+
+/// What the model loading calls report.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ModelInfo {
+    /// Length of the model file.
+    bytes: usize,
+    /// The engines available now.
+    engines: Vec<&'static str>,
+    /// The engine new sessions use.
+    default_engine: &'static str,
+    /// Whether the LM sections are still to come ([`Henkan::complete_model`]).
+    lm_pending: bool,
+}
+
+/// Where the core and the whole model end (byte offsets, from the section table).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LayoutInfo {
+    /// Bytes needed for the classic engine (header, table, all but the LM sections).
+    core_end: f64,
+    /// Bytes of the whole model.
+    file_end: f64,
+}
+
+/// What [`Henkan::begin_model`] and [`Henkan::model_wrote`] report.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StreamState {
+    /// Address in linear memory where the next bytes of the file go.
+    ptr: usize,
+    /// How many bytes fit there (0: every section is in; the rest of the file is ignored).
+    len: usize,
+    /// Bytes of the file received.
+    received: f64,
+    /// Where the parts of the model end, once the section table is in.
+    layout: Option<LayoutInfo>,
+    /// Whether the core is in and checked: [`Henkan::load_model_core`] can build the classic
+    /// engine.
+    core_ready: bool,
+    /// Whether every section is in (or skipped after an error in the LM part).
+    complete: bool,
+}
+
+/// The scorer named `name`, if the engine offers it.
+fn scoring_named(engine: &Engine, name: &str) -> Result<Scoring, JsError> {
+    let Some(scoring) = Scoring::from_name(name) else {
+        return Err(JsError::new(&format!("henkan: no engine named {name:?}")));
+    };
+    if !engine.engines().contains(&name) {
+        return Err(JsError::new(&format!(
+            "henkan: the model has no {name} engine (it offers {})",
+            engine.engines().join(", ")
+        )));
+    }
+    Ok(scoring)
+}
+
+/// Today by the page's clock (local time), for the date candidates of `きょう`, `あした`, …
+fn today() -> Option<henkan::dates::Day> {
+    let now = js_sys::Date::new_0();
+    let year = i32::try_from(now.get_full_year()).ok()?;
+    henkan::dates::Day::new(year, now.get_month() + 1, now.get_date())
+}
+
+/// The scorer a session should run: its own choice, else the page's, else the model's
+/// default ([`Engine::default_scoring`]); a neural choice waits for the LSTM.
+fn wanted(engine: &Engine, page: Option<Scoring>, choice: Choice) -> Scoring {
+    choice
+        .chosen
+        .or(page)
+        .filter(|s| *s == Scoring::Classic || engine.neural.is_some())
+        .unwrap_or_else(|| engine.default_scoring())
+}
+
+fn load_error(e: Error) -> JsError {
+    JsError::new(&format!("henkan: {e}"))
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+impl Henkan {
+    fn stream_mut(&mut self) -> Result<&mut ContainerStream, JsError> {
+        self.stream
+            .as_mut()
+            .ok_or_else(|| JsError::new("henkan: no model is being loaded"))
+    }
+
+    fn stream_state(&mut self) -> Result<JsValue, JsError> {
+        let stream = self.stream_mut()?;
+        let window = stream.window();
+        let (ptr, len) = (window.as_mut_ptr() as usize, window.len());
+        to_js(&StreamState {
+            ptr,
+            len,
+            received: stream.received() as f64,
+            layout: stream.layout().map(|l| LayoutInfo {
+                core_end: l.core_end as f64,
+                file_end: l.file_end as f64,
+            }),
+            core_ready: stream.core_ready(),
+            complete: stream.is_complete(),
+        })
+    }
+
+    fn parts(&mut self, session: u32) -> Result<(&Engine, &mut Ime), JsError> {
+        self.settle(session as usize);
+        let engine = self
+            .engine
+            .as_ref()
+            .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+        let ime = self
+            .sessions
+            .get_mut(session as usize)
+            .and_then(Option::as_mut)
+            .ok_or_else(|| JsError::new(&format!("henkan: no session {session}")))?;
+        ime.session_mut().set_today(today());
+        Ok((engine, ime))
+    }
+
+    fn engine_names(&self) -> Vec<&'static str> {
+        self.engine
+            .as_ref()
+            .map(Engine::engines)
+            .unwrap_or_default()
+    }
+
+    /// Gives a session the scorer it should run, if that changed (a choice, the LM arrived) and
+    /// nothing is being composed: a composition keeps the engine it started with, and switching
+    /// never touches the composed text.
+    fn settle(&mut self, session: usize) {
+        let (Some(engine), Some(Some(ime)), Some(&choice)) = (
+            self.engine.as_ref(),
+            self.sessions.get_mut(session),
+            self.choices.get(session),
+        ) else {
+            return;
+        };
+        let want = (
+            wanted(engine, self.page_engine, choice),
+            engine.neural.is_some(),
+        );
+        if choice.applied != Some(want) && ime.session().composer().is_empty() {
+            ime.session_mut()
+                .set_scoring(want.0, NeuralOptions::default());
+            self.choices[session].applied = Some(want);
+        }
+        if choice.history != self.history_version && ime.session().composer().is_empty() {
+            ime.session_mut().share_history(&self.history);
+            self.choices[session].history = self.history_version;
+        }
+    }
+
+    /// After a call that may have committed: what the session learned becomes the page's (the
+    /// other sessions take it over before their next key).
+    fn collect_history(&mut self, session: usize) {
+        if let Some(Some(ime)) = self.sessions.get(session) {
+            if !ime.learning() {
+                return;
+            }
+            let h = ime.session().history();
+            if h.version() != self.history.version() || h.len() != self.history.len() {
+                self.history = h.clone();
+                self.history_version += 1;
+                self.choices[session].history = self.history_version;
+            }
+        }
+    }
+
+    fn settle_all(&mut self) {
+        for i in 0..self.sessions.len() {
+            self.settle(i);
+        }
+    }
+
+    fn model_info(&self) -> Result<JsValue, JsError> {
+        let engine = self
+            .engine
+            .as_ref()
+            .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+        to_js(&ModelInfo {
+            bytes: engine.model_len(),
+            engines: engine.engines(),
+            default_engine: Scoring::name(wanted(engine, self.page_engine, Choice::default())),
+            lm_pending: engine.lm_pending(),
+        })
+    }
+}
+
+impl Default for Henkan {
+    fn default() -> Self {
+        Henkan::new()
+    }
+}
+
+#[wasm_bindgen]
+impl Henkan {
+    /// An empty handle (no model yet). Sets the panic hook.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Henkan {
+        console_error_panic_hook::set_once();
+        Henkan {
+            stream: None,
+            engine: None,
+            sessions: Vec::new(),
+            choices: Vec::new(),
+            history: henkan::history::History::default(),
+            history_version: 0,
+            page_engine: None,
+        }
+    }
+
+    /// Starts loading a model of `expected` bytes (its `Content-Length`; 0: unknown) and
+    /// returns the state: where its first bytes go (see the module doc).
+    #[wasm_bindgen(js_name = beginModel)]
+    pub fn begin_model(&mut self, expected: f64) -> Result<JsValue, JsError> {
+        let expected = (expected > 0.0).then_some(expected as u64);
+        self.stream = Some(ContainerStream::new(expected));
+        self.stream_state()
+    }
+
+    /// Takes note that `n` bytes were written where the last state said; checks and decodes
+    /// the section they complete. Returns the new state. An error for a file that is not a
+    /// model of this version or whose core is damaged.
+    #[wasm_bindgen(js_name = modelWrote)]
+    pub fn model_wrote(&mut self, n: usize) -> Result<JsValue, JsError> {
+        self.stream_mut()?.wrote(n).map_err(load_error)?;
+        self.stream_state()
+    }
+
+    /// Builds the classic engine from the core of the model being loaded (the state said
+    /// `coreReady`); the LM part may still be arriving. Returns
+    /// `{ bytes, engines, defaultEngine, lmPending }`. On error the handle has no engine.
+    #[wasm_bindgen(js_name = loadModelCore)]
+    pub fn load_model_core(&mut self) -> Result<JsValue, JsError> {
+        self.engine = None;
+        let core = self.stream_mut()?.core().map_err(load_error)?;
+        let engine = Engine::from_container(core).map_err(load_error)?;
+        if !engine.lm_pending() {
+            self.stream = None;
+        }
+        self.engine = Some(engine);
+        self.settle_all();
+        self.model_info()
+    }
+
+    /// Attaches the LMs once the state said `complete`, and ends the load (call it also when
+    /// the download broke off: the memory of the unfinished part is let go). Sessions that did
+    /// not choose an engine move to the default (the hybrid) when their composition is empty.
+    /// Returns the model info. On error (truncated, checksum) the classic engine keeps working.
+    #[wasm_bindgen(js_name = completeModel)]
+    pub fn complete_model(&mut self) -> Result<JsValue, JsError> {
+        let stream = self.stream.take();
+        let engine = self
+            .engine
+            .as_mut()
+            .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+        if engine.lm_pending() {
+            let container = stream
+                .ok_or_else(|| JsError::new("henkan: no model is being loaded"))?
+                .finish();
+            container
+                .and_then(|c| engine.attach_lm_container(c))
+                .map_err(|e| {
+                    JsError::new(&format!("henkan: the language model is unusable: {e}"))
+                })?;
+        }
+        self.settle_all();
+        self.model_info()
+    }
+
+    /// Builds the engine from bytes passed in (one copy; for tests and small models).
+    #[wasm_bindgen(js_name = loadModelBytes)]
+    pub fn load_model_bytes(&mut self, bytes: Vec<u8>) -> Result<JsValue, JsError> {
+        self.install(bytes)
+    }
+
+    fn install(&mut self, bytes: Vec<u8>) -> Result<JsValue, JsError> {
+        self.engine = None;
+        self.stream = None;
+        self.engine = Some(Engine::from_bytes(bytes).map_err(load_error)?);
+        self.settle_all();
+        self.model_info()
+    }
+
+    /// Whether a model is loaded.
+    #[wasm_bindgen(js_name = isLoaded)]
+    pub fn is_loaded(&self) -> bool {
+        self.engine.is_some()
+    }
+
+    /// The conversion engines the loaded model offers (e.g. `["classic"]`).
+    pub fn engines(&self) -> Result<JsValue, JsError> {
+        to_js(&self.engine_names())
+    }
+
+    /// Opens an IME for one text field; returns its session id.
+    #[wasm_bindgen(js_name = openSession)]
+    pub fn open_session(&mut self) -> u32 {
+        let slot = self
+            .sessions
+            .iter()
+            .position(Option::is_none)
+            .unwrap_or_else(|| {
+                self.sessions.push(None);
+                self.sessions.len() - 1
+            });
+        self.sessions[slot] = Some(Ime::new());
+        self.choices.resize(self.sessions.len(), Choice::default());
+        self.choices[slot] = Choice::default();
+        self.settle(slot);
+        slot as u32
+    }
+
+    /// Closes a session (the field was detached); its id may be reused.
+    #[wasm_bindgen(js_name = closeSession)]
+    pub fn close_session(&mut self, session: u32) {
+        if let Some(slot) = self.sessions.get_mut(session as usize) {
+            *slot = None;
+        }
+    }
+
+    /// Chooses the engine of one session (`"classic"`, `"neural"`, `"hybrid"`; see
+    /// [`Henkan::engines`]). It takes effect at once when nothing is being composed, else after
+    /// the composition. An error for an engine the model does not offer (yet).
+    #[wasm_bindgen(js_name = setEngine)]
+    pub fn set_engine(&mut self, session: u32, name: &str) -> Result<(), JsError> {
+        let engine = self
+            .engine
+            .as_ref()
+            .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+        let scoring = scoring_named(engine, name)?;
+        let choice = self
+            .choices
+            .get_mut(session as usize)
+            .filter(|_| matches!(self.sessions.get(session as usize), Some(Some(_))))
+            .ok_or_else(|| JsError::new(&format!("henkan: no session {session}")))?;
+        choice.chosen = Some(scoring);
+        self.settle(session as usize);
+        Ok(())
+    }
+
+    /// Chooses the engine of every session that did not choose its own (the demo's selector);
+    /// `""` goes back to the model's default (the hybrid when the LM is loaded).
+    #[wasm_bindgen(js_name = setDefaultEngine)]
+    pub fn set_default_engine(&mut self, name: &str) -> Result<(), JsError> {
+        self.page_engine = if name.is_empty() {
+            None
+        } else {
+            let engine = self
+                .engine
+                .as_ref()
+                .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+            Some(scoring_named(engine, name)?)
+        };
+        self.settle_all();
+        Ok(())
+    }
+
+    /// The engine a session converts with now (`"classic"` while the LM has not arrived).
+    pub fn engine(&self, session: u32) -> Result<String, JsError> {
+        let engine = self
+            .engine
+            .as_ref()
+            .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+        let ime = self
+            .sessions
+            .get(session as usize)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| JsError::new(&format!("henkan: no session {session}")))?;
+        let scoring = ime.session().scoring();
+        let effective = if engine.neural.is_some() {
+            scoring
+        } else {
+            Scoring::Classic
+        };
+        Ok(Scoring::name(effective).to_string())
+    }
+
+    /// The engine sessions use unless they chose their own.
+    #[wasm_bindgen(js_name = defaultEngine)]
+    pub fn default_engine(&self) -> String {
+        self.engine
+            .as_ref()
+            .map(|e| Scoring::name(wanted(e, self.page_engine, Choice::default())))
+            .unwrap_or("classic")
+            .to_string()
+    }
+
+    /// One key event: the DOM `KeyboardEvent.key` and modifier bits (1 Shift, 2 Ctrl, 4 Alt,
+    /// 8 Meta). Returns the [`ImeOutput`] as a plain object.
+    pub fn key(&mut self, session: u32, key: &str, mods: u32) -> Result<JsValue, JsError> {
+        let (engine, ime) = self.parts(session)?;
+        let out = ime.key(engine, KeyEvent::from_dom(key, mods));
+        self.collect_history(session as usize);
+        to_js(&out)
+    }
+
+    /// Selects candidate `index` of the focused segment (a click in the candidate window).
+    #[wasm_bindgen(js_name = selectCandidate)]
+    pub fn select_candidate(&mut self, session: u32, index: usize) -> Result<JsValue, JsError> {
+        let (engine, ime) = self.parts(session)?;
+        let out = ime.select_candidate(engine, index);
+        self.collect_history(session as usize);
+        to_js(&out)
+    }
+
+    /// The state with the live conversion of the composition (n-best, segments): for a view that
+    /// updates when typing pauses. Changes nothing.
+    pub fn preview(&mut self, session: u32) -> Result<JsValue, JsError> {
+        let (engine, ime) = self.parts(session)?;
+        to_js(&ime.preview(engine))
+    }
+
+    /// Commits whatever is composed (the field lost focus, a click moved the caret).
+    pub fn flush(&mut self, session: u32) -> Result<JsValue, JsError> {
+        let (engine, ime) = self.parts(session)?;
+        let out = ime.flush(engine);
+        self.collect_history(session as usize);
+        to_js(&out)
+    }
+
+    /// Turns the IME of a session on or off (off commits the composition).
+    #[wasm_bindgen(js_name = setEnabled)]
+    pub fn set_enabled(&mut self, session: u32, on: bool) -> Result<JsValue, JsError> {
+        let (engine, ime) = self.parts(session)?;
+        let out = ime.set_enabled(engine, on);
+        self.collect_history(session as usize);
+        to_js(&out)
+    }
+
+    /// Drops a session's composition without committing it.
+    pub fn cancel(&mut self, session: u32) {
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.cancel();
+        }
+    }
+
+    /// Live conversion while composing (n-best and segments on every key); on by default.
+    #[wasm_bindgen(js_name = setLive)]
+    pub fn set_live(&mut self, session: u32, live: bool) {
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_live(live);
+        }
+    }
+
+    /// The size of wasm linear memory in bytes.
+    #[wasm_bindgen(js_name = memoryBytes)]
+    pub fn memory_bytes(&self) -> f64 {
+        (core::arch::wasm32::memory_size::<0>() * 65536) as f64
+    }
+
+    /// `{ memoryBytes, liveBytes, peakBytes }`: linear memory, the heap bytes allocated now and
+    /// the most allocated at once (linear memory never shrinks, so it shows the peak plus the
+    /// allocator's fragmentation, not what is kept). The heap figures are counted only in a
+    /// build with the feature `heap-stats` (`make measure-web`, the wasm tests); else `null`.
+    #[wasm_bindgen(js_name = heapStats)]
+    pub fn heap_stats(&self) -> Result<JsValue, JsError> {
+        to_js(&HeapStats {
+            memory_bytes: self.memory_bytes(),
+            #[cfg(feature = "heap-stats")]
+            live_bytes: Some(ALLOCATOR.allocated() as f64),
+            #[cfg(feature = "heap-stats")]
+            peak_bytes: Some(ALLOCATOR.max_allocated() as f64),
+            #[cfg(not(feature = "heap-stats"))]
+            live_bytes: None,
+            #[cfg(not(feature = "heap-stats"))]
+            peak_bytes: None,
+        })
+    }
+
+    /// Learning from committed text (a reading's chosen spelling comes first next time) on or
+    /// off for a session; on by default. What one session learns, the page's other sessions
+    /// with learning on use too (one history per page). Off: the session forgets it, and the
+    /// page forgets it when no session learns any more. Nothing learned leaves the page: the
+    /// history lives in wasm memory only.
+    #[wasm_bindgen(js_name = setLearning)]
+    pub fn set_learning(&mut self, session: u32, on: bool) {
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_learning(on);
+        }
+        let anyone = self.sessions.iter().flatten().any(Ime::learning);
+        if !on && !anyone {
+            self.history.clear();
+            self.history_version += 1;
+        }
+    }
+
+    /// Suggestions (completions while composing, next-word predictions after a commit) on or
+    /// off for a session; on by default, offered only when the model has an n-gram.
+    #[wasm_bindgen(js_name = setPredictions)]
+    pub fn set_predictions(&mut self, session: u32, on: bool) {
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_predictions(on);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! The kernels under wasm (`simd128` from `.cargo/config.toml`) against the scalar
+//! references, in node: `cargo test -p henkan-wasm --target wasm32-unknown-unknown --test neural_kernels_wasm`.
+#![cfg(target_arch = "wasm32")]
+
+use henkan::kernels::{self, scalar};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn data(n: usize, seed: u32) -> Vec<f32> {
+    let mut x = seed.wrapping_mul(2654435761).wrapping_add(1);
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x % 2001) as f32 / 1000.0 - 1.0
+        })
+        .collect()
+}
+
+fn close(a: f32, b: f32) -> bool {
+    (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()))
+}
+
+#[wasm_bindgen_test]
+fn simd128_is_compiled_in() {
+    assert_eq!(kernels::implementation(), "wasm simd128");
+}
+
+#[wasm_bindgen_test]
+fn dot_matches_scalar() {
+    for n in 0..300 {
+        let (a, b) = (data(n, 1), data(n, 2));
+        assert!(close(kernels::dot(&a, &b), scalar::dot(&a, &b)), "n={n}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn row_times_states_matches_scalar() {
+    for (n, dim) in [(1, 8), (3, 17), (4, 256), (10, 256), (13, 67), (7, 5)] {
+        let row = data(dim, 7);
+        let states = data(n * dim, 8);
+        let mut out = vec![0.0; n];
+        kernels::row_times_states(&row, &states, dim, &mut out);
+        for s in 0..n {
+            assert!(close(
+                out[s],
+                scalar::dot(&row, &states[s * dim..(s + 1) * dim])
+            ));
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Mozc's POS rules for a segment's candidates (`converter/candidate_filter.cc`): paths of
+//! several words that no writer would mean, told by the parts of speech of their first two
+//! words ([`PosGroup`], from Mozc's `pos_matcher_rule.def`):
+//!
+//! - a godan ka-row stem in its ta-connective form before an ending other than the te-form
+//!   (`書い` + `ます`), a godan wa-row renyō stem before the te-form (`買い` + `て`; the verb is
+//!   `買って`), unless the stem is written in hiragana;
+//! - a *noisy weak compound*: a prefix before a word of the wrong kind (`御` + `聞き`, a noun
+//!   prefix before a verb), a filler first, or a compound dictionary entry second (except a
+//!   noun followed by a particle that may begin a segment);
+//! - a *connected weak compound* (`お` + `危機`: a noun prefix before a noun) past the tenth
+//!   candidate;
+//! - a symbol or an abbreviation reading among several words;
+//! - two or more numbers (`２` + `十三重`);
+//! - henkan's own: at the start of the input, a suffix noun before more words (`篇` + `感`,
+//!   `編` + `間` for `へんかん`; a suffix cannot begin what the user types).
+//!
+//! The cost filter ([`crate::session`]) runs besides these. Without the groups in the model
+//! ([`Segmenter::has_groups`]) nothing is filtered here.
+
+use crate::pos::{PosGroup, Segmenter};
+
+/// A word of a candidate path, as the filter sees it.
+#[derive(Debug, Clone)]
+pub struct Word {
+    /// Left POS id.
+    pub left: u16,
+    /// Right POS id.
+    pub right: u16,
+    /// Its surface.
+    pub surface: String,
+}
+
+/// Candidates after this many are no longer offered when they are connected weak compounds
+/// (Mozc's `kSizeThresholdForWeakCompound`).
+const WEAK_COMPOUND_RANK: usize = 10;
+
+fn hiragana(s: &str) -> bool {
+    s.chars().all(|c| ('\u{3041}'..='\u{309f}').contains(&c))
+}
+
+/// Whether the first character starts a number: a digit or a kanji numeral.
+fn numeral(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| {
+        c.is_ascii_digit()
+            || ('０'..='９').contains(&c)
+            || "〇一二三四五六七八九十百千万億兆".contains(c)
+    })
+}
+
+/// Whether a candidate of `words` (in order) is noise by Mozc's POS rules when it would be the
+/// candidate at `rank` (0 = first) of its segment; `at_start`: the segment begins the input.
+pub fn is_noise(words: &[Word], seg: &Segmenter, rank: usize, at_start: bool) -> bool {
+    use PosGroup::*;
+    if !seg.has_groups() || words.is_empty() {
+        return false;
+    }
+    let g = |id: u16, group: PosGroup| seg.in_group(id, group);
+    let w0 = &words[0];
+    let bad_stem = |stem: u16, next: u16| {
+        (g(stem, KagyoTaConnectionVerb) && g(next, VerbSuffix) && !g(next, TeSuffix))
+            || (g(stem, WagyoRenyoConnectionVerb) && g(next, TeSuffix))
+    };
+    if !hiragana(&w0.surface) {
+        if words.len() >= 2 && bad_stem(w0.right, words[1].left) {
+            return true;
+        }
+        // a compound entry holds both: its left id is the stem's, its right id the ending's
+        if w0.left != w0.right && bad_stem(w0.left, w0.right) {
+            return true;
+        }
+    }
+    if words.len() < 2 {
+        return false;
+    }
+    if words
+        .iter()
+        .any(|w| g(w.left, IsolatedWord) || g(w.left, GeneralSymbol))
+    {
+        return true;
+    }
+    if at_start && rank >= 1 && g(w0.left, NounSuffix) {
+        return true;
+    }
+    let w1 = &words[1];
+    if w0.left == w0.right {
+        let noisy = g(w0.left, WeakCompoundFillerPrefix)
+            || (w1.left != w1.right
+                && !(g(w0.right, ContentNoun) && g(w1.left, AcceptableParticleAtBeginOfSegment)))
+            || (g(w0.left, WeakCompoundNounPrefix) && !g(w1.left, WeakCompoundNounSuffix))
+            || (g(w0.left, WeakCompoundVerbPrefix) && !g(w1.left, WeakCompoundVerbSuffix));
+        if noisy && rank >= 1 {
+            return true;
+        }
+        let connected = w1.left == w1.right
+            && ((g(w0.left, WeakCompoundNounPrefix) && g(w1.left, WeakCompoundNounSuffix))
+                || (g(w0.left, WeakCompoundVerbPrefix) && g(w1.left, WeakCompoundVerbSuffix)));
+        if connected && !noisy && rank >= WEAK_COMPOUND_RANK {
+            return true;
+        }
+    }
+    // numbers: a run of words with the same left id counts once
+    let mut numbers = 0;
+    let mut prev = None;
+    for w in words {
+        if numeral(&w.surface) && prev != Some(w.left) {
+            numbers += 1;
+        }
+        prev = Some(w.left);
+    }
+    numbers >= 2
+}

@@ -1,0 +1,944 @@
+//! The neural decoder: beam search over the lattice under the LSTM LM, with incremental
+//! vocabulary selection (IVS), incremental across keystrokes.
+//!
+//! Terms:
+//! - *hypothesis*: a path from the sentence start to a position `t` (its last word ends at
+//!   `t`), with the LSTM state after its last word. Π\[t\] holds the best `beam` of them.
+//! - *D_t*: the LM words of the lattice nodes ending at `t`.
+//! - *lattice vocabulary* V_t = D_1 ∪ … ∪ D_t ∪ Ṽ, Ṽ = the `frequent` most frequent LM words
+//!   (LM ids are sorted by frequency, so Ṽ = ids `0..frequent`), plus `<s>` and `<unk>`.
+//! - *numerator* of a hypothesis: what its last word added to its parent's score
+//!   (logit + the within-class term for `<unk>` + the hybrid's cost term); its *score* is
+//!   `parent.score + numerator − parent.lse`, where `lse` = log Σ exp(logits over V).
+//!
+//! Every hypothesis caches its logits over V. When a new key grows V, the logits of the new
+//! words are computed for all cached states in one batch and folded into each state's `lse`
+//! (the stale-denominator fix-up), and all scores are re-swept, so every path is scored with
+//! the same normalizer. Then the nodes ending at the new position extend the hypotheses of
+//! the positions they start at; the best `beam` form Π\[t\] and take one batched LSTM step.
+//! A backspace truncates Π and V to the shorter reading.
+//!
+//! A number node (a whole number read in kana) is the LM word of the digit 1 (the corpus
+//! has numbers digit by digit). Out-of-vocabulary words and unknown-word nodes are `<unk>`
+//! times a within-class probability `exp(−unk_base − (cost + connection cost) / cost_scale)`
+//! from the dictionary (word cost and the connection into the word): never dropped.
+//!
+//! Hybrid scoring adds `λ · (−(word cost + connection cost) / cost_scale)` per word (and the
+//! connection to the sentence end), and the word's learned bias ([`crate::decoder::bias`]).
+//! The user history's cost changes ([`crate::history`]) are part of the word cost in the
+//! lattice; the LM alone (λ = 0) adds them itself.
+
+use crate::history::History;
+use crate::lattice::{is_digit, Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
+use crate::lexicon::Lexicon;
+use crate::lm::lstm::{log_sum_exp, LstmModel, NeuralLm, StepScratch, WordMatch};
+pub use crate::options::{NeuralOptions, Scoring, Softmax};
+use crate::pos::Connection;
+
+const NONE: u32 = u32::MAX;
+const DIGIT_FIRST: u8 = 1;
+const DIGIT_LAST: u8 = 2;
+const DIGIT_KNOWN: u8 = 4;
+
+/// What a word `n` after a hypothesis ending in POS `right` takes off its numerator besides
+/// the LM: the hybrid's `λ · (word cost + weighted connection cost) / cost_scale`; for the LM
+/// alone (λ = 0) the user history's change of the word cost, which is part of the word cost
+/// the LM otherwise ignores.
+fn classic_term(
+    opts: &NeuralOptions,
+    conn: &Connection,
+    history: &History,
+    n: &crate::lattice::Node,
+    right: u16,
+) -> f32 {
+    if opts.lambda == 0.0 {
+        history.adjustment(n.entry) as f32 / opts.cost_scale
+    } else {
+        opts.lambda * (n.cost as f32 + opts.conn_weight * conn.cost(right, n.left_id) as f32)
+            / opts.cost_scale
+    }
+}
+
+/// A candidate extension: score, parent hypothesis, lattice node, LM word and numerator.
+#[derive(Debug, Clone, Copy)]
+struct Cand {
+    score: f32,
+    parent: u32,
+    node: u32,
+    word: u32,
+    num: f32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Hyp {
+    /// The hypothesis whose LSTM state (and path) this one continues.
+    parent: u32,
+    node: u32,
+    word: u32,
+    right_id: u16,
+    num: f32,
+    score: f32,
+    lse: f32,
+}
+
+/// A final candidate with both LMs' log-probabilities ([`NeuralDecoder::directions`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Directions {
+    /// The beam's score.
+    pub score: f32,
+    /// The path (node indices).
+    pub path: Vec<u32>,
+    /// log p of its words and the closing `<s>` under the forward LM, normalised over V.
+    pub forward: f32,
+    /// The same under the backward LM, read right to left.
+    pub backward: f32,
+}
+
+/// Time spent, for benchmarks (nanoseconds; zero on wasm).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NeuralStats {
+    /// Computing logits and denominators (the softmax).
+    pub softmax_ns: u64,
+    /// LSTM steps.
+    pub lstm_ns: u64,
+    /// Positions decoded.
+    pub positions: u64,
+}
+
+struct Timer(#[cfg(not(target_arch = "wasm32"))] std::time::Instant);
+
+impl Timer {
+    fn start() -> Self {
+        Timer(
+            #[cfg(not(target_arch = "wasm32"))]
+            std::time::Instant::now(),
+        )
+    }
+    fn ns(&self) -> u64 {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.0.elapsed().as_nanos() as u64
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            0
+        }
+    }
+}
+
+/// Per-session state of the neural decoder (reused between keys).
+#[derive(Debug, Clone, Default)]
+pub struct NeuralDecoder {
+    /// Settings (change them with [`NeuralDecoder::set_options`]).
+    opts: NeuralOptions,
+    hyps: Vec<Hyp>,
+    /// `pos_start[t]..pos_start[t + 1]` are the hypotheses of Π\[t\].
+    pos_start: Vec<u32>,
+    /// LSTM states per hypothesis (`hidden` floats each).
+    h: Vec<f32>,
+    c: Vec<f32>,
+    /// Logits over V per hypothesis (slot order).
+    logits: Vec<Vec<f32>>,
+    /// V: LM id per slot, slot per LM id (NONE = absent), decoded rows per slot, output
+    /// bias per slot (the rank prior taken off).
+    v_ids: Vec<u32>,
+    v_bias: Vec<f32>,
+    slot: Vec<u32>,
+    rows: Vec<f32>,
+    /// |V| after each position.
+    v_len_at: Vec<usize>,
+    /// Per lattice node: [`DIGIT_FIRST`] / [`DIGIT_LAST`] / [`DIGIT_KNOWN`] (an entry or a
+    /// number, not an unknown run); filled as positions are decoded.
+    digit_edges: Vec<u8>,
+    /// The mean `ln(id + 10)` over the vocabulary (the rank prior's `<unk>` term), for a
+    /// vocabulary of `prior_vocab` words.
+    prior_unk_ln: f32,
+    prior_vocab: usize,
+    /// Initial state (after the context), `hidden` floats each; empty = zeros.
+    ctx_h: Vec<f32>,
+    ctx_c: Vec<f32>,
+    /// Decoded positions (= the lattice length the state describes).
+    done: usize,
+    stats: NeuralStats,
+    // scratch
+    cand: Vec<Cand>,
+    tmp: Vec<f32>,
+    row: Vec<f32>,
+    full: Vec<f32>,
+    x: Vec<f32>,
+    step: StepScratch,
+}
+
+impl NeuralDecoder {
+    /// A decoder with default options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Changes the settings (and forgets everything decoded).
+    pub fn set_options(&mut self, opts: NeuralOptions) {
+        self.opts = opts;
+        self.reset();
+    }
+
+    /// The settings.
+    pub fn options(&self) -> NeuralOptions {
+        self.opts
+    }
+
+    /// Time spent so far.
+    pub fn stats(&self) -> NeuralStats {
+        self.stats
+    }
+
+    /// Forgets the decoded positions (keeps buffers and the context).
+    pub fn reset(&mut self) {
+        self.hyps.clear();
+        self.pos_start.clear();
+        self.v_ids.clear();
+        self.v_bias.clear();
+        for s in self.slot.iter_mut() {
+            *s = NONE;
+        }
+        self.rows.clear();
+        self.v_len_at.clear();
+        self.done = 0;
+    }
+
+    /// Sets the LSTM state the sentence starts from: after `<s>` and the LM words of
+    /// previously committed text (`ids`, may be empty). Forgets the decoded positions.
+    pub fn set_context(&mut self, lm: &NeuralLm, ids: &[u32]) {
+        let m = &lm.model;
+        let hd = m.hidden;
+        self.ctx_h = vec![0.0; hd];
+        self.ctx_c = vec![0.0; m.cell];
+        self.x.resize(hd, 0.0);
+        for &id in ids {
+            m.embed(id, &mut self.x);
+            m.step(&self.x, &mut self.ctx_h, &mut self.ctx_c, &mut self.step);
+        }
+        self.reset();
+    }
+
+    /// The LM word of a lattice node.
+    pub fn word_of(lm: &NeuralLm, entry: u32) -> u32 {
+        Self::lm_word_of(lm, entry).0
+    }
+
+    /// The LM word of a lattice node and how the node has it.
+    fn lm_word_of(lm: &NeuralLm, entry: u32) -> (u32, WordMatch) {
+        if entry == UNKNOWN_ENTRY {
+            (lm.vocab.unk_id, WordMatch::Own)
+        } else if entry == NUMBER_ENTRY {
+            (lm.vocab.number_id, WordMatch::Own)
+        } else {
+            lm.vocab.lm_word(entry)
+        }
+    }
+
+    fn add_to_v(&mut self, lm: &NeuralLm, id: u32) {
+        if self.slot.len() < lm.model.vocab {
+            self.slot.resize(lm.model.vocab, NONE);
+        }
+        if self.slot[id as usize] != NONE {
+            return;
+        }
+        self.slot[id as usize] = self.v_ids.len() as u32;
+        self.v_ids.push(id);
+        self.v_bias
+            .push(lm.model.out_bias[id as usize] - self.prior_of(lm, id));
+        let hd = lm.model.hidden;
+        let at = self.rows.len();
+        self.rows.resize(at + hd, 0.0);
+        lm.model
+            .embedding
+            .decode_row(id as usize, hd, &mut self.rows[at..at + hd]);
+    }
+
+    /// What the rank prior takes off the logit of LM word `id` (nats).
+    fn prior_of(&self, lm: &NeuralLm, id: u32) -> f32 {
+        let a = self.opts.rank_prior;
+        if a == 0.0 {
+            0.0
+        } else if id == lm.model.unk_id {
+            a * self.prior_unk_ln
+        } else {
+            a * (id as f32 + 10.0).ln()
+        }
+    }
+
+    /// Logits of slots `from..to` for hypotheses `hs`, appended to their caches.
+    fn fill_logits(&mut self, lm: &NeuralLm, hs: std::ops::Range<usize>, from: usize, to: usize) {
+        let hd = lm.model.hidden;
+        let n = hs.len();
+        if n == 0 || from >= to {
+            return;
+        }
+        self.tmp.resize(n, 0.0);
+        for k in hs.clone() {
+            let l = &mut self.logits[k];
+            l.truncate(from);
+            l.resize(to, 0.0);
+        }
+        let states = &self.h[hs.start * hd..hs.end * hd];
+        for s in from..to {
+            let row = &self.rows[s * hd..(s + 1) * hd];
+            crate::kernels::row_times_states(row, states, hd, &mut self.tmp[..n]);
+            let bias = self.v_bias[s];
+            for (k, v) in self.tmp[..n].iter().enumerate() {
+                self.logits[hs.start + k][s] = v + bias;
+            }
+        }
+    }
+
+    /// Recomputes the denominators of `hs` from their logits over slots `from..`, folding
+    /// them into the old ones when `from > 0` (the fix-up adds only the new words' terms).
+    fn refresh_lse(&mut self, hs: std::ops::Range<usize>, from: usize) {
+        if self.opts.softmax == Softmax::Full {
+            return; // exact denominators, computed once per state
+        }
+        for k in hs {
+            let add = log_sum_exp(&self.logits[k][from.min(self.logits[k].len())..]);
+            let old = self.hyps[k].lse;
+            self.hyps[k].lse = if from == 0 || !old.is_finite() {
+                add
+            } else {
+                let m = old.max(add);
+                if m.is_finite() {
+                    m + ((old - m).exp() + (add - m).exp()).ln()
+                } else {
+                    m
+                }
+            };
+        }
+    }
+
+    fn resweep(&mut self) {
+        for k in 0..self.hyps.len() {
+            let p = self.hyps[k].parent;
+            if p != NONE {
+                let pa = self.hyps[p as usize];
+                self.hyps[k].score = pa.score + self.hyps[k].num - pa.lse;
+            }
+        }
+    }
+
+    /// Truncates to a lattice of `len` positions.
+    fn truncate(&mut self, len: usize) {
+        if len >= self.done {
+            return;
+        }
+        if len == 0 {
+            self.reset();
+            return;
+        }
+        let keep = self.pos_start[len + 1] as usize;
+        self.hyps.truncate(keep);
+        self.pos_start.truncate(len + 2);
+        let vlen = self.v_len_at[len];
+        for &id in &self.v_ids[vlen..] {
+            self.slot[id as usize] = NONE;
+        }
+        self.v_ids.truncate(vlen);
+        self.v_bias.truncate(vlen);
+        self.v_len_at.truncate(len + 1);
+        self.done = len;
+        for k in 0..keep {
+            self.logits[k].truncate(vlen);
+        }
+    }
+
+    /// Brings the decoder to the lattice: positions before `changed` are kept, the rest is
+    /// (re)decoded. Call after every lattice change.
+    pub fn sync(
+        &mut self,
+        lattice: &Lattice,
+        lexicon: &Lexicon,
+        conn: &Connection,
+        lm: &NeuralLm,
+        history: &History,
+        changed: usize,
+    ) {
+        let hd = lm.model.hidden;
+        if changed < self.done {
+            self.truncate(changed);
+            let vlen = self.v_ids.len();
+            self.rows.truncate(vlen * hd);
+            let n = self.hyps.len();
+            self.refresh_lse(0..n, 0);
+            self.resweep();
+        }
+        if self.done == 0 {
+            self.start(lm);
+        }
+        for t in self.done + 1..=lattice.len() {
+            self.extend(lattice, lexicon, conn, lm, history, t);
+        }
+    }
+
+    fn start(&mut self, lm: &NeuralLm) {
+        let m = &lm.model;
+        let hd = m.hidden;
+        self.reset();
+        if self.opts.rank_prior != 0.0 && self.prior_vocab != m.vocab {
+            let sum: f64 = (0..m.vocab).map(|i| (i as f64 + 10.0).ln()).sum();
+            self.prior_unk_ln = (sum / m.vocab.max(1) as f64) as f32;
+            self.prior_vocab = m.vocab;
+        }
+        // Ṽ, <s>, <unk>
+        let frequent = match self.opts.softmax {
+            Softmax::IvsNoFrequent => 0,
+            _ => self.opts.frequent.min(m.vocab),
+        };
+        self.add_to_v(lm, m.bos_id);
+        self.add_to_v(lm, m.unk_id);
+        for id in 0..frequent as u32 {
+            self.add_to_v(lm, id);
+        }
+        // Π[0]: the sentence start, after <s> (and the context)
+        let (mut h, mut c) = if self.ctx_h.len() == hd {
+            (self.ctx_h.clone(), self.ctx_c.clone())
+        } else {
+            (vec![0.0; hd], vec![0.0; m.cell])
+        };
+        self.x.resize(hd, 0.0);
+        m.embed(m.bos_id, &mut self.x);
+        m.step(&self.x, &mut h, &mut c, &mut self.step);
+        self.h.clear();
+        self.c.clear();
+        self.h.extend_from_slice(&h);
+        self.c.extend_from_slice(&c);
+        self.hyps.push(Hyp {
+            parent: NONE,
+            node: NONE,
+            word: m.bos_id,
+            right_id: 0,
+            num: 0.0,
+            score: 0.0,
+            lse: 0.0,
+        });
+        if self.logits.is_empty() {
+            self.logits.push(Vec::new());
+        }
+        self.pos_start.clear();
+        self.pos_start.push(0);
+        self.pos_start.push(1);
+        let t0 = Timer::start();
+        let vlen = self.v_ids.len();
+        self.fill_logits(lm, 0..1, 0, vlen);
+        self.full_lse(lm, 0..1);
+        self.refresh_lse(0..1, 0);
+        self.stats.softmax_ns += t0.ns();
+        self.v_len_at.clear();
+        self.v_len_at.push(vlen);
+        self.done = 0;
+    }
+
+    fn full_lse(&mut self, lm: &NeuralLm, hs: std::ops::Range<usize>) {
+        if self.opts.softmax != Softmax::Full {
+            return;
+        }
+        let m = &lm.model;
+        let hd = m.hidden;
+        let n = hs.len();
+        self.full.resize(n * m.vocab, 0.0);
+        self.row.resize(hd, 0.0);
+        self.tmp.resize(n, 0.0);
+        let states = &self.h[hs.start * hd..hs.end * hd];
+        for id in 0..m.vocab {
+            m.embedding.decode_row(id, hd, &mut self.row);
+            crate::kernels::row_times_states(&self.row, states, hd, &mut self.tmp[..n]);
+            let bias = m.out_bias[id] - self.prior_of(lm, id as u32);
+            for k in 0..n {
+                self.full[k * m.vocab + id] = self.tmp[k] + bias;
+            }
+        }
+        for k in 0..n {
+            self.hyps[hs.start + k].lse = log_sum_exp(&self.full[k * m.vocab..(k + 1) * m.vocab]);
+        }
+    }
+
+    fn extend(
+        &mut self,
+        lattice: &Lattice,
+        lexicon: &Lexicon,
+        conn: &Connection,
+        lm: &NeuralLm,
+        history: &History,
+        t: usize,
+    ) {
+        let m = &lm.model;
+        let hd = m.hidden;
+        let nodes = lattice.nodes();
+        // 1. grow V by D_t
+        let old = self.v_ids.len();
+        for i in lattice.ending_at(t) {
+            let w = Self::word_of(lm, nodes[i].entry);
+            self.add_to_v(lm, w);
+        }
+        let new = self.v_ids.len();
+        if self.digit_edges.len() < nodes.len() {
+            self.digit_edges.resize(nodes.len(), 0);
+        }
+        let charge_joins = self.opts.digit_join_penalty != 0.0;
+        if charge_joins {
+            for i in lattice.ending_at(t) {
+                let surface = lattice.surface(lexicon, &nodes[i]);
+                let mut f = 0;
+                if surface.chars().next().is_some_and(is_digit) {
+                    f |= DIGIT_FIRST;
+                }
+                if surface.chars().next_back().is_some_and(is_digit) {
+                    f |= DIGIT_LAST;
+                }
+                if nodes[i].entry != UNKNOWN_ENTRY {
+                    f |= DIGIT_KNOWN;
+                }
+                self.digit_edges[i] = f;
+            }
+        }
+        // 2. fix up the cached states' logits and denominators
+        let t0 = Timer::start();
+        let live = self.hyps.len();
+        if self.opts.softmax == Softmax::NonIncremental {
+            self.fill_logits(lm, 0..live, 0, new);
+            self.refresh_lse(0..live, 0);
+            self.resweep();
+        } else if new > old {
+            self.fill_logits(lm, 0..live, old, new);
+            self.refresh_lse(0..live, old);
+            self.resweep();
+        }
+        self.stats.softmax_ns += t0.ns();
+        // 3. extend
+        self.cand.clear();
+        let scale = self.opts.cost_scale;
+        for i in lattice.ending_at(t) {
+            let n = nodes[i];
+            let b = n.begin as usize;
+            if b + 1 >= self.pos_start.len() {
+                continue;
+            }
+            let (w, matched) = Self::lm_word_of(lm, n.entry);
+            let s = self.slot[w as usize] as usize;
+            let is_unk = w == m.unk_id;
+            let mut bias = if self.opts.bias_weight != 0.0 {
+                self.opts.bias_weight * lm.bias.get(n.entry)
+            } else {
+                0.0
+            };
+            if let WordMatch::Spelling { extra_cost } = matched {
+                bias -= self.opts.spelling_penalty
+                    + self.opts.spelling_cost_weight * extra_cost as f32 / scale;
+            }
+            let edge = self.digit_edges[i];
+            for k in self.pos_start[b] as usize..self.pos_start[b + 1] as usize {
+                let hy = self.hyps[k];
+                let join = if charge_joins && edge & DIGIT_FIRST != 0 && hy.node != NONE {
+                    let prev = self.digit_edges[hy.node as usize];
+                    prev & DIGIT_LAST != 0 && (prev | edge) & DIGIT_KNOWN != 0
+                } else {
+                    false
+                };
+                // within-class probability of an <unk> word: from its cost and the
+                // connection cost into it (the dictionary's own estimate in context)
+                let class = if is_unk {
+                    -self.opts.unk_base
+                        - (n.cost + conn.cost(hy.right_id, n.left_id)) as f32 / scale
+                } else {
+                    0.0
+                };
+                let mut num = self.logits[k][s] + class + bias - self.opts.word_penalty;
+                if join {
+                    num -= self.opts.digit_join_penalty;
+                }
+                num -= classic_term(&self.opts, conn, history, &n, hy.right_id);
+                let score = hy.score + num - hy.lse;
+                self.cand.push(Cand {
+                    score,
+                    parent: k as u32,
+                    node: i as u32,
+                    word: w,
+                    num,
+                });
+            }
+        }
+        // best first; ties keep the earlier candidate (stable sort)
+        self.cand.sort_by(|a, b| b.score.total_cmp(&a.score));
+        self.cand.truncate(self.opts.beam.max(1));
+        let first = self.hyps.len();
+        for &Cand {
+            score,
+            parent,
+            node,
+            word,
+            num,
+        } in &self.cand
+        {
+            self.hyps.push(Hyp {
+                parent,
+                node,
+                word,
+                right_id: nodes[node as usize].right_id,
+                num,
+                score,
+                lse: 0.0,
+            });
+        }
+        let last = self.hyps.len();
+        while self.logits.len() < last {
+            self.logits.push(Vec::new());
+        }
+        // 4. one batched LSTM step for Π[t]
+        let t1 = Timer::start();
+        let nb = last - first;
+        self.x.resize(nb * hd, 0.0);
+        self.h.resize(last * hd, 0.0);
+        let cd = m.cell;
+        self.c.resize(last * cd, 0.0);
+        for (k, hy) in self.hyps[first..last].iter().enumerate() {
+            let s = self.slot[hy.word as usize] as usize;
+            self.x[k * hd..(k + 1) * hd].copy_from_slice(&self.rows[s * hd..(s + 1) * hd]);
+            let p = hy.parent as usize;
+            self.h.copy_within(p * hd..(p + 1) * hd, (first + k) * hd);
+            self.c.copy_within(p * cd..(p + 1) * cd, (first + k) * cd);
+        }
+        let (hs, cs) = (
+            &mut self.h[first * hd..last * hd],
+            &mut self.c[first * cd..last * cd],
+        );
+        m.step(&self.x[..nb * hd], hs, cs, &mut self.step);
+        self.stats.lstm_ns += t1.ns();
+        let t2 = Timer::start();
+        for k in first..last {
+            self.logits[k].clear();
+        }
+        self.fill_logits(lm, first..last, 0, new);
+        self.full_lse(lm, first..last);
+        self.refresh_lse(first..last, 0);
+        self.stats.softmax_ns += t2.ns();
+        self.pos_start.push(last as u32);
+        self.v_len_at.push(new);
+        self.done = t;
+        self.stats.positions += 1;
+    }
+
+    /// The best complete paths (node indices) with their scores, best first, at most `beam`.
+    /// The end of sentence is scored as the word `<s>` (and, in hybrid, the connection to
+    /// id 0).
+    pub fn finals(&self, conn: &Connection, lm: &NeuralLm) -> Vec<(f32, Vec<u32>)> {
+        self.final_hyps(conn, lm)
+            .into_iter()
+            .map(|(score, k)| (score, self.path_of(k)))
+            .collect()
+    }
+
+    /// [`NeuralDecoder::finals`] re-ranked on conversion (the per-key preview keeps the beam's
+    /// order), best first:
+    /// - with the backward LM when the model has one and [`NeuralOptions::backward_weight`]
+    ///   is not 0: each candidate's score gets `β · (log p_backward(words) − log p_forward(words))`,
+    ///   both directions from `<s>` to `<s>` and normalised over the lattice vocabulary V (the
+    ///   forward log-probabilities from the logits the beam cached, without the rank prior; the
+    ///   backward LM run right to left over the candidates' words as a trie, so shared endings
+    ///   are stepped once, batched per depth);
+    /// - with the topical coherence of its words ([`crate::lm::coherence`]) when the model has
+    ///   word vectors and [`NeuralOptions::coherence_weight`] is not 0: `w · coherence`.
+    pub fn rescored_finals(
+        &self,
+        conn: &Connection,
+        lm: &NeuralLm,
+        lattice: &Lattice,
+    ) -> Vec<(f32, Vec<u32>)> {
+        let beta = self.opts.backward_weight;
+        let finals = self.final_hyps(conn, lm);
+        let mut finals: Vec<(f32, Vec<u32>)> = match &lm.backward {
+            Some(bwd) if beta != 0.0 && finals.len() > 1 => self
+                .directions_of(lm, bwd, finals)
+                .into_iter()
+                .map(|f| (f.score + beta * (f.backward - f.forward), f.path))
+                .collect(),
+            _ => finals
+                .into_iter()
+                .map(|(score, k)| (score, self.path_of(k)))
+                .collect(),
+        };
+        let w = self.opts.coherence_weight;
+        if let Some(c) = lm
+            .coherence
+            .as_ref()
+            .filter(|_| w != 0.0 && finals.len() > 1)
+        {
+            let nodes = lattice.nodes();
+            for (score, path) in &mut finals {
+                let entries = path
+                    .iter()
+                    .filter_map(|&n| nodes.get(n as usize))
+                    .map(|n| n.entry);
+                *score += w * c.of_entries(entries);
+            }
+        }
+        finals.sort_by(|a, b| b.0.total_cmp(&a.0));
+        finals
+    }
+
+    /// The final beam (as [`NeuralDecoder::finals`], best first) with each candidate's
+    /// log-probability under the forward and the backward LM, normalised over V, as
+    /// [`NeuralDecoder::rescored_finals`] mixes them; empty when the model has no backward LM.
+    pub fn directions(&self, conn: &Connection, lm: &NeuralLm) -> Vec<Directions> {
+        match &lm.backward {
+            Some(bwd) => self.directions_of(lm, bwd, self.final_hyps(conn, lm)),
+            None => Vec::new(),
+        }
+    }
+
+    /// [`NeuralDecoder::directions`] of these final hypotheses (scores and `hyps` indices).
+    fn directions_of(
+        &self,
+        lm: &NeuralLm,
+        bwd: &LstmModel,
+        finals: Vec<(f32, usize)>,
+    ) -> Vec<Directions> {
+        let words: Vec<Vec<u32>> = finals.iter().map(|&(_, k)| self.words_of(k)).collect();
+        let ks: Vec<usize> = finals.iter().map(|f| f.1).collect();
+        let forward = self.forward_log_probs(lm, &ks);
+        let backward = self.backward_log_probs(lm, bwd, &words);
+        finals
+            .into_iter()
+            .zip(forward.into_iter().zip(backward))
+            .map(|((score, k), (forward, backward))| Directions {
+                score,
+                path: self.path_of(k),
+                forward,
+                backward,
+            })
+            .collect()
+    }
+
+    /// The final hypotheses (index into `hyps`) with their scores, best first.
+    fn final_hyps(&self, conn: &Connection, lm: &NeuralLm) -> Vec<(f32, usize)> {
+        let t = self.done;
+        if t == 0 || t + 1 >= self.pos_start.len() {
+            return Vec::new();
+        }
+        let s = self
+            .slot
+            .get(lm.model.bos_id as usize)
+            .copied()
+            .unwrap_or(NONE);
+        let mut out = Vec::new();
+        for k in self.pos_start[t] as usize..self.pos_start[t + 1] as usize {
+            let hy = self.hyps[k];
+            let mut score = hy.score - hy.lse;
+            if s != NONE {
+                score += self.logits[k][s as usize];
+            }
+            if self.opts.lambda != 0.0 {
+                score -=
+                    self.opts.lambda * self.opts.conn_weight * conn.cost(hy.right_id, 0) as f32
+                        / self.opts.cost_scale;
+            }
+            out.push((score, k));
+        }
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out
+    }
+
+    /// The hypotheses from the first word to hypothesis `k` (the sentence start left out).
+    fn chain(&self, k: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut j = k as u32;
+        while j != NONE && self.hyps[j as usize].node != NONE {
+            out.push(j as usize);
+            j = self.hyps[j as usize].parent;
+        }
+        out.reverse();
+        out
+    }
+
+    /// The lattice nodes of hypothesis `k`'s path.
+    fn path_of(&self, k: usize) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut j = k as u32;
+        while j != NONE && self.hyps[j as usize].node != NONE {
+            out.push(self.hyps[j as usize].node);
+            j = self.hyps[j as usize].parent;
+        }
+        out.reverse();
+        out
+    }
+
+    fn words_of(&self, k: usize) -> Vec<u32> {
+        self.chain(k)
+            .into_iter()
+            .map(|j| self.hyps[j].word)
+            .collect()
+    }
+
+    /// log Σ exp over V of hypothesis `k`'s cached logits without the rank prior.
+    fn raw_lse(&self, lm: &NeuralLm, k: usize) -> f32 {
+        let l = &self.logits[k];
+        if self.opts.rank_prior == 0.0 {
+            return log_sum_exp(l);
+        }
+        let raw: Vec<f32> = l
+            .iter()
+            .zip(&self.v_ids)
+            .map(|(v, &id)| v + self.prior_of(lm, id))
+            .collect();
+        log_sum_exp(&raw)
+    }
+
+    /// The forward LM's log-probability of the words of each final hypothesis and the closing
+    /// `<s>`, normalised over V, from the logits the beam cached (rank prior taken back out;
+    /// each state's denominator computed once).
+    fn forward_log_probs(&self, lm: &NeuralLm, finals: &[usize]) -> Vec<f32> {
+        let mut lse: std::collections::HashMap<usize, f32> = Default::default();
+        let mut logp = |parent: usize, word: u32| -> f32 {
+            let s = self.slot[word as usize] as usize;
+            let z = *lse
+                .entry(parent)
+                .or_insert_with(|| self.raw_lse(lm, parent));
+            self.logits[parent][s] + self.prior_of(lm, word) - z
+        };
+        finals
+            .iter()
+            .map(|&k| {
+                let mut total = 0.0;
+                for j in self.chain(k) {
+                    let hy = self.hyps[j];
+                    total += logp(hy.parent as usize, hy.word);
+                }
+                total + logp(k, lm.model.bos_id)
+            })
+            .collect()
+    }
+
+    /// The backward LM's log-probability of each word sequence read right to left, from
+    /// `<s>` to `<s>` (zero start state), normalised over V. Every word must be in V. The
+    /// sequences form a trie (shared endings are stepped once); each depth is one batched
+    /// step, and its logits over V are reduced before the next, so memory stays
+    /// `O(sequences · |V|)` whatever the length.
+    fn backward_log_probs(&self, lm: &NeuralLm, bwd: &LstmModel, seqs: &[Vec<u32>]) -> Vec<f32> {
+        let hd = bwd.hidden;
+        let bos = lm.model.bos_id;
+        // the trie of the reversed sequences: node 0 is the state after <s>; nodes of one
+        // depth are contiguous in `levels[d]`
+        let mut parent = vec![NONE];
+        let mut word = vec![bos];
+        let mut levels: Vec<Vec<u32>> = vec![vec![0]];
+        let mut children: std::collections::HashMap<(u32, u32), u32> = Default::default();
+        let mut ends = Vec::with_capacity(seqs.len());
+        for seq in seqs {
+            let mut at = 0u32;
+            for (d, &w) in seq.iter().rev().enumerate() {
+                at = *children.entry((at, w)).or_insert_with(|| {
+                    parent.push(at);
+                    word.push(w);
+                    let id = (parent.len() - 1) as u32;
+                    if levels.len() <= d + 1 {
+                        levels.push(Vec::new());
+                    }
+                    levels[d + 1].push(id);
+                    id
+                });
+            }
+            ends.push(at as usize);
+        }
+        let n = parent.len();
+        let mut is_end = vec![false; n];
+        for &e in &ends {
+            is_end[e] = true;
+        }
+        let row = |w: u32| {
+            let s = self.slot[w as usize] as usize;
+            &self.rows[s * hd..(s + 1) * hd]
+        };
+        // sum[i]: log p of the words from the root to node i; end[i]: log p(<s> | node i)
+        let (mut sum, mut end) = (vec![0.0f32; n], vec![0.0f32; n]);
+        let (mut h, mut c) = (vec![0.0; n * hd], vec![0.0; n * hd]);
+        let mut scratch = StepScratch::default();
+        let nv = self.v_ids.len();
+        let (mut x, mut bh, mut bc) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut logits, mut tmp) = (Vec::new(), Vec::new());
+        let mut pos = vec![0usize; n];
+        for (d, level) in levels.iter().enumerate() {
+            // one step for the level: node i is the state after its word, stepped from its
+            // parent's state (the root: after <s>, from zeros)
+            x.clear();
+            bh.clear();
+            bc.clear();
+            for &i in level {
+                let i = i as usize;
+                x.extend_from_slice(row(word[i]));
+                if i == 0 {
+                    bh.resize(bh.len() + hd, 0.0);
+                    bc.resize(bc.len() + hd, 0.0);
+                } else {
+                    let p = parent[i] as usize;
+                    bh.extend_from_slice(&h[p * hd..(p + 1) * hd]);
+                    bc.extend_from_slice(&c[p * hd..(p + 1) * hd]);
+                }
+            }
+            bwd.step(&x, &mut bh, &mut bc, &mut scratch);
+            let b = level.len();
+            for (k, &i) in level.iter().enumerate() {
+                let i = i as usize;
+                h[i * hd..(i + 1) * hd].copy_from_slice(&bh[k * hd..(k + 1) * hd]);
+                c[i * hd..(i + 1) * hd].copy_from_slice(&bc[k * hd..(k + 1) * hd]);
+            }
+            // the level's logits over V, `logits[k · nv + slot]`
+            logits.resize(b * nv, 0.0);
+            tmp.resize(b, 0.0);
+            for (s, &id) in self.v_ids.iter().enumerate() {
+                crate::kernels::row_times_states(
+                    &self.rows[s * hd..(s + 1) * hd],
+                    &bh,
+                    hd,
+                    &mut tmp,
+                );
+                let bias = bwd.out_bias[id as usize];
+                for (k, v) in tmp.iter().enumerate() {
+                    logits[k * nv + s] = v + bias;
+                }
+            }
+            let mut lse = Vec::with_capacity(b);
+            for (k, &i) in level.iter().enumerate() {
+                let i = i as usize;
+                lse.push(log_sum_exp(&logits[k * nv..(k + 1) * nv]));
+                pos[i] = k;
+                if is_end[i] {
+                    end[i] = logits[k * nv + self.slot[bos as usize] as usize] - lse[k];
+                }
+            }
+            // the next level's words given this level's states
+            for &j in levels.get(d + 1).map_or(&[][..], |l| &l[..]) {
+                let (j, p) = (j as usize, parent[j as usize] as usize);
+                let k = pos[p];
+                sum[j] = sum[p] + logits[k * nv + self.slot[word[j] as usize] as usize] - lse[k];
+            }
+        }
+        ends.into_iter().map(|e| sum[e] + end[e]).collect()
+    }
+
+    /// The LM words of a path (node indices).
+    pub fn words(lattice: &Lattice, lm: &NeuralLm, path: &[u32]) -> Vec<u32> {
+        path.iter()
+            .map(|&i| Self::word_of(lm, lattice.nodes()[i as usize].entry))
+            .collect()
+    }
+
+    /// Positions decoded.
+    pub fn len(&self) -> usize {
+        self.done
+    }
+
+    /// Whether nothing is decoded.
+    pub fn is_empty(&self) -> bool {
+        self.done == 0
+    }
+
+    /// Size of the current lattice vocabulary.
+    pub fn vocabulary_len(&self) -> usize {
+        self.v_ids.len()
+    }
+}

@@ -1,0 +1,419 @@
+//! State machine tests over a fake backend: the "composer" keeps letters as they are, the
+//! "converter" cuts the reading into the fixed lengths and then pairs of letters, and offers
+//! each segment in upper case (best), as typed, and with a star. A reading `zz` has 20
+//! candidates `c0`…`c19` (for paging).
+//!
+//! ```text
+//! typed  a b c d e      convert → [AB][CD][E]       Shift+→ on the first → [ABC][DE]
+//! ```
+
+use super::*;
+use crate::session::{Conversion, Segment};
+
+#[derive(Default)]
+struct Fake {
+    input: String,
+    converts: usize,
+}
+
+impl Backend for Fake {
+    fn insert(&mut self, c: char) {
+        self.input.push(c);
+    }
+    fn backspace(&mut self) {
+        self.input.pop();
+    }
+    fn clear(&mut self) {
+        self.input.clear();
+    }
+    fn is_empty(&self) -> bool {
+        self.input.is_empty()
+    }
+    fn preedit(&self) -> String {
+        self.input.clone()
+    }
+    fn submission(&self) -> String {
+        self.input.clone()
+    }
+    fn transliterate(&self, t: Transliteration) -> String {
+        match t {
+            Transliteration::Katakana => format!("K:{}", self.input),
+            _ => format!("T:{}", self.input),
+        }
+    }
+    fn raw_keys(&self, range: std::ops::Range<usize>) -> String {
+        self.input
+            .chars()
+            .skip(range.start)
+            .take(range.len())
+            .collect()
+    }
+    fn convert(&mut self, fixed: &[usize]) -> Conversion {
+        self.converts += 1;
+        let chars: Vec<char> = self.input.chars().collect();
+        let mut lens: Vec<usize> = fixed.to_vec();
+        let mut pos: usize = lens.iter().sum();
+        while pos < chars.len() {
+            let l = 2.min(chars.len() - pos);
+            lens.push(l);
+            pos += l;
+        }
+        let mut start = 0;
+        let mut segments = Vec::new();
+        for len in lens {
+            let reading: String = chars[start..start + len].iter().collect();
+            let candidates = if reading == "zz" {
+                (0..20).map(|i| format!("c{i}")).collect()
+            } else {
+                vec![
+                    reading.to_uppercase(),
+                    reading.clone(),
+                    format!("{reading}*"),
+                ]
+            };
+            segments.push(Segment {
+                reading,
+                start,
+                len,
+                candidates,
+            });
+            start += len;
+        }
+        let best: String = segments.iter().map(|s| s.candidates[0].clone()).collect();
+        Conversion {
+            reading: self.input.clone(),
+            segments,
+            nbest: vec![best, self.input.clone()],
+        }
+    }
+}
+
+fn press(m: &mut Machine, b: &mut Fake, name: &str, mods: u32) -> ImeOutput {
+    m.key(b, KeyEvent::from_dom(name, mods))
+}
+
+fn typed(m: &mut Machine, b: &mut Fake, text: &str) {
+    for c in text.chars() {
+        let out = press(m, b, &c.to_string(), 0);
+        assert!(out.consumed, "{c}");
+    }
+}
+
+/// A machine converting `text` (typed, then Space).
+fn converting(text: &str) -> (Machine, Fake) {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, text);
+    press(&mut m, &mut b, " ", 0);
+    (m, b)
+}
+
+fn surfaces(out: &ImeOutput) -> Vec<&str> {
+    out.segments.iter().map(|s| s.surface.as_str()).collect()
+}
+
+#[test]
+fn type_convert_commit() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, "abcde");
+    let out = press(&mut m, &mut b, "Backspace", 0);
+    assert_eq!(out.state, State::Composing);
+    assert_eq!(out.preedit.text, "abcd");
+    assert_eq!(
+        out.preedit.segments,
+        vec![PreeditSegment {
+            start: 0,
+            end: 4,
+            focused: false,
+            converted: false
+        }]
+    );
+    assert_eq!(out.nbest[0], "ABCD", "live conversion while composing");
+    typed(&mut m, &mut b, "e");
+    let out = press(&mut m, &mut b, " ", 0);
+    assert_eq!(out.state, State::Converting);
+    assert_eq!(out.preedit.text, "ABCDE");
+    assert_eq!(surfaces(&out), ["AB", "CD", "E"]);
+    assert!(out.preedit.segments[0].focused && !out.preedit.segments[1].focused);
+    assert!(!out.candidates.as_ref().unwrap().open);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert!(out.consumed);
+    assert_eq!(out.committed, "ABCDE");
+    assert_eq!(out.state, State::Precomposition);
+    assert!(out.preedit.text.is_empty() && out.candidates.is_none());
+}
+
+#[test]
+fn candidates_focus_and_pick() {
+    let (mut m, mut b) = converting("abcde");
+    // Second Space opens the window on the next candidate.
+    let out = press(&mut m, &mut b, " ", 0);
+    let list = out.candidates.unwrap();
+    assert!(list.open);
+    assert_eq!((list.selected, list.segment), (1, 0));
+    assert_eq!(out.preedit.text, "abCDE");
+    // Shift+Space and ↑ go back, wrapping.
+    let out = press(&mut m, &mut b, " ", SHIFT);
+    assert_eq!(out.candidates.unwrap().selected, 0);
+    let out = press(&mut m, &mut b, "ArrowUp", 0);
+    assert_eq!(out.candidates.unwrap().selected, 2);
+    // → moves the focus and closes the window; ← from the first wraps to the last.
+    let out = press(&mut m, &mut b, "ArrowRight", 0);
+    assert!(out.preedit.segments[1].focused);
+    assert!(!out.candidates.as_ref().unwrap().open);
+    let out = press(&mut m, &mut b, "ArrowLeft", 0);
+    let out2 = press(&mut m, &mut b, "ArrowLeft", 0);
+    assert!(out.preedit.segments[0].focused && out2.preedit.segments[2].focused);
+    // Digits pick only while the window is open.
+    press(&mut m, &mut b, "ArrowDown", 0);
+    let out = press(&mut m, &mut b, "3", 0);
+    assert_eq!(out.preedit.text, "ab*CDe*");
+    assert!(!out.candidates.unwrap().open);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "ab*CDe*");
+}
+
+#[test]
+fn digit_without_window_commits_and_composes() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, "ab");
+    press(&mut m, &mut b, "Convert", 0);
+    let out = press(&mut m, &mut b, "x", 0);
+    assert_eq!(out.committed, "AB");
+    assert_eq!(out.state, State::Composing);
+    assert_eq!(out.preedit.text, "x");
+}
+
+#[test]
+fn resize_keeps_earlier_choices() {
+    let (mut m, mut b) = converting("abcdefg");
+    // Pick the second candidate of the first segment, move right, grow the second segment.
+    press(&mut m, &mut b, " ", 0);
+    press(&mut m, &mut b, "ArrowRight", 0);
+    let out = press(&mut m, &mut b, "ArrowRight", SHIFT);
+    assert_eq!(surfaces(&out), ["ab", "CDE", "FG"]);
+    assert_eq!(out.focused, Some(1));
+    assert!(out.preedit.segments[1].focused);
+    let out = press(&mut m, &mut b, "ArrowLeft", SHIFT);
+    assert_eq!(surfaces(&out), ["ab", "CD", "EF", "G"]);
+    let out = press(&mut m, &mut b, "ArrowLeft", SHIFT);
+    assert_eq!(surfaces(&out), ["ab", "C", "DE", "FG"]);
+    // Cannot shrink below one char.
+    let out = press(&mut m, &mut b, "ArrowLeft", SHIFT);
+    assert_eq!(surfaces(&out), ["ab", "C", "DE", "FG"]);
+    // The last segment cannot grow past the end.
+    press(&mut m, &mut b, "End", 0);
+    let converts = b.converts;
+    let out = press(&mut m, &mut b, "ArrowRight", SHIFT);
+    assert_eq!(surfaces(&out), ["ab", "C", "DE", "FG"]);
+    assert_eq!(b.converts, converts, "no conversion for a refused resize");
+}
+
+#[test]
+fn escape_backspace_and_cancel() {
+    let (mut m, mut b) = converting("abc");
+    let out = press(&mut m, &mut b, "Escape", 0);
+    assert_eq!(
+        (out.state, out.preedit.text.as_str()),
+        (State::Composing, "abc")
+    );
+    press(&mut m, &mut b, " ", 0);
+    let out = press(&mut m, &mut b, "Backspace", 0);
+    assert_eq!(
+        (out.state, out.preedit.text.as_str()),
+        (State::Composing, "abc")
+    );
+    let out = press(&mut m, &mut b, "Escape", 0);
+    assert!(out.consumed && out.committed.is_empty());
+    assert_eq!(out.state, State::Precomposition);
+    // Nothing composed: Backspace, Enter, arrows are the field's.
+    for k in ["Backspace", "Enter", "ArrowLeft", "Tab", "Escape"] {
+        assert!(!press(&mut m, &mut b, k, 0).consumed, "{k}");
+    }
+}
+
+#[test]
+fn preview_converts_without_live_mode() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    m.set_live(false);
+    typed(&mut m, &mut b, "abc");
+    let converts = b.converts;
+    let out = press(&mut m, &mut b, "d", 0);
+    assert!(out.nbest.is_empty() && out.segments.is_empty());
+    assert_eq!(b.converts, converts, "no conversion per key");
+    let out = m.preview(&mut b);
+    assert_eq!(out.nbest[0], "ABCD");
+    assert_eq!(surfaces(&out), ["AB", "CD"]);
+    assert!(!out.consumed && out.committed.is_empty());
+    assert_eq!(out.state, State::Composing);
+    assert!(
+        press(&mut m, &mut b, "e", 0).nbest.is_empty(),
+        "live mode unchanged"
+    );
+}
+
+#[test]
+fn enter_commits_kana() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, "abc");
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(
+        (out.committed.as_str(), out.state),
+        ("abc", State::Precomposition)
+    );
+}
+
+#[test]
+fn function_keys() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, "abcd");
+    let out = press(&mut m, &mut b, "F7", 0);
+    assert_eq!(out.state, State::Converting);
+    assert_eq!(out.preedit.text, "K:abcd");
+    assert_eq!(out.preedit.segments.len(), 1);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "K:abcd");
+    // F7 on a focused segment: katakana of its reading (kana readings in real use).
+    typed(&mut m, &mut b, "きょうは");
+    press(&mut m, &mut b, " ", 0);
+    let out = press(&mut m, &mut b, "F7", 0);
+    assert_eq!(surfaces(&out), ["キョ", "うは"]);
+    let out = press(&mut m, &mut b, "F8", 0);
+    assert_eq!(surfaces(&out), ["ｷｮ", "うは"]);
+    // Other function keys belong to the browser.
+    assert!(!press(&mut m, &mut b, "F5", 0).consumed);
+}
+
+/// F9/F10 in a conversion: the focused segment only, in full / half width, from the keys typed
+/// for it (Mozc), like F6–F8; the other segments keep their choice (regression: they replaced
+/// the whole conversion by one segment of the whole input).
+#[test]
+fn f9_f10_transliterate_the_focused_segment() {
+    let (mut m, mut b) = converting("abcDe");
+    let out = press(&mut m, &mut b, "ArrowRight", 0);
+    assert_eq!(surfaces(&out), ["AB", "CD", "E"]);
+    let out = press(&mut m, &mut b, "F9", 0);
+    assert_eq!(surfaces(&out), ["AB", "ｃＤ", "E"]);
+    assert_eq!((out.state, out.focused), (State::Converting, Some(1)));
+    let out = press(&mut m, &mut b, "F10", 0);
+    assert_eq!(surfaces(&out), ["AB", "cD", "E"]);
+    // The last segment.
+    press(&mut m, &mut b, "End", 0);
+    let out = press(&mut m, &mut b, "F9", 0);
+    assert_eq!(surfaces(&out), ["AB", "cD", "ｅ"]);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "ABcDｅ");
+    // Without segments (composing) F9/F10 take the whole input.
+    typed(&mut m, &mut b, "ab");
+    let out = press(&mut m, &mut b, "F10", 0);
+    assert_eq!(surfaces(&out), ["T:ab"]);
+}
+
+#[test]
+fn paging() {
+    let (mut m, mut b) = converting("zz");
+    let out = press(&mut m, &mut b, "PageDown", 0);
+    assert_eq!(out.candidates.unwrap().selected, 9);
+    // 1–9 pick on the current page.
+    let out = press(&mut m, &mut b, "PageDown", 0);
+    assert_eq!(out.candidates.unwrap().selected, 18);
+    let out = press(&mut m, &mut b, "PageDown", 0);
+    assert_eq!(
+        out.candidates.unwrap().selected,
+        0,
+        "wraps to the first page"
+    );
+    let out = press(&mut m, &mut b, "PageUp", 0);
+    assert_eq!(
+        out.candidates.unwrap().selected,
+        18,
+        "wraps to the last page"
+    );
+    let out = press(&mut m, &mut b, "2", 0);
+    assert_eq!(out.preedit.text, "c19");
+    press(&mut m, &mut b, "PageDown", 0);
+    let out = press(&mut m, &mut b, "5", 0);
+    assert_eq!(out.preedit.text, "c4");
+    // A digit past the last candidate of the page does nothing.
+    press(&mut m, &mut b, "PageUp", 0);
+    let out = press(&mut m, &mut b, "9", 0);
+    assert!(out.consumed && out.candidates.unwrap().open);
+}
+
+#[test]
+fn toggle_and_direct_mode() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, "ab");
+    let out = press(&mut m, &mut b, " ", CTRL);
+    assert!(out.consumed);
+    assert_eq!(out.committed, "ab", "turning off commits");
+    assert_eq!((out.mode, out.state), (Mode::Direct, State::Direct));
+    for (k, mods) in [
+        ("a", 0),
+        (" ", 0),
+        ("Enter", 0),
+        ("z", CTRL),
+        ("F7", 0),
+        ("Backspace", 0),
+    ] {
+        let out = press(&mut m, &mut b, k, mods);
+        assert!(!out.consumed && out.committed.is_empty(), "{k}");
+    }
+    assert!(b.is_empty());
+    let out = press(&mut m, &mut b, "ZenkakuHankaku", 0);
+    assert_eq!((out.consumed, out.mode), (true, Mode::Hiragana));
+    // ImeOn when already on is not consumed; ImeOff turns off.
+    assert!(!press(&mut m, &mut b, "KanaMode", 0).consumed);
+    assert!(press(&mut m, &mut b, "Lang2", 0).consumed);
+    assert!(!m.enabled());
+    assert!(press(&mut m, &mut b, "`", ALT).consumed);
+    assert!(m.enabled());
+}
+
+#[test]
+fn shortcuts_native_outside_swallowed_inside() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    for k in ["z", "c", "v", "a"] {
+        assert!(!press(&mut m, &mut b, k, CTRL).consumed, "Ctrl+{k}");
+        assert!(!press(&mut m, &mut b, k, META).consumed, "Meta+{k}");
+    }
+    let out = press(&mut m, &mut b, " ", 0);
+    assert_eq!((out.consumed, out.committed.as_str()), (true, "\u{3000}"));
+    assert!(!press(&mut m, &mut b, " ", SHIFT).consumed);
+    typed(&mut m, &mut b, "ab");
+    let out = press(&mut m, &mut b, "z", CTRL);
+    assert!(out.consumed && out.committed.is_empty());
+    assert_eq!(out.preedit.text, "ab");
+    // A lone modifier key press is not consumed.
+    assert!(!press(&mut m, &mut b, "Shift", SHIFT).consumed);
+}
+
+#[test]
+fn flush_and_select() {
+    let (mut m, mut b) = converting("abc");
+    let out = m.select_candidate(&mut b, 2);
+    assert_eq!(out.preedit.text, "ab*C");
+    assert!(!m.select_candidate(&mut b, 99).consumed);
+    let out = m.flush(&mut b);
+    assert_eq!(out.committed, "ab*C");
+    assert_eq!(out.state, State::Precomposition);
+    typed(&mut m, &mut b, "de");
+    let out = m.set_enabled(&mut b, false);
+    assert_eq!((out.committed.as_str(), out.mode), ("de", Mode::Direct));
+}
+
+#[test]
+fn utf16_ranges() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    // 𠮷 is one char, two UTF-16 code units.
+    typed(&mut m, &mut b, "𠮷ab");
+    let out = press(&mut m, &mut b, " ", 0);
+    assert_eq!(out.preedit.text, "𠮷AB");
+    let ranges: Vec<(usize, usize)> = out
+        .preedit
+        .segments
+        .iter()
+        .map(|s| (s.start, s.end))
+        .collect();
+    assert_eq!(ranges, [(0, 3), (3, 4)]);
+    assert_eq!(out.preedit.cursor, 4);
+}

@@ -1,0 +1,483 @@
+//! The word lattice over a reading, built one character at a time.
+//!
+//! Terms:
+//! - *position*: a boundary between characters of the reading, `0..=len`.
+//! - *node*: a word candidate spanning `[begin, end)`: a lexicon entry or an *unknown*
+//!   node (the characters themselves) so that any input has a path.
+//!
+//! Nodes are stored in one arena in the order of their end positions, so the nodes ending
+//! at `p` are the contiguous range [`Lattice::ending_at`]. Appending a character runs the
+//! live prefix walks of the lexicon index one step (one walk per start position that can
+//! still reach a reading), so a key costs O(new nodes), and nothing before it is rebuilt.
+//! [`Lattice::truncate`] keeps the capacity of every buffer.
+
+pub mod number;
+
+use crate::lexicon::{Lexicon, Surface};
+use crate::pos::SpecialIds;
+use fst::raw::{CompiledAddr, Output};
+
+/// `entry` value of unknown nodes.
+pub const UNKNOWN_ENTRY: u32 = u32::MAX;
+/// `entry` value of a number node: the reading parsed as a number ([`number::parse`]),
+/// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]), or as a decimal
+/// ([`number::decimal`]).
+pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
+/// Cost of a number node.
+pub const NUMBER_COST: i32 = 1_500;
+/// Longest number reading considered, in characters.
+const MAX_NUMBER_CHARS: usize = 24;
+/// Cost of a one-character unknown node (kept above any dictionary word).
+pub const UNKNOWN_CHAR_COST: i32 = 8_000;
+/// Base cost of a run of digits, Latin letters, katakana or symbols taken as one word.
+pub const UNKNOWN_RUN_COST: i32 = 4_000;
+
+/// One word candidate in the lattice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Node {
+    /// First position (inclusive).
+    pub begin: u16,
+    /// Last position (exclusive).
+    pub end: u16,
+    /// Left POS id.
+    pub left_id: u16,
+    /// Right POS id.
+    pub right_id: u16,
+    /// Word cost.
+    pub cost: i32,
+    /// Entry offset in the lexicon, or [`UNKNOWN_ENTRY`] for an unknown node whose surface
+    /// is its reading span.
+    pub entry: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Walk {
+    begin: u16,
+    addr: CompiledAddr,
+    out: u64,
+}
+
+/// Character classes for grouping unknown runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CharClass {
+    Hiragana,
+    Katakana,
+    Digit,
+    Latin,
+    Other,
+}
+
+fn class_of(c: char) -> CharClass {
+    match c {
+        'ぁ'..='ゖ' | 'ゝ' | 'ゞ' => CharClass::Hiragana,
+        'ァ'..='ヺ' | 'ー' | 'ヽ' | 'ヾ' | 'ｦ'..='ﾟ' => CharClass::Katakana,
+        '0'..='9' | '０'..='９' => CharClass::Digit,
+        'a'..='z' | 'A'..='Z' | 'ａ'..='ｚ' | 'Ａ'..='Ｚ' => CharClass::Latin,
+        _ => CharClass::Other,
+    }
+}
+
+/// Whether `c` is a digit, half or full width.
+pub fn is_digit(c: char) -> bool {
+    class_of(c) == CharClass::Digit
+}
+
+/// Longest reading (in characters) a lexicon walk may follow; also bounds unknown runs.
+pub const MAX_WORD_CHARS: usize = 64;
+
+/// How digits in converted text are written: numbers read in kana and the digits of
+/// dictionary words (`12月`, `１つ`), like Mozc's character-form setting for digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DigitWidth {
+    /// `１８日`: full width, as digits typed in hiragana mode are (MS-IME, Mozc default).
+    #[default]
+    Full,
+    /// `18日`.
+    Half,
+}
+
+impl DigitWidth {
+    /// Writes the digits of `s` in this width, and the percent sign with them (Mozc's dictionary
+    /// has `%` for ぱーせんと: `９０%` would mix widths). Surfaces with Latin letters (`MP3`,
+    /// `Ｗｉｎ１０`) keep their digits as the dictionary has them.
+    pub fn apply(self, s: &str) -> String {
+        let full = self == DigitWidth::Full;
+        let digit = |c: char| {
+            if full {
+                c.is_ascii_digit() || c == '%'
+            } else {
+                ('０'..='９').contains(&c) || c == '％'
+            }
+        };
+        let letter = |c: char| {
+            if full {
+                c.is_ascii_alphabetic()
+            } else {
+                ('Ａ'..='Ｚ').contains(&c) || ('ａ'..='ｚ').contains(&c)
+            }
+        };
+        if !s.chars().any(digit) || s.chars().any(letter) {
+            return s.to_string();
+        }
+        // full-width digits are ASCII + U+FEE0; so are the decimal point and the thousands
+        // separator between two digits
+        let chars: Vec<char> = s.chars().collect();
+        let point = |i: usize| {
+            let c = chars[i];
+            (if full {
+                c == '.' || c == ','
+            } else {
+                c == '．' || c == '，'
+            }) && i > 0
+                && i + 1 < chars.len()
+                && digit(chars[i - 1])
+                && digit(chars[i + 1])
+        };
+        (0..chars.len())
+            .map(|i| {
+                let c = chars[i];
+                match (full, digit(c) || point(i)) {
+                    (true, true) => char::from_u32(c as u32 + 0xFEE0).unwrap_or(c),
+                    (false, true) => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                    _ => c,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The lattice and its scratch state.
+#[derive(Debug, Clone, Default)]
+pub struct Lattice {
+    reading: String,
+    /// byte offset of each position, `len + 1` items
+    offsets: Vec<usize>,
+    nodes: Vec<Node>,
+    /// `end_start[p]` = first node index ending at `p` (for p ≥ 1); `end_start[len+1]` = nodes.len()
+    end_start: Vec<u32>,
+    walks: Vec<Walk>,
+    /// Entries written otherwise (the user history's respellings); kept by `clear`.
+    respell: std::collections::HashMap<u32, String>,
+    walks_next: Vec<Walk>,
+    /// How numbers are written in surfaces.
+    pub digits: DigitWidth,
+}
+
+impl Lattice {
+    /// An empty lattice.
+    pub fn new() -> Self {
+        let mut l = Lattice::default();
+        l.clear();
+        l
+    }
+
+    /// Removes everything, keeping capacity.
+    pub fn clear(&mut self) {
+        self.reading.clear();
+        self.offsets.clear();
+        self.offsets.push(0);
+        self.nodes.clear();
+        self.end_start.clear();
+        self.end_start.push(0); // position 0: no node ends there
+        self.end_start.push(0);
+        self.walks.clear();
+    }
+
+    /// The reading the lattice covers.
+    pub fn reading(&self) -> &str {
+        &self.reading
+    }
+
+    /// Number of characters (the last position).
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Whether the reading is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// All nodes, ordered by end position.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// Index range of the nodes ending at position `p` (empty for 0 or out of range).
+    pub fn ending_at(&self, p: usize) -> std::ops::Range<usize> {
+        if p == 0 || p > self.len() {
+            return 0..0;
+        }
+        self.end_start[p] as usize..self.end_start[p + 1] as usize
+    }
+
+    /// The reading between two positions.
+    pub fn span(&self, begin: usize, end: usize) -> &str {
+        &self.reading[self.offsets[begin]..self.offsets[end]]
+    }
+
+    /// The surface of a node.
+    pub fn surface(&self, lexicon: &Lexicon, node: &Node) -> String {
+        let reading = self.span(node.begin as usize, node.end as usize);
+        if node.entry == UNKNOWN_ENTRY {
+            return reading.to_string();
+        }
+        if let Some(t) = self.respell.get(&node.entry) {
+            return self.digits.apply(t);
+        }
+        if node.entry == NUMBER_ENTRY {
+            return match number::parse(reading) {
+                Some(v) => self.digits.apply(&number::written(v)),
+                None => match number::decimal(reading) {
+                    Some(d) => self.digits.apply(&d),
+                    None => reading.to_string(),
+                },
+            };
+        }
+        match lexicon.entry(node.entry).map(|e| e.surface) {
+            Some(s @ Surface::Coded { .. }) => {
+                self.digits.apply(&lexicon.surface_text(&s, reading))
+            }
+            Some(s) => lexicon.surface_text(&s, reading),
+            None => reading.to_string(),
+        }
+    }
+
+    /// Writes these entries as the given texts in [`Lattice::surface`] (the user history's
+    /// respellings, [`crate::history::History::respelling`]); empty: as the lexicon has them.
+    pub fn set_respellings(&mut self, respell: std::collections::HashMap<u32, String>) {
+        self.respell = respell;
+    }
+
+    /// Takes the respellings out (surfaces are the lexicon's until they are set again).
+    pub fn take_respellings(&mut self) -> std::collections::HashMap<u32, String> {
+        std::mem::take(&mut self.respell)
+    }
+
+    /// Adds `extra(node)` to the cost of every node ending after position `from` (the nodes
+    /// a [`Lattice::sync`] returning `from` made): the user history's cost changes.
+    pub fn add_costs(&mut self, from: usize, extra: impl Fn(&Node) -> i32) {
+        let first = if from + 1 < self.end_start.len() {
+            self.end_start[from + 1] as usize
+        } else {
+            self.nodes.len()
+        };
+        for n in &mut self.nodes[first..] {
+            n.cost = n.cost.saturating_add(extra(n));
+        }
+    }
+
+    /// Cuts the lattice back to its first `len` characters.
+    pub fn truncate(&mut self, lexicon: &Lexicon, len: usize) {
+        if len >= self.len() {
+            return;
+        }
+        self.reading.truncate(self.offsets[len]);
+        self.offsets.truncate(len + 1);
+        self.nodes.truncate(self.end_start[len + 1] as usize);
+        self.end_start.truncate(len + 2);
+        // Rebuild the live walks: those from starts within reach that still match.
+        self.walks.clear();
+        let index = lexicon.index();
+        let first = len.saturating_sub(MAX_WORD_CHARS);
+        for begin in first..len {
+            let bytes = &self.reading.as_bytes()[self.offsets[begin]..];
+            if let Some((node, out)) = advance(index, index.root(), Output::zero(), bytes) {
+                self.walks.push(Walk {
+                    begin: begin as u16,
+                    addr: node.addr(),
+                    out: out.value(),
+                });
+            }
+        }
+    }
+
+    /// Makes the lattice cover `reading`, keeping the common prefix and extending from it.
+    /// Returns the first position whose nodes changed.
+    pub fn sync(&mut self, lexicon: &Lexicon, special: &SpecialIds, reading: &str) -> usize {
+        let common = self
+            .reading
+            .chars()
+            .zip(reading.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        self.truncate(lexicon, common);
+        for c in reading.chars().skip(common) {
+            self.push(lexicon, special, c);
+        }
+        common
+    }
+
+    /// Appends one character and adds every node that ends after it.
+    pub fn push(&mut self, lexicon: &Lexicon, special: &SpecialIds, c: char) {
+        let n = self.len();
+        if n + 1 >= u16::MAX as usize {
+            // Beyond the lattice's reach: keep the text, add only the unknown node.
+            self.reading.push(c);
+            self.offsets.push(self.reading.len());
+            self.add_unknown(special, n, c);
+            self.end_start.push(self.nodes.len() as u32);
+            return;
+        }
+        self.reading.push(c);
+        self.offsets.push(self.reading.len());
+        let end = (n + 1) as u16;
+        let index = lexicon.index();
+        self.walks.push(Walk {
+            begin: n as u16,
+            addr: index.root().addr(),
+            out: 0,
+        });
+        let mut buf = [0u8; 4];
+        let bytes = c.encode_utf8(&mut buf).as_bytes();
+        self.walks_next.clear();
+        for w in self.walks.drain(..) {
+            let Some((node, out)) = advance(index, index.node(w.addr), Output::new(w.out), bytes)
+            else {
+                continue;
+            };
+            if node.is_final() {
+                let value = out.cat(node.final_output()).value();
+                for e in lexicon.entries(value) {
+                    self.nodes.push(Node {
+                        begin: w.begin,
+                        end,
+                        left_id: e.left_id,
+                        right_id: e.right_id,
+                        cost: e.cost,
+                        entry: e.offset,
+                    });
+                }
+            }
+            if (n + 1 - w.begin as usize) < MAX_WORD_CHARS && !node.is_empty_transitions() {
+                self.walks_next.push(Walk {
+                    begin: w.begin,
+                    addr: node.addr(),
+                    out: out.value(),
+                });
+            }
+        }
+        std::mem::swap(&mut self.walks, &mut self.walks_next);
+        self.add_unknown(special, n, c);
+        self.add_numbers(special, n + 1);
+        self.end_start.push(self.nodes.len() as u32);
+    }
+
+    /// Adds a node for every span ending at `end` that reads as a number or a decimal.
+    fn add_numbers(&mut self, special: &SpecialIds, end: usize) {
+        for begin in end.saturating_sub(MAX_NUMBER_CHARS)..end.saturating_sub(1) {
+            let span = &self.reading[self.offsets[begin]..self.offsets[end]];
+            if number::parse(span).is_some() || number::decimal(span).is_some() {
+                self.nodes.push(Node {
+                    begin: begin as u16,
+                    end: end as u16,
+                    left_id: special.number,
+                    right_id: special.number,
+                    cost: NUMBER_COST,
+                    entry: NUMBER_ENTRY,
+                });
+            }
+        }
+    }
+
+    fn add_unknown(&mut self, special: &SpecialIds, n: usize, c: char) {
+        let end = (n + 1).min(u16::MAX as usize) as u16;
+        let class = class_of(c);
+        let single_id = match class {
+            CharClass::Hiragana => special.noun,
+            CharClass::Katakana => special.proper_noun,
+            CharClass::Digit => special.number,
+            CharClass::Latin => special.alphabet,
+            CharClass::Other => special.symbol,
+        };
+        let single_cost = match class {
+            CharClass::Hiragana | CharClass::Katakana => UNKNOWN_CHAR_COST,
+            _ => UNKNOWN_RUN_COST,
+        };
+        self.nodes.push(Node {
+            begin: n as u16,
+            end,
+            left_id: single_id,
+            right_id: single_id,
+            cost: single_cost,
+            entry: UNKNOWN_ENTRY,
+        });
+        if class == CharClass::Hiragana {
+            return;
+        }
+        // A run of the same class ending here, taken as one word.
+        let chars: Vec<char> = self.reading[self.offsets[n.saturating_sub(MAX_WORD_CHARS)]..]
+            .chars()
+            .collect();
+        let run = chars
+            .iter()
+            .rev()
+            .take_while(|&&x| class_of(x) == class)
+            .count();
+        if run > 1 {
+            self.nodes.push(Node {
+                begin: (n + 1 - run) as u16,
+                end,
+                left_id: single_id,
+                right_id: single_id,
+                cost: UNKNOWN_RUN_COST,
+                entry: UNKNOWN_ENTRY,
+            });
+        }
+    }
+}
+
+/// Follows `bytes` from `node` in the index automaton, accumulating the output; `None`
+/// when the walk leaves the automaton.
+fn advance<'f>(
+    index: &'f fst::raw::Fst<crate::model::SectionBytes>,
+    mut node: fst::raw::Node<'f>,
+    mut out: Output,
+    bytes: &[u8],
+) -> Option<(fst::raw::Node<'f>, Output)> {
+    for &b in bytes {
+        let tr = node.transition(node.find_input(b)?);
+        out = out.cat(tr.out);
+        node = index.node(tr.addr);
+    }
+    Some((node, out))
+}
+
+trait EmptyTransitions {
+    fn is_empty_transitions(&self) -> bool;
+}
+
+impl EmptyTransitions for fst::raw::Node<'_> {
+    fn is_empty_transitions(&self) -> bool {
+        self.transitions().next().is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digit_width_applies_to_dictionary_digits() {
+        assert_eq!(DigitWidth::Full.apply("12月"), "１２月");
+        assert_eq!(DigitWidth::Full.apply("2010"), "２０１０");
+        assert_eq!(DigitWidth::Full.apply("MP3"), "MP3");
+        assert_eq!(DigitWidth::Full.apply("月"), "月");
+        assert_eq!(DigitWidth::Half.apply("１２月"), "12月");
+        assert_eq!(DigitWidth::Half.apply("12月"), "12月");
+        assert_eq!(DigitWidth::Half.apply("Ｗｉｎ１０"), "Ｗｉｎ１０");
+        // the percent sign goes with the digits (Mozc has % for ぱーせんと)
+        assert_eq!(DigitWidth::Full.apply("%"), "％");
+        assert_eq!(DigitWidth::Full.apply("100%"), "１００％");
+        assert_eq!(DigitWidth::Half.apply("％"), "%");
+        assert_eq!(DigitWidth::Full.apply("#&"), "#&");
+        // and so does a decimal point between two digits, not a full stop elsewhere
+        assert_eq!(DigitWidth::Full.apply("3.14"), "３．１４");
+        assert_eq!(DigitWidth::Half.apply("３．１４"), "3.14");
+        assert_eq!(DigitWidth::Full.apply("3."), "３.");
+        assert_eq!(DigitWidth::Half.apply("．５"), "．5");
+        assert_eq!(DigitWidth::Full.apply("1,234"), "１，２３４");
+        assert_eq!(DigitWidth::Half.apply("１，２３４"), "1,234");
+        assert_eq!(DigitWidth::Full.apply("1, 2"), "１, ２");
+    }
+}

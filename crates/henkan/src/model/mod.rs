@@ -1,0 +1,852 @@
+//! The model container: one file holding every part of a model.
+//!
+//! Layout (all integers little-endian):
+//!
+//! ```text
+//! 0   magic      8 bytes  "HENKAN\0\x1a"
+//! 8   version    u32      FORMAT_VERSION
+//! 12  count      u32      number of sections
+//! 16  table      count × 32 bytes: kind u32, encoding u32, offset u64, length u64, crc32 u32,
+//!                decoded length u32
+//! ..  sections   each starts at a 16-byte aligned offset
+//! ```
+//!
+//! *Encoding* ([`Encoding`]): a section is stored as it is (0) or as one zstd frame (1) that
+//! decodes to `decoded length` bytes; `length` and the CRC-32 are those of the stored bytes,
+//! so a streaming loader checks what it received before anything is decoded. Version 2 files
+//! (both fields zero: every section stored) are still read.
+//!
+//! Reading a container checks the magic, the version, that every section lies inside the
+//! bytes and that its CRC-32 matches, and decodes the compressed sections; a mismatch or a
+//! bad frame is a typed [`Error`], never a panic. Sections are then handed out as
+//! [`SectionBytes`]: cheap views into the shared file buffer (stored sections) or into the
+//! section's own decoded buffer.
+//!
+//! *Progressive loading*: the language-model sections ([`SectionKind::is_lm`]) are the big,
+//! optional part of a model and come last in the files we ship. [`layout`] tells from the first
+//! `16 + 32 × count` bytes where the other sections — the *core* — end; [`Container::partial`]
+//! checks only the core (the LM sections stay *pending*, hidden from [`Container::section`]) and
+//! [`Container::complete`] checks the pending sections once their bytes are there. The buffer is
+//! reserved at its full length from the start and never reallocated, so a streaming writer (the
+//! browser loader writes into wasm memory) can fill the pending bytes in place.
+
+use crate::error::{Error, Result};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// The 8 magic bytes every model file starts with.
+pub const MAGIC: [u8; 8] = *b"HENKAN\0\x1a";
+/// The container format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 3;
+/// The oldest container format version this build still reads (no compressed sections).
+pub const OLDEST_READABLE_VERSION: u32 = 2;
+/// The largest decoded section this build accepts (a guard against absurd tables).
+pub const MAX_DECODED_LEN: u32 = 1 << 30;
+/// Bytes of the header (magic, version, section count).
+pub const HEADER_LEN: usize = 16;
+/// Bytes of one section-table entry.
+pub const ENTRY_LEN: usize = 32;
+/// Alignment of every section's offset.
+pub const ALIGN: usize = 16;
+
+/// What a section holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum SectionKind {
+    /// Free-form UTF-8 `key=value` lines describing the model (sizes, sources, options).
+    Meta = 1,
+    /// The lexicon's `fst::Map` from reading to postings offset.
+    LexiconIndex = 2,
+    /// The lexicon's postings (entries per reading).
+    LexiconPostings = 3,
+    /// POS tables: left/right id pairs, the connection-cost matrix, special ids.
+    Connection = 4,
+    /// The segment (文節) boundary rules, compiled to classes.
+    Segmenter = 5,
+    /// The LSTM language model's (quantized) weights.
+    Lstm = 6,
+    /// The LM vocabulary and the map from lexicon entries to LM word ids.
+    LmVocab = 7,
+    /// The word trigram LM for predictions (see [`crate::lm::ngram`]).
+    Ngram = 8,
+    /// The hybrid's learned bias per lexicon entry (see [`crate::decoder::bias`]).
+    WordBias = 9,
+    /// Logit offsets per LM word for next-word prediction (see [`crate::predict::adapt`]).
+    PredictBias = 10,
+    /// A backward (right-to-left) LSTM sharing the `Lstm` section's embedding, rescoring the
+    /// neural engine's final beam (see [`crate::lm::lstm::format`]).
+    LstmBackward = 11,
+    /// Word vectors per lexicon entry for the topical coherence that re-ranks the neural
+    /// engines' final beam (see [`crate::lm::coherence`]).
+    Coherence = 12,
+}
+
+impl SectionKind {
+    /// All known kinds.
+    pub const ALL: [SectionKind; 12] = [
+        SectionKind::Meta,
+        SectionKind::LexiconIndex,
+        SectionKind::LexiconPostings,
+        SectionKind::Connection,
+        SectionKind::Segmenter,
+        SectionKind::Lstm,
+        SectionKind::LmVocab,
+        SectionKind::Ngram,
+        SectionKind::WordBias,
+        SectionKind::PredictBias,
+        SectionKind::LstmBackward,
+        SectionKind::Coherence,
+    ];
+
+    /// A short name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            SectionKind::Meta => "meta",
+            SectionKind::LexiconIndex => "lexicon index",
+            SectionKind::LexiconPostings => "lexicon postings",
+            SectionKind::Connection => "connection",
+            SectionKind::Segmenter => "segmenter",
+            SectionKind::Lstm => "lstm",
+            SectionKind::LmVocab => "lm vocabulary",
+            SectionKind::Ngram => "ngram",
+            SectionKind::WordBias => "word bias",
+            SectionKind::PredictBias => "prediction bias",
+            SectionKind::LstmBackward => "lstm backward",
+            SectionKind::Coherence => "coherence",
+        }
+    }
+
+    /// Whether the section belongs to the language models (LSTM, its vocabulary, the n-gram
+    /// LM): optional for the classic engine, checked last by a progressive load.
+    pub fn is_lm(self) -> bool {
+        matches!(
+            self,
+            SectionKind::Lstm
+                | SectionKind::LmVocab
+                | SectionKind::Ngram
+                | SectionKind::WordBias
+                | SectionKind::PredictBias
+                | SectionKind::LstmBackward
+                | SectionKind::Coherence
+        )
+    }
+
+    fn from_u32(v: u32) -> Option<SectionKind> {
+        SectionKind::ALL.into_iter().find(|k| *k as u32 == v)
+    }
+}
+
+/// How a section's bytes are stored in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum Encoding {
+    /// The bytes as they are.
+    Stored = 0,
+    /// One zstd frame (decoded once, when the section is checked).
+    Zstd = 1,
+}
+
+impl Encoding {
+    fn from_u32(v: u32) -> Option<Encoding> {
+        match v {
+            0 => Some(Encoding::Stored),
+            1 => Some(Encoding::Zstd),
+            _ => None,
+        }
+    }
+}
+
+/// A view of one section: a shared buffer and a byte range in it.
+///
+/// Cloning is cheap (a reference count). Implements `AsRef<[u8]>`, so it can back an
+/// `fst::Map` directly, without copying.
+#[derive(Clone)]
+pub struct SectionBytes {
+    buf: Arc<Vec<u8>>,
+    range: Range<usize>,
+}
+
+impl SectionBytes {
+    /// A view of a whole owned buffer (for tests and builders).
+    pub fn from_vec(bytes: Vec<u8>) -> Self {
+        let len = bytes.len();
+        SectionBytes {
+            buf: Arc::new(bytes),
+            range: 0..len,
+        }
+    }
+}
+
+impl AsRef<[u8]> for SectionBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.buf[self.range.clone()]
+    }
+}
+
+impl std::fmt::Debug for SectionBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SectionBytes({} bytes)", self.range.len())
+    }
+}
+
+/// One entry of the section table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SectionEntry {
+    /// What the section holds; `None` for a kind this build does not know (skipped).
+    pub kind: Option<SectionKind>,
+    /// Raw kind number.
+    pub raw_kind: u32,
+    /// How the bytes are stored.
+    pub encoding: Encoding,
+    /// Byte offset from the start of the file.
+    pub offset: u64,
+    /// Length in bytes as stored in the file.
+    pub length: u64,
+    /// CRC-32 (IEEE) of the stored bytes.
+    pub crc32: u32,
+    /// Length once decoded (= `length` for a stored section).
+    pub decoded_length: u64,
+}
+
+impl SectionEntry {
+    /// Whether the section is part of the language models (unknown kinds are not).
+    pub fn is_lm(&self) -> bool {
+        self.kind.is_some_and(SectionKind::is_lm)
+    }
+
+    /// The byte range of the section, or an error if it overflows.
+    fn range(&self) -> Result<Range<u64>> {
+        let end = self
+            .offset
+            .checked_add(self.length)
+            .ok_or(Error::Malformed {
+                section: "table",
+                detail: "section offset overflows".into(),
+            })?;
+        Ok(self.offset..end)
+    }
+}
+
+/// Where the parts of a model end, known from its section table alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// The section table.
+    pub entries: Vec<SectionEntry>,
+    /// Bytes needed for the header, the table and every section except the LM ones (the
+    /// classic engine).
+    pub core_end: u64,
+    /// Bytes needed for everything (the end of the last section).
+    pub file_end: u64,
+}
+
+/// Reads the header and section table (see [`read_table`]) and where the core and the
+/// whole model end.
+pub fn layout(bytes: &[u8]) -> Result<Layout> {
+    let entries = read_table(bytes)?;
+    let table_end = (HEADER_LEN + entries.len() * ENTRY_LEN) as u64;
+    let (mut core_end, mut file_end) = (table_end, table_end);
+    for e in &entries {
+        let end = e.range()?.end;
+        file_end = file_end.max(end);
+        if !e.is_lm() {
+            core_end = core_end.max(end);
+        }
+    }
+    Ok(Layout {
+        entries,
+        core_end,
+        file_end,
+    })
+}
+
+/// A checked model container: the section table and each checked section's bytes.
+///
+/// It may be *partial*: sections not checked yet (see [`Container::partial`]) are *pending*
+/// and invisible to [`Container::section`].
+#[derive(Debug, Clone)]
+pub struct Container {
+    entries: Vec<SectionEntry>,
+    /// Each section once checked: a view into the file (stored) or its own decoded bytes
+    /// (compressed); `None` while pending.
+    sections: Vec<Option<SectionBytes>>,
+    /// The file while pending sections are still to be read from it ([`Container::partial`]).
+    /// Let go once nothing is pending: then the file buffer lives on only as long as a stored
+    /// section's view of it, so a model whose sections are all compressed keeps only the
+    /// decoded bytes.
+    file: Option<Arc<Vec<u8>>>,
+    /// Length of the file in bytes.
+    len: usize,
+}
+
+fn read_u32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+fn read_u64(b: &[u8], at: usize) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(a)
+}
+
+/// Parses the header and section table from the first bytes of a file.
+///
+/// Needs only `16 + 32 × count` bytes, so a streaming loader can learn the layout
+/// early. Checks magic and version, not the sections.
+pub fn read_table(bytes: &[u8]) -> Result<Vec<SectionEntry>> {
+    if bytes.len() < HEADER_LEN {
+        if bytes.len() >= 8 && bytes[..8] != MAGIC {
+            return Err(Error::Magic);
+        }
+        return Err(Error::Truncated {
+            needed: HEADER_LEN as u64,
+            len: bytes.len() as u64,
+        });
+    }
+    if bytes[..8] != MAGIC {
+        return Err(Error::Magic);
+    }
+    let version = read_u32(bytes, 8);
+    if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version) {
+        return Err(Error::Version {
+            expected: FORMAT_VERSION,
+            got: version,
+        });
+    }
+    let count = read_u32(bytes, 12) as u64;
+    let table_end = HEADER_LEN as u64 + count * ENTRY_LEN as u64;
+    if count > 4096 {
+        return Err(Error::Malformed {
+            section: "table",
+            detail: format!("{count} sections"),
+        });
+    }
+    if (bytes.len() as u64) < table_end {
+        return Err(Error::Truncated {
+            needed: table_end,
+            len: bytes.len() as u64,
+        });
+    }
+    let mut entries = Vec::with_capacity(count as usize);
+    for i in 0..count as usize {
+        let at = HEADER_LEN + i * ENTRY_LEN;
+        let raw_kind = read_u32(bytes, at);
+        let kind = SectionKind::from_u32(raw_kind);
+        let name = kind.map(SectionKind::name).unwrap_or("unknown");
+        let raw_encoding = read_u32(bytes, at + 4);
+        let encoding = Encoding::from_u32(raw_encoding).ok_or_else(|| Error::Malformed {
+            section: name,
+            detail: format!("unknown encoding {raw_encoding}"),
+        })?;
+        let length = read_u64(bytes, at + 16);
+        let decoded_length = match encoding {
+            Encoding::Stored => length,
+            Encoding::Zstd => {
+                let n = read_u32(bytes, at + 28);
+                if n > MAX_DECODED_LEN {
+                    return Err(Error::Malformed {
+                        section: name,
+                        detail: format!("decoded length {n} is too large"),
+                    });
+                }
+                u64::from(n)
+            }
+        };
+        entries.push(SectionEntry {
+            kind,
+            raw_kind,
+            encoding,
+            offset: read_u64(bytes, at + 8),
+            length,
+            crc32: read_u32(bytes, at + 24),
+            decoded_length,
+        });
+    }
+    Ok(entries)
+}
+
+/// The stored bytes of a section, which must lie inside the first `received` bytes of `bytes`.
+fn stored_in<'a>(bytes: &'a [u8], received: usize, e: &SectionEntry) -> Result<&'a [u8]> {
+    let range = e.range()?;
+    let have = received.min(bytes.len()) as u64;
+    if range.end > have {
+        return Err(Error::Truncated {
+            needed: range.end,
+            len: have,
+        });
+    }
+    Ok(&bytes[range.start as usize..range.end as usize])
+}
+
+/// Checks the CRC-32 of a section's stored bytes.
+fn check(stored: &[u8], e: &SectionEntry) -> Result<()> {
+    if crc32fast::hash(stored) != e.crc32 {
+        return Err(Error::Checksum {
+            kind: e.kind.map(SectionKind::name).unwrap_or("unknown"),
+        });
+    }
+    Ok(())
+}
+
+/// Decodes the stored bytes of a compressed section (checked before: see [`check`]).
+fn decode(stored: &[u8], e: &SectionEntry) -> Result<Vec<u8>> {
+    decode_into(stored, e, vec![0u8; e.decoded_length as usize])
+}
+
+/// [`decode`] into `out`, reserved beforehand with the decoded length.
+fn decode_into(stored: &[u8], e: &SectionEntry, mut out: Vec<u8>) -> Result<Vec<u8>> {
+    let section = e.kind.map(SectionKind::name).unwrap_or("unknown");
+    let zstd = |err: ruzstd::decoding::errors::FrameDecoderError| Error::Malformed {
+        section,
+        detail: format!("zstd: {err}"),
+    };
+    let mut decoder = ruzstd::decoding::FrameDecoder::new();
+    // The window never needs to exceed what the frame decodes to (the writer lets zstd shrink
+    // it to the content): a larger one is refused before it is reserved.
+    decoder.set_max_window_size(e.decoded_length.max(1 << 20));
+    // Reading the frame header once before `decode_all` (which reads it again) makes the
+    // decoder reserve its window in one allocation; on a fresh decoder it would grow it by
+    // copying, old and new buffers alive together (≈ 1.5 windows more at the peak of a load).
+    decoder.init(stored).map_err(zstd)?;
+    let written = decoder.decode_all(stored, &mut out).map_err(zstd)?;
+    if written != out.len() {
+        return Err(Error::Malformed {
+            section,
+            detail: format!("zstd: {written} bytes decoded, {} expected", out.len()),
+        });
+    }
+    Ok(out)
+}
+
+/// A checked section of a whole file: a view into the file (stored) or its decoded bytes.
+fn open(file: &Arc<Vec<u8>>, received: usize, e: &SectionEntry) -> Result<SectionBytes> {
+    let stored = stored_in(file, received, e)?;
+    check(stored, e)?;
+    Ok(match e.encoding {
+        Encoding::Stored => SectionBytes {
+            buf: file.clone(),
+            range: e.offset as usize..(e.offset + e.length) as usize,
+        },
+        Encoding::Zstd => SectionBytes::from_vec(decode(stored, e)?),
+    })
+}
+
+impl Container {
+    /// Checks a whole model file and takes ownership of its bytes.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Self> {
+        let len = bytes.len();
+        let mut container = Container::partial(bytes, len)?;
+        container.complete(len)?;
+        Ok(container)
+    }
+
+    /// Takes a buffer of which only the first `received` bytes have arrived yet and checks
+    /// the core sections (all but the LM ones), which must lie inside them. The LM sections
+    /// stay pending until [`Container::complete`].
+    ///
+    /// The buffer should already have the whole file's length ([`Layout::file_end`]): it is
+    /// shared from now on and never reallocated, so its address stays valid for a writer
+    /// that fills the rest in place. Nothing in this crate reads a pending section's bytes
+    /// before `complete` is called. (The browser reads the file with a [`ContainerStream`]
+    /// instead, which never holds the whole file.)
+    pub fn partial(bytes: Vec<u8>, received: usize) -> Result<Self> {
+        let entries = read_table(&bytes[..received.min(bytes.len())])?;
+        let file = Arc::new(bytes);
+        let mut sections = Vec::with_capacity(entries.len());
+        for e in &entries {
+            if e.is_lm() {
+                e.range()?;
+                sections.push(None);
+            } else {
+                sections.push(Some(open(&file, received, e)?));
+            }
+        }
+        let len = file.len();
+        let mut container = Container {
+            entries,
+            sections,
+            file: Some(file),
+            len,
+        };
+        if !container.is_partial() {
+            container.file = None;
+        }
+        Ok(container)
+    }
+
+    /// Checks the pending sections now that `received` bytes have arrived. On success they
+    /// become visible (and the container lets the file go); on error (truncated, checksum) the
+    /// container stays as it was. A partial container from [`ContainerStream::core`] has no
+    /// file to read them from: its sections come with [`ContainerStream::finish`], and this is
+    /// a [`Error::Truncated`] error.
+    pub fn complete(&mut self, received: usize) -> Result<()> {
+        if !self.is_partial() {
+            return Ok(());
+        }
+        let Some(file) = &self.file else {
+            return Err(Error::Truncated {
+                needed: self.len as u64,
+                len: 0,
+            });
+        };
+        let mut opened = Vec::new();
+        for (i, e) in self.entries.iter().enumerate() {
+            if self.sections[i].is_none() {
+                opened.push((i, open(file, received, e)?));
+            }
+        }
+        for (i, s) in opened {
+            self.sections[i] = Some(s);
+        }
+        self.file = None;
+        Ok(())
+    }
+
+    /// Whether the container still holds the whole file buffer: only while sections are
+    /// pending (a complete container keeps the decoded sections, and the file only through
+    /// the views of stored sections).
+    pub fn keeps_file(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// Whether some sections are still pending (see [`Container::partial`]).
+    pub fn is_partial(&self) -> bool {
+        self.sections.iter().any(Option::is_none)
+    }
+
+    /// The section table.
+    pub fn entries(&self) -> &[SectionEntry] {
+        &self.entries
+    }
+
+    /// Total size of the file in bytes (from a [`ContainerStream`]: up to the end of the last
+    /// section, without the padding that may follow it).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the file is empty (never true for a valid container).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The first section of a kind, if present.
+    pub fn section(&self, kind: SectionKind) -> Option<SectionBytes> {
+        let at = self.entries.iter().position(|e| e.kind == Some(kind))?;
+        self.section_at(at)
+    }
+
+    /// The section at this index of the table, unless it is pending or out of range.
+    pub fn section_at(&self, at: usize) -> Option<SectionBytes> {
+        self.sections.get(at)?.clone()
+    }
+
+    /// The first section of a kind, or [`Error::MissingSection`].
+    pub fn require(&self, kind: SectionKind) -> Result<SectionBytes> {
+        self.section(kind).ok_or(Error::MissingSection(kind.name()))
+    }
+}
+
+/// The most bytes of padding between sections [`ContainerStream::window`] offers at once.
+const GAP_WINDOW: usize = 4096;
+
+/// A model file read as it arrives (the browser's download), one section at a time.
+///
+/// The writer asks where the next bytes of the file go ([`ContainerStream::window`]), copies
+/// them there and says how many it wrote ([`ContainerStream::wrote`]). Each section's stored
+/// bytes go into a buffer of their own; when the last of them is in, the section is checked
+/// (CRC-32, before anything is decoded), decoded if compressed, and its stored bytes are let
+/// go. So the whole file is never in memory: what stays is the sections as the engine uses
+/// them, and at most one section's stored bytes (plus the zstd decoder's window while it
+/// decodes) on top.
+///
+/// The core sections (all but the LM ones) must be intact: a checksum or decoding error in one
+/// is an error of `wrote`, as are a bad magic, version or table. An error in an LM section is
+/// kept for [`ContainerStream::finish`] and the rest of the LM part is skipped, so the classic
+/// engine still loads from [`ContainerStream::core`] (progressive loading: the core comes
+/// first in the files we ship). Sections must not overlap each other or the table; bytes
+/// between and after them are ignored.
+///
+/// ```
+/// use henkan::model::{ContainerStream, SectionKind};
+/// use henkan_builder::container::ContainerWriter;
+///
+/// let mut w = ContainerWriter::new();
+/// w.add(SectionKind::Meta, b"name=doc\n".to_vec());
+/// w.add(SectionKind::Ngram, vec![7; 40]);
+/// let file = w.finish();
+///
+/// let mut stream = ContainerStream::new(Some(file.len() as u64));
+/// for chunk in file.chunks(10) {
+///     let mut rest = chunk;
+///     while !rest.is_empty() && !stream.window().is_empty() {
+///         let window = stream.window();
+///         let n = window.len().min(rest.len());
+///         window[..n].copy_from_slice(&rest[..n]);
+///         stream.wrote(n).unwrap();
+///         rest = &rest[n..];
+///     }
+///     if stream.core_ready() {
+///         // the classic engine could be built now: the Meta section is in
+///         let core = stream.core().unwrap();
+///         assert!(core.section(SectionKind::Ngram).is_none());
+///     }
+/// }
+/// assert!(stream.is_complete());
+/// let container = stream.finish().unwrap();
+/// assert_eq!(container.section(SectionKind::Ngram).unwrap().as_ref(), [7; 40]);
+/// ```
+#[derive(Debug, Default)]
+pub struct ContainerStream {
+    /// Bytes of the file received.
+    received: u64,
+    /// The file's length as the transport announced it (`Content-Length`), if known.
+    expected: Option<u64>,
+    /// The header and the section table, until they are in (sized to what is needed next).
+    head: Vec<u8>,
+    layout: Option<Layout>,
+    /// Table indices in file order.
+    order: Vec<usize>,
+    /// How many of `order` are done (checked, or skipped after an LM error).
+    done: usize,
+    /// The stored bytes of the section `order[done]`, zero-filled ahead of the writer.
+    stored: Vec<u8>,
+    /// Its decoded bytes when it is compressed. Reserved before `stored`, so that what is let
+    /// go once the section is decoded (the stored bytes, the decoder's window) lies past what
+    /// stays, where the allocator reuses it for the next section: wasm linear memory then grows
+    /// to about the peak of the load instead of the sum of its holes.
+    out: Vec<u8>,
+    /// Where bytes that belong to no section go (padding), to be forgotten.
+    gap: Vec<u8>,
+    /// Each checked section (same index as the table).
+    sections: Vec<Option<SectionBytes>>,
+    /// Why the LM sections are unusable (the first error in one of them).
+    lm_error: Option<Error>,
+}
+
+impl ContainerStream {
+    /// A stream expecting a file of `expected` bytes (a table that says otherwise is an
+    /// error), or of any length.
+    pub fn new(expected: Option<u64>) -> Self {
+        ContainerStream {
+            expected,
+            head: vec![0; HEADER_LEN],
+            ..ContainerStream::default()
+        }
+    }
+
+    /// Where the next bytes of the file go (valid until the next call on the stream); empty
+    /// once every section is in: the rest of the file, if any, is to be ignored.
+    pub fn window(&mut self) -> &mut [u8] {
+        let Some(layout) = &self.layout else {
+            return &mut self.head[self.received as usize..];
+        };
+        let Some(e) = self.order.get(self.done).map(|&i| &layout.entries[i]) else {
+            return &mut [];
+        };
+        if self.received < e.offset || self.skips(e) {
+            let until = if self.received < e.offset {
+                e.offset
+            } else {
+                e.offset + e.length
+            };
+            let n = (until - self.received).min(GAP_WINDOW as u64) as usize;
+            self.gap.resize(n.max(self.gap.len()), 0);
+            return &mut self.gap[..n];
+        }
+        let at = (self.received - e.offset) as usize;
+        &mut self.stored[at..]
+    }
+
+    /// Takes note that `n` bytes were written into the [`ContainerStream::window`]; checks
+    /// (and decodes) the section they complete. An error for a bad header or table and for a
+    /// damaged core section (see the type's doc); after one, the stream is of no further use.
+    pub fn wrote(&mut self, n: usize) -> Result<()> {
+        let room = self.window().len();
+        if n > room {
+            return Err(Error::Malformed {
+                section: "stream",
+                detail: format!("{n} bytes written into a window of {room}"),
+            });
+        }
+        self.received += n as u64;
+        if self.layout.is_none() {
+            self.read_head()?;
+        }
+        self.settle()
+    }
+
+    /// Bytes of the file received.
+    pub fn received(&self) -> u64 {
+        self.received
+    }
+
+    /// The layout, once the section table is in.
+    pub fn layout(&self) -> Option<&Layout> {
+        self.layout.as_ref()
+    }
+
+    /// Whether every core section is in and checked ([`ContainerStream::core`]).
+    pub fn core_ready(&self) -> bool {
+        self.layout.as_ref().is_some_and(|l| {
+            l.entries
+                .iter()
+                .zip(&self.sections)
+                .all(|(e, s)| e.is_lm() || s.is_some())
+        })
+    }
+
+    /// Whether every section is in (checked, or skipped after an error in the LM part).
+    pub fn is_complete(&self) -> bool {
+        self.layout.is_some() && self.done == self.order.len()
+    }
+
+    /// The core of the model: a partial container with every core section and the LM ones
+    /// pending (complete when the model has no LM sections). [`Error::Truncated`] before the
+    /// core is in.
+    pub fn core(&self) -> Result<Container> {
+        let layout = self.layout.as_ref().ok_or(Error::Truncated {
+            needed: self.head.len() as u64,
+            len: self.received,
+        })?;
+        if !self.core_ready() {
+            return Err(Error::Truncated {
+                needed: layout.core_end,
+                len: self.received,
+            });
+        }
+        let sections = layout
+            .entries
+            .iter()
+            .zip(&self.sections)
+            .map(|(e, s)| if e.is_lm() { None } else { s.clone() })
+            .collect();
+        Ok(Container {
+            entries: layout.entries.clone(),
+            sections,
+            file: None,
+            len: layout.file_end as usize,
+        })
+    }
+
+    /// The whole model, once every section is in: the first error of an LM section, or
+    /// [`Error::Truncated`] when some have not arrived.
+    pub fn finish(self) -> Result<Container> {
+        if let Some(e) = self.lm_error {
+            return Err(e);
+        }
+        let container = self.core()?;
+        let layout = self.layout.as_ref().expect("core() checked the layout");
+        if !self.is_complete() {
+            return Err(Error::Truncated {
+                needed: layout.file_end,
+                len: self.received,
+            });
+        }
+        Ok(Container {
+            sections: self.sections,
+            ..container
+        })
+    }
+
+    /// Whether the bytes of this section are skipped (an earlier LM section was damaged).
+    fn skips(&self, e: &SectionEntry) -> bool {
+        e.is_lm() && self.lm_error.is_some()
+    }
+
+    /// Reads the header and the table once their bytes are in (growing `head` to the table).
+    fn read_head(&mut self) -> Result<()> {
+        let have = self.received as usize;
+        let magic = have.min(MAGIC.len());
+        if self.head[..magic] != MAGIC[..magic] {
+            return Err(Error::Magic);
+        }
+        if have < self.head.len() {
+            return Ok(());
+        }
+        let layout = match layout(&self.head) {
+            Err(Error::Truncated { needed, .. }) => {
+                // read_table refuses absurd section counts before asking for their bytes
+                self.head.resize(needed as usize, 0);
+                return Ok(());
+            }
+            other => other?,
+        };
+        if let Some(expected) = self.expected.filter(|&x| layout.file_end > x) {
+            return Err(Error::Truncated {
+                needed: layout.file_end,
+                len: expected,
+            });
+        }
+        let mut order: Vec<usize> = (0..layout.entries.len()).collect();
+        order.sort_by_key(|&i| layout.entries[i].offset);
+        let mut end = self.head.len() as u64;
+        for &i in &order {
+            let e = &layout.entries[i];
+            let section = e.kind.map(SectionKind::name).unwrap_or("unknown");
+            if e.offset < end {
+                return Err(Error::Malformed {
+                    section,
+                    detail: "overlaps the table or another section".into(),
+                });
+            }
+            if e.length > u64::from(MAX_DECODED_LEN) {
+                return Err(Error::Malformed {
+                    section,
+                    detail: format!("{} bytes", e.length),
+                });
+            }
+            end = e.range()?.end;
+        }
+        self.sections = vec![None; layout.entries.len()];
+        self.order = order;
+        self.layout = Some(layout);
+        self.head = Vec::new();
+        self.start_section();
+        Ok(())
+    }
+
+    /// Reserves the stored bytes of the section `order[done]` (unless it is skipped).
+    fn start_section(&mut self) {
+        let Some(e) = self.current() else { return };
+        if !self.skips(&e) {
+            if e.encoding == Encoding::Zstd {
+                self.out = vec![0; e.decoded_length as usize];
+            }
+            self.stored = vec![0; e.length as usize];
+        }
+    }
+
+    fn current(&self) -> Option<SectionEntry> {
+        let layout = self.layout.as_ref()?;
+        self.order
+            .get(self.done)
+            .map(|&i| layout.entries[i].clone())
+    }
+
+    /// Checks (and decodes) the sections whose bytes are all in, then reserves the next one.
+    fn settle(&mut self) -> Result<()> {
+        while let Some(e) = self.current() {
+            if self.received < e.offset + e.length {
+                break;
+            }
+            let i = self.order[self.done];
+            self.done += 1;
+            if self.skips(&e) {
+                continue;
+            }
+            let stored = std::mem::take(&mut self.stored);
+            let section = check(&stored, &e).and_then(|()| match e.encoding {
+                Encoding::Stored => Ok(SectionBytes::from_vec(stored)),
+                Encoding::Zstd => decode_into(&stored, &e, std::mem::take(&mut self.out))
+                    .map(SectionBytes::from_vec),
+            });
+            match section {
+                Ok(s) => self.sections[i] = Some(s),
+                Err(err) if e.is_lm() => self.lm_error = Some(err),
+                Err(err) => return Err(err),
+            }
+            self.start_section();
+        }
+        Ok(())
+    }
+}

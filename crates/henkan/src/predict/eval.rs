@@ -1,0 +1,185 @@
+//! Offline evaluation of predictions over an analyzed text (`henkan eval prediction`).
+//!
+//! Input: the analyzed corpus format (one sentence per line, tokens
+//! `surface/reading/left_id/right_id` percent-escaped, or `<unk>`), e.g.
+//! `build/corpus/dev/chat.txt`, the analysis of `../shared/data/dev/chat.dev.txt` with the
+//! same analyzer as the training corpus.
+//!
+//! Figures:
+//! - `nwp_topK`: share of the words (every token, `<unk>` counted as a miss) whose surface
+//!   is among the top-K next-word predictions given the previous words of the line (the
+//!   line starts at `<s>`).
+//! - `ksr` = (n_c − n_k) / n_c, the keystroke saving rate. n_c = romaji keystrokes to type
+//!   every known word's reading ([`super::romaji`], the kana of the whole line, so ん and っ
+//!   see the next word's first kana). n_k = keystrokes of a simulated user who types each
+//!   word's reading one romaji unit at a time, the previous words committed (they are the
+//!   context), and before each unit looks at the top 3 predictions (no kana typed yet:
+//!   next-word prediction; k kana typed: completion of those k kana). As soon as the word's
+//!   surface is among them at rank r, the user accepts it for 1 key (r = 1) or 2 keys
+//!   (r = 2, 3) — only if that is cheaper than typing the rest; otherwise the word costs
+//!   its full reading. Conversion keys (Space, Enter) are counted in neither n_c nor n_k.
+//!   `<unk>` words are left out of the ksr (their reading is unknown).
+
+use super::Prediction;
+
+/// One word of the evaluated text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    /// The written form.
+    pub surface: String,
+    /// The kana reading.
+    pub reading: String,
+    /// Left POS id.
+    pub left_id: u16,
+    /// Right POS id.
+    pub right_id: u16,
+}
+
+/// Something that predicts the next word (`query` empty) or completes `query`, given the
+/// previous words of the line.
+pub trait Predictor {
+    /// At most `limit` predictions, best first.
+    fn predict(&mut self, history: &[Option<Word>], query: &str, limit: usize) -> Vec<Prediction>;
+}
+
+/// Counts of one evaluation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EvalCounts {
+    /// Words evaluated (for nwp).
+    pub words: usize,
+    /// Words predicted at rank 1 with no kana typed.
+    pub top1: usize,
+    /// Words predicted within the top 3 with no kana typed.
+    pub top3: usize,
+    /// Keystrokes to type every reading (n_c).
+    pub keys_full: u64,
+    /// Keystrokes with predictions (n_k).
+    pub keys_typed: u64,
+    /// Calls to the predictor.
+    pub calls: usize,
+}
+
+impl EvalCounts {
+    /// Keystroke saving rate.
+    pub fn ksr(&self) -> f64 {
+        if self.keys_full == 0 {
+            return 0.0;
+        }
+        (self.keys_full as f64 - self.keys_typed as f64) / self.keys_full as f64
+    }
+}
+
+fn rank(preds: &[Prediction], surface: &str) -> Option<usize> {
+    preds.iter().take(3).position(|p| p.surface == surface)
+}
+
+/// Runs the simulation over analyzed lines, each a line's words (`None` = `<unk>`; the
+/// builder's `token::parse_line` reads them from the corpus format).
+pub fn evaluate(lines: &[Vec<Option<Word>>], predictor: &mut dyn Predictor) -> EvalCounts {
+    let mut n = EvalCounts::default();
+    for words in lines {
+        // Keystrokes per kana over the whole line's reading.
+        let mut chars = Vec::new();
+        let mut spans = Vec::with_capacity(words.len());
+        for w in words {
+            let s = chars.len();
+            if let Some(w) = w {
+                chars.extend(w.reading.chars());
+            }
+            spans.push(s..chars.len());
+        }
+        let costs = super::romaji::keystrokes(&chars);
+        for (i, w) in words.iter().enumerate() {
+            n.words += 1;
+            let Some(w) = w else { continue };
+            let history = &words[..i];
+            let preds = predictor.predict(history, "", 3);
+            n.calls += 1;
+            let r0 = rank(&preds, &w.surface);
+            n.top1 += usize::from(r0 == Some(0));
+            n.top3 += usize::from(r0.is_some());
+            let span = spans[i].clone();
+            let unit_costs = &costs[span.clone()];
+            let full: u64 = unit_costs.iter().map(|&c| c as u64).sum();
+            n.keys_full += full;
+            let accept = |r: usize| if r == 0 { 1 } else { 2 };
+            let mut cost = full;
+            let mut typed = 0u64;
+            let mut found = r0;
+            let reading: Vec<char> = chars[span].to_vec();
+            let mut k = 0;
+            loop {
+                if let Some(r) = found {
+                    cost = cost.min(typed + accept(r));
+                    break;
+                }
+                // Type the next unit.
+                typed += unit_costs[k] as u64;
+                k += 1;
+                while k < reading.len() && unit_costs[k] == 0 {
+                    k += 1;
+                }
+                if k >= reading.len() || typed + 1 >= full {
+                    break;
+                }
+                let query: String = reading[..k].iter().collect();
+                let preds = predictor.predict(history, &query, 3);
+                n.calls += 1;
+                found = rank(&preds, &w.surface);
+            }
+            n.keys_typed += cost;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Always predicts the same words.
+    struct Fixed(Vec<&'static str>);
+
+    impl Predictor for Fixed {
+        fn predict(&mut self, _: &[Option<Word>], query: &str, limit: usize) -> Vec<Prediction> {
+            self.0
+                .iter()
+                .filter(|s| query.is_empty() || s.starts_with(query))
+                .take(limit)
+                .map(|s| Prediction {
+                    surface: s.to_string(),
+                    reading: s.to_string(),
+                    id: 2,
+                    score: 0.0,
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn simulation_counts_keys() {
+        // きょう (kyo u = 4 keys) is predicted at rank 2 with nothing typed: 2 keys.
+        // は (ha = 2 keys) is never predicted: 2 keys. ありがとう (a ri ga to u = 8 keys):
+        // completed after "あり" (3 keys) at rank 1: 3 + 1 = 4 keys.
+        let word = |s: &str, id: u16| {
+            Some(Word {
+                surface: s.into(),
+                reading: s.into(),
+                left_id: id,
+                right_id: id,
+            })
+        };
+        let line = vec![
+            word("きょう", 1),
+            word("は", 2),
+            word("ありがとう", 3),
+            None,
+        ];
+        let mut p = Fixed(vec!["あ", "きょう", "あい", "あう", "ありがとう"]);
+        let n = evaluate(&[line], &mut p);
+        assert_eq!(n.words, 4);
+        assert_eq!((n.top1, n.top3), (0, 1));
+        assert_eq!(n.keys_full, 4 + 2 + 8);
+        assert_eq!(n.keys_typed, 2 + 2 + 4);
+    }
+}

@@ -1,0 +1,112 @@
+//! Mozc's candidate-filter rules (`henkan::candidate_filter`) on a toy segmenter section with
+//! POS groups.
+
+use henkan::candidate_filter::{is_noise, Word};
+use henkan::model::SectionBytes;
+use henkan::pos::{PosGroup, Segmenter};
+use henkan_builder::segmenter::{with_pos_groups, write_segmenter};
+
+// POS ids of a toy segmenter: 0 BOS/EOS, 1 noun, 2 noun prefix, 3 verb (ka-row ta-form),
+// 4 verb (wa-row renyō), 5 ending ます, 6 te-form て, 7 particle が, 8 symbol, 9 verb prefix,
+// 10 verb (independent), 11 suffix noun
+fn toy() -> Segmenter {
+    use PosGroup::*;
+    let n = 12;
+    let sig: Vec<usize> = (0..n).collect();
+    let section = write_segmenter(&sig, &sig, |_, _| true);
+    let mut masks = vec![0u32; n];
+    let mut set = |id: usize, gs: &[PosGroup]| {
+        for &g in gs {
+            masks[id] |= 1 << (g as u32);
+        }
+    };
+    set(1, &[ContentNoun, WeakCompoundNounSuffix]);
+    set(2, &[WeakCompoundNounPrefix]);
+    set(3, &[KagyoTaConnectionVerb]);
+    set(4, &[WagyoRenyoConnectionVerb]);
+    set(5, &[VerbSuffix]);
+    set(6, &[VerbSuffix, TeSuffix]);
+    set(7, &[AcceptableParticleAtBeginOfSegment]);
+    set(8, &[GeneralSymbol]);
+    set(9, &[WeakCompoundVerbPrefix]);
+    set(10, &[WeakCompoundVerbSuffix]);
+    set(11, &[NounSuffix]);
+    let section = with_pos_groups(&section, &masks).unwrap();
+    Segmenter::new(SectionBytes::from_vec(section)).unwrap()
+}
+
+/// A word as `(left id, right id, surface)`.
+type W = (u16, u16, &'static str);
+
+/// One case: words, rank, at the start of the input, noise?
+type Case = (&'static [W], usize, bool, bool);
+
+fn words(ws: &[W]) -> Vec<Word> {
+    ws.iter()
+        .map(|&(left, right, surface)| Word {
+            left,
+            right,
+            surface: surface.to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn mozc_noise_rules() {
+    let seg = toy();
+    let cases: &[Case] = &[
+        // 書い + ます, 買い + て: not how the verbs are written; in hiragana they pass
+        (&[(3, 3, "書い"), (5, 5, "ます")], 3, false, true),
+        (&[(3, 3, "書い"), (6, 6, "て")], 3, false, false),
+        (&[(4, 4, "買い"), (6, 6, "て")], 3, false, true),
+        (&[(4, 4, "かい"), (6, 6, "て")], 3, false, false),
+        (&[(4, 4, "買い"), (5, 5, "ます")], 3, false, false),
+        // the same inside one compound entry (left id the stem's, right id the ending's)
+        (&[(4, 6, "買いて")], 3, false, true),
+        // a noun prefix before a verb: noise after the first candidate
+        (&[(2, 2, "御"), (10, 10, "聞き")], 1, false, true),
+        (&[(2, 2, "御"), (10, 10, "聞き")], 0, false, false),
+        // a verb prefix before a verb, a noun prefix before a noun: connected, fine up to 10
+        (&[(9, 9, "お"), (10, 10, "聞き")], 3, false, false),
+        (&[(2, 2, "お"), (1, 1, "危機")], 9, false, false),
+        (&[(2, 2, "お"), (1, 1, "危機")], 10, false, true),
+        // a compound entry second: noise, unless a noun then a particle that may begin a
+        // segment
+        (&[(1, 1, "海"), (4, 6, "買いて")], 2, false, true),
+        (&[(1, 1, "紙"), (7, 5, "に書く")], 2, false, false),
+        // a symbol among several words
+        (&[(1, 1, "星"), (8, 8, "★")], 2, false, true),
+        // two numbers, but not one number written in two words of one kind
+        (&[(1, 1, "２"), (1, 5, "十三重")], 2, false, true),
+        (
+            &[(1, 1, "２"), (5, 5, "ます"), (1, 1, "３")],
+            2,
+            false,
+            true,
+        ),
+        (&[(1, 1, "１"), (1, 1, "０")], 2, false, false),
+        // a single plain word
+        (&[(1, 1, "変換")], 5, false, false),
+        // a suffix noun first: noise at the start of the input only
+        (&[(11, 11, "篇"), (11, 11, "感")], 3, true, true),
+        (&[(11, 11, "篇"), (11, 11, "感")], 3, false, false),
+        (&[(11, 11, "様")], 3, true, false),
+        (&[(1, 1, "日本"), (11, 11, "的")], 3, true, false),
+    ];
+    for &(ws, rank, at_start, want) in cases {
+        assert_eq!(
+            is_noise(&words(ws), &seg, rank, at_start),
+            want,
+            "{ws:?} rank {rank} at start {at_start}"
+        );
+    }
+    // a model without groups: nothing to say
+    let bare = Segmenter::new(SectionBytes::from_vec(write_segmenter(
+        &[0, 1, 2, 3, 4, 5, 6],
+        &[0, 1, 2, 3, 4, 5, 6],
+        |_, _| true,
+    )))
+    .unwrap();
+    let ws = words(&[(4, 4, "買い"), (6, 6, "て")]);
+    assert!(!is_noise(&ws, &bare, 3, false));
+}

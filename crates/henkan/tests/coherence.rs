@@ -1,0 +1,85 @@
+//! The `Coherence` section (word vectors per lexicon entry) end to end: built over the shipped
+//! dictionary with hand-made vectors, loaded with the model, and re-ranking the hybrid's final
+//! beam on conversion by the topical coherence of its words.
+
+#[path = "../../../tests/common/mod.rs"]
+mod common;
+
+use henkan::decoder::neural::{NeuralOptions, Scoring};
+use henkan::model::{Container, SectionKind};
+use henkan::{Engine, Session};
+use henkan_builder::coherence::attach_coherence;
+use std::collections::HashMap;
+
+/// がんばんよく… "Those who find the sauna hard can sweat a lot at a low temperature in a
+/// bedrock bath": 低温 (low temperature) and 低音 (low tone) share the reading ていおん.
+const READING: &str = "がんばんよくならさうながにがてなかたもていおんでもたりょうのあせがでます";
+
+fn convert(engine: &Engine, weight: f32) -> String {
+    let mut s = Session::new();
+    s.set_scoring(
+        Scoring::Hybrid,
+        NeuralOptions {
+            coherence_weight: weight,
+            ..NeuralOptions::default()
+        },
+    );
+    s.convert_reading(engine, READING).text()
+}
+
+/// The shipped model with vectors that put the bath words and one of the two homophones on
+/// one axis and the other homophone on another.
+fn model_with(
+    on_topic: &str,
+    off_topic: &str,
+) -> (Vec<u8>, henkan_builder::coherence::CoherenceReport) {
+    let bytes = std::fs::read(common::shipped_path()).unwrap();
+    let mut words = HashMap::new();
+    for w in ["岩盤浴", "サウナ", "汗", on_topic] {
+        words.insert(w.to_string(), 0u32);
+    }
+    words.insert(off_topic.to_string(), 1);
+    let vectors = [1.0, 0.0, 0.0, 1.0];
+    attach_coherence(bytes, &words, &vectors, 2, |_, _| true).unwrap()
+}
+
+#[test]
+fn coherent_homophones_win_the_conversion() {
+    let plain = common::shipped_engine();
+    for (on, off) in [("低温", "低音"), ("低音", "低温")] {
+        let (bytes, report) = model_with(on, off);
+        assert!(report.entries >= 5 && report.rows == 2, "{report:?}");
+        let engine = Engine::from_bytes(bytes).unwrap();
+        assert_eq!(
+            engine
+                .neural
+                .as_ref()
+                .unwrap()
+                .coherence
+                .as_ref()
+                .unwrap()
+                .len(),
+            report.entries
+        );
+        // the weight 0 is the model without vectors
+        assert_eq!(convert(&engine, 0.0), convert(&plain, 0.0));
+        let text = convert(&engine, 10.0);
+        assert!(text.contains(on) && !text.contains(off), "{on}: {text}");
+    }
+}
+
+#[test]
+fn a_damaged_section_is_an_error() {
+    let (bytes, _) = model_with("低温", "低音");
+    let c = Container::from_bytes(bytes.clone()).unwrap();
+    let section = c.section(SectionKind::Coherence).unwrap().as_ref().to_vec();
+    // a truncated section is refused when the LMs attach
+    let cut = henkan_builder::container::with_section(
+        &c,
+        SectionKind::Coherence,
+        section[..section.len() / 2].to_vec(),
+    );
+    assert!(Engine::from_bytes(cut).is_err());
+    let engine = Engine::from_bytes(bytes).unwrap();
+    assert!(engine.neural.unwrap().coherence.is_some());
+}

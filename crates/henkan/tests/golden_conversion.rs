@@ -1,0 +1,473 @@
+//! Golden conversions with the shipped model (`tests/golden/conversions.tsv`).
+#[path = "../../../tests/common/mod.rs"]
+mod common;
+
+use common::*;
+use henkan::decoder::neural::{NeuralOptions, Scoring};
+use henkan::Session;
+
+/// A session converting with `scoring` and the default options.
+fn session_for(scoring: Scoring) -> Session {
+    let mut s = Session::new();
+    s.set_scoring(scoring, NeuralOptions::default());
+    s
+}
+
+/// Asserts that `s` converts each reading of `cases` to its text.
+fn assert_conversions(
+    engine: &henkan::Engine,
+    s: &mut Session,
+    cases: &[(&str, &str)],
+    scoring: Scoring,
+) {
+    for &(reading, want) in cases {
+        assert_eq!(
+            s.convert_reading(engine, reading).text(),
+            want,
+            "{scoring:?}"
+        );
+    }
+}
+
+fn run_line(
+    session: &mut Session,
+    engine: &henkan::Engine,
+    input: &str,
+) -> henkan::session::Conversion {
+    session.clear();
+    if input.chars().any(|c| c.is_ascii_alphabetic()) {
+        session.insert_str(engine, input);
+        session.convert(engine)
+    } else {
+        session.convert_reading(engine, input)
+    }
+}
+
+#[test]
+fn golden_conversions() {
+    let engine = shipped_engine();
+    let mut session = Session::new();
+    let table = include_str!("../../../tests/golden/conversions.tsv");
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (input, expected) = line.split_once('\t').unwrap();
+        let conv = run_line(&mut session, &engine, input);
+        n += 1;
+        if conv.text() != expected {
+            failures.push(format!("{input}: want {expected}, got {}", conv.text()));
+        }
+        assert!(
+            conv.nbest.len() >= 10,
+            "{input}: only {} n-best",
+            conv.nbest.len()
+        );
+        assert_eq!(conv.nbest[0], conv.text());
+        let mut distinct = conv.nbest.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), conv.nbest.len(), "n-best are distinct");
+    }
+    assert!(n >= 10);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn segments_of_a_sentence() {
+    let engine = shipped_engine();
+    let mut s = Session::new();
+    let conv = s.convert_reading(&engine, "わたしのなまえはなかのです");
+    let segs: Vec<&str> = conv.segments.iter().map(|g| g.reading.as_str()).collect();
+    assert_eq!(segs, vec!["わたしの", "なまえは", "なかのです"]);
+    let cands = &conv.segments[2].candidates;
+    assert!(cands.len() >= 5, "{cands:?}");
+    assert!(cands.iter().any(|c| c.starts_with("仲野")), "{cands:?}");
+}
+
+#[test]
+fn resizing_a_segment_reconverts_the_rest() {
+    let engine = shipped_engine();
+    let mut s = Session::new();
+    let free = s.convert_reading(&engine, "きょうはいいてんきですね");
+    assert_eq!(free.segments[0].reading, "きょうは");
+    // Shift+← on the first segment: "きょう" | rest
+    let fixed = s.convert_reading_with_fixed(&engine, "きょうはいいてんきですね", &[3]);
+    assert_eq!(fixed.segments[0].reading, "きょう");
+    assert_eq!(fixed.segments[0].candidates[0], "今日");
+    assert_eq!(fixed.segments[1].start, 3);
+    assert!(fixed.text().starts_with("今日"));
+}
+
+#[test]
+fn per_key_best_text_tracks_the_input() {
+    let engine = shipped_engine();
+    let mut s = Session::new();
+    for c in "kyouhaiitenkidesune".chars() {
+        s.insert(&engine, c);
+        let _ = s.best_text(&engine);
+    }
+    assert_eq!(s.composer().preedit(), "きょうはいいてんきですね");
+    assert_eq!(s.best_text(&engine), "今日はいい天気ですね");
+    for _ in 0..3 {
+        s.backspace(&engine);
+    }
+    assert_eq!(s.composer().preedit(), "きょうはいいてんき");
+    let mut fresh = Session::new();
+    let a = s.convert(&engine);
+    let b = fresh.convert_reading(&engine, "きょうはいいてんき");
+    assert_eq!(a, b, "incremental lattice equals a fresh one");
+}
+
+/// The LM scores a number node as one digit, so a number split in two (`２０００` + `７` for
+/// にせんなな) cost it nothing more than the whole: the neural and hybrid decoders charge a
+/// word that starts with a digit right after one that ends with one
+/// (`NeuralOptions::digit_join_penalty`).
+#[test]
+fn the_lm_engines_keep_numbers_whole() {
+    let engine = shipped_engine();
+    let cases = [
+        ("せんきゅうひゃくごじゅうはちねん", "１９５８年"),
+        (
+            "にせんななねんくがつにじゅうろくにち",
+            "２００７年９月２６日",
+        ),
+    ];
+    for scoring in [Scoring::Neural, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        assert_conversions(&engine, &mut s, &cases, scoring);
+        // without the charge the LM alone's beam splits them (what the charge is for; the
+        // backward LM's rescoring, off here, happens to mend this one)
+        if scoring == Scoring::Neural {
+            let opts = NeuralOptions {
+                digit_join_penalty: 0.0,
+                backward_weight: 0.0,
+                ..NeuralOptions::default()
+            };
+            s.set_scoring(scoring, opts);
+            assert_eq!(
+                s.convert_reading(&engine, cases[0].0).text(),
+                "１９５０８年",
+                "the LM no longer splits numbers by itself: the charge may be unneeded"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_geminated_number_before_a_counter_is_offered_in_digits() {
+    // the dictionary has digits for いち, ろく, はち, not for いっ, ろっ, はっ, じゅっ, nor for
+    // じゅう, ひゃく, せん alone
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        for (reading, want) in [
+            ("いっぽん", "１本"),
+            ("ろっぽん", "６本"),
+            ("はっぴき", "８匹"),
+            ("いっぱく", "１泊"),
+            ("じゅっかい", "１０回"),
+            ("じゅうえんやすい", "１０円安い"),
+            ("ひゃくけん", "１００件"),
+            ("せんえん", "１０００円"),
+            ("さんびゃっぽん", "３００本"),
+            ("ひゃっかい", "１００回"),
+            ("しがつじゅうよっかに", "４月１４日に"),
+            ("にじゅうよっかから", "２４日から"),
+            ("きゅうじゅっぱーせんと", "９０％"),
+            ("きゅうせんまんにとうたつ", "９０００万に到達"),
+        ] {
+            let conv = s.convert_reading(&engine, reading);
+            assert!(
+                conv.nbest.iter().any(|t| t == want),
+                "{scoring:?} {reading}: {:?}",
+                conv.nbest
+            );
+        }
+        // the verb forms keep their kana
+        for reading in [
+            "いって",
+            "はってください",
+            "ろっぽんぎ",
+            "せかいじゅう",
+            "せんせい",
+            "ひゃくにんいっしゅ",
+            "ひゃっかてん",
+            "よってください",
+            "よっぽど",
+            "せんごのにほん",
+            "ここにおく",
+            "じかんにちょうどまにあった",
+        ] {
+            let text = s.convert_reading(&engine, reading).text();
+            assert!(
+                !text
+                    .chars()
+                    .any(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)),
+                "{scoring:?} {reading}: {text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_segment_read_as_a_symbol_offers_it_after_its_first_candidates() {
+    // as Mozc: やじるし offers 矢印 first, then →, ←, …; から offers 〜; ほしい offers no ★
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Neural, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        for (reading, first, symbol) in [
+            ("やじるし", "矢印", "→"),
+            ("ほし", "星", "★"),
+            ("から", "から", "〜"),
+            ("こめ", "", "※"),
+        ] {
+            let conv = s.convert_reading(&engine, reading);
+            let c = &conv.segments[0].candidates;
+            let at = c.iter().position(|t| t == symbol);
+            assert_eq!(at, Some(3), "{scoring:?} {reading}: {c:?}");
+            if !first.is_empty() {
+                assert_eq!(conv.text(), first, "{scoring:?} {reading}");
+            }
+            assert_eq!(
+                c.iter().filter(|t| *t == symbol).count(),
+                1,
+                "{scoring:?} {reading}: {c:?}"
+            );
+            // the whole sentence's n-best is left as it was
+            assert!(!conv.nbest.iter().any(|t| t == symbol), "{:?}", conv.nbest);
+        }
+        let conv = s.convert_reading(&engine, "ほしい");
+        assert!(
+            !conv.segments[0].candidates.iter().any(|t| t == "★"),
+            "{scoring:?}: {:?}",
+            conv.segments[0].candidates
+        );
+    }
+}
+
+#[test]
+fn today_and_the_days_around_it_are_offered_when_the_session_knows_the_date() {
+    // as Mozc's date rewriter: きょう offers today's date after its first candidates
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        let conv = s.convert_reading(&engine, "きょう");
+        assert!(
+            !conv.segments[0].candidates.iter().any(|t| t.contains('年')),
+            "no date without today: {:?}",
+            conv.segments[0].candidates
+        );
+        s.set_today(henkan::dates::Day::new(2026, 12, 31));
+        let conv = s.convert_reading(&engine, "きょう");
+        assert_eq!(conv.text(), "今日");
+        let c = &conv.segments[0].candidates;
+        assert_eq!(c[3], "２０２６/１２/３１", "{scoring:?}: {c:?}");
+        assert!(c.iter().any(|t| t == "令和８年１２月３１日"), "{c:?}");
+        assert!(c.iter().any(|t| t == "木曜日"), "{c:?}");
+        let offers = |s: &mut Session, reading: &str, date: &str| {
+            let c = s.convert_reading(&engine, reading).segments[0]
+                .candidates
+                .clone();
+            assert!(c.iter().any(|t| t == date), "{scoring:?} {reading}: {c:?}");
+        };
+        offers(&mut s, "あした", "２０２７年１月１日");
+        s.set_digit_width(henkan::lattice::DigitWidth::Half);
+        offers(&mut s, "きのう", "2026/12/30");
+        // only a segment read as the day's word: きょうと is 京都, no date
+        let conv = s.convert_reading(&engine, "きょうとにいく");
+        assert!(conv
+            .segments
+            .iter()
+            .all(|seg| !seg.candidates.iter().any(|t| t.contains('/'))));
+    }
+}
+
+#[test]
+fn a_number_offers_its_other_forms_right_after_its_digits() {
+    // as Mozc's number rewriter: せんにひゃくさんじゅうよん → １２３４, 1234, １，２３４, 千二百三十四, 一二三四
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        let conv = s.convert_reading(&engine, "せんにひゃくさんじゅうよん");
+        assert_eq!(
+            conv.segments[0].candidates[..5],
+            ["１２３４", "1234", "１，２３４", "千二百三十四", "一二三四"],
+            "{scoring:?}"
+        );
+        s.set_digit_width(henkan::lattice::DigitWidth::Half);
+        let c = &s.convert_reading(&engine, "にじゅうさん").segments[0].candidates;
+        assert_eq!(c[..4], ["23", "２３", "二十三", "二三"], "{scoring:?}");
+        // not for words that merely contain a number's reading
+        let c = &s.convert_reading(&engine, "さんぽ").segments[0].candidates;
+        assert!(!c.iter().any(|t| t == "三"), "{scoring:?}: {c:?}");
+    }
+}
+
+#[test]
+fn a_decimal_read_in_kana_is_written_with_a_point() {
+    // さんてんいちよん is 3.14 (the digits after てん read one by one), in the session's width;
+    // 点 stays where no digits follow it, or only the particle に
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Neural, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        for (reading, want) in [
+            ("さんてんいちよん", "３．１４"),
+            ("ぼうぎょりつにてんごななのせいせき", "防御率２．５７の成績"),
+            ("じゅうにてんさんぱーせんと", "１２．３％"),
+            ("れいてんごびょう", "０．５秒"),
+        ] {
+            assert_eq!(
+                s.convert_reading(&engine, reading).text(),
+                want,
+                "{scoring:?} {reading}"
+            );
+        }
+        for (reading, want) in [("にてんをとった", "２点"), ("さんてんにのぼる", "３点に")]
+        {
+            let text = s.convert_reading(&engine, reading).text();
+            assert!(text.starts_with(want), "{scoring:?} {reading}: {text}");
+        }
+        s.set_digit_width(henkan::lattice::DigitWidth::Half);
+        assert_eq!(
+            s.convert_reading(&engine, "さんてんいちよん").text(),
+            "3.14",
+            "{scoring:?}"
+        );
+    }
+}
+
+#[test]
+fn a_kanji_numeral_before_a_counter_has_its_digit_twin_next_to_it() {
+    // as Mozc: ふたり offers 二人 and right after it ２人, in the session's width
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        for (reading, kanji, digits) in [("ふたり", "二人", "２人"), ("よにん", "四人", "４人")]
+        {
+            let conv = s.convert_reading(&engine, reading);
+            let c = &conv.segments[0].candidates;
+            let k = c.iter().position(|t| t == kanji);
+            assert!(
+                k.is_some() && c.get(k.unwrap() + 1).map(String::as_str) == Some(digits),
+                "{scoring:?} {reading}: {c:?}"
+            );
+        }
+        let conv = s.convert_reading(&engine, "ふたりでいく");
+        assert!(
+            conv.nbest.iter().any(|t| t == "２人で行く"),
+            "{scoring:?}: {:?}",
+            conv.nbest
+        );
+        s.set_digit_width(henkan::lattice::DigitWidth::Half);
+        let conv = s.convert_reading(&engine, "ふたり");
+        assert!(
+            conv.segments[0].candidates.iter().any(|t| t == "2人"),
+            "{scoring:?}: {:?}",
+            conv.segments[0].candidates
+        );
+        // no counter, no twin
+        let conv = s.convert_reading(&engine, "いっしょに");
+        assert!(
+            conv.segments[0].candidates.iter().any(|t| t == "一緒に")
+                && !conv.segments[0].candidates.iter().any(|t| t == "1緒に"),
+            "{scoring:?}: {:?}",
+            conv.segments[0].candidates
+        );
+    }
+}
+
+#[test]
+fn segment_candidates_are_single_segments_near_the_best() {
+    // As Mozc's converter and candidate filter: a segment's candidates are paths the segmenter
+    // keeps in one piece and not far dearer than its best, so no fragment such as a word and a
+    // lone kana (`生ゅう`, `和たしは`) or two content words (`キュ雨`)
+    let engine = shipped_engine();
+    assert!(engine.segmenter.has_groups());
+    let mut s = session_for(Scoring::Classic);
+    for (reading, segment, kept, left_out) in [
+        (
+            "きゅうねんちゅう",
+            "きゅう",
+            &["９", "旧", "級", "急", "キュウ"][..],
+            &["キュ雨", "生ゅう", "既ゅう", "キュう"][..],
+        ),
+        (
+            "わたしはがくせいです",
+            "わたしは",
+            &["私は", "渡しは", "ワタシは"][..],
+            &["和たしは", "ワタしは", "綿しは"][..],
+        ),
+        (
+            "わたしはがくせいです",
+            "がくせいです",
+            &["学生です", "学制です"][..],
+            &["学せいです", "額せいです"][..],
+        ),
+        // Mozc's POS rules (src/candidate_filter.rs): a wa-row renyō stem before the te-form
+        // (`買って` is the verb), a prefix before the wrong kind of word, a weak compound past
+        // the tenth candidate
+        (
+            "かいて",
+            "かいて",
+            &["書いて", "描いて", "買い手", "欠いて"][..],
+            &["買いて", "飼いて"][..],
+        ),
+        (
+            "おききします",
+            "おききします",
+            &["お聞きします", "お聴きします", "お訊きします"][..],
+            &["雄聞きします", "御効きします", "お嬉々します"][..],
+        ),
+        // henkan's own rule: a suffix noun cannot begin the input (`篇` + `感`)
+        (
+            "へんかん",
+            "へんかん",
+            &["変換", "返還", "偏官", "ヘンカン"][..],
+            &["篇感", "編感", "篇間", "辺感", "編間"][..],
+        ),
+    ] {
+        let conv = s.convert_reading(&engine, reading);
+        let seg = conv
+            .segments
+            .iter()
+            .find(|g| g.reading == segment)
+            .unwrap_or_else(|| panic!("{reading}: no segment {segment}: {:?}", conv.segments));
+        let c = &seg.candidates;
+        for k in kept {
+            assert!(
+                c.iter().any(|t| t == k),
+                "{segment}: {k} missing from {c:?}"
+            );
+        }
+        for f in left_out {
+            assert!(!c.iter().any(|t| t == f), "{segment}: {f} in {c:?}");
+        }
+        // the kana and the katakana of the whole reading are always there
+        assert!(c.iter().any(|t| t == segment), "{c:?}");
+    }
+    // a segment the user resized keeps paths across the segmenter's boundaries (here all of them
+    // cross one: 私は | 学生)
+    let conv = s.convert_reading_with_fixed(&engine, "わたしはがくせいです", &[8]);
+    let c = &conv.segments[0].candidates;
+    assert_eq!(conv.segments[0].reading, "わたしはがくせい");
+    assert!(c.iter().any(|t| t == "私は学生"), "{c:?}");
+    assert!(c.len() > 5, "{c:?}");
+}
+
+#[test]
+fn a_conversion_does_not_start_with_a_suffix() {
+    // Mozc's prefix penalties (boundary.def) in the shipped model: `した` as a verb suffix, `よう`
+    // as a suffix cost more at the start of the input, so the noun wins
+    let engine = shipped_engine();
+    assert!(engine.connection.has_boundary_penalties());
+    let cases = [
+        ("したみにいき", "下見に行き"),
+        ("ようじぜんもうしこみ", "要事前申し込み"),
+    ];
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        assert_conversions(&engine, &mut session_for(scoring), &cases, scoring);
+    }
+}

@@ -1,0 +1,66 @@
+//! The word lattice over a tiny lexicon: extended key by key it equals the lattice built at
+//! once, and runs of unknown characters still get nodes.
+
+use henkan::lattice::Lattice;
+use henkan::lexicon::Lexicon;
+use henkan::model::SectionBytes;
+use henkan::pos::SpecialIds;
+use henkan_builder::lexicon::LexiconWriter;
+
+fn lex() -> Lexicon {
+    let mut w = LexiconWriter::new();
+    w.add("き", 1, 1, 100, "木");
+    w.add("きょう", 1, 1, 100, "今日");
+    w.add("ょう", 1, 1, 100, "X");
+    w.add("う", 1, 1, 100, "鵜");
+    let (i, p) = w.finish().unwrap();
+    Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap()
+}
+
+fn spans(l: &Lattice, lex: &Lexicon) -> Vec<(u16, u16, String)> {
+    let mut v: Vec<_> = l
+        .nodes()
+        .iter()
+        .map(|n| (n.begin, n.end, l.surface(lex, n)))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn incremental_equals_from_scratch() {
+    let lex = lex();
+    let sp = SpecialIds::default();
+    let mut a = Lattice::new();
+    for c in "きょう".chars() {
+        a.push(&lex, &sp, c);
+    }
+    let got = spans(&a, &lex);
+    assert!(got.contains(&(0, 3, "今日".into())));
+    assert!(got.contains(&(1, 3, "X".into())));
+    assert!(got.contains(&(2, 3, "鵜".into())));
+    assert!(got.contains(&(0, 1, "木".into())));
+    // backspace and retype gives the same lattice
+    a.truncate(&lex, 1);
+    assert_eq!(a.reading(), "き");
+    a.sync(&lex, &sp, "きょう");
+    assert_eq!(spans(&a, &lex), got);
+    let mut b = Lattice::new();
+    b.sync(&lex, &sp, "きょう");
+    assert_eq!(spans(&b, &lex), got);
+}
+
+#[test]
+fn unknown_runs() {
+    let lex = lex();
+    let sp = SpecialIds::default();
+    let mut l = Lattice::new();
+    l.sync(&lex, &sp, "ab12");
+    let s = spans(&l, &lex);
+    assert!(s.contains(&(0, 2, "ab".into())));
+    assert!(s.contains(&(2, 4, "12".into())));
+    // every position has a node ending there
+    for p in 1..=l.len() {
+        assert!(!l.ending_at(p).is_empty());
+    }
+}

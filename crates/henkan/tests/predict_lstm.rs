@@ -1,0 +1,215 @@
+//! Suggestions re-ranked by the LSTM (the shipped model has both the n-gram and the LSTM):
+//! the [`Suggester`]'s list starts with the candidate the public re-ranking puts first, from
+//! an LSTM state fed exactly the committed words, and picking a suggestion moves that state on.
+
+#[path = "../../../tests/common/mod.rs"]
+mod common;
+
+use henkan::predict::neural::{lm_word_of_ngram, rerank, LstmState, RerankScratch};
+use henkan::predict::neural::{LSTM_CANDIDATES, LSTM_WEIGHT};
+use henkan::predict::next_words;
+use henkan::predict::suggest::Suggester;
+use henkan::{Engine, Session};
+
+/// The best next word after `state`, as the suggester should rank it.
+fn top_next_word(engine: &Engine, s: &Suggester, state: &LstmState) -> String {
+    let (ngram, lm) = (
+        engine.ngram.as_ref().unwrap(),
+        engine.neural.as_ref().unwrap(),
+    );
+    let mut words = next_words(ngram, s.context(), &[], LSTM_CANDIDATES);
+    let n_gram_first = words.first().map(|w| w.surface.clone());
+    rerank(
+        lm,
+        &engine.lexicon,
+        &state.h,
+        &mut words,
+        LSTM_WEIGHT,
+        &mut RerankScratch::default(),
+    );
+    assert!(!words.is_empty(), "after {n_gram_first:?}");
+    words[0].surface.clone()
+}
+
+#[test]
+fn next_words_follow_the_lstm_state_of_the_commits() {
+    let engine = common::shipped_engine();
+    let (Some(ngram), Some(lm)) = (engine.ngram.as_ref(), engine.neural.as_ref()) else {
+        panic!("the shipped model has an n-gram and an LSTM");
+    };
+    let mut session = Session::new();
+    session.insert_str(&engine, "きょうはいいてんき");
+    let path = session.best_path(&engine).unwrap();
+    let conv = session.convert(&engine);
+    let pieces: Vec<(String, String)> = conv
+        .segments
+        .iter()
+        .map(|s| (s.reading.clone(), s.candidates[0].clone()))
+        .collect();
+    let pieces: Vec<(&str, &str)> = pieces
+        .iter()
+        .map(|(r, s)| (r.as_str(), s.as_str()))
+        .collect();
+    let mut sug = Suggester::new();
+    sug.commit_text(&engine, session.lattice(), &pieces);
+
+    // The same words, fed by hand.
+    let mut state = LstmState::new(lm);
+    for &i in &path.nodes {
+        state.feed(
+            lm,
+            lm.vocab.lm_id(session.lattice().nodes()[i as usize].entry),
+        );
+    }
+    let want = top_next_word(&engine, &sug, &state);
+    let got = sug.suggest(&engine, "", &[], 5).to_vec();
+    assert_eq!(got[0].surface, want, "{conv:?}");
+
+    // Picking a suggestion feeds its words.
+    let picked = sug.accept(&engine, 0).unwrap();
+    assert_eq!(picked.surface, want);
+    // Item 0 is a single word (a phrase follows its first word): the context's last word.
+    let id = sug.context().v;
+    state.feed(lm, lm_word_of_ngram(lm, &engine.lexicon, ngram, id));
+    let want = top_next_word(&engine, &sug, &state);
+    let got = sug.suggest(&engine, "", &[], 5).to_vec();
+    assert_eq!(got[0].surface, want);
+
+    // A reset forgets the LSTM state too: the list is the one at the start of a text.
+    sug.reset();
+    let want = top_next_word(&engine, &sug, &LstmState::new(lm));
+    assert_eq!(sug.suggest(&engine, "", &[], 5)[0].surface, want);
+}
+
+/// A candidate's LSTM probability is the sum over its POS variants (LM words with the same
+/// reading and surface): with the LSTM alone (weight 1), its score is log2 of that sum over
+/// the candidates' sums.
+#[test]
+fn rerank_sums_the_pos_variants_of_a_candidate() {
+    let engine = common::shipped_engine();
+    // the plain LSTM: without the prediction bias (its own test is below)
+    let mut plain = engine.neural.clone().unwrap();
+    plain.predict_bias.clear();
+    let (ngram, lm) = (engine.ngram.as_ref().unwrap(), &plain);
+    let lex = &engine.lexicon;
+    let variants = |w: &henkan::predict::Prediction| -> Vec<u32> {
+        let mut ids: Vec<u32> = lex
+            .get(&w.reading)
+            .filter(|e| lex.surface_text(&e.surface, &w.reading) == w.surface)
+            .map(|e| lm.vocab.lm_id(e.offset))
+            .filter(|&id| id != lm.model.unk_id)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    };
+    let state = LstmState::new(lm);
+    let words = next_words(ngram, henkan::predict::Context::new(), &[], 200);
+    let mass = |ids: &[u32]| -> f64 {
+        let mut out = vec![0.0; ids.len()];
+        lm.model.logits(ids, &state.h, &mut out, &mut Vec::new());
+        out.iter().map(|&l| (l as f64).exp()).sum()
+    };
+    // a word whose other variants hold ≥ 10% of its mass (so the sum shows in the score)
+    let a = words
+        .iter()
+        .find(|w| {
+            let own = mass(&[lm_word_of_ngram(lm, lex, ngram, w.id)]);
+            variants(w).len() >= 2 && own < 0.9 * mass(&variants(w))
+        })
+        .expect("a frequent word with two POS variants in the LM");
+    let b = words
+        .iter()
+        .find(|w| w.surface != a.surface && variants(w).len() == 1)
+        .unwrap();
+    let (ma, mb) = (mass(&variants(a)), mass(&variants(b)));
+    let mut cands = vec![a.clone(), b.clone()];
+    rerank(
+        lm,
+        lex,
+        &state.h,
+        &mut cands,
+        1.0,
+        &mut RerankScratch::default(),
+    );
+    let got = cands.iter().find(|w| w.surface == a.surface).unwrap().score as f64;
+    let want = (ma / (ma + mb)).log2();
+    assert!((got - want).abs() < 1e-3, "{} {got} vs {want}", a.surface);
+}
+
+/// The prediction bias (`henkan::predict::adapt`): an offset on a candidate's LM word moves
+/// it in the LSTM ranking, and the `PredictBias` section carries the offsets.
+#[test]
+fn prediction_offsets_move_candidates_and_load_from_the_model() {
+    let engine = common::shipped_engine();
+    let ngram = engine.ngram.as_ref().unwrap();
+    let mut lm = engine.neural.clone().unwrap();
+    let state = LstmState::new(&lm);
+    let rank = |lm: &henkan::lm::lstm::NeuralLm| {
+        let mut words = next_words(ngram, henkan::predict::Context::new(), &[], LSTM_CANDIDATES);
+        rerank(
+            lm,
+            &engine.lexicon,
+            &state.h,
+            &mut words,
+            1.0,
+            &mut RerankScratch::default(),
+        );
+        words
+    };
+    lm.predict_bias.clear();
+    let plain = rank(&lm);
+    assert!(plain.len() > 3);
+    let last = plain.last().unwrap().clone();
+    // every LM word of the last candidate's reading and surface gets +30 nats
+    lm.predict_bias = vec![0.0; lm.model.vocab];
+    for e in engine.lexicon.get(&last.reading) {
+        if engine.lexicon.surface_text(&e.surface, &last.reading) == last.surface {
+            lm.predict_bias[lm.vocab.lm_id(e.offset) as usize] = 30.0;
+        }
+    }
+    let biased = rank(&lm);
+    assert_eq!(biased[0].surface, last.surface);
+
+    // through the section
+    let offsets: Vec<f32> = (0..lm.model.vocab).map(|i| (i % 7) as f32 * 0.1).collect();
+    let file = std::fs::read(common::shipped_path()).unwrap();
+    let bytes = henkan_builder::replace_section(
+        file,
+        henkan::model::SectionKind::PredictBias,
+        henkan_builder::predict_bias::predict_bias_section(&offsets, 0.05),
+    )
+    .unwrap();
+    let loaded = Engine::from_bytes(bytes).unwrap();
+    let got = &loaded.neural.as_ref().unwrap().predict_bias;
+    assert_eq!(got.len(), offsets.len());
+    assert!(got.iter().zip(&offsets).all(|(a, b)| (a - b).abs() < 0.026));
+}
+
+/// Full-vocabulary logits (`LstmModel::logits_all`: product-quantized rows through a lookup
+/// table) equal the row-by-row ones, and the LSTM's own top words come out of them.
+#[test]
+fn full_vocabulary_logits_match_row_by_row_ones() {
+    let engine = common::shipped_engine();
+    let lm = engine.neural.as_ref().unwrap();
+    let mut state = LstmState::new(lm);
+    state.feed(lm, 5);
+    let (mut all, mut row) = (Vec::new(), Vec::new());
+    lm.model.logits_all(&state.h, &mut all, &mut row);
+    assert_eq!(all.len(), lm.model.vocab);
+    let ids: Vec<u32> = (0..lm.model.vocab as u32).collect();
+    let mut one = vec![0.0; ids.len()];
+    lm.model.logits(&ids, &state.h, &mut one, &mut row);
+    let worst = all
+        .iter()
+        .zip(&one)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
+    assert!(worst < 1e-3, "max difference {worst}");
+
+    let ngram = engine.ngram.as_ref().unwrap();
+    let map = henkan::predict::neural::VocabMap::new(lm, &engine.lexicon, ngram);
+    let top = map.top_words(lm, &state.h, 5, &mut RerankScratch::default());
+    assert_eq!(top.len(), 5);
+    assert!(top.windows(2).all(|w| w[0].1 >= w[1].1));
+}

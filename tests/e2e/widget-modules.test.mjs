@@ -1,0 +1,472 @@
+// The widget's modules (www/widget/) one by one in Chromium: each is imported into a blank page
+// (www/test/blank.html) and what it renders is checked. The last test drives the key handler
+// with the real wasm engine and model (pkg/, after `make wasm`).
+//
+//   node --test tests/e2e/widget-modules.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, MODEL } from './harness.mjs';
+
+/** @type {{url: string, stop: () => Promise<void>}} */
+let server;
+/** @type {Awaited<ReturnType<typeof launch>>} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A blank page served from the repository (its modules import from /www/). */
+async function blank() {
+  const page = await browser.context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${server.url}www/test/blank.html`);
+  return { page, errors };
+}
+
+/**
+ * A preedit as the engine sends it: 今日 (converted, focused), は (converted), てんき (not converted).
+ * @type {import('../../www/types.js').Preedit}
+ */
+const PREEDIT = {
+  text: '今日はてんき',
+  segments: [
+    { start: 0, end: 2, focused: true, converted: true },
+    { start: 2, end: 3, focused: false, converted: true },
+  ],
+  cursor: 6,
+};
+
+test('style: one stylesheet per document, the layer and windows fixed', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async () => {
+    const { ensureStyle, STYLE_ID } = await import('/www/widget/style.js');
+    ensureStyle(document);
+    ensureStyle(document);
+    const ul = document.body.appendChild(document.createElement('ul'));
+    ul.className = 'henkan-candidates';
+    return {
+      count: document.querySelectorAll(`style#${STYLE_ID}`).length,
+      position: getComputedStyle(ul).position,
+      display: getComputedStyle(ul).display,
+    };
+  });
+  assert.deepEqual(r, { count: 1, position: 'fixed', display: 'none' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('aria: points the field at an option, puts the page’s values back', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async () => {
+    const { AriaLink } = await import('/www/widget/aria.js');
+    const el = document.body.appendChild(document.createElement('textarea'));
+    el.setAttribute('aria-controls', 'page-list');
+    const aria = new AriaLink(el);
+    const attrs = () => [el.getAttribute('aria-controls'), el.getAttribute('aria-activedescendant')];
+    aria.point('L', 'L-3');
+    const pointed = attrs();
+    aria.release('other');
+    const afterOther = attrs();
+    aria.release('L');
+    const released = attrs();
+    aria.point('M', 'M-0');
+    aria.restore();
+    return { pointed, afterOther, released, restored: attrs() };
+  });
+  assert.deepEqual(r.pointed, ['L', 'L-3']);
+  assert.deepEqual(r.afterOther, ['L', 'L-3'], 'another list does not release this one');
+  assert.deepEqual(r.released, ['page-list', null]);
+  assert.deepEqual(r.restored, ['page-list', null]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('commit: execCommand in a focused field (one undo step), setRangeText when not focused', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async () => {
+    const { Committer } = await import('/www/widget/commit.js');
+    const el = document.body.appendChild(document.createElement('textarea'));
+    el.value = 'abcd';
+    el.focus();
+    el.setSelectionRange(2, 2);
+    let moved = 0;
+    const commit = new Committer(el, 'textarea', () => moved++);
+    /** @type {{type: string, data: string | null, inserting: boolean}[]} */
+    const events = [];
+    for (const type of ['beforeinput', 'input']) {
+      el.addEventListener(type, (e) => events.push({ type, data: /** @type {InputEvent} */ (e).data, inserting: commit.inserting }));
+    }
+    commit.insert('今日', false);
+    const focused = { value: el.value, caret: el.selectionStart, events: events.splice(0), moved };
+    document.execCommand('undo');
+    const undone = el.value;
+    events.length = 0; // the undo's own input event
+    el.blur();
+    el.value = 'ab';
+    el.setSelectionRange(1, 2);
+    commit.insert('X', true);
+    const unfocused = { value: el.value, caret: el.selectionStart, events: events.splice(0), inserting: commit.inserting, moved };
+    return { focused, undone, unfocused };
+  });
+  assert.equal(r.focused.value, 'ab今日cd');
+  assert.equal(r.focused.caret, 4);
+  // (Chromium sends no beforeinput for execCommand, as the Input Events spec says.)
+  assert.deepEqual(r.focused.events, [{ type: 'input', data: '今日', inserting: true }]);
+  assert.equal(r.undone, 'abcd', 'the commit is one undo step');
+  assert.equal(r.unfocused.value, 'aX', 'the selection is replaced');
+  assert.equal(r.unfocused.caret, 2);
+  assert.deepEqual(r.unfocused.events, [{ type: 'input', data: 'X', inserting: true }]);
+  assert.equal(r.unfocused.inserting, false);
+  assert.equal(r.unfocused.moved, 2);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('commit: a contenteditable gets the text at its saved selection after blur', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async () => {
+    const { Committer } = await import('/www/widget/commit.js');
+    const el = document.body.appendChild(document.createElement('div'));
+    el.contentEditable = 'true';
+    el.textContent = 'hello';
+    const other = document.body.appendChild(document.createElement('input'));
+    el.focus();
+    const sel = /** @type {Selection} */ (getSelection());
+    sel.collapse(/** @type {Text} */ (el.firstChild), 2);
+    const commit = new Committer(el, 'contenteditable');
+    commit.saveRange();
+    other.focus();
+    sel.removeAllRanges();
+    commit.insert('XY', true);
+    const first = el.textContent;
+    commit.insert('Z', true);
+    return { first, second: el.textContent };
+  });
+  assert.equal(r.first, 'heXYllo');
+  assert.equal(r.second, 'heXYZllo', 'the next commit follows the last one');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('preedit: one span per run at the caret, the focused segment marked, hidden again', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async (preeditData) => {
+    const { ensureStyle } = await import('/www/widget/style.js');
+    const { PreeditBox } = await import('/www/widget/preedit.js');
+    ensureStyle(document);
+    const wrap = document.body.appendChild(document.createElement('div'));
+    wrap.style.cssText = 'background: rgb(10, 20, 30); padding: 40px';
+    const el = wrap.appendChild(document.createElement('textarea'));
+    el.style.cssText = 'background: transparent; font: 20px monospace; width: 400px; height: 100px';
+    el.value = 'ab';
+    el.focus();
+    el.setSelectionRange(2, 2);
+    const box = new PreeditBox(el, 'textarea');
+    const layer = document.body.appendChild(document.createElement('div'));
+    layer.className = 'henkan-layer';
+    layer.append(box.el);
+    box.render(preeditData);
+    const field = el.getBoundingClientRect();
+    const b = box.el.getBoundingClientRect();
+    const shown = {
+      spans: [...box.el.children].map((s) => [s.textContent, s.className]),
+      anchor: box.anchor().textContent,
+      composing: el.classList.contains('henkan-composing'),
+      inside: b.left > field.left + 10 && b.top >= field.top && b.bottom <= field.bottom,
+      fontSize: box.el.style.fontSize,
+      background: box.el.style.backgroundColor,
+      isShown: box.shown,
+    };
+    // Placed once: a render with the field where it was does not measure the caret again.
+    const left = box.el.style.left;
+    box.el.style.left = '1px';
+    box.render(preeditData);
+    const cached = box.el.style.left;
+    box.invalidate();
+    box.render(preeditData);
+    const remeasured = box.el.style.left === left;
+    box.render(null);
+    return {
+      shown,
+      cached,
+      remeasured,
+      hidden: { display: box.el.style.display, children: box.el.childElementCount, composing: el.classList.contains('henkan-composing'), isShown: box.shown },
+    };
+  }, PREEDIT);
+  assert.deepEqual(r.shown.spans, [
+    ['今日', 'henkan-converted henkan-focused'],
+    ['は', 'henkan-converted'],
+    ['てんき', ''],
+  ]);
+  assert.equal(r.shown.anchor, '今日');
+  assert.equal(r.shown.composing, true);
+  assert.ok(r.shown.inside, 'the box is inside the field, after its text');
+  assert.equal(r.shown.fontSize, '20px');
+  assert.equal(r.shown.background, 'rgb(10, 20, 30)', 'the first opaque background behind the field');
+  assert.equal(r.shown.isShown, true);
+  assert.equal(r.cached, '1px');
+  assert.equal(r.remeasured, true);
+  assert.deepEqual(r.hidden, { display: 'none', children: 0, composing: false, isShown: false });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/**
+ * Sets up a field with a preedit box drawn and the given window module; returns handles on `window.t`.
+ * @param {import('playwright-core').Page} page
+ * @param {import('../../www/types.js').Preedit} preeditData
+ */
+async function withPreedit(page, preeditData) {
+  await page.evaluate(async (p) => {
+    const { ensureStyle } = await import('/www/widget/style.js');
+    const { PreeditBox } = await import('/www/widget/preedit.js');
+    const { AriaLink } = await import('/www/widget/aria.js');
+    ensureStyle(document);
+    const el = document.body.appendChild(document.createElement('textarea'));
+    el.style.cssText = 'margin: 50px; font: 18px sans-serif; width: 500px; height: 80px';
+    el.setAttribute('aria-controls', 'page-list');
+    el.focus();
+    const preedit = new PreeditBox(el, 'textarea');
+    const aria = new AriaLink(el);
+    const layer = document.body.appendChild(document.createElement('div'));
+    layer.className = 'henkan-layer';
+    layer.append(preedit.el);
+    preedit.render(p);
+    /** @type {any} */ (window).t = { el, preedit, aria, layer };
+  }, preeditData);
+}
+
+test('candidate window: the selected page under the focused segment, aria-selected, click index', async () => {
+  const { page, errors } = await blank();
+  await withPreedit(page, PREEDIT);
+  const r = await page.evaluate(async () => {
+    const { CandidateWindow } = await import('/www/widget/candidates.js');
+    const { optionIndex } = await import('/www/widget/listbox.js');
+    const t = /** @type {any} */ (window).t;
+    const win = new CandidateWindow(document, 'w1', t.preedit, t.aria);
+    t.layer.append(win.el);
+    const items = Array.from({ length: 12 }, (_, i) => `候補${i}`);
+    win.render({ items, selected: 10, pageSize: 9, open: true, segment: 0 });
+    const list = win.el;
+    const lb = list.getBoundingClientRect();
+    const pb = t.preedit.el.getBoundingClientRect();
+    const focused = t.preedit.anchor().getBoundingClientRect();
+    const shown = {
+      role: list.getAttribute('role'),
+      visible: getComputedStyle(list).display,
+      options: [...list.querySelectorAll('[role="option"]')].map((li) => [li.id, li.textContent, li.getAttribute('aria-selected')]),
+      page: list.querySelector('.henkan-page')?.textContent,
+      controls: t.el.getAttribute('aria-controls'),
+      active: t.el.getAttribute('aria-activedescendant'),
+      below: lb.top >= pb.bottom,
+      atSegment: Math.abs(lb.left - focused.left) < 1,
+      clicked: optionIndex(/** @type {HTMLElement} */ (list.querySelector('#w1-cand-11 .henkan-num'))),
+      notOption: optionIndex(list.querySelector('.henkan-page')),
+    };
+    win.render(null);
+    return {
+      shown,
+      hidden: { display: list.style.display, children: list.childElementCount, controls: t.el.getAttribute('aria-controls'), active: t.el.getAttribute('aria-activedescendant') },
+    };
+  });
+  assert.equal(r.shown.role, 'listbox');
+  assert.equal(r.shown.visible, 'block');
+  assert.deepEqual(r.shown.options, [
+    ['w1-cand-9', '1候補9', 'false'],
+    ['w1-cand-10', '2候補10', 'true'],
+    ['w1-cand-11', '3候補11', 'false'],
+  ]);
+  assert.equal(r.shown.page, '2/2');
+  assert.equal(r.shown.controls, 'w1-candidates');
+  assert.equal(r.shown.active, 'w1-cand-10');
+  assert.ok(r.shown.below, 'under the preedit');
+  assert.ok(r.shown.atSegment, 'at the focused segment');
+  assert.equal(r.shown.clicked, 11);
+  assert.equal(r.shown.notOption, null);
+  assert.deepEqual(r.hidden, { display: 'none', children: 0, controls: 'page-list', active: null });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('suggestion list: heading and options under the preedit; after a commit, under the caret in the next frame', async () => {
+  const { page, errors } = await blank();
+  await withPreedit(page, { text: 'よろしく', segments: [], cursor: 4 });
+  const r = await page.evaluate(async () => {
+    const { SuggestionList } = await import('/www/widget/suggestions.js');
+    const t = /** @type {any} */ (window).t;
+    /** @type {{items: string[], focused: number} | null} */
+    let view = { items: ['よろしく', 'よろしくお願いします', 'よろしくね'], focused: -1 };
+    const list = new SuggestionList(t.el, 'textarea', 'w2', t.preedit, t.aria, () => view);
+    t.layer.append(list.el);
+    const rows = () => [...list.el.children].map((li) => [li.getAttribute('role'), li.textContent, li.getAttribute('aria-selected')]);
+    list.render(false);
+    const pb = t.preedit.el.getBoundingClientRect();
+    const composing = {
+      rows: rows(),
+      display: list.el.style.display,
+      below: list.el.getBoundingClientRect().top >= pb.bottom,
+      controls: t.el.getAttribute('aria-controls'),
+    };
+    const first = list.el.children[1];
+    list.render(false);
+    const kept = list.el.children[1] === first;
+    view = { ...view, focused: 1 };
+    list.render(false);
+    const focused = { rows: rows(), controls: t.el.getAttribute('aria-controls'), active: t.el.getAttribute('aria-activedescendant') };
+    // The composition is committed: the box goes, the list waits for a frame to measure the caret.
+    t.el.value = 'よろしく';
+    t.el.setSelectionRange(4, 4);
+    t.preedit.render(null);
+    view = { items: ['お願いします'], focused: -1 };
+    list.render(false);
+    const waiting = { display: list.el.style.display, frame: list.frame };
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const caretShown = { display: list.el.style.display, rows: rows(), frame: list.frame, controls: t.el.getAttribute('aria-controls') };
+    view = null;
+    list.render(false);
+    return { composing, kept, focused, waiting, caretShown, hidden: { display: list.el.style.display, children: list.el.childElementCount } };
+  });
+  assert.deepEqual(r.composing.rows, [
+    ['presentation', '予測  Tab ⇥', null],
+    ['option', '1よろしく', 'false'],
+    ['option', '2よろしくお願いします', 'false'],
+    ['option', '3よろしくね', 'false'],
+  ]);
+  assert.equal(r.composing.display, 'block');
+  assert.ok(r.composing.below, 'under the preedit');
+  assert.equal(r.composing.controls, 'page-list', 'unfocused, the field does not point at it');
+  assert.equal(r.kept, true, 'the same view is not rebuilt');
+  assert.equal(r.focused.rows[0][1], '予測  Enter / 1–9');
+  assert.deepEqual(r.focused.rows.slice(1).map((x) => x[2]), ['false', 'true', 'false']);
+  assert.equal(r.focused.controls, 'w2-suggestions');
+  assert.equal(r.focused.active, 'w2-sugg-1');
+  assert.deepEqual(r.waiting, { display: 'none', frame: true });
+  assert.equal(r.caretShown.display, 'block');
+  assert.deepEqual(r.caretShown.rows.slice(1), [['option', '1お願いします', 'false']]);
+  assert.equal(r.caretShown.frame, false);
+  assert.equal(r.caretShown.controls, 'page-list', 'released when nothing is focused');
+  assert.deepEqual(r.hidden, { display: 'none', children: 0 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('indicator: あ / A / × at the field’s corner, redrawn only when that changes', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async () => {
+    const { ensureStyle } = await import('/www/widget/style.js');
+    const { Indicator } = await import('/www/widget/indicator.js');
+    ensureStyle(document);
+    const el = document.body.appendChild(document.createElement('textarea'));
+    el.style.cssText = 'margin: 30px; width: 300px; height: 60px';
+    const ind = new Indicator(document);
+    document.body.append(ind.el);
+    const ready = { status: /** @type {const} */ ('ready'), ready: true, error: '' };
+    const look = () => ({ display: ind.el.style.display, text: ind.el.textContent, mode: ind.el.dataset.mode, status: ind.el.dataset.status, title: ind.el.title });
+    ind.render(el, true, ready, true);
+    const on = look();
+    const f = el.getBoundingClientRect();
+    const b = ind.el.getBoundingClientRect();
+    const corner = Math.abs(b.right - (f.right - 4)) < 1 && Math.abs(b.top - (f.top + 4)) < 1;
+    ind.el.textContent = 'tampered';
+    ind.render(el, true, ready, true);
+    const skipped = ind.el.textContent;
+    ind.invalidate();
+    ind.render(el, true, ready, true);
+    const redrawn = ind.el.textContent;
+    ind.render(el, true, ready, false);
+    const off = look();
+    ind.render(el, true, { status: 'error', ready: false, error: 'the input method stopped: x' }, true);
+    const failed = look();
+    ind.render(el, false, ready, true);
+    return { on, corner, skipped, redrawn, off, failed, hidden: ind.el.style.display };
+  });
+  assert.deepEqual(r.on, { display: 'block', text: 'あ', mode: 'hiragana', status: 'ready', title: 'IME on (Ctrl+Space)' });
+  assert.ok(r.corner, 'at the top right corner of the field');
+  assert.equal(r.skipped, 'tampered', 'nothing changed: not redrawn');
+  assert.equal(r.redrawn, 'あ');
+  assert.deepEqual(r.off, { display: 'block', text: 'A', mode: 'direct', status: 'ready', title: 'IME off (Ctrl+Space)' });
+  assert.deepEqual(r.failed, { display: 'block', text: '×', mode: 'direct', status: 'error', title: 'the input method stopped: x' });
+  assert.equal(r.hidden, 'none');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('key handler with the real engine: compose, commit, OS composition, drop, rescue', async () => {
+  const { page, errors } = await blank();
+  const status = await page.evaluate(async (model) => {
+    const henkan = await import('/pkg/henkan.js');
+    const { HenkanIme } = await import('/www/ime.js');
+    const { Committer } = await import('/www/widget/commit.js');
+    const { KeyHandler } = await import('/www/widget/keys.js');
+    const ime = new HenkanIme();
+    await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
+    const el = document.body.appendChild(document.createElement('textarea'));
+    const commit = new Committer(el, 'textarea');
+    const t = { ime, el, keys: /** @type {any} */ (null), renders: 0, outputs: /** @type {string[]} */ ([]) };
+    t.keys = new KeyHandler(el, { ime, predictions: false, onOutput: (out) => t.outputs.push(out.state) }, commit, () => t.renders++);
+    el.addEventListener('keydown', (e) => t.keys.keyDown(e), true);
+    el.addEventListener('beforeinput', (e) => t.keys.beforeInput(/** @type {InputEvent} */ (e)), true);
+    el.addEventListener('compositionstart', () => t.keys.compositionStart(), true);
+    el.addEventListener('compositionend', () => t.keys.compositionEnd(), true);
+    /** @type {any} */ (window).t = t;
+    el.focus();
+    return ime.status;
+  }, MODEL);
+  assert.equal(status, 'ready');
+  const state = () =>
+    page.evaluate(() => {
+      const t = /** @type {any} */ (window).t;
+      return { value: t.el.value, preedit: t.keys.last?.preedit.text ?? null, renders: t.renders, status: t.ime.status };
+    });
+
+  await page.keyboard.type('aiu');
+  let s = await state();
+  assert.deepEqual([s.value, s.preedit], ['', 'あいう'], 'composing: nothing in the field yet');
+  assert.ok(s.renders >= 3, `rendered after each key (${s.renders})`);
+  await page.keyboard.press('Enter');
+  s = await state();
+  assert.deepEqual([s.value, s.preedit], ['あいう', ''], 'Enter commits');
+
+  // An OS IME composition starts: ours goes in first.
+  await page.keyboard.type('ka');
+  await page.evaluate(() => /** @type {any} */ (window).t.el.dispatchEvent(new CompositionEvent('compositionstart')));
+  s = await state();
+  assert.equal(s.value, 'あいうか');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).t.keys.osComposing), true);
+  await page.evaluate(() => /** @type {any} */ (window).t.el.dispatchEvent(new CompositionEvent('compositionend')));
+
+  // The field turns read-only: the composition is dropped, nothing is committed.
+  await page.keyboard.type('sa');
+  assert.equal((await state()).preedit, 'さ');
+  await page.evaluate(() => {
+    /** @type {any} */ (window).t.el.readOnly = true;
+  });
+  await page.keyboard.press('a');
+  s = await state();
+  assert.deepEqual([s.value, s.preedit], ['あいうか', null]);
+  await page.evaluate(() => {
+    /** @type {any} */ (window).t.el.readOnly = false;
+  });
+
+  // A wasm call fails (its session is gone): the preedit goes in as text, the key natively.
+  await page.keyboard.type('ta');
+  await page.evaluate(() => {
+    const t = /** @type {any} */ (window).t;
+    t.ime.handle.closeSession(t.keys.session);
+  });
+  await page.keyboard.press('n');
+  s = await state();
+  assert.deepEqual([s.value, s.preedit, s.status], ['あいうかたn', null, 'error']);
+  const outputs = await page.evaluate(() => /** @type {any} */ (window).t.outputs);
+  assert.ok(outputs.includes('composing'), String(outputs));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

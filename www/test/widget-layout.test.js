@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { popupPlace, candidatePage, suggestionRows, suggestionHeight, indicatorView, SUGGESTION_WIDTH } from '../widget/layout.js';
+
+const view = { width: 1000, height: 800 };
+
+test('a window goes below the line, left-aligned with it', () => {
+  assert.deepEqual(popupPlace({ left: 120, top: 100, bottom: 124 }, { width: 200, height: 150 }, view), { left: 120, top: 126 });
+});
+
+test('a window with no room below goes above, if there is room there', () => {
+  assert.deepEqual(popupPlace({ left: 120, top: 700, bottom: 724 }, { width: 200, height: 150 }, view), { left: 120, top: 548 });
+  // No room above either: below it stays (the viewport scrolls no window out of the top).
+  assert.deepEqual(popupPlace({ left: 120, top: 100, bottom: 124 }, { width: 200, height: 700 }, view), { left: 120, top: 126 });
+});
+
+test('a window is kept inside the viewport on the right and the left', () => {
+  assert.equal(popupPlace({ left: 950, top: 0, bottom: 20 }, { width: 200, height: 100 }, view).left, 798);
+  assert.equal(popupPlace({ left: -30, top: 0, bottom: 20 }, { width: 200, height: 100 }, view).left, 0);
+  // The suggestion list keeps its estimated width free.
+  assert.equal(popupPlace({ left: 990, top: 0, bottom: 20 }, { width: SUGGESTION_WIDTH, height: 100 }, view).left, 740);
+});
+
+/** @param {number} n @param {number} selected */
+const cands = (n, selected) => ({
+  items: Array.from({ length: n }, (_, i) => `候補${i}`),
+  selected,
+  pageSize: 9,
+  open: true,
+  segment: 0,
+});
+
+test('the candidate page: numbered from 1, the selected one marked, no label for one page', () => {
+  const { options, page } = candidatePage(cands(3, 1));
+  assert.equal(page, null);
+  assert.deepEqual(options.map((o) => [o.index, o.number, o.text, o.selected]), [
+    [0, '1', '候補0', false],
+    [1, '2', '候補1', true],
+    [2, '3', '候補2', false],
+  ]);
+});
+
+test('the candidate page of a later selection, with its label', () => {
+  const { options, page } = candidatePage(cands(20, 10));
+  assert.equal(page, '2/3');
+  assert.deepEqual(options.map((o) => o.index), [9, 10, 11, 12, 13, 14, 15, 16, 17]);
+  assert.deepEqual(options.map((o) => o.number), ['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+  assert.deepEqual(options.filter((o) => o.selected).map((o) => o.index), [10]);
+  assert.equal(candidatePage(cands(20, 19)).options.length, 2);
+});
+
+test('the suggestion rows: the heading tells the keys, the focused one is selected', () => {
+  const unfocused = suggestionRows({ items: ['よろしく', 'よろしくお願いします'], focused: -1 });
+  assert.equal(unfocused.heading, '予測  Tab ⇥');
+  assert.deepEqual(unfocused.options.map((o) => o.selected), [false, false]);
+  const focused = suggestionRows({ items: ['よろしく', 'よろしくお願いします'], focused: 1 });
+  assert.equal(focused.heading, '予測  Enter / 1–9');
+  assert.deepEqual(focused.options.map((o) => [o.index, o.number, o.text, o.selected]), [
+    [0, '1', 'よろしく', false],
+    [1, '2', 'よろしくお願いします', true],
+  ]);
+  assert.equal(suggestionHeight(0), 24);
+  assert.equal(suggestionHeight(3), 102);
+});
+
+test('the indicator: on, off, loading, failed', () => {
+  assert.deepEqual(indicatorView('ready', true, true, ''), { text: 'あ', title: 'IME on (Ctrl+Space)', mode: 'hiragana' });
+  assert.deepEqual(indicatorView('ready', true, false, ''), { text: 'A', title: 'IME off (Ctrl+Space)', mode: 'direct' });
+  assert.deepEqual(indicatorView('loading', false, true, ''), { text: '…', title: 'loading the dictionary…', mode: 'direct' });
+  assert.deepEqual(indicatorView('error', false, true, 'the input method stopped: x'), { text: '×', title: 'the input method stopped: x', mode: 'direct' });
+  assert.equal(indicatorView('idle', false, true, '').text, 'あ');
+});

@@ -1,0 +1,62 @@
+// The candidate window: the page of candidates of the focused segment under it, the selected
+// one aria-selected (and the field's aria-activedescendant), the page label when there are more.
+
+import { candidatePage, popupPlace } from './layout.js';
+import { listbox, optionElement, presentationRow } from './listbox.js';
+
+/** @typedef {import('../types.js').CandidateList} CandidateList */
+/** @typedef {import('./preedit.js').PreeditBox} PreeditBox */
+/** @typedef {import('./aria.js').AriaLink} AriaLink */
+
+export class CandidateWindow {
+  /**
+   * @param {Document} doc
+   * @param {string} id the field's widget id (the list's and options' ids start with it)
+   * @param {PreeditBox} preedit the box it opens under
+   * @param {AriaLink} aria
+   */
+  constructor(doc, id, preedit, aria) {
+    this.id = id;
+    this.preedit = preedit;
+    this.aria = aria;
+    this.el = listbox(doc, 'henkan-candidates', `${id}-candidates`, '変換候補');
+  }
+
+  /**
+   * The id of the option of candidate `index`.
+   * @param {number} index
+   */
+  optionId(index) {
+    return `${this.id}-cand-${index}`;
+  }
+
+  /**
+   * Shows the candidates (when the list is open and not empty) or hides the window.
+   * @param {CandidateList | null} cands
+   */
+  render(cands) {
+    const list = this.el;
+    const doc = list.ownerDocument;
+    if (cands && cands.open && cands.items.length > 0) {
+      const { options, page } = candidatePage(cands);
+      /** @type {HTMLLIElement[]} */
+      const items = options.map((row) => optionElement(doc, this.optionId(row.index), row));
+      if (page !== null) items.push(presentationRow(doc, 'henkan-page', page));
+      list.replaceChildren(...items);
+      list.style.display = 'block';
+      // At the focused segment, below the preedit; above it when there is no room below.
+      const a = this.preedit.anchor().getBoundingClientRect();
+      const p = this.preedit.el.getBoundingClientRect();
+      const size = { width: list.offsetWidth, height: list.offsetHeight };
+      const view = { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight };
+      const { left, top } = popupPlace({ left: a.left, top: p.top, bottom: p.bottom }, size, view);
+      list.style.left = `${left}px`;
+      list.style.top = `${top}px`;
+      this.aria.point(list.id, this.optionId(cands.selected));
+    } else if (list.firstChild) {
+      list.style.display = 'none';
+      list.replaceChildren();
+      this.aria.restore();
+    }
+  }
+}

@@ -1,0 +1,71 @@
+// Committing text into the field. Commits go in through `execCommand('insertText')`, which fires
+// `beforeinput`/`input` like typing and adds one undo step; when the field is not focused (a
+// commit on blur) or the command is refused, `setRangeText` (or a Range in a contenteditable)
+// plus an `input` event.
+
+export class Committer {
+  /**
+   * @param {HTMLElement} el the field
+   * @param {'textarea' | 'input' | 'contenteditable'} kind
+   * @param {() => void} [onMove] called before each insertion (the caret moves)
+   */
+  constructor(el, kind, onMove) {
+    this.el = el;
+    this.kind = kind;
+    this.onMove = onMove;
+    /** @type {Range | null} the last selection in a contenteditable (where a commit goes when the
+     * field has lost it, as on blur) */
+    this.range = null;
+    /** Our own commit is going in: its `beforeinput` is ours. */
+    this.inserting = false;
+  }
+
+  /** Remembers the selection of a contenteditable (before a key is handled). */
+  saveRange() {
+    if (this.kind !== 'contenteditable') return;
+    const sel = this.el.ownerDocument.getSelection();
+    if (sel && sel.rangeCount > 0 && this.el.contains(sel.anchorNode)) this.range = sel.getRangeAt(0).cloneRange();
+  }
+
+  /**
+   * Inserts committed text at the caret as one undoable edit.
+   * @param {string} text
+   * @param {boolean} fallback insert without execCommand (not focused, or inside another edit)
+   */
+  insert(text, fallback) {
+    const { el } = this;
+    const doc = el.ownerDocument;
+    this.onMove?.();
+    this.inserting = true;
+    try {
+      if (!fallback && doc.activeElement === el && doc.execCommand('insertText', false, text)) return;
+      if (this.kind === 'contenteditable') {
+        const sel = doc.getSelection();
+        let range = sel && sel.rangeCount > 0 && el.contains(sel.anchorNode) ? sel.getRangeAt(0) : this.range;
+        if (!range) {
+          range = doc.createRange();
+          range.selectNodeContents(el);
+          range.collapse(false);
+        }
+        range.deleteContents();
+        const node = doc.createTextNode(text);
+        range.insertNode(node);
+        range.setStartAfter(node);
+        range.collapse(true);
+        this.range = range.cloneRange();
+        if (sel && doc.activeElement === el) {
+          sel.removeAllRanges();
+          sel.addRange(range);
+        }
+      } else {
+        const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (el);
+        const start = field.selectionStart ?? field.value.length;
+        const end = field.selectionEnd ?? start;
+        field.setRangeText(text, start, end, 'end');
+      }
+      el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: text }));
+    } finally {
+      this.inserting = false;
+    }
+  }
+}

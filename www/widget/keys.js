@@ -1,0 +1,280 @@
+// Key handling: the field's keys, text input and OS compositions go to the wasm session, and
+// its outputs (commits, the preedit, the lists) come back to the field. Holds the composition
+// state of one field; drawing is the caller's (`render`).
+
+import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf } from '../keymap.js';
+
+/** @typedef {import('../types.js').ImeOutput} ImeOutput */
+/** @typedef {import('../types.js').HenkanHandle} HenkanHandle */
+/** @typedef {import('../widget.js').AttachOptions} AttachOptions */
+/** @typedef {import('./commit.js').Committer} Committer */
+
+export class KeyHandler {
+  /**
+   * @param {HTMLElement} el the field
+   * @param {AttachOptions} options read when used (a page may change them later)
+   * @param {Committer} commit inserts commits into the field
+   * @param {() => void} render draws the preedit, the lists and the indicator from `last`
+   */
+  constructor(el, options, commit, render) {
+    this.el = el;
+    this.options = options;
+    this.ime = options.ime;
+    this.commit = commit;
+    this.render = render;
+    /** @type {number | null} the wasm session, opened with the first key */
+    this.session = null;
+    this.enabled = options.enabled ?? true;
+    /** An OS IME composition is under way. */
+    this.osComposing = false;
+    /** @type {ImeOutput | null} the last output */
+    this.last = null;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.previewTimer = null;
+  }
+
+  /** Opens the session lazily: the model may still be loading at attach time. */
+  open() {
+    const { ime, options } = this;
+    if (this.session === null && ime.handle) {
+      this.session = ime.handle.openSession();
+      ime.handle.setLive(this.session, options.live ?? false);
+      if (options.predictions === false) ime.handle.setPredictions(this.session, false);
+      if (options.learning === false) ime.handle.setLearning(this.session, false);
+      if (!this.enabled) ime.handle.setEnabled(this.session, false);
+    }
+    return this.session;
+  }
+
+  /**
+   * A wasm call; null when it threw (a panic: the IME is marked broken).
+   * @param {(handle: HenkanHandle) => ImeOutput} call
+   * @returns {ImeOutput | null}
+   */
+  run(call) {
+    try {
+      return call(/** @type {HenkanHandle} */ (this.ime.handle));
+    } catch (e) {
+      this.ime.fail(e);
+      return null;
+    }
+  }
+
+  /** Whether a preedit is shown. */
+  hasComposition() {
+    return !!this.last && this.last.preedit.text.length > 0;
+  }
+
+  /** Whether suggestions are offered. */
+  hasSuggestions() {
+    return !!this.last && (this.last.completions?.length ?? 0) > 0;
+  }
+
+  /**
+   * What the suggestion list shows: while the field is focused, with no OS composition and no
+   * candidate window.
+   */
+  suggestionView() {
+    const visible = this.el.ownerDocument.activeElement === this.el && this.ime.ready && !this.osComposing && !this.last?.candidates?.open;
+    return visible && this.last ? suggestionsOf(this.last) : null;
+  }
+
+  /** @param {KeyboardEvent} e */
+  keyDown(e) {
+    const { ime, options } = this;
+    if (!ime.ready) return;
+    if (fieldKind(this.el) === null) {
+      // The field became a password field (or read-only): drop any composition, store nothing.
+      this.drop();
+      return;
+    }
+    if (!shouldSend(e, { ready: true, osComposing: this.osComposing })) return;
+    const s = this.open();
+    if (s === null) return;
+    this.commit.saveRange();
+    const t0 = performance.now();
+    const out = this.run((handle) => {
+      const units = keyUnits(e.key);
+      if (units.length === 1) return handle.key(s, e.key, modsOf(e));
+      // Several characters in one key: one call each, their commits joined.
+      let committed = '';
+      let last = null;
+      for (const unit of units) {
+        last = handle.key(s, unit, modsOf(e));
+        committed += last.committed;
+      }
+      return { ...(/** @type {ImeOutput} */ (last)), committed };
+    });
+    const t1 = performance.now();
+    if (!out) {
+      // The wasm call failed (a panic): keep what the user typed as plain text; the key itself
+      // then goes in natively.
+      this.rescue();
+      return;
+    }
+    if (out.consumed) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+    this.apply(out, false);
+    options.onOutput?.(out, { key: e.key, wasmMs: t1 - t0, totalMs: performance.now() - t0 });
+    // The page may shift its layout in reaction to the key (as the demo's meters do): check the
+    // preedit's place once more before the frame is drawn.
+    if (this.hasComposition()) this.el.ownerDocument.defaultView?.requestAnimationFrame(() => this.render());
+    if (options.onPreview && out.state === 'composing') this.schedulePreview();
+  }
+
+  /** When typing pauses: the live conversion for `onPreview`, computed off the key path. */
+  schedulePreview() {
+    const { ime, options } = this;
+    if (this.previewTimer !== null) clearTimeout(this.previewTimer);
+    this.previewTimer = setTimeout(() => {
+      this.previewTimer = null;
+      const s = this.session;
+      // Stale when the composition ended or changed state meanwhile.
+      if (s === null || !ime.ready || this.last?.state !== 'composing') return;
+      const out = this.run((handle) => handle.preview(s));
+      if (out && out.state === 'composing') options.onPreview?.(out);
+    }, options.previewDelay ?? 40);
+  }
+
+  /** Stops a pending preview. */
+  cancelPreview() {
+    if (this.previewTimer !== null) clearTimeout(this.previewTimer);
+  }
+
+  /** @param {InputEvent} e */
+  beforeInput(e) {
+    if (this.commit.inserting || e.isComposing || this.osComposing) return;
+    if (!this.hasComposition()) {
+      // Text from elsewhere after a commit: the predictions were for the old context.
+      if (this.hasSuggestions()) this.flush(true);
+      return;
+    }
+    // Text arriving without a key we handled (virtual keyboard, dictation, paste from the context
+    // menu, drop): commit our composition first, then let the text in unconverted.
+    const text = e.data ?? e.dataTransfer?.getData('text/plain') ?? null;
+    if (e.inputType.startsWith('insert') && text) {
+      // One edit for both, after this event: inserting from inside beforeinput and letting the
+      // native insertion follow leaves Chromium's caret at the offset it computed before.
+      const s = this.session;
+      if (s === null || !this.ime.handle) return;
+      const out = this.run((handle) => handle.flush(s));
+      if (!out) return;
+      e.preventDefault();
+      const all = out.committed + text;
+      this.apply({ ...out, committed: '' }, true);
+      queueMicrotask(() => this.commit.insert(all, false));
+      return;
+    }
+    this.flush(true);
+  }
+
+  /** An OS IME composition starts: ours is committed first, and stays out of its way. */
+  compositionStart() {
+    this.osComposing = true;
+    if (this.hasComposition() || this.hasSuggestions()) this.flush(true);
+    this.render();
+  }
+
+  compositionEnd() {
+    this.osComposing = false;
+  }
+
+  /** @param {MouseEvent} e a mousedown on the field */
+  pointerDown(e) {
+    // A click moves the caret: commit first, where the caret was (as native IMEs do); the
+    // predictions for the old place go.
+    if (e.target === this.el && (this.hasComposition() || this.hasSuggestions())) this.flush(false);
+  }
+
+  /** The field lost the focus: the composition goes in. */
+  blur() {
+    if (this.hasComposition() || this.hasSuggestions()) this.flush(true);
+    this.render();
+  }
+
+  /**
+   * A click on a candidate or a suggestion.
+   * @param {number} index
+   */
+  select(index) {
+    const s = this.session;
+    if (s === null || !this.ime.ready) return;
+    const out = this.run((handle) => handle.selectCandidate(s, index));
+    if (out) this.apply(out, false);
+  }
+
+  /** A click on the indicator: IME on/off. */
+  toggle() {
+    const s = this.open();
+    if (s === null || !this.ime.ready) return;
+    const out = this.run((handle) => handle.setEnabled(s, !this.enabled));
+    if (out) this.apply(out, false);
+  }
+
+  /**
+   * Commits whatever is composed.
+   * @param {boolean} fallback insert without execCommand (not focused, or inside another edit)
+   */
+  flush(fallback) {
+    const { ime } = this;
+    const s = this.session;
+    if (s === null || !ime.handle) return;
+    let out = null;
+    try {
+      out = ime.handle.flush(s);
+    } catch (e) {
+      // The instance is broken: keep the user's text anyway.
+      ime.fail(e);
+      this.rescue();
+      return;
+    }
+    this.apply(out, fallback);
+  }
+
+  /** After a failure inside wasm: the preedit as shown goes into the field as plain text. */
+  rescue() {
+    const text = this.last?.preedit.text ?? '';
+    this.last = null;
+    if (text) this.commit.insert(text, true);
+    this.render();
+  }
+
+  /** Drops the composition without committing (the field became a password field). */
+  drop() {
+    const { ime } = this;
+    if (this.session !== null && ime.handle) {
+      try {
+        ime.handle.cancel(this.session);
+      } catch {
+        // nothing to drop
+      }
+    }
+    this.last = null;
+    this.render();
+  }
+
+  /**
+   * @param {ImeOutput} out
+   * @param {boolean} fallback
+   */
+  apply(out, fallback) {
+    this.last = out;
+    this.enabled = out.mode !== 'direct';
+    if (out.committed) this.commit.insert(out.committed, fallback);
+    this.render();
+  }
+
+  /** Closes the session (on detach). */
+  close() {
+    const { ime } = this;
+    if (this.session !== null && ime.handle) {
+      try {
+        ime.handle.closeSession(this.session);
+      } catch {
+        // A broken instance has nothing left to close.
+      }
+    }
+  }
+}

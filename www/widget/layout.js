@@ -1,0 +1,90 @@
+// Pure logic of the widget's windows, no DOM: what the candidate window, the suggestion list
+// and the indicator show, and where a window goes. Tested with `node --test www/test/`.
+
+import { pageOf } from '../keymap.js';
+
+/** @typedef {import('../types.js').CandidateList} CandidateList */
+
+/**
+ * @typedef {object} OptionRow one option of a list
+ * @property {number} index what `selectCandidate` takes (the candidate's or suggestion's index)
+ * @property {string} number the digit shown before it (the key that picks it)
+ * @property {string} text
+ * @property {boolean} selected
+ */
+
+/**
+ * Where a window goes under (or over) a line of text: below it, left-aligned with `at.left` but
+ * kept inside the viewport; above it when there is no room below and there is room above.
+ * @param {{left: number, top: number, bottom: number}} at the line (viewport coordinates)
+ * @param {{width: number, height: number}} size the window
+ * @param {{width: number, height: number}} view the viewport
+ * @returns {{left: number, top: number}}
+ */
+export function popupPlace(at, size, view) {
+  const below = at.bottom + 2;
+  const above = at.top - size.height - 2;
+  return {
+    left: Math.max(0, Math.min(at.left, view.width - size.width - 2)),
+    top: below + size.height > view.height && above > 0 ? above : below,
+  };
+}
+
+/**
+ * The page of the candidate window: the options of the selected candidate's page, numbered from
+ * 1, and the page label (`2/3`) when there are several pages.
+ * @param {CandidateList} cands
+ * @returns {{options: OptionRow[], page: string | null}}
+ */
+export function candidatePage(cands) {
+  const { start, end, page, pages } = pageOf(cands.items.length, cands.selected, cands.pageSize);
+  /** @type {OptionRow[]} */
+  const options = [];
+  for (let i = start; i < end; i++) {
+    options.push({ index: i, number: String(i - start + 1), text: cands.items[i], selected: i === cands.selected });
+  }
+  return { options, page: pages > 1 ? `${page + 1}/${pages}` : null };
+}
+
+/**
+ * The rows of the suggestion list: the heading says which keys apply (Tab to enter the list; in
+ * it, Enter or a digit), then the suggestions.
+ * @param {{items: string[], focused: number}} view from `suggestionsOf` (keymap.js)
+ * @returns {{heading: string, options: OptionRow[]}}
+ */
+export function suggestionRows(view) {
+  return {
+    heading: view.focused < 0 ? '予測  Tab ⇥' : '予測  Enter / 1–9',
+    options: view.items.map((text, i) => ({ index: i, number: String(i + 1), text, selected: i === view.focused })),
+  };
+}
+
+/**
+ * The suggestion list's height, estimated (px: the heading, then one row per item), so that no
+ * key waits for a layout to place it.
+ * @param {number} items
+ */
+export function suggestionHeight(items) {
+  return 24 + 26 * items;
+}
+
+/**
+ * The suggestion list's width kept free at the right edge of the viewport (estimated likewise).
+ */
+export const SUGGESTION_WIDTH = 258;
+
+/**
+ * What the on/off indicator shows.
+ * @param {'idle' | 'loading' | 'ready' | 'error'} status the IME's status
+ * @param {boolean} ready whether keys can be converted
+ * @param {boolean} enabled whether the field's IME is on
+ * @param {string} error the message when `status` is `error`
+ * @returns {{text: string, title: string, mode: 'hiragana' | 'direct'}}
+ */
+export function indicatorView(status, ready, enabled, error) {
+  return {
+    text: status === 'loading' ? '…' : status === 'error' ? '×' : enabled ? 'あ' : 'A',
+    title: status === 'error' ? error : status === 'loading' ? 'loading the dictionary…' : enabled ? 'IME on (Ctrl+Space)' : 'IME off (Ctrl+Space)',
+    mode: ready && enabled ? 'hiragana' : 'direct',
+  };
+}

@@ -1,0 +1,119 @@
+// The suggestion list (completions while composing, next-word predictions after a commit): a
+// window of its own (the candidate window's look, dashed, with a heading), so that a page or a
+// test that asks for the conversion candidates does not get suggestions.
+
+import { popupPlace, suggestionRows, suggestionHeight, SUGGESTION_WIDTH } from './layout.js';
+import { listbox, optionElement, presentationRow } from './listbox.js';
+import { caretOf } from './preedit.js';
+
+/** @typedef {import('./preedit.js').PreeditBox} PreeditBox */
+/** @typedef {import('./aria.js').AriaLink} AriaLink */
+/** @typedef {{items: string[], focused: number}} SuggestionView */
+
+export class SuggestionList {
+  /**
+   * @param {HTMLElement} field
+   * @param {'textarea' | 'input' | 'contenteditable'} kind
+   * @param {string} id the field's widget id (the list's and options' ids start with it)
+   * @param {PreeditBox} preedit the box it opens under while composing
+   * @param {AriaLink} aria
+   * @param {() => SuggestionView | null} view what to show now (null: hidden); asked again in the
+   *   frame when the list waits for one
+   */
+  constructor(field, kind, id, preedit, aria, view) {
+    this.field = field;
+    this.kind = kind;
+    this.id = id;
+    this.preedit = preedit;
+    this.aria = aria;
+    this.view = view;
+    this.el = listbox(field.ownerDocument, 'henkan-suggestions', `${id}-suggestions`, '予測候補');
+    /** What the list shows now and where ('' = hidden): the list is rebuilt and placed only when
+     * that changes (a pending romaji letter changes nothing). */
+    this.key = '';
+    /** A frame is requested to place the predictions after a commit. */
+    this.frame = false;
+    /** @type {{width: number, height: number} | null} the viewport size, measured once per resize
+     * (reading it right after a DOM change would force a layout on the key path) */
+    this.viewport = null;
+  }
+
+  /** The viewport was resized: measure it again. */
+  invalidate() {
+    this.viewport = null;
+  }
+
+  /**
+   * The list under the preedit, or under the caret after a commit (placed in the next animation
+   * frame: measuring the caret right after the commit went in would force a layout of its own on
+   * the key path).
+   * @param {boolean} inFrame called from the requested frame
+   */
+  render(inFrame) {
+    const { field, preedit, el: list } = this;
+    const doc = field.ownerDocument;
+    const view = this.view();
+    if (!view) {
+      this.key = '';
+      if (list.firstChild) {
+        list.style.display = 'none';
+        list.replaceChildren();
+        this.aria.release(list.id);
+      }
+      return;
+    }
+    // Below the preedit (placed at the caret when the composition started: no layout read here),
+    // or below the caret after a commit; above when there is no room below (estimated height, so
+    // that no key waits for a layout).
+    const box = preedit.el.style;
+    const composing = preedit.shown;
+    const key = `${view.items.join('\n')}|${view.focused}|${composing ? `${box.left},${box.top}` : preedit.placed || 'caret'}`;
+    if (key === this.key) return;
+    const win = doc.defaultView;
+    if (!composing && !inFrame && win) {
+      list.style.display = 'none';
+      this.key = '';
+      if (!this.frame) {
+        this.frame = true;
+        win.requestAnimationFrame(() => {
+          this.frame = false;
+          if (list.isConnected) this.render(true);
+        });
+      }
+      return;
+    }
+    this.key = key;
+    const rows = suggestionRows(view);
+    /** @type {HTMLLIElement[]} */
+    const items = [presentationRow(doc, 'henkan-heading', rows.heading)];
+    for (const row of rows.options) items.push(optionElement(doc, this.optionId(row.index), row));
+    list.replaceChildren(...items);
+    list.style.display = 'block';
+    let top;
+    let bottom;
+    let left;
+    if (composing) {
+      left = parseFloat(box.left) || 0;
+      top = parseFloat(box.top) || 0;
+      bottom = top + (parseFloat(box.lineHeight) || 24);
+    } else {
+      const caret = caretOf(field, this.kind);
+      ({ top, left } = caret);
+      bottom = caret.top + caret.height;
+    }
+    const vp = (this.viewport ??= { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight });
+    const place = popupPlace({ left, top, bottom }, { width: SUGGESTION_WIDTH, height: suggestionHeight(view.items.length) }, vp);
+    list.style.left = `${place.left}px`;
+    list.style.top = `${place.top}px`;
+    if (view.focused >= 0) this.aria.point(list.id, this.optionId(view.focused));
+    else this.aria.release(list.id);
+  }
+
+  /**
+   * The id of the option of suggestion `index`.
+   * @param {number} index
+   */
+  optionId(index) {
+    return `${this.id}-sugg-${index}`;
+  }
+}
