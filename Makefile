@@ -131,6 +131,10 @@ lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p henkan -p henkan-wasm --target wasm32-unknown-unknown --lib -- -D warnings
+	@# what ships in the wasm stays free of the builder's and the CLI's dependencies
+	@if cargo tree -p henkan-wasm --target wasm32-unknown-unknown -e normal --prefix none \
+	  | grep -E '^(clap|regex|zstd|zstd-sys|anyhow|serde_json) '; then \
+	  echo "the wasm build depends on a builder or CLI crate"; exit 1; fi
 
 # The workspace's native tests (the wasm crate's run in test-web-wasm).
 test-native:

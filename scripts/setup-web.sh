@@ -11,8 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The wasm-bindgen crate version pinned in Cargo.toml (`wasm-bindgen = "=X"`); the CLI must match it exactly.
-WBG="$(sed -n 's/^wasm-bindgen *= *"=\([0-9.]*\)".*/\1/p' Cargo.toml | head -n1)"
+# The wasm-bindgen crate version pinned in the wasm crate (`wasm-bindgen = "=X"`); the CLI must match it exactly.
+WBG="$(sed -n 's/^wasm-bindgen *= *"=\([0-9.]*\)".*/\1/p' crates/henkan-wasm/Cargo.toml | head -n1)"
 WBG="${WBG:-0.2.130}"
 
 say() { printf '[setup-web] %s\n' "$*"; }

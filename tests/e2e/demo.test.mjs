@@ -2,32 +2,20 @@
 //
 //   node --test --test-concurrency=1 tests/e2e/        (after `make wasm` and the model)
 //   HENKAN_E2E_MODEL=build/web/dev.henkan node --test tests/e2e/     (another model)
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, launch, demoUrl, waitForIme, ensureOutput, MODEL } from './harness.mjs';
+import { serverAndBrowser, demoUrl, waitForIme, ensureOutput, MODEL } from './harness.mjs';
 
-/** @type {{url: string, stop: () => Promise<void>}} */
-let server;
-/** @type {Awaited<ReturnType<typeof launch>>} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /** A fresh demo page with the IME ready. */
 async function openDemo(model = MODEL) {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   /** @type {string[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(demoUrl(server.url, model));
+  await page.goto(demoUrl(env.server.url, model));
   const status = await waitForIme(page);
   return { page, status, errors };
 }
@@ -175,7 +163,7 @@ test('F9 / F10 on the focused segment: its keys in full / half width, the others
 test('an OS IME composition passes through untouched', async () => {
   const { page } = await openDemo();
   await page.click('#editor');
-  const cdp = await browser.context.newCDPSession(page);
+  const cdp = await env.browser.context.newCDPSession(page);
   await page.evaluate(() => {
     const w = /** @type {any} */ (window);
     w.seen = [];

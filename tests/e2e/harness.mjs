@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const OUTPUT = path.join(ROOT, 'tests/e2e/output');
@@ -78,6 +79,24 @@ export async function launch() {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The server and Chromium, started before a test file's tests and stopped after them:
+ * `const env = serverAndBrowser();` then `env.server.url`, `env.browser.context` in the tests.
+ * @returns {{server: Awaited<ReturnType<typeof startServer>>, browser: Awaited<ReturnType<typeof launch>>}}
+ */
+export function serverAndBrowser() {
+  const env = /** @type {any} */ ({});
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }
 
 /**

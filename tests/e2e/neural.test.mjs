@@ -4,25 +4,13 @@
 // leaves classic conversions with a visible message.
 //
 //   node --test --test-concurrency=1 tests/e2e/        (after `make wasm` and the model)
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startServer, launch, demoUrl, waitForIme, MODEL, ROOT } from './harness.mjs';
+import { serverAndBrowser, demoUrl, waitForIme, MODEL, ROOT } from './harness.mjs';
 
-/** @type {{url: string, stop: () => Promise<void>}} */
-let server;
-/** @type {Awaited<ReturnType<typeof launch>>} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /**
  * The section table of the model (src/model/mod.rs: 16-byte header, 32 bytes per section).
@@ -65,7 +53,7 @@ async function convert(page, romaji) {
 }
 
 test('the demo reports classic ready, then neural ready, and converts with the hybrid', { skip: !hasLm && 'the model has no LSTM' }, async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   /** @type {string[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -79,7 +67,7 @@ test('the demo reports classic ready, then neural ready, and converts with the h
       if (lm && states[states.length - 1] !== lm) states.push(lm);
     }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });
-  await page.goto(demoUrl(server.url));
+  await page.goto(demoUrl(env.server.url));
   assert.equal(await waitForIme(page), 'ready');
   await waitForLm(page);
   const state = await demoState(page);
@@ -115,8 +103,8 @@ test('the demo reports classic ready, then neural ready, and converts with the h
 });
 
 test('the engine selector switches engines live', { skip: !hasLm && 'the model has no LSTM' }, async () => {
-  const page = await browser.context.newPage();
-  await page.goto(demoUrl(server.url));
+  const page = await env.browser.context.newPage();
+  await page.goto(demoUrl(env.server.url));
   assert.equal(await waitForIme(page), 'ready');
   await waitForLm(page);
   /** @type {Record<string, string[]>} */
@@ -160,11 +148,11 @@ test('a download cut inside the LSTM section still converts with the classic eng
   // Chromium drops what sits in its data pipe and the page has not read yet (up to ≈2 MB, seen
   // with the CPU throttled), so a cut 1.3 MB past the dictionary sometimes left no classic engine.
   const cut = lstm.offset + lstm.length - 4096;
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   /** @type {string[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(demoUrl(server.url, `__test/truncated/${MODEL}?bytes=${cut}`));
+  await page.goto(demoUrl(env.server.url, `__test/truncated/${MODEL}?bytes=${cut}`));
   assert.equal(await waitForIme(page), 'ready');
   await waitForLm(page);
   const state = await demoState(page);

@@ -2,32 +2,20 @@
 // after a commit) in the demo with the shipped model, which has an n-gram section.
 //
 //   node --test --test-concurrency=1 tests/e2e/predictions.test.mjs     (after `make wasm`)
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, launch, demoUrl, waitForIme, ensureOutput, MODEL } from './harness.mjs';
+import { serverAndBrowser, demoUrl, waitForIme, ensureOutput, MODEL } from './harness.mjs';
 
-/** @type {{url: string, stop: () => Promise<void>}} */
-let server;
-/** @type {Awaited<ReturnType<typeof launch>>} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /** A fresh demo page with the IME ready; `query` is added to the demo URL. */
 async function openDemo(query = '') {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   /** @type {string[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(demoUrl(server.url, MODEL) + query);
+  await page.goto(demoUrl(env.server.url, MODEL) + query);
   assert.equal(await waitForIme(page), 'ready');
   return { page, errors };
 }

@@ -3,31 +3,19 @@
 // with the real wasm engine and model (pkg/, after `make wasm`).
 //
 //   node --test tests/e2e/widget-modules.test.mjs
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, MODEL } from './harness.mjs';
+import { serverAndBrowser, MODEL } from './harness.mjs';
 
-/** @type {{url: string, stop: () => Promise<void>}} */
-let server;
-/** @type {Awaited<ReturnType<typeof launch>>} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /** A blank page served from the repository (its modules import from /www/). */
 async function blank() {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   /** @type {string[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.url}www/test/blank.html`);
+  await page.goto(`${env.server.url}www/test/blank.html`);
   return { page, errors };
 }
 

@@ -8,9 +8,10 @@ mod common;
 
 use henkan::decoder::bias::WordBias;
 use henkan::decoder::neural::{NeuralOptions, Scoring};
+use henkan::lattice::{NUMBER_ENTRY, UNKNOWN_ENTRY};
 use henkan::{Engine, Session};
 use henkan_builder::bias::{attach_bias, read_tsv, write_tsv};
-use henkan_builder::gold::parse_tokens;
+use henkan_builder::gold::{parse_tokens, GoldAligner};
 
 fn convert(engine: &Engine, scoring: Scoring, reading: &str) -> String {
     let mut s = Session::new();
@@ -27,15 +28,20 @@ fn with_bias(engine: &Engine, bias: WordBias) -> Engine {
     e
 }
 
-/// A bias for every entry of `reading` written `surface`.
-fn bias_for(engine: &Engine, reading: &str, surface: &str, weight: f32) -> WordBias {
+/// A bias of `weight` for every dictionary entry on the gold path of `reading` → `text`.
+fn bias_for(engine: &Engine, reading: &str, text: &str, weight: f32) -> WordBias {
+    let mut aligner = GoldAligner::new();
+    let path = aligner
+        .align(engine, reading, text, |_| 0)
+        .expect("the text spells the reading");
     let mut w = WordBias::new();
-    for e in engine.lexicon.get(reading) {
-        if engine.lexicon.surface_text(&e.surface, reading) == surface {
-            w.set(e.offset, weight);
+    for i in path {
+        let n = aligner.lattice().nodes()[i as usize];
+        if n.entry != UNKNOWN_ENTRY && n.entry != NUMBER_ENTRY {
+            w.set(n.entry, weight);
         }
     }
-    assert!(!w.is_empty(), "{surface}/{reading} is in the lexicon");
+    assert!(!w.is_empty());
     w
 }
 
@@ -47,7 +53,7 @@ fn a_word_bias_moves_the_hybrid_and_the_model_keeps_it() {
     let s = parse_tokens("見て/みて/動詞 下さい/ください/接尾辞-動詞性接尾辞").unwrap();
     let before = convert(&engine, Scoring::Hybrid, &s.reading);
     assert_ne!(before, s.text);
-    let w = bias_for(&engine, "ください", "下さい", 5.0);
+    let w = bias_for(&engine, &s.reading, &s.text, 10.0);
     let biased = with_bias(&engine, w.clone());
     assert_eq!(convert(&biased, Scoring::Hybrid, &s.reading), s.text);
     // the neural engine does not use the bias

@@ -219,6 +219,23 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[i.min(sorted.len() - 1)]
 }
 
+/// The model's LSTM LM, or an error saying the model has none.
+pub fn neural_lm(engine: &Engine) -> Result<&henkan::lm::lstm::NeuralLm> {
+    engine
+        .neural
+        .as_ref()
+        .ok_or_else(|| anyhow::anyhow!("the model has no LSTM"))
+}
+
+/// Prints a result object: on one line with `--json` (what scripts read), else indented.
+pub fn print_result(result: &serde_json::Value, json: bool) {
+    if json {
+        outln!("{result}");
+    } else {
+        outln!("{result:#}");
+    }
+}
+
 /// Whether typed text is romaji (has a Latin letter) rather than kana.
 pub fn is_romaji(text: &str) -> bool {
     text.chars().any(|c| c.is_ascii_alphabetic())

@@ -1,8 +1,8 @@
 //! `henkan bench`: per-key latency of the engine and of the IME key machine.
 
 use crate::args::{
-    engine_or_default, engine_parser, load, percentile, read_pairs, read_text, session_for,
-    NeuralArgs, SoftmaxKind,
+    engine_or_default, engine_parser, load, percentile, print_result, read_pairs, read_text,
+    session_for, NeuralArgs, SoftmaxKind,
 };
 use anyhow::{bail, Result};
 use henkan::options::Scoring;
@@ -63,11 +63,7 @@ fn ime(model: &Option<PathBuf>, a: ImeArgs) -> Result<()> {
         (None, None) => bail!("--input or --tokens"),
     };
     let result = bench_ime(&engine, &lines);
-    if a.json {
-        outln!("{result}");
-    } else {
-        outln!("{result:#}");
-    }
+    print_result(&result, a.json);
     Ok(())
 }
 

@@ -1,11 +1,11 @@
 //! `henkan eval`: conversion accuracy, prediction rates, LM perplexity.
 
 use crate::args::{
-    engine_or_default, engine_parser, load, percentile, read_bytes, read_pairs, read_text,
-    session_for, Digits, NeuralArgs,
+    engine_or_default, engine_parser, load, neural_lm, percentile, print_result, read_bytes,
+    read_pairs, read_text, session_for, Digits, NeuralArgs,
 };
 use crate::predict::load_ngram;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use henkan::options::Scoring;
 use henkan::predict::eval::{Predictor, Word};
 use henkan::Engine;
@@ -433,10 +433,7 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
             (henkan::predict::eval::evaluate(&lines, &mut p), p.ms)
         }
         PredictLm::Lstm => {
-            let neural = engine
-                .neural
-                .as_ref()
-                .ok_or_else(|| anyhow!("the model has no LSTM"))?;
+            let neural = neural_lm(engine)?;
             let mut inner = henkan::predict::neural::LstmPredictor::new(
                 ngram_predictor,
                 neural,
@@ -482,11 +479,7 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
         "trigrams": nm,
         "seconds": t0.elapsed().as_secs_f64(),
     });
-    if a.json {
-        outln!("{result}");
-    } else {
-        outln!("{result:#}");
-    }
+    print_result(&result, a.json);
     Ok(())
 }
 
@@ -504,10 +497,7 @@ pub struct PerplexityArgs {
 
 fn perplexity(model: &Option<PathBuf>, a: PerplexityArgs) -> Result<()> {
     let engine = load(model)?;
-    let lm = engine
-        .neural
-        .as_ref()
-        .ok_or_else(|| anyhow!("the model has no LSTM"))?;
+    let lm = neural_lm(&engine)?;
     let m = &lm.model;
     let raw = read_bytes(&a.input)?;
     let ids: Vec<u32> = raw
@@ -552,11 +542,7 @@ fn perplexity(model: &Option<PathBuf>, a: PerplexityArgs) -> Result<()> {
         "lstm_bytes": m.stored_bytes(),
         "seconds": t0.elapsed().as_secs_f64(),
     });
-    if a.json {
-        outln!("{result}");
-    } else {
-        outln!("{result:#}");
-    }
+    print_result(&result, a.json);
     Ok(())
 }
 

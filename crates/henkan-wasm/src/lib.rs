@@ -194,6 +194,19 @@ impl Henkan {
         })
     }
 
+    /// Runs `action` on a session's IME, keeps what it learned and returns its output as a
+    /// plain object.
+    fn act(
+        &mut self,
+        session: u32,
+        action: impl FnOnce(&Engine, &mut Ime) -> henkan::ime::ImeOutput,
+    ) -> Result<JsValue, JsError> {
+        let (engine, ime) = self.parts(session)?;
+        let out = action(engine, ime);
+        self.collect_history(session as usize);
+        to_js(&out)
+    }
+
     fn parts(&mut self, session: u32) -> Result<(&Engine, &mut Ime), JsError> {
         self.settle(session as usize);
         let engine = self
@@ -481,19 +494,15 @@ impl Henkan {
     /// One key event: the DOM `KeyboardEvent.key` and modifier bits (1 Shift, 2 Ctrl, 4 Alt,
     /// 8 Meta). Returns the [`ImeOutput`] as a plain object.
     pub fn key(&mut self, session: u32, key: &str, mods: u32) -> Result<JsValue, JsError> {
-        let (engine, ime) = self.parts(session)?;
-        let out = ime.key(engine, KeyEvent::from_dom(key, mods));
-        self.collect_history(session as usize);
-        to_js(&out)
+        self.act(session, |engine, ime| {
+            ime.key(engine, KeyEvent::from_dom(key, mods))
+        })
     }
 
     /// Selects candidate `index` of the focused segment (a click in the candidate window).
     #[wasm_bindgen(js_name = selectCandidate)]
     pub fn select_candidate(&mut self, session: u32, index: usize) -> Result<JsValue, JsError> {
-        let (engine, ime) = self.parts(session)?;
-        let out = ime.select_candidate(engine, index);
-        self.collect_history(session as usize);
-        to_js(&out)
+        self.act(session, |engine, ime| ime.select_candidate(engine, index))
     }
 
     /// The state with the live conversion of the composition (n-best, segments): for a view that
@@ -505,19 +514,13 @@ impl Henkan {
 
     /// Commits whatever is composed (the field lost focus, a click moved the caret).
     pub fn flush(&mut self, session: u32) -> Result<JsValue, JsError> {
-        let (engine, ime) = self.parts(session)?;
-        let out = ime.flush(engine);
-        self.collect_history(session as usize);
-        to_js(&out)
+        self.act(session, |engine, ime| ime.flush(engine))
     }
 
     /// Turns the IME of a session on or off (off commits the composition).
     #[wasm_bindgen(js_name = setEnabled)]
     pub fn set_enabled(&mut self, session: u32, on: bool) -> Result<JsValue, JsError> {
-        let (engine, ime) = self.parts(session)?;
-        let out = ime.set_enabled(engine, on);
-        self.collect_history(session as usize);
-        to_js(&out)
+        self.act(session, |engine, ime| ime.set_enabled(engine, on))
     }
 
     /// Drops a session's composition without committing it.

@@ -215,7 +215,7 @@ fn scenarios_match_golden() {
     let trace = trace_all(&engine, &bytes);
     let golden = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/e2e/golden/ime-scenarios.txt"
+        "/../../tests/e2e/golden/ime-scenarios.txt"
     );
     // Read at run time: the test may have rewritten it since it was compiled.
     let current = std::fs::read_to_string(golden).unwrap_or_default();

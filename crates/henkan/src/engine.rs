@@ -213,7 +213,7 @@ mod tests {
     use crate::Session;
 
     fn shipped() -> Vec<u8> {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/henkan.henkan");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/henkan.henkan");
         std::fs::read(path).expect("models/henkan.henkan is shipped")
     }
 

@@ -29,11 +29,7 @@ fn assert_conversions(
     }
 }
 
-fn run_line(
-    session: &mut Session,
-    engine: &henkan::Engine,
-    input: &str,
-) -> henkan::session::Conversion {
+fn run_line(session: &mut Session, engine: &henkan::Engine, input: &str) -> henkan::Conversion {
     session.clear();
     if input.chars().any(|c| c.is_ascii_alphabetic()) {
         session.insert_str(engine, input);

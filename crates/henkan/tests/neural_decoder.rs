@@ -273,7 +273,7 @@ fn entries_match_lm_words_by_spelling() {
     let spelling = engine_matching("lm-tiny", VocabMatch::Spelling);
     let vocab = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/lm-tiny/vocab.tsv"
+        "/../../tests/data/lm-tiny/vocab.tsv"
     ))
     .unwrap();
     // id → (surface, reading, left, right), as the training tokens write them (unescaped

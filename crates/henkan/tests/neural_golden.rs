@@ -146,7 +146,7 @@ fn tiny_split_embedding_decodes_each_part() {
     let (m, g) = load("lm-tiny", opts);
     let st = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/lm-tiny/lstm.safetensors"
+        "/../../tests/data/lm-tiny/lstm.safetensors"
     ))
     .unwrap();
     let w = read_safetensors(&st).unwrap();

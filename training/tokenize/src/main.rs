@@ -223,6 +223,27 @@ fn kata_to_hira(s: &str) -> Option<String> {
     Some(o)
 }
 
+/// The output of `xz -dc`; at its end the process is waited for, and a failed decompression (a
+/// truncated or damaged file) ends the run instead of passing for a short input.
+struct Xz {
+    child: std::process::Child,
+    path: String,
+}
+
+impl Read for Xz {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.child.stdout.as_mut().map_or(Ok(0), |o| o.read(buf))?;
+        if n == 0 && !buf.is_empty() {
+            self.child.stdout = None;
+            let status = self.child.wait()?;
+            if !status.success() {
+                die(format!("xz -dc {}: {status}", self.path));
+            }
+        }
+        Ok(n)
+    }
+}
+
 fn open_input(path: &str) -> Box<dyn Read> {
     if path.ends_with(".xz") {
         let child = Command::new("xz")
@@ -230,7 +251,10 @@ fn open_input(path: &str) -> Box<dyn Read> {
             .stdout(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| die(format!("xz: {e}")));
-        Box::new(child.stdout.unwrap())
+        Box::new(Xz {
+            child,
+            path: path.to_string(),
+        })
     } else {
         Box::new(File::open(path).unwrap_or_else(|e| die(format!("{path}: {e}"))))
     }

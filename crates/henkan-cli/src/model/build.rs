@@ -1,6 +1,6 @@
 //! `henkan model build | ngram | repack | info`: whole model files.
 
-use super::{print_sections, write_model_file, EditArgs};
+use super::{print_sections, section_lines, write_model_file, EditArgs};
 use crate::args::{model_path, read_bytes, read_text, write_file};
 use anyhow::{anyhow, Context, Result};
 use henkan::model::SectionKind;
@@ -333,22 +333,16 @@ pub struct InfoArgs {
 pub fn info(model: &Option<PathBuf>, a: InfoArgs) -> Result<()> {
     let path = a.input.unwrap_or_else(|| model_path(model));
     let bytes = read_bytes(&path)?;
-    let table = henkan::model::read_table(&bytes).with_context(|| path.display().to_string())?;
+    let lines = section_lines(&bytes).with_context(|| path.display().to_string())?;
     outln!(
         "{}: {} bytes, {} sections",
         path.display(),
         bytes.len(),
-        table.len()
+        lines.len()
     );
     outln!("kind               encoding     stored    decoded");
-    for e in table {
-        let name = e.kind.map(|k| k.name()).unwrap_or("unknown");
-        outln!(
-            "{name:<18} {:<8} {:>10} {:>10}",
-            format!("{:?}", e.encoding).to_lowercase(),
-            e.length,
-            e.decoded_length
-        );
+    for line in lines {
+        outln!("{line}");
     }
     Ok(())
 }

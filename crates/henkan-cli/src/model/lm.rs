@@ -2,8 +2,8 @@
 //! pipeline reads out of a model.
 
 use super::write_model_file;
-use crate::args::{load, model_path, read_text, write_file};
-use anyhow::{anyhow, bail, Context, Result};
+use crate::args::{load, model_path, neural_lm, read_text, write_file};
+use anyhow::{bail, Context, Result};
 use henkan_builder::gold::{parse_tokens, unknown_word_cost, CommittedContext, GoldAligner};
 use std::path::PathBuf;
 
@@ -49,10 +49,7 @@ pub struct ExportArgs {
 /// Runs `henkan model export-lstm`.
 pub fn export(model: &Option<PathBuf>, a: ExportArgs) -> Result<()> {
     let engine = load(model)?;
-    let lm = engine
-        .neural
-        .as_ref()
-        .ok_or_else(|| anyhow!("the model has no LSTM"))?;
+    let lm = neural_lm(&engine)?;
     let m = &lm.model;
     let w = henkan_builder::lstm::LstmWeights::from_model(m);
     let source = model_path(model).display().to_string();
@@ -99,10 +96,7 @@ pub fn dump_states(model: &Option<PathBuf>, a: DumpArgs) -> Result<()> {
     use henkan::predict::neural::{lm_word, LstmState};
     let engine = load(model)?;
     let mut context = CommittedContext::new(1);
-    let lm = engine
-        .neural
-        .as_ref()
-        .ok_or_else(|| anyhow!("the model has no LSTM"))?;
+    let lm = neural_lm(&engine)?;
     let text = read_text(&a.tokens)?;
     let (mut states, mut targets) = (Vec::<u8>::new(), Vec::<u8>::new());
     let mut n = 0usize;
@@ -196,10 +190,7 @@ pub struct AlignArgs {
 /// Runs `henkan model align-gold`.
 pub fn align_gold(model: &Option<PathBuf>, a: AlignArgs) -> Result<()> {
     let engine = load(model)?;
-    let lm = engine
-        .neural
-        .as_ref()
-        .ok_or_else(|| anyhow!("the model has no LSTM"))?;
+    let lm = neural_lm(&engine)?;
     let table = henkan_builder::lstm::read_vocab_tsv(&read_text(&a.vocab)?)?;
     if table.len != lm.model.vocab {
         bail!(

@@ -13,6 +13,8 @@ use anyhow::Result;
 use std::path::{Path, PathBuf};
 
 /// Model work.
+// Parsed once per run: boxing the big variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(clap::Subcommand)]
 pub enum ModelCommand {
     /// Build a model container from Mozc's dictionary (see `make model`).
@@ -114,17 +116,25 @@ fn write_model_file(out: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Prints the section table: kind, encoding, stored and decoded bytes.
-fn print_sections(bytes: &[u8]) {
-    if let Ok(t) = henkan::model::read_table(bytes) {
-        for e in t {
-            let name = e.kind.map(|k| k.name()).unwrap_or("unknown");
-            eprintln!(
-                "  {name:<18} {:<6} {:>10} stored {:>10} decoded",
+/// The section table, a line per section: kind, encoding, stored and decoded bytes.
+fn section_lines(bytes: &[u8]) -> henkan::Result<Vec<String>> {
+    Ok(henkan::model::read_table(bytes)?
+        .into_iter()
+        .map(|e| {
+            format!(
+                "{:<18} {:<8} {:>10} {:>10}",
+                e.kind.map(|k| k.name()).unwrap_or("unknown"),
                 format!("{:?}", e.encoding).to_lowercase(),
                 e.length,
                 e.decoded_length
-            );
-        }
+            )
+        })
+        .collect())
+}
+
+/// Prints the section table to stderr, after a write.
+fn print_sections(bytes: &[u8]) {
+    for line in section_lines(bytes).unwrap_or_default() {
+        eprintln!("  {line}");
     }
 }
