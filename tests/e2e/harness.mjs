@@ -82,6 +82,17 @@ export async function launch() {
 }
 
 /**
+ * The value of the command-line option `--NAME VALUE`, else `def`.
+ * @param {string} name
+ * @param {string} def
+ */
+export function opt(name, def) {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
+}
+
+/**
  * The server and Chromium, started before a test file's tests and stopped after them:
  * `const env = serverAndBrowser();` then `env.server.url`, `env.browser.context` in the tests.
  * @returns {{server: Awaited<ReturnType<typeof startServer>>, browser: Awaited<ReturnType<typeof launch>>}}

@@ -10,15 +10,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
-import { startServer, launch, demoUrl, waitForIme, ensureOutput, ROOT, MODEL } from './harness.mjs';
+import { startServer, launch, demoUrl, waitForIme, ensureOutput, opt, ROOT, MODEL } from './harness.mjs';
 import { toRomaji } from './measure.mjs';
 
-const args = process.argv.slice(2);
-/** @param {string} name @param {string} def */
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
-};
 const LINES = Number(opt('lines', '150'));
 const OUT = opt('out', path.join(ensureOutput(), 'predictions.json'));
 const TOKENS = path.resolve(ROOT, opt('tokens', 'build/corpus/dev/chat.txt'));

@@ -17,14 +17,8 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
 import os from 'node:os';
-import { startServer, launch, demoUrl, waitForIme, ensureOutput, MODEL, ROOT } from './harness.mjs';
+import { startServer, launch, demoUrl, waitForIme, ensureOutput, opt, MODEL, ROOT } from './harness.mjs';
 
-const args = process.argv.slice(2);
-/** @param {string} name @param {string} def */
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
-};
 const SENTENCES = Number(opt('sentences', '200'));
 const OUT = opt('out', path.join(ensureOutput(), 'measurements.json'));
 const DEV = path.resolve(ROOT, opt('dev', '../shared/data/dev/kwdlc.test.tsv'));

@@ -2,7 +2,7 @@
 //! `entry<TAB>bias<TAB>name` text files its builders (the digit prior) write.
 
 use crate::container::replace_section;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::lexicon::write_varint;
 use henkan::decoder::bias::{WordBias, WORD_BIAS_MAGIC};
 use henkan::model::SectionKind;
@@ -50,7 +50,7 @@ pub fn attach_bias(model: Vec<u8>, bias: &WordBias, step: Option<f32>) -> Result
 }
 
 /// Reads what [`write_tsv`] wrote.
-pub fn read_tsv(text: &str) -> std::result::Result<WordBias, String> {
+pub fn read_tsv(text: &str) -> Result<WordBias> {
     let mut b = WordBias::new();
     for (k, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {
@@ -60,11 +60,11 @@ pub fn read_tsv(text: &str) -> std::result::Result<WordBias, String> {
         let e: u32 = f
             .next()
             .and_then(|x| x.parse().ok())
-            .ok_or_else(|| format!("line {}: no entry", k + 1))?;
+            .ok_or_else(|| Error::Build(format!("line {}: no entry", k + 1)))?;
         let w: f32 = f
             .next()
             .and_then(|x| x.parse().ok())
-            .ok_or_else(|| format!("line {}: no bias", k + 1))?;
+            .ok_or_else(|| Error::Build(format!("line {}: no bias", k + 1)))?;
         b.set(e, w);
     }
     Ok(b)

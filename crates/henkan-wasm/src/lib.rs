@@ -129,6 +129,21 @@ struct StreamState {
     complete: bool,
 }
 
+/// The error of a call that needs the model before it is loaded.
+fn not_loaded() -> JsError {
+    JsError::new("henkan: the model is not loaded")
+}
+
+/// The loaded engine, or [`not_loaded`].
+fn loaded(engine: &Option<Engine>) -> Result<&Engine, JsError> {
+    engine.as_ref().ok_or_else(not_loaded)
+}
+
+/// The error of a call with a session id that is not open.
+fn no_session(session: u32) -> JsError {
+    JsError::new(&format!("henkan: no session {session}"))
+}
+
 /// The scorer named `name`, if the engine offers it.
 fn scoring_named(engine: &Engine, name: &str) -> Result<Scoring, JsError> {
     let Some(scoring) = Scoring::from_name(name) else {
@@ -209,15 +224,12 @@ impl Henkan {
 
     fn parts(&mut self, session: u32) -> Result<(&Engine, &mut Ime), JsError> {
         self.settle(session as usize);
-        let engine = self
-            .engine
-            .as_ref()
-            .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+        let engine = loaded(&self.engine)?;
         let ime = self
             .sessions
             .get_mut(session as usize)
             .and_then(Option::as_mut)
-            .ok_or_else(|| JsError::new(&format!("henkan: no session {session}")))?;
+            .ok_or_else(|| no_session(session))?;
         ime.session_mut().set_today(today());
         Ok((engine, ime))
     }
@@ -278,10 +290,7 @@ impl Henkan {
     }
 
     fn model_info(&self) -> Result<JsValue, JsError> {
-        let engine = self
-            .engine
-            .as_ref()
-            .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+        let engine = loaded(&self.engine)?;
         to_js(&ModelInfo {
             bytes: engine.model_len(),
             engines: engine.engines(),
@@ -355,10 +364,7 @@ impl Henkan {
     #[wasm_bindgen(js_name = completeModel)]
     pub fn complete_model(&mut self) -> Result<JsValue, JsError> {
         let stream = self.stream.take();
-        let engine = self
-            .engine
-            .as_mut()
-            .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+        let engine = self.engine.as_mut().ok_or_else(not_loaded)?;
         if engine.lm_pending() {
             let container = stream
                 .ok_or_else(|| JsError::new("henkan: no model is being loaded"))?
@@ -429,16 +435,13 @@ impl Henkan {
     /// the composition. An error for an engine the model does not offer (yet).
     #[wasm_bindgen(js_name = setEngine)]
     pub fn set_engine(&mut self, session: u32, name: &str) -> Result<(), JsError> {
-        let engine = self
-            .engine
-            .as_ref()
-            .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+        let engine = loaded(&self.engine)?;
         let scoring = scoring_named(engine, name)?;
         let choice = self
             .choices
             .get_mut(session as usize)
             .filter(|_| matches!(self.sessions.get(session as usize), Some(Some(_))))
-            .ok_or_else(|| JsError::new(&format!("henkan: no session {session}")))?;
+            .ok_or_else(|| no_session(session))?;
         choice.chosen = Some(scoring);
         self.settle(session as usize);
         Ok(())
@@ -451,10 +454,7 @@ impl Henkan {
         self.page_engine = if name.is_empty() {
             None
         } else {
-            let engine = self
-                .engine
-                .as_ref()
-                .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+            let engine = loaded(&self.engine)?;
             Some(scoring_named(engine, name)?)
         };
         self.settle_all();
@@ -463,15 +463,12 @@ impl Henkan {
 
     /// The engine a session converts with now (`"classic"` while the LM has not arrived).
     pub fn engine(&self, session: u32) -> Result<String, JsError> {
-        let engine = self
-            .engine
-            .as_ref()
-            .ok_or_else(|| JsError::new("henkan: the model is not loaded"))?;
+        let engine = loaded(&self.engine)?;
         let ime = self
             .sessions
             .get(session as usize)
             .and_then(Option::as_ref)
-            .ok_or_else(|| JsError::new(&format!("henkan: no session {session}")))?;
+            .ok_or_else(|| no_session(session))?;
         let scoring = ime.session().scoring();
         let effective = if engine.neural.is_some() {
             scoring

@@ -5,21 +5,9 @@
 use henkan::kernels::{self, scalar};
 use wasm_bindgen_test::wasm_bindgen_test;
 
-fn data(n: usize, seed: u32) -> Vec<f32> {
-    let mut x = seed.wrapping_mul(2654435761).wrapping_add(1);
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            (x % 2001) as f32 / 1000.0 - 1.0
-        })
-        .collect()
-}
-
-fn close(a: f32, b: f32) -> bool {
-    (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()))
-}
+#[path = "../../../tests/common/kernel_data.rs"]
+mod kernel_data;
+use kernel_data::{close, data};
 
 #[wasm_bindgen_test]
 fn simd128_is_compiled_in() {

@@ -6,9 +6,9 @@
 use henkan::kernels::{self, scalar};
 use proptest::prelude::*;
 
-fn close(a: f32, b: f32) -> bool {
-    (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()))
-}
+#[path = "../../../tests/common/kernel_data.rs"]
+mod kernel_data;
+use kernel_data::{close, data};
 
 proptest! {
     #[test]
@@ -122,5 +122,19 @@ fn product_quantized_rows_round_trip() {
     // truncated sections are errors
     for cut in [section.len() - 1, section.len() / 2, 40] {
         assert!(read_lstm(SectionBytes::from_vec(section[..cut].to_vec())).is_err());
+    }
+}
+
+#[test]
+fn gemv_matches_scalar() {
+    let (rows, dim) = (37, 67);
+    let w = data(rows * dim, 3);
+    let x = data(dim, 4);
+    let b = data(rows, 5);
+    let mut out = vec![0.0; rows];
+    kernels::gemv(&w, dim, &x, &b, &mut out);
+    for r in 0..rows {
+        let want = b[r] + scalar::dot(&w[r * dim..(r + 1) * dim], &x);
+        assert!(close(want, out[r]), "row {r}: {want} vs {}", out[r]);
     }
 }

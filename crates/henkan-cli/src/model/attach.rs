@@ -5,7 +5,7 @@ use super::build::VocabMatchArgs;
 use super::EditArgs;
 use crate::args::{read_bytes, read_text};
 use crate::eval::read_predict_bias;
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use henkan::model::SectionKind;
 use henkan::Engine;
 use henkan_builder::lstm::{LstmWeights, PackOptions, Quant, VocabMatch};
@@ -256,7 +256,7 @@ pub struct BiasArgs {
 
 fn bias(model: &Option<PathBuf>, a: BiasArgs) -> Result<()> {
     let mut b = henkan_builder::bias::read_tsv(&read_text(&a.bias)?)
-        .map_err(|e| anyhow!("{}: {e}", a.bias.display()))?;
+        .with_context(|| a.bias.display().to_string())?;
     for (e, w) in b.entries() {
         if w.abs() < a.min {
             b.set(e, 0.0);
