@@ -131,6 +131,7 @@ lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p henkan -p henkan-wasm --target wasm32-unknown-unknown --lib -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -q -p henkan -p henkan-builder -p henkan-cli
 	@# what ships in the wasm stays free of the builder's and the CLI's dependencies
 	@if cargo tree -p henkan-wasm --target wasm32-unknown-unknown -e normal --prefix none \
 	  | grep -E '^(clap|regex|zstd|zstd-sys|anyhow|serde_json) '; then \

@@ -6,7 +6,7 @@ use henkan::model::SectionBytes;
 use henkan::pos::{Segmenter, GROUPS_MAGIC};
 
 /// The segmenter section `section` with Mozc's POS groups ([`GROUPS_MAGIC`]) set to `groups`
-/// (a mask of [`PosGroup`] bits per POS id); a trailer it already has is replaced.
+/// (a mask of [`henkan::pos::PosGroup`] bits per POS id); a trailer it already has is replaced.
 pub fn with_pos_groups(section: &[u8], groups: &[u32]) -> Result<Vec<u8>> {
     let seg = Segmenter::new(SectionBytes::from_vec(section.to_vec()))?;
     let n = seg.num_ids();

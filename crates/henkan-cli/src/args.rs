@@ -59,7 +59,7 @@ pub struct NeuralArgs {
     /// Size of the frequent-word sample of the lattice vocabulary.
     #[arg(long, default_value_t = defaults().frequent)]
     pub frequent: usize,
-    /// −log within-class probability of an <unk> word (before its cost term).
+    /// −log within-class probability of an `<unk>` word (before its cost term).
     #[arg(long, default_value_t = defaults().unk_base, allow_hyphen_values = true)]
     pub unk_base: f32,
     /// Cost units per nat (the classic score's scale in the hybrid and in the `<unk>` class).

@@ -2,7 +2,7 @@
 //!
 //! One opaque handle, [`Henkan`], owns the loaded [`Engine`] and one [`Ime`] per text field
 //! (a *session id*, a small integer). Each key event is one call that returns one plain
-//! JavaScript object (an [`ImeOutput`], camelCase, via `serde-wasm-bindgen`); there are no
+//! JavaScript object (an [`henkan::ime::ImeOutput`], camelCase, via `serde-wasm-bindgen`); there are no
 //! per-candidate wasm objects to free.
 //!
 //! The model streams straight into linear memory, one section at a time (a
@@ -489,7 +489,7 @@ impl Henkan {
     }
 
     /// One key event: the DOM `KeyboardEvent.key` and modifier bits (1 Shift, 2 Ctrl, 4 Alt,
-    /// 8 Meta). Returns the [`ImeOutput`] as a plain object.
+    /// 8 Meta). Returns the [`henkan::ime::ImeOutput`] as a plain object.
     pub fn key(&mut self, session: u32, key: &str, mods: u32) -> Result<JsValue, JsError> {
         self.act(session, |engine, ime| {
             ime.key(engine, KeyEvent::from_dom(key, mods))

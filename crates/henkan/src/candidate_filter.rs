@@ -15,7 +15,7 @@
 //! - henkan's own: at the start of the input, a suffix noun before more words (`篇` + `感`,
 //!   `編` + `間` for `へんかん`; a suffix cannot begin what the user types).
 //!
-//! The cost filter ([`crate::session`]) runs besides these. Without the groups in the model
+//! The cost filter (in `Session`'s candidates, [`crate::Session`]) runs besides these. Without the groups in the model
 //! ([`Segmenter::has_groups`]) nothing is filtered here.
 
 use crate::pos::{PosGroup, Segmenter};

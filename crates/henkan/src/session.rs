@@ -258,7 +258,7 @@ impl Session {
     }
 
     /// Starts the LSTM from the state after the LM words `ids` (e.g. `<s>` and the words of
-    /// committed text, see [`crate::build::gold::CommittedContext`]); empty = no context.
+    /// committed text, see the builder's `gold::CommittedContext`); empty = no context.
     pub fn set_context_words(&mut self, engine: &Engine, ids: &[u32]) {
         if let Some(lm) = engine.neural.as_ref() {
             self.neural.set_context(lm, ids);

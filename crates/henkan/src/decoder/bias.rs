@@ -1,11 +1,10 @@
-//! Word bias: a learned score per lexicon entry that the hybrid decoder adds to a word.
+//! Word bias: a score per lexicon entry, in nats, that the hybrid decoder adds to a word.
 //!
-//! The hybrid's features (LSTM log-probability, dictionary word and connection costs) are
-//! trained on other text than what a conversion is judged against: which of two spellings
-//! (下さい / ください, 事 / こと) a writer uses, or which of two segmentations the LM and the
-//! dictionary agree on, is a convention neither learns. A bias per lexicon entry, in nats,
-//! trained discriminatively towards the gold paths of hand-annotated sentences (a structured
-//! perceptron over the decoder itself, [`crate::build::bias`]), corrects that.
+//! The hybrid's features (LSTM log-probability, dictionary word and connection costs) miss
+//! conventions of written text that annotated corpora show. The shipped model's biases are the
+//! *digit prior* (`henkan_builder::digit_prior`): counters after a number are written with
+//! digits (`３年`), so the kanji numeral words of counters (`三年`, `十円`) get a negative bias
+//! counted from KWDLC and WAC. The neural engine (the LM alone) does not use the biases.
 //!
 //! Section format (`WordBias` in the model container): the magic `HKBIAS01`, u32 count `n`,
 //! f32 step, then `n` LEB128 varints (the entries in ascending order, each as the difference
