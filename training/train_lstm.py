@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Word-level LSTM LM for henkan (issue 3): 1 layer, embedding 256, hidden 256, tied input/output embeddings
+"""Word-level LSTM LM for henkan: 1 layer, embedding 256, hidden 256, tied input/output embeddings
 plus an output bias, trained with a shared-negative sampled softmax (log-uniform over frequency-sorted ids,
 logQ correction, accidental hits removed), batch 128 x bptt 35 over one stream of sentences separated by <s>,
 Adam. CPU, 2 threads.
