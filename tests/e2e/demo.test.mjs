@@ -110,6 +110,25 @@ test('Shift+Left resizes the focused segment and changes the conversion', async 
   await page.close();
 });
 
+test('after a resize the rest is converted again as a sentence of its own', async () => {
+  // ここでは|きものを|ぬぐ, Shift+Left on the first segment: ここで|履物を|脱ぐ (Mozc), not ここで|は|着物を|脱ぐ.
+  const { page } = await openDemo();
+  await convertIn(page, 'kokodehakimonowonugu');
+  const before = await last(page);
+  assert.equal(before.segments[0].reading, 'ここでは');
+  await page.keyboard.press('Shift+ArrowLeft');
+  const after = await last(page);
+  assert.deepEqual(
+    after.segments.map((/** @type {any} */ s) => s.reading),
+    ['ここで', 'はきものを', 'ぬぐ'],
+  );
+  assert.equal(after.preedit.text, 'ここで履物を脱ぐ');
+  assert.equal(await preeditText(page), 'ここで履物を脱ぐ');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), 'ここで履物を脱ぐ');
+  await page.close();
+});
+
 test('typing after a conversion commits it; the new preedit follows the committed text', async () => {
   const { page } = await openDemo();
   await page.click('#editor');

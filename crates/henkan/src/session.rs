@@ -5,7 +5,7 @@
 //!   its *candidates* (alternatives for the same reading span, ranked in context), plus
 //!   the *n-best* whole sentences.
 //! - *fixed segments*: after a resize, the leading segments whose reading lengths the user
-//!   chose; the rest is converted freely.
+//!   chose; the rest is converted freely, as a sentence of its own.
 //!
 //! Typing extends the lattice by the new kana and runs the forward pass over the new nodes
 //! only; the conversion (segments, candidates, n-best) is computed on request.
@@ -445,14 +445,36 @@ impl Session {
         } else if barriers.is_empty() {
             self.decoder.best_path(&self.lattice, conn, span)
         } else {
+            // The fixed segments end where the user put the last boundary, as a sentence ends;
+            // what follows is converted again as a sentence of its own, as Mozc re-segments the
+            // rest after a resize: ここで|はきものをぬぐ gives ここで|履物を|脱ぐ, where one path
+            // through the barrier gives ここで|は|着物を|脱ぐ (a particle glued to the fixed part).
+            let head = Span {
+                begin: 0,
+                end: fixed_end,
+                left_context: 0,
+                right_context: 0,
+            };
+            let tail = Span {
+                begin: fixed_end,
+                end: n,
+                left_context: 0,
+                right_context: 0,
+            };
             self.decoder
-                .forward(&self.lattice, conn, span, &barriers, 0);
-            let p = self.decoder.best_path(&self.lattice, conn, span);
+                .forward(&self.lattice, conn, head, &barriers, 0);
+            let first = self.decoder.best_path(&self.lattice, conn, head);
+            self.decoder
+                .forward(&self.lattice, conn, tail, &[], fixed_end);
+            let rest = self.decoder.best_path(&self.lattice, conn, tail);
             // the cached forward costs no longer describe the free lattice
             self.forward_valid = 0;
             self.decoder.forward(&self.lattice, conn, span, &[], 0);
             self.forward_valid = n;
-            p
+            first.zip(rest).map(|(a, b)| Path {
+                nodes: a.nodes.into_iter().chain(b.nodes).collect(),
+                cost: a.cost + b.cost,
+            })
         };
         let Some(best) = best else {
             return self.fallback(reading);

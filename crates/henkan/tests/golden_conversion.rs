@@ -97,6 +97,25 @@ fn resizing_a_segment_reconverts_the_rest() {
     assert!(fixed.text().starts_with("今日"));
 }
 
+/// After a resize, what follows the fixed segments is converted as a sentence of its own, as
+/// Mozc re-segments it: ここでは|きものを|ぬぐ with the first segment shortened to ここで gives
+/// ここで|履物を|脱ぐ. (Regression: one path through the new boundary glued the particle は to
+/// the fixed part and gave ここで|は|着物を|脱ぐ.)
+#[test]
+fn a_resize_converts_the_rest_as_its_own_sentence() {
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        let free = s.convert_reading(&engine, "ここではきものをぬぐ");
+        assert_eq!(free.segments[0].reading, "ここでは", "{scoring:?}");
+        let fixed = s.convert_reading_with_fixed(&engine, "ここではきものをぬぐ", &[3]);
+        let readings: Vec<&str> = fixed.segments.iter().map(|g| g.reading.as_str()).collect();
+        assert_eq!(readings, ["ここで", "はきものを", "ぬぐ"], "{scoring:?}");
+        assert_eq!(fixed.text(), "ここで履物を脱ぐ", "{scoring:?}");
+        assert_eq!(fixed.nbest[0], fixed.text(), "{scoring:?}");
+    }
+}
+
 #[test]
 fn per_key_best_text_tracks_the_input() {
     let engine = shipped_engine();
