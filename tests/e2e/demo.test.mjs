@@ -110,6 +110,23 @@ test('Shift+Left resizes the focused segment and changes the conversion', async 
   await page.close();
 });
 
+test('after a digit, . , - are part of the number', async () => {
+  // 3.14 → ３．１４ (not ３。１４), 1,000en → １，０００円, 090-1234-5678 → ０９０－１２３４－５６７８ (Mozc).
+  const { page } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('3.14');
+  assert.equal(await preeditText(page), '３．１４');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('1,000en');
+  await page.keyboard.press('Space');
+  assert.equal((await last(page)).preedit.text, '１，０００円');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('090-1234-5678');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '３．１４１，０００円０９０－１２３４－５６７８');
+  await page.close();
+});
+
 test('after a resize the rest is converted again as a sentence of its own', async () => {
   // ここでは|きものを|ぬぐ, Shift+Left on the first segment: ここで|履物を|脱ぐ (Mozc), not ここで|は|着物を|脱ぐ.
   const { page } = await openDemo();
