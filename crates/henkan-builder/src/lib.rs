@@ -37,3 +37,28 @@ pub mod token;
 pub use container::{repack, replace_section, ContainerWriter};
 pub use dictionary::{build_model, BuildOptions, BuildReport};
 pub use error::{Error, Result};
+
+/// Little-endian f32 values of `bytes` (a tensor in a safetensors file, the offsets of
+/// `training/fit_predict_bias.py`, the vectors of `training/coherence_vectors.py`); a partial
+/// last value is ignored.
+pub fn read_f32_le(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_are_read_little_endian() {
+        let mut b = Vec::new();
+        for x in [1.5f32, -2.0] {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        b.push(7);
+        assert_eq!(read_f32_le(&b), [1.5, -2.0]);
+    }
+}

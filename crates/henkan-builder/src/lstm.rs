@@ -221,10 +221,7 @@ pub fn read_safetensors(bytes: &[u8]) -> Result<LstmWeights> {
         let raw = data
             .get(s..e)
             .ok_or_else(|| build_err(format!("{name}: data out of range")))?;
-        let v: Vec<f32> = raw
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let v = crate::read_f32_le(raw);
         if v.len() != shape.iter().product::<usize>() {
             return Err(build_err(format!("{name}: size does not match shape")));
         }

@@ -16,15 +16,6 @@ pub fn predict_bias_section(offsets: &[f32], step: f32) -> Vec<u8> {
     out
 }
 
-/// Reads a file of little-endian f32 (the offsets of `training/fit_predict_bias.py`, one per
-/// LM id; the vectors of `training/coherence_vectors.py`); a partial last float is ignored.
-pub fn read_f32_le(bytes: &[u8]) -> Vec<f32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,15 +44,5 @@ mod tests {
         let mut st = s;
         st[12..16].copy_from_slice(&0f32.to_le_bytes());
         assert!(from_section(&st, 2).is_err());
-    }
-
-    #[test]
-    fn floats_are_read_little_endian() {
-        let mut b = Vec::new();
-        for x in [1.5f32, -2.0] {
-            b.extend_from_slice(&x.to_le_bytes());
-        }
-        b.push(7);
-        assert_eq!(read_f32_le(&b), [1.5, -2.0]);
     }
 }

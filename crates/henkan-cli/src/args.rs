@@ -141,6 +141,34 @@ pub fn session_for(engine: &Engine, scoring: Scoring, args: &NeuralArgs) -> Resu
     Ok(session)
 }
 
+/// The sentences a conversion command reads, the engine and how it reports (`eval conversion`,
+/// `bench keystroke`).
+#[derive(clap::Args, Debug)]
+pub struct SentencesArgs {
+    /// `reading<TAB>expected` lines, e.g. ../shared/data/dev/kwdlc.test.tsv.
+    #[arg(long)]
+    pub input: PathBuf,
+    /// Default: hybrid when the model has an LSTM LM, else classic.
+    #[arg(long, value_parser = engine_parser())]
+    pub engine: Option<Scoring>,
+    /// Print one JSON object as the last line.
+    #[arg(long)]
+    pub json: bool,
+    /// Only the first N sentences.
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+impl SentencesArgs {
+    /// The sentences, and the engine (the model's default unless `--engine`).
+    pub fn read(&self, engine: &Engine) -> Result<(Vec<(String, String)>, Scoring)> {
+        Ok((
+            read_pairs(&self.input, self.limit)?,
+            engine_or_default(engine, self.engine),
+        ))
+    }
+}
+
 /// How converted numbers write their digits.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
 pub enum Digits {

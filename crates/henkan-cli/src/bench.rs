@@ -1,8 +1,8 @@
 //! `henkan bench`: per-key latency of the engine and of the IME key machine.
 
 use crate::args::{
-    engine_or_default, engine_parser, load, percentile, print_result, read_pairs, read_text,
-    session_for, NeuralArgs, SoftmaxKind,
+    load, percentile, print_result, read_pairs, read_text, session_for, NeuralArgs, SentencesArgs,
+    SoftmaxKind,
 };
 use anyhow::{bail, Result};
 use henkan::options::Scoring;
@@ -70,15 +70,8 @@ fn ime(model: &Option<PathBuf>, a: ImeArgs) -> Result<()> {
 /// `henkan bench keystroke`.
 #[derive(clap::Args)]
 pub struct KeystrokeArgs {
-    #[arg(long)]
-    input: PathBuf,
-    /// Default: hybrid when the model has an LSTM LM, else classic.
-    #[arg(long, value_parser = engine_parser())]
-    engine: Option<Scoring>,
-    #[arg(long)]
-    json: bool,
-    #[arg(long)]
-    limit: Option<usize>,
+    #[command(flatten)]
+    sentences: SentencesArgs,
     #[command(flatten)]
     neural: NeuralArgs,
     /// Also run the neural engine with every softmax variant (IVS, no frequent words,
@@ -89,9 +82,8 @@ pub struct KeystrokeArgs {
 
 fn keystroke(model: &Option<PathBuf>, a: KeystrokeArgs) -> Result<()> {
     let engine = load(model)?;
-    let pairs = read_pairs(&a.input, a.limit)?;
+    let (pairs, kind) = a.sentences.read(&engine)?;
     let mut sink = 0usize;
-    let kind = engine_or_default(&engine, a.engine);
     let mut result = bench_keystroke(&engine, &pairs, kind, &a.neural, &mut sink)?;
     if a.compare && engine.neural.is_some() {
         let mut engines = serde_json::Map::new();
@@ -129,7 +121,7 @@ fn keystroke(model: &Option<PathBuf>, a: KeystrokeArgs) -> Result<()> {
         .into();
         result["engines"] = serde_json::Value::Object(engines);
     }
-    if !a.json {
+    if !a.sentences.json {
         eprintln!("(checksum {sink})");
     }
     outln!("{result}");

@@ -1,8 +1,8 @@
 //! `henkan eval`: conversion accuracy, prediction rates, LM perplexity.
 
 use crate::args::{
-    engine_or_default, engine_parser, load, neural_lm, percentile, print_result, read_bytes,
-    read_pairs, read_text, session_for, Digits, NeuralArgs,
+    engine_parser, load, neural_lm, percentile, print_result, read_bytes, read_text, session_for,
+    Digits, NeuralArgs, SentencesArgs,
 };
 use crate::predict::load_ngram;
 use anyhow::{bail, Context, Result};
@@ -38,17 +38,8 @@ pub fn run(model: &Option<PathBuf>, what: EvalCommand) -> Result<()> {
 /// `henkan eval conversion`.
 #[derive(clap::Args)]
 pub struct ConversionArgs {
-    #[arg(long)]
-    input: PathBuf,
-    /// Default: hybrid when the model has an LSTM LM, else classic.
-    #[arg(long, value_parser = engine_parser())]
-    engine: Option<Scoring>,
-    /// Print one JSON object as the last line.
-    #[arg(long)]
-    json: bool,
-    /// Only the first N sentences.
-    #[arg(long)]
-    limit: Option<usize>,
+    #[command(flatten)]
+    sentences: SentencesArgs,
     /// Print each wrong conversion.
     #[arg(long)]
     errors: bool,
@@ -80,8 +71,8 @@ pub struct ConversionArgs {
 
 fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
     let engine = load(model)?;
-    let pairs = read_pairs(&a.input, a.limit)?;
-    let kind = engine_or_default(&engine, a.engine);
+    let (pairs, kind) = a.sentences.read(&engine)?;
+    let json = a.sentences.json;
     let mut session = session_for(&engine, kind, &a.neural)?;
     session.set_digit_width(match a.digits {
         Digits::Full => henkan::lattice::DigitWidth::Full,
@@ -181,7 +172,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
             "diff_points": paired.diff_points(),
             "se_points": paired.se_points(),
         });
-        if !a.json {
+        if !json {
             outln!(
                 "versus {}: exact top-1 {:.2}%; right only here {}, only there {}; difference {:+.2} ± {:.2} points (standard error)",
                 k.name(),
@@ -193,7 +184,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
             );
         }
     }
-    if a.json {
+    if json {
         outln!("{result}");
     } else {
         outln!(
@@ -326,7 +317,7 @@ pub fn read_predict_bias(p: &Path, vocab: usize) -> Result<Vec<f32>> {
     if p.as_os_str() == "none" {
         return Ok(Vec::new());
     }
-    let v = henkan_builder::predict_bias::read_f32_le(&read_bytes(p)?);
+    let v = henkan_builder::read_f32_le(&read_bytes(p)?);
     if v.len() != vocab {
         bail!("{}: not {vocab} f32 values", p.display());
     }

@@ -182,8 +182,7 @@ fn coherence(model: &Option<PathBuf>, a: CoherenceArgs) -> Result<()> {
     let keep = |left: u16, cost: i32| {
         cost <= a.max_cost && !skip.get(left as usize).copied().unwrap_or(false)
     };
-    let floats =
-        henkan_builder::predict_bias::read_f32_le(&read_bytes(&a.vectors.join("vectors.f32"))?);
+    let floats = henkan_builder::read_f32_le(&read_bytes(&a.vectors.join("vectors.f32"))?);
     let dims = a.dims;
     if dims == 0 || floats.len() % dims != 0 {
         bail!("vectors.f32 is not rows of {dims} floats");

@@ -369,19 +369,17 @@ impl Composer {
         // After a digit, `.` `,` `-` belong to the number, in the digits' full width as Mozc
         // types them: 3.14 → ３．１４, 1,000 → １，０００, 090-1234 → ０９０－１２３４ (not the
         // Japanese full stop, comma and long vowel mark of the table).
-        let after_digit = self
-            .kana
-            .chars()
-            .last()
-            .is_some_and(|c| c.is_ascii_digit() || ('０'..='９').contains(&c));
-        let output = match &*rule.input {
-            "." if after_digit => "．",
-            "," if after_digit => "，",
-            "-" if after_digit => "－",
-            _ => &rule.output,
+        let number_form = match &*rule.input {
+            "." => Some("．"),
+            "," => Some("，"),
+            "-" => Some("－"),
+            _ => None,
         }
-        .to_string();
-        self.push_unit(&output, raw_start + raw_used);
+        .filter(|_| {
+            let last = self.kana.chars().next_back();
+            last.is_some_and(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
+        });
+        self.push_unit(number_form.unwrap_or(&rule.output), raw_start + raw_used);
     }
 
     /// Moves the first pending letter to the kana as it is.
