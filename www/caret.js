@@ -6,7 +6,7 @@
 // the collapsed selection range has client rects.
 
 /** The properties that decide where text wraps and how tall lines are. */
-const MIRRORED = [
+export const MIRRORED = [
   'direction', 'boxSizing', 'width', 'height', 'overflowX', 'overflowY',
   'borderTopWidth', 'borderRightWidth', 'borderBottomWidth', 'borderLeftWidth', 'borderStyle',
   'paddingTop', 'paddingRight', 'paddingBottom', 'paddingLeft',
@@ -114,7 +114,7 @@ export function editableCaret(el) {
   };
 }
 
-/** @param {string} s */
-function toKebab(s) {
+/** @param {string} s a camelCase CSS property name */
+export function toKebab(s) {
   return s.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
 }

@@ -1,11 +1,12 @@
 // The IME widget: attach(element, options) → detach() for <textarea>, <input type=text|search>
 // and contenteditable elements.
 //
-// The preedit is drawn in an overlay at the caret; the field's value is not touched until a
-// commit (widget/preedit.js says why). The parts, one module each under widget/:
+// The preedit is shown in the text flow (a mirror over a textarea or input, an inline span in a
+// contenteditable); the field's value is not touched until a commit (widget/preedit.js says
+// why). The parts, one module each under widget/:
 //   keys.js         keys, text input, OS compositions → the wasm session; flush, rescue, drop
 //   commit.js       committed text into the field (execCommand, or setRangeText / a Range)
-//   preedit.js      the preedit box at the caret
+//   preedit.js      the preedit in the text, with its caret
 //   candidates.js   the candidate window          suggestions.js  the suggestion list
 //   listbox.js      what the two lists share       indicator.js    the on/off badge
 //   aria.js         the field's aria-controls / aria-activedescendant, saved and restored
@@ -84,7 +85,12 @@ export function attach(el, options) {
   const preedit = new PreeditBox(el, kind);
   const candidates = new CandidateWindow(doc, id, preedit, aria);
   const indicator = new Indicator(doc);
-  const committer = new Committer(el, kind, () => preedit.invalidate());
+  // Before a commit goes in, the preedit leaves the text (a contenteditable's span is removed,
+  // and the commit goes where it was).
+  const committer = new Committer(el, kind, () => {
+    const where = preedit.end();
+    if (where) committer.range = where;
+  });
   /** Draws the preedit, the candidate window, the suggestions and the indicator. */
   const render = () => {
     const out = keys.last;
@@ -164,7 +170,7 @@ export function attach(el, options) {
       for (const [target, type, fn, capture] of listeners) target?.removeEventListener(type, fn, capture);
       keys.close();
       aria.restore();
-      el.classList.remove('henkan-composing');
+      preedit.end();
       layer.remove();
       fields.delete(el);
     },

@@ -35,7 +35,7 @@ async function convertIn(page, romaji) {
 const last = (page) => page.evaluate(() => /** @type {any} */ (window).henkanDemo.last);
 /** @param {import('playwright-core').Page} page */
 const preeditText = (page) =>
-  page.evaluate(() => [...document.querySelectorAll('.henkan-preedit')].map((e) => e.textContent).join(''));
+  page.evaluate(() => [...document.querySelectorAll('.henkan-preedit-runs')].map((e) => e.textContent).join(''));
 
 test('type, convert, see candidates, commit, undo once', async () => {
   const { page, status, errors } = await openDemo();
@@ -52,7 +52,7 @@ test('type, convert, see candidates, commit, undo once', async () => {
   assert.equal(await preeditText(page), '今日はいい天気ですね');
   // The overlay sits inside the field, on its first line.
   const field = await page.locator('#editor').boundingBox();
-  const pre = await page.locator('.henkan-preedit:visible').boundingBox();
+  const pre = await page.locator('.henkan-preedit-runs').boundingBox();
   assert.ok(field && pre && pre.y > field.y && pre.y + pre.height < field.y + 60 && pre.x > field.x, JSON.stringify({ field, pre }));
   // The n-best list and the segment view of the demo show it too.
   assert.match(await page.textContent('#nbest'), /今日はいい天気ですね/);
@@ -104,7 +104,7 @@ test('Shift+Left resizes the focused segment and changes the conversion', async 
   assert.equal(readingsAfter[0].length, readingsBefore[0].length - 1, 'the first segment is one kana shorter');
   assert.equal(readingsAfter.join(''), readingsBefore.join(''), 'the reading is the same');
   // The focused segment is highlighted in the overlay.
-  assert.equal(await page.locator('.henkan-preedit .henkan-focused').count(), 1);
+  assert.equal(await page.locator('.henkan-preedit-runs .henkan-focused').count(), 1);
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#editor'), after.preedit.text);
   await page.close();
@@ -151,7 +151,7 @@ test('typing after a conversion commits it; the new preedit follows the committe
   await page.click('#editor');
   await page.keyboard.type('kyou');
   await page.keyboard.press('Space');
-  const box = page.locator('.henkan-preedit:visible');
+  const box = page.locator('.henkan-preedit-runs');
   const first = await box.boundingBox();
   await page.keyboard.type('ha');
   assert.equal(await page.inputValue('#editor'), '今日');

@@ -144,49 +144,57 @@ test('commit: a contenteditable gets the text at its saved selection after blur'
   await page.close();
 });
 
-test('preedit: one span per run at the caret, the focused segment marked, hidden again', async () => {
+test('preedit: in the text flow of a textarea (the rest moves right, a selection is replaced), a caret in the kana, gone again', async () => {
   const { page, errors } = await blank();
   const r = await page.evaluate(async (preeditData) => {
     const { ensureStyle } = await import('/www/widget/style.js');
     const { PreeditBox } = await import('/www/widget/preedit.js');
     ensureStyle(document);
-    const wrap = document.body.appendChild(document.createElement('div'));
-    wrap.style.cssText = 'background: rgb(10, 20, 30); padding: 40px';
-    const el = wrap.appendChild(document.createElement('textarea'));
-    el.style.cssText = 'background: transparent; font: 20px monospace; width: 400px; height: 100px';
-    el.value = 'ab';
+    const el = document.body.appendChild(document.createElement('textarea'));
+    el.style.cssText = 'margin: 40px; font: 20px monospace; width: 400px; height: 100px';
+    el.value = 'abcd';
     el.focus();
     el.setSelectionRange(2, 2);
     const box = new PreeditBox(el, 'textarea');
     const layer = document.body.appendChild(document.createElement('div'));
     layer.className = 'henkan-layer';
     layer.append(box.el);
+    /** @param {Node} node */
+    const rectOf = (node) => {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      return range.getClientRects()[0];
+    };
     box.render(preeditData);
     const field = el.getBoundingClientRect();
-    const b = box.el.getBoundingClientRect();
+    const mirror = box.el.getBoundingClientRect();
+    const runs = box.runs.getBoundingClientRect();
     const shown = {
-      spans: [...box.el.children].map((s) => [s.textContent, s.className]),
+      spans: [...box.runs.children].map((s) => [s.textContent, s.className]),
+      text: box.el.textContent,
       anchor: box.anchor().textContent,
       composing: el.classList.contains('henkan-composing'),
-      inside: b.left > field.left + 10 && b.top >= field.top && b.bottom <= field.bottom,
+      hiddenText: getComputedStyle(el).color,
+      over: Math.abs(mirror.left - field.left) < 1 && Math.abs(mirror.top - field.top) < 1 && Math.abs(mirror.width - field.width) < 1,
+      afterMoved: rectOf(box.after).left >= runs.right - 1,
+      beforeKept: rectOf(box.before).left > field.left,
       fontSize: box.el.style.fontSize,
-      background: box.el.style.backgroundColor,
       isShown: box.shown,
+      rect: box.rect !== null && Math.abs(/** @type {any} */ (box.rect).left - runs.left) < 1,
     };
-    // Placed once: a render with the field where it was does not measure the caret again.
-    const left = box.el.style.left;
-    box.el.style.left = '1px';
-    box.render(preeditData);
-    const cached = box.el.style.left;
-    box.invalidate();
-    box.render(preeditData);
-    const remeasured = box.el.style.left === left;
+    box.render(null);
+    // A selection is replaced by the preedit; the caret is drawn inside unconverted kana.
+    el.setSelectionRange(1, 3);
+    box.render({ text: 'かな', segments: [{ start: 0, end: 2, focused: false, converted: false }], cursor: 1 });
+    const selection = {
+      text: box.el.textContent,
+      spans: [...box.runs.children].map((s) => [s.textContent, s.className]),
+    };
     box.render(null);
     return {
       shown,
-      cached,
-      remeasured,
-      hidden: { display: box.el.style.display, children: box.el.childElementCount, composing: el.classList.contains('henkan-composing'), isShown: box.shown },
+      selection,
+      hidden: { display: box.el.style.display, children: box.el.childElementCount, composing: el.classList.contains('henkan-composing'), isShown: box.shown, color: getComputedStyle(el).color },
     };
   }, PREEDIT);
   assert.deepEqual(r.shown.spans, [
@@ -194,15 +202,23 @@ test('preedit: one span per run at the caret, the focused segment marked, hidden
     ['は', 'henkan-converted'],
     ['てんき', ''],
   ]);
+  assert.equal(r.shown.text, 'ab今日はてんきcd ');
   assert.equal(r.shown.anchor, '今日');
   assert.equal(r.shown.composing, true);
-  assert.ok(r.shown.inside, 'the box is inside the field, after its text');
+  assert.equal(r.shown.hiddenText, 'rgba(0, 0, 0, 0)', "the field's own text is hidden under the mirror");
+  assert.ok(r.shown.over, 'the mirror covers the field');
+  assert.ok(r.shown.afterMoved, 'the text after the caret moved right of the preedit');
+  assert.ok(r.shown.beforeKept, 'the text before stays');
   assert.equal(r.shown.fontSize, '20px');
-  assert.equal(r.shown.background, 'rgb(10, 20, 30)', 'the first opaque background behind the field');
   assert.equal(r.shown.isShown, true);
-  assert.equal(r.cached, '1px');
-  assert.equal(r.remeasured, true);
-  assert.deepEqual(r.hidden, { display: 'none', children: 0, composing: false, isShown: false });
+  assert.ok(r.shown.rect, 'the preedit was measured');
+  assert.equal(r.selection.text, 'aかなd ');
+  assert.deepEqual(r.selection.spans, [
+    ['か', ''],
+    ['', 'henkan-caret'],
+    ['な', ''],
+  ]);
+  assert.deepEqual(r.hidden, { display: 'none', children: 0, composing: false, isShown: false, color: 'rgb(0, 0, 0)' });
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -245,7 +261,7 @@ test('candidate window: the selected page under the focused segment, aria-select
     win.render({ items, selected: 10, pageSize: 9, open: true, segment: 0 });
     const list = win.el;
     const lb = list.getBoundingClientRect();
-    const pb = t.preedit.el.getBoundingClientRect();
+    const pb = t.preedit.runs.getBoundingClientRect();
     const focused = t.preedit.anchor().getBoundingClientRect();
     const shown = {
       role: list.getAttribute('role'),
@@ -296,7 +312,7 @@ test('suggestion list: heading and options under the preedit; after a commit, un
     t.layer.append(list.el);
     const rows = () => [...list.el.children].map((li) => [li.getAttribute('role'), li.textContent, li.getAttribute('aria-selected')]);
     list.render(false);
-    const pb = t.preedit.el.getBoundingClientRect();
+    const pb = t.preedit.runs.getBoundingClientRect();
     const composing = {
       rows: rows(),
       display: list.el.style.display,

@@ -45,11 +45,10 @@ export class CandidateWindow {
       list.replaceChildren(...items);
       list.style.display = 'block';
       // At the focused segment, below the preedit; above it when there is no room below.
-      const a = this.preedit.anchor().getBoundingClientRect();
-      const p = this.preedit.el.getBoundingClientRect();
+      const a = this.preedit.anchor().getClientRects()[0] ?? this.preedit.anchor().getBoundingClientRect();
       const size = { width: list.offsetWidth, height: list.offsetHeight };
       const view = { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight };
-      const { left, top } = popupPlace({ left: a.left, top: p.top, bottom: p.bottom }, size, view);
+      const { left, top } = popupPlace({ left: a.left, top: a.top, bottom: a.bottom }, size, view);
       list.style.left = `${left}px`;
       list.style.top = `${top}px`;
       this.aria.point(list.id, this.optionId(cands.selected));

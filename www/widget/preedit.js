@@ -1,14 +1,24 @@
-// The preedit box: the composition drawn in an overlay at the caret, one span per run (plain
-// text, converted segment, focused segment), in the field's font and over its background.
+// The preedit in the text flow, as a native IME shows it: the text after the caret moves right
+// (and wraps) as the composition grows, a selection is replaced, the segments are underlined,
+// the focused one highlighted, and a caret blinks inside unconverted kana.
 //
-// Why an overlay and not the preedit in the field's value (as a native IME does)? Every
-// programmatic change of a textarea's value either resets Chromium's undo stack (assigning
-// `value`) or becomes an undo step of its own (`execCommand`), so Ctrl+Z could no longer undo
-// exactly one commit, and pages would see `input` events for text that is not there yet. The
-// cost: the text after the caret does not move aside, the preedit covers it on its line.
+// The field's value is not touched until a commit, so that one commit is one undo step
+// (`execCommand('insertText')` in commit.js) and the page sees `input` events only for text
+// that is really there; every programmatic change of a textarea's value would either reset
+// Chromium's undo stack (assigning `value`) or be an undo step of its own.
+//
+// - <textarea>/<input>: a *mirror* over the field draws its text with the preedit in place of
+//   the selection, in the field's box, font, wrapping and scroll; the field's own text, caret
+//   and selection are made transparent meanwhile (class `henkan-hidden-text`). The text before
+//   and after the selection is copied once per composition (and again if the page changes the
+//   value); each key rewrites only the preedit's spans.
+// - contenteditable: the preedit is an inline <span> inserted at the caret (a non-collapsed
+//   selection is deleted first, as native IMEs do: one undo step); it is removed, and the text
+//   nodes it split are joined again, before a commit goes in or when the composition ends, so
+//   the editor's DOM and undo history are what they were.
 
 import { preeditRuns } from '../keymap.js';
-import { textFieldCaret, editableCaret } from '../caret.js';
+import { textFieldCaret, editableCaret, MIRRORED, toKebab } from '../caret.js';
 
 /** @typedef {import('../types.js').Preedit} Preedit */
 /** @typedef {import('../caret.js').CaretRect} CaretRect */
@@ -22,76 +32,267 @@ export class PreeditBox {
     this.field = field;
     this.kind = kind;
     const doc = field.ownerDocument;
+    /** The mirror (text fields); unused and hidden for a contenteditable. */
     this.el = doc.createElement('div');
     this.el.className = 'henkan-preedit';
     this.el.setAttribute('aria-hidden', 'true');
-    /** Where the field was when the box was placed ('' = not placed): the value and caret do not
-     * change during a composition, so the caret geometry is measured again only when the field
-     * moved (the page's layout shifted, it scrolled). */
+    /** The preedit's runs: inside the mirror, or the inline span of a contenteditable. */
+    this.runs = doc.createElement('span');
+    this.runs.className = 'henkan-preedit-runs';
+    this.before = doc.createTextNode('');
+    this.after = doc.createTextNode('');
+    /** A composition is shown. */
+    this.active = false;
+    /** The field's text around the preedit (text fields): value and selection when copied. */
+    this.copied = { value: '', start: 0, end: 0 };
+    /** Where the field was when the mirror was placed ('' = place it again). */
     this.placed = '';
+    /** @type {{left: number, top: number, bottom: number} | null} the preedit's first line, measured
+     * after each render (where the lists open) */
+    this.rect = null;
   }
 
-  /** Measure the caret again at the next render (the caret or the field moved). */
+  /** Place the mirror again at the next render (the field moved, scrolled or was resized). */
   invalidate() {
     this.placed = '';
   }
 
-  /** Whether the box shows a preedit now. */
+  /** Whether a preedit is shown now. */
   get shown() {
-    return this.el.style.display === 'block' && !!this.el.firstChild;
+    return this.active;
   }
 
   /**
-   * Draws a preedit at the caret, or hides the box (null).
+   * Draws a preedit in the text, or ends the composition's display (null).
    * @param {Preedit | null} preedit
    */
   render(preedit) {
-    const { field, el: box } = this;
-    const show = preedit !== null;
-    // A native IME hides the placeholder while composing; the overlay would sit on top of it.
-    if (field.classList.contains('henkan-composing') !== show) field.classList.toggle('henkan-composing', show);
-    if (preedit) {
-      const r = field.getBoundingClientRect();
-      const where = `${r.left},${r.top},${r.width},${r.height},${field.scrollLeft},${field.scrollTop}`;
-      if (this.placed !== where) {
-        const caret = caretOf(field, this.kind);
-        const cs = getComputedStyle(field);
-        const ps = box.style;
-        ps.display = 'block';
-        ps.left = `${caret.left}px`;
-        ps.top = `${caret.top}px`;
-        ps.maxWidth = `${Math.max(64, caret.right - caret.left)}px`;
-        ps.fontFamily = cs.fontFamily;
-        ps.fontSize = cs.fontSize;
-        ps.fontWeight = cs.fontWeight;
-        ps.fontStyle = cs.fontStyle;
-        ps.letterSpacing = cs.letterSpacing;
-        ps.lineHeight = `${caret.height}px`;
-        ps.color = cs.color;
-        ps.background = opaqueBackground(field);
-        this.placed = where;
+    if (!preedit) {
+      this.end();
+      return;
+    }
+    if (!this.active) this.begin();
+    const doc = this.field.ownerDocument;
+    const caretAt = preedit.segments.every((s) => !s.converted) ? preedit.cursor : -1;
+    /** @type {Node[]} */
+    const nodes = [];
+    let pos = 0;
+    for (const r of preeditRuns(preedit.text, preedit.segments)) {
+      const end = pos + r.text.length;
+      const cls = [r.converted ? 'henkan-converted' : '', r.focused ? 'henkan-focused' : ''].filter(Boolean).join(' ');
+      if (caretAt >= pos && caretAt < end) {
+        // The caret inside this run: split it there.
+        if (caretAt > pos) nodes.push(runSpan(doc, r.text.slice(0, caretAt - pos), cls));
+        nodes.push(caretSpan(doc));
+        nodes.push(runSpan(doc, r.text.slice(caretAt - pos), cls));
+      } else {
+        nodes.push(runSpan(doc, r.text, cls));
       }
-      const doc = field.ownerDocument;
-      box.replaceChildren(
-        ...preeditRuns(preedit.text, preedit.segments).map((r) => {
-          const span = doc.createElement('span');
-          span.textContent = r.text;
-          if (r.converted) span.classList.add('henkan-converted');
-          if (r.focused) span.classList.add('henkan-focused');
-          return span;
-        }),
-      );
-    } else if (this.placed || box.firstChild) {
-      box.style.display = 'none';
-      box.replaceChildren();
+      pos = end;
+    }
+    if (caretAt === pos) nodes.push(caretSpan(doc));
+    this.runs.replaceChildren(...nodes);
+    if (this.kind !== 'contenteditable') this.placeMirror();
+    this.measure();
+  }
+
+  /** Starts showing a composition. */
+  begin() {
+    const { field } = this;
+    this.active = true;
+    field.classList.add('henkan-composing');
+    if (this.kind === 'contenteditable') {
+      this.insertInline();
+    } else {
+      const cs = getComputedStyle(field);
+      const style = this.el.style;
+      for (const p of MIRRORED) style.setProperty(toKebab(p), cs.getPropertyValue(toKebab(p)));
+      style.color = cs.color;
+      style.borderColor = 'transparent';
+      style.boxSizing = 'border-box';
+      style.overflow = 'hidden';
+      style.whiteSpace = this.kind === 'input' ? 'pre' : 'pre-wrap';
+      if (this.kind === 'textarea') style.overflowWrap = 'break-word';
+      this.copyText();
+      this.el.replaceChildren(this.before, this.runs, this.after);
+      field.classList.add('henkan-hidden-text');
       this.placed = '';
     }
   }
 
-  /** The focused segment's span (or the first, or the box): where the candidate window goes. */
-  anchor() {
-    return this.el.querySelector('.henkan-focused') ?? this.el.firstElementChild ?? this.el;
+  /**
+   * Ends the display: removes the mirror or the inline span. For a contenteditable, returns the
+   * collapsed range where the preedit was (where a commit goes).
+   * @returns {Range | null}
+   */
+  end() {
+    if (!this.active) return null;
+    this.active = false;
+    this.rect = null;
+    const { field } = this;
+    field.classList.remove('henkan-composing', 'henkan-hidden-text');
+    this.runs.replaceChildren();
+    if (this.kind === 'contenteditable') return this.removeInline();
+    this.el.style.display = 'none';
+    this.el.replaceChildren();
+    this.placed = '';
+    return null;
   }
+
+  /** The focused segment's span (or the first run, or the box): where the candidate window goes. */
+  anchor() {
+    return this.runs.querySelector('.henkan-focused') ?? this.runs.firstElementChild ?? this.runs;
+  }
+
+  /** Copies the field's text around its selection into the mirror. */
+  copyText() {
+    const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (this.field);
+    const value = field.value;
+    const start = field.selectionStart ?? value.length;
+    const end = field.selectionEnd ?? start;
+    this.copied = { value, start, end };
+    this.before.data = value.slice(0, start);
+    // A trailing newline gets no line box of its own in a mirror: one space makes it count.
+    this.after.data = value.slice(end) + (this.kind === 'textarea' ? ' ' : '');
+  }
+
+  /** Puts the mirror over the field (again when it moved) and scrolls it to show the caret. */
+  placeMirror() {
+    const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (this.field);
+    const { copied } = this;
+    // The page changed the value meanwhile: copy it again.
+    if (field.value !== copied.value) this.copyText();
+    const r = field.getBoundingClientRect();
+    const where = `${r.left},${r.top},${r.width},${r.height},${field.scrollLeft},${field.scrollTop}`;
+    const style = this.el.style;
+    if (this.placed !== where) {
+      const cs = getComputedStyle(field);
+      style.display = 'block';
+      style.left = `${r.left}px`;
+      style.top = `${r.top}px`;
+      style.width = `${r.width}px`;
+      style.height = `${r.height}px`;
+      // The field's scroll bars take room from its text; the mirror has none: pad it instead.
+      const borders = { x: px(cs.borderLeftWidth) + px(cs.borderRightWidth), y: px(cs.borderTopWidth) + px(cs.borderBottomWidth) };
+      style.paddingRight = `${px(cs.paddingRight) + Math.max(0, field.offsetWidth - field.clientWidth - borders.x)}px`;
+      style.paddingBottom = `${px(cs.paddingBottom) + Math.max(0, field.offsetHeight - field.clientHeight - borders.y)}px`;
+      if (this.kind === 'input') {
+        // An input centres its one line vertically.
+        style.lineHeight = `${field.clientHeight - px(cs.paddingTop) - px(cs.paddingBottom)}px`;
+      }
+      this.placed = where;
+    }
+    this.el.scrollTop = field.scrollTop;
+    this.el.scrollLeft = field.scrollLeft;
+  }
+
+  /** Measures where the preedit is; scrolls the mirror so that its end (or caret) is in view. */
+  measure() {
+    const runs = this.runs.getClientRects();
+    if (runs.length === 0) {
+      this.rect = null;
+      return;
+    }
+    if (this.kind !== 'contenteditable') {
+      const box = this.el.getBoundingClientRect();
+      const target = (this.runs.querySelector('.henkan-caret') ?? this.anchor()).getBoundingClientRect();
+      const last = runs[runs.length - 1];
+      const bottom = Math.max(target.bottom, last.bottom);
+      if (bottom > box.bottom) this.el.scrollTop += bottom - box.bottom + 2;
+      if (target.top < box.top) this.el.scrollTop -= box.top - target.top;
+      if (target.right > box.right) this.el.scrollLeft += target.right - box.right + 2;
+      if (target.left < box.left) this.el.scrollLeft -= box.left - target.left;
+    } else {
+      this.runs.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    }
+    const first = this.runs.getClientRects()[0];
+    this.rect = { left: first.left, top: first.top, bottom: first.bottom };
+  }
+
+  /** Puts the inline span at the caret of a contenteditable (deleting a selection first). */
+  insertInline() {
+    const doc = this.field.ownerDocument;
+    const sel = doc.getSelection();
+    if (sel && sel.rangeCount > 0 && !sel.isCollapsed && this.field.contains(sel.anchorNode)) doc.execCommand('delete');
+    /** @type {Range} */
+    let range;
+    if (sel && sel.rangeCount > 0 && this.field.contains(sel.anchorNode)) {
+      range = sel.getRangeAt(0).cloneRange();
+      range.collapse(true);
+    } else {
+      range = doc.createRange();
+      range.selectNodeContents(this.field);
+      range.collapse(false);
+    }
+    this.runs.setAttribute('contenteditable', 'false');
+    this.runs.classList.add('henkan-preedit-inline');
+    range.insertNode(this.runs);
+    // Chromium puts the caret after the span; it is hidden while composing (caret-color).
+    if (sel && doc.activeElement === this.field) {
+      const after = doc.createRange();
+      after.setStartAfter(this.runs);
+      after.collapse(true);
+      sel.removeAllRanges();
+      sel.addRange(after);
+    }
+  }
+
+  /** Takes the inline span out and joins the text it split; returns the range where it was. */
+  removeInline() {
+    const span = this.runs;
+    const parent = span.parentNode;
+    const doc = this.field.ownerDocument;
+    if (!parent) return null;
+    const prev = span.previousSibling;
+    const next = span.nextSibling;
+    const range = doc.createRange();
+    span.remove();
+    if (prev && prev.nodeType === Node.TEXT_NODE) {
+      const text = /** @type {Text} */ (prev);
+      const offset = text.length;
+      if (next && next.nodeType === Node.TEXT_NODE) {
+        text.appendData(/** @type {Text} */ (next).data);
+        next.remove();
+      }
+      range.setStart(text, offset);
+    } else if (next) {
+      range.setStartBefore(next);
+    } else {
+      range.selectNodeContents(parent);
+      range.collapse(false);
+    }
+    range.collapse(true);
+    const sel = doc.getSelection();
+    if (sel && doc.activeElement === this.field) {
+      sel.removeAllRanges();
+      sel.addRange(range);
+    }
+    return range;
+  }
+}
+
+/**
+ * @param {Document} doc
+ * @param {string} text
+ * @param {string} cls
+ */
+function runSpan(doc, text, cls) {
+  const span = doc.createElement('span');
+  span.className = cls;
+  span.textContent = text;
+  return span;
+}
+
+/** @param {Document} doc */
+function caretSpan(doc) {
+  const span = doc.createElement('span');
+  span.className = 'henkan-caret';
+  return span;
+}
+
+/** @param {string} v */
+function px(v) {
+  return parseFloat(v) || 0;
 }
 
 /**
@@ -104,19 +305,4 @@ export function caretOf(field, kind) {
   return kind === 'contenteditable'
     ? editableCaret(field)
     : textFieldCaret(/** @type {HTMLTextAreaElement | HTMLInputElement} */ (field));
-}
-
-/**
- * The first non-transparent background behind an element (the preedit must hide the text under it).
- * @param {HTMLElement} el
- */
-export function opaqueBackground(el) {
-  /** @type {Element | null} */
-  let node = el;
-  while (node) {
-    const bg = getComputedStyle(node).backgroundColor;
-    if (bg && bg !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(bg)) return bg;
-    node = node.parentElement;
-  }
-  return '#fff';
 }

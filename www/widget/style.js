@@ -5,10 +5,16 @@ export const STYLE_ID = 'henkan-ime-style';
 export const CSS = `
 .henkan-composing::placeholder { color: transparent !important; }
 .henkan-layer { position: fixed; left: 0; top: 0; width: 0; height: 0; z-index: 2147483000; }
-.henkan-preedit { position: fixed; display: none; white-space: pre-wrap; word-break: break-all; pointer-events: none; margin: 0; padding: 0; }
-.henkan-preedit span { text-decoration: underline dotted 1px; text-underline-offset: 0.18em; }
-.henkan-preedit span.henkan-converted { text-decoration: underline solid 1px; }
-.henkan-preedit span.henkan-focused { text-decoration: underline solid 3px; background: #cfe0ff; }
+.henkan-composing { caret-color: transparent !important; }
+.henkan-hidden-text { color: transparent !important; -webkit-text-fill-color: transparent !important; }
+.henkan-hidden-text::selection { background: transparent !important; color: transparent !important; }
+.henkan-preedit { position: fixed; display: none; pointer-events: none; margin: 0; background: transparent; }
+.henkan-preedit-runs span { text-decoration: underline dotted 1px; text-underline-offset: 0.18em; }
+.henkan-preedit-runs span.henkan-converted { text-decoration: underline solid 1px; }
+.henkan-preedit-runs span.henkan-focused { text-decoration: underline solid 3px; background: #cfe0ff; color: #111; }
+.henkan-preedit-runs span.henkan-caret { display: inline-block; width: 0; height: 1.15em; margin-right: -1px; vertical-align: text-bottom;
+  border-left: 1px solid currentColor; text-decoration: none; animation: henkan-blink 1.06s steps(1) infinite; }
+@keyframes henkan-blink { 50% { border-left-color: transparent; } }
 .henkan-candidates, .henkan-suggestions { position: fixed; display: none; margin: 0; padding: 2px 0; list-style: none; background: #fff; color: #111;
   border: 1px solid #8a8a8a; border-radius: 3px; box-shadow: 0 3px 10px rgba(0,0,0,.25); min-width: 7em; max-width: 32em;
   font: 16px/1.5 system-ui, "IPAGothic", "IPAPGothic", "Noto Sans CJK JP", sans-serif; }

@@ -62,12 +62,12 @@ export class SuggestionList {
       }
       return;
     }
-    // Below the preedit (placed at the caret when the composition started: no layout read here),
-    // or below the caret after a commit; above when there is no room below (estimated height, so
+    // Below the preedit (measured when it was drawn: no layout read here), or below the caret
+    // after a commit; above when there is no room below (estimated height, so
     // that no key waits for a layout).
-    const box = preedit.el.style;
-    const composing = preedit.shown;
-    const key = `${view.items.join('\n')}|${view.focused}|${composing ? `${box.left},${box.top}` : preedit.placed || 'caret'}`;
+    const rect = preedit.shown ? preedit.rect : null;
+    const composing = rect !== null;
+    const key = `${view.items.join('\n')}|${view.focused}|${rect ? `${rect.left},${rect.top}` : 'caret'}`;
     if (key === this.key) return;
     const win = doc.defaultView;
     if (!composing && !inFrame && win) {
@@ -92,10 +92,8 @@ export class SuggestionList {
     let top;
     let bottom;
     let left;
-    if (composing) {
-      left = parseFloat(box.left) || 0;
-      top = parseFloat(box.top) || 0;
-      bottom = top + (parseFloat(box.lineHeight) || 24);
+    if (rect) {
+      ({ left, top, bottom } = rect);
     } else {
       const caret = caretOf(field, this.kind);
       ({ top, left } = caret);

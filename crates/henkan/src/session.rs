@@ -321,6 +321,27 @@ impl Session {
         self.sync(engine, &kana);
     }
 
+    /// Deletes the kana after the composer's caret (the Delete key).
+    pub fn delete(&mut self, engine: &Engine) {
+        self.composer.delete();
+        let kana = self.composer.kana().to_string();
+        self.sync(engine, &kana);
+    }
+
+    /// Moves the composer's caret (settling pending letters).
+    pub fn move_caret(&mut self, engine: &Engine, to: crate::composer::CaretMove) {
+        self.composer.move_caret(to);
+        let kana = self.composer.kana().to_string();
+        self.sync(engine, &kana);
+    }
+
+    /// Alphanumeric input on or off ([`Composer::set_ascii`]).
+    pub fn set_ascii(&mut self, engine: &Engine, on: bool) {
+        self.composer.set_ascii(on);
+        let kana = self.composer.kana().to_string();
+        self.sync(engine, &kana);
+    }
+
     /// Forgets the input (keeps buffers).
     pub fn clear(&mut self) {
         self.composer.clear();

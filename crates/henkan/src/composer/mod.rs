@@ -56,21 +56,38 @@ pub enum Transliteration {
     HalfAscii,
 }
 
-/// Where one unit ends in the kana and in the raw keys. A unit starts where the previous
-/// one ends (or at 0).
+/// The length of one unit in the kana and in the raw keys, in bytes. Units tile the kana
+/// and the raw keys in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Unit {
-    kana_end: usize,
-    raw_end: usize,
+    kana_len: usize,
+    raw_len: usize,
 }
 
-/// Romaji → kana composition for one text field.
+/// A caret movement inside the composition (←, →, Home, End).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaretMove {
+    /// One unit to the left.
+    Left,
+    /// One unit to the right.
+    Right,
+    /// Before the first unit.
+    Start,
+    /// After the last unit.
+    End,
+}
+
+/// Romaji → kana composition for one text field, with a caret.
 ///
-/// Invariant: `raw` is the raw keys of every unit, in order, followed by exactly one raw
-/// key per pending letter.
+/// The *caret* sits between two units (at the end after every key typed at the end). Keys
+/// are typed at the caret: the pending letters are always at the caret, and moving the caret
+/// settles them first (a lone `n` becomes `ん`, other letters stay letters), as in Mozc.
+///
+/// Invariant: `units` tile `kana` and `raw`; `caret ≤ units.len()`; one raw key per pending
+/// letter in `pending_raw`.
 ///
 /// ```
-/// use henkan::composer::Composer;
+/// use henkan::composer::{CaretMove, Composer};
 ///
 /// let mut composer = Composer::new();
 /// composer.insert_str("kky");
@@ -80,14 +97,31 @@ struct Unit {
 /// composer.insert('a');
 /// assert_eq!(composer.preedit(), "っか");
 /// assert_eq!(composer.raw(), "kka");
+///
+/// // A stray letter fixed in place: ← then Backspace deletes the `m`, then `ma` is typed there.
+/// composer.clear();
+/// composer.insert_str("gozaimsu");
+/// assert_eq!(composer.preedit(), "ございmす");
+/// composer.move_caret(CaretMove::Left);
+/// composer.backspace();
+/// composer.insert_str("ma");
+/// assert_eq!(composer.preedit(), "ございます");
+/// assert_eq!(composer.caret(), 4);
 /// ```
 #[derive(Clone)]
 pub struct Composer {
     table: &'static Table,
     kana: String,
     units: Vec<Unit>,
+    /// Units before the caret.
+    caret: usize,
     pending: String,
+    /// The pending letters as typed (case kept).
+    pending_raw: String,
     raw: String,
+    /// Alphanumeric input: keys pass through as typed (Shift+letter, as Google Japanese
+    /// Input does), until [`set_ascii`](Self::set_ascii)`(false)` or [`clear`](Self::clear).
+    ascii: bool,
 }
 
 impl Default for Composer {
@@ -102,7 +136,10 @@ impl std::fmt::Debug for Composer {
             .field("kana", &self.kana)
             .field("pending", &self.pending)
             .field("raw", &self.raw)
+            .field("pending_raw", &self.pending_raw)
             .field("units", &self.units)
+            .field("caret", &self.caret)
+            .field("ascii", &self.ascii)
             .finish()
     }
 }
@@ -114,13 +151,17 @@ impl Composer {
             table: Table::builtin(),
             kana: String::new(),
             units: Vec::new(),
+            caret: 0,
             pending: String::new(),
+            pending_raw: String::new(),
             raw: String::new(),
+            ascii: false,
         }
     }
 
-    /// Adds one typed character. ASCII letters count in lower case; characters no rule
-    /// starts with (kana, kanji, emoji, control characters) pass through unchanged.
+    /// Adds one typed character at the caret. ASCII letters count in lower case; characters
+    /// no rule starts with (kana, kanji, emoji, control characters) pass through unchanged.
+    /// In alphanumeric input every character passes through as typed.
     ///
     /// ```
     /// let mut composer = henkan::composer::Composer::new();
@@ -130,7 +171,13 @@ impl Composer {
     /// assert_eq!(composer.kana(), "かア");
     /// ```
     pub fn insert(&mut self, c: char) {
-        self.raw.push(c);
+        if self.ascii {
+            let mut buf = [0; 4];
+            let s = c.encode_utf8(&mut buf);
+            self.push_unit(s, s);
+            return;
+        }
+        self.pending_raw.push(c);
         self.pending.push(c.to_ascii_lowercase());
         self.settle();
     }
@@ -142,50 +189,108 @@ impl Composer {
         }
     }
 
-    /// Removes the last pending letter if there is one, else the last kana character and
-    /// the raw keys that produced it. When the unit had more kana (`きょ` from `kyo`),
-    /// what is left is re-spelt by the table (`き`, raw `ki`). Does nothing when empty.
+    /// Alphanumeric input on or off. On settles the pending letters first; then every key
+    /// passes through as typed (`Google`, the `Phone` of `iPhone`), as after a Shift+letter in
+    /// Google Japanese Input.
+    ///
+    /// ```
+    /// let mut composer = henkan::composer::Composer::new();
+    /// composer.insert('i');
+    /// composer.set_ascii(true);
+    /// composer.insert_str("Phone");
+    /// assert_eq!(composer.submission(), "いPhone");
+    /// ```
+    pub fn set_ascii(&mut self, on: bool) {
+        if on && !self.ascii {
+            self.flush_pending();
+        }
+        self.ascii = on;
+    }
+
+    /// Whether keys pass through as typed ([`set_ascii`](Self::set_ascii)).
+    pub fn ascii(&self) -> bool {
+        self.ascii
+    }
+
+    /// Removes the pending letter before the caret if there is one, else the last kana
+    /// character before the caret together with the raw keys that produced it. When the unit
+    /// had more kana (`きょ` from `kyo`), what is left is re-spelt by the table (`き`, raw
+    /// `ki`). Does nothing at the start.
     ///
     /// ```
     /// let mut composer = henkan::composer::Composer::new();
     /// composer.insert_str("kyo");
     /// composer.backspace();
-    /// assert_eq!((composer.kana(), composer.raw()), ("き", "ki"));
+    /// assert_eq!(composer.kana(), "き");
+    /// assert_eq!(composer.raw(), "ki");
     /// ```
     pub fn backspace(&mut self) {
         if self.pending.pop().is_some() {
-            self.raw.pop();
+            self.pending_raw.pop();
             return;
         }
-        let Some(unit) = self.units.pop() else {
+        if self.caret == 0 {
             return;
-        };
-        let (kana_start, raw_start) = self.ends();
-        self.kana.pop();
-        if self.kana.len() > kana_start {
-            let rest = &self.kana[kana_start..];
-            let typed = &self.raw[raw_start..unit.raw_end];
-            let spelling = self
-                .table
-                .spelling(rest, typed)
-                .unwrap_or_else(|| rest.to_string());
-            self.raw.truncate(raw_start);
-            self.raw.push_str(&spelling);
-            self.units.push(Unit {
-                kana_end: self.kana.len(),
-                raw_end: self.raw.len(),
-            });
-        } else {
-            self.raw.truncate(raw_start);
+        }
+        self.caret -= 1;
+        if self.cut_unit(self.caret, true) {
+            self.caret += 1;
         }
     }
 
-    /// Empties the composer.
+    /// Removes the first kana character after the caret (the Delete key), with the raw keys
+    /// of its unit; the rest of a longer unit is re-spelt by the table. Settles the pending
+    /// letters first. Does nothing at the end.
+    ///
+    /// ```
+    /// use henkan::composer::{CaretMove, Composer};
+    ///
+    /// let mut composer = Composer::new();
+    /// composer.insert_str("sushi");
+    /// composer.move_caret(CaretMove::Start);
+    /// composer.delete();
+    /// assert_eq!(composer.preedit(), "し");
+    /// ```
+    pub fn delete(&mut self) {
+        self.flush_pending();
+        if self.caret >= self.units.len() {
+            return;
+        }
+        self.cut_unit(self.caret, false);
+    }
+
+    /// Moves the caret by one unit or to either end, after settling the pending letters.
+    pub fn move_caret(&mut self, to: CaretMove) {
+        self.flush_pending();
+        self.caret = match to {
+            CaretMove::Left => self.caret.saturating_sub(1),
+            CaretMove::Right => (self.caret + 1).min(self.units.len()),
+            CaretMove::Start => 0,
+            CaretMove::End => self.units.len(),
+        };
+    }
+
+    /// Where the caret is in the [`preedit`](Self::preedit), in chars (after the pending
+    /// letters).
+    pub fn caret(&self) -> usize {
+        let (kana, _) = self.offsets(self.caret);
+        self.kana[..kana].chars().count() + self.pending.chars().count()
+    }
+
+    /// Whether the caret is after the last unit (where keys are typed without a caret move).
+    pub fn caret_at_end(&self) -> bool {
+        self.caret == self.units.len()
+    }
+
+    /// Empties the composer (and ends alphanumeric input).
     pub fn clear(&mut self) {
         self.kana.clear();
         self.units.clear();
+        self.caret = 0;
         self.pending.clear();
+        self.pending_raw.clear();
         self.raw.clear();
+        self.ascii = false;
     }
 
     /// Whether nothing is composed (no kana, no pending letters).
@@ -203,40 +308,39 @@ impl Composer {
         &self.pending
     }
 
-    /// What to display: the kana followed by the pending letters (`きょうh`).
+    /// What to display: the kana with the pending letters at the caret (`きょうh`).
     pub fn preedit(&self) -> String {
-        let mut preedit = String::with_capacity(self.kana.len() + self.pending.len());
-        preedit.push_str(&self.kana);
-        preedit.push_str(&self.pending);
-        preedit
+        self.with_at_caret(&self.pending)
     }
 
-    /// What to commit or convert: the kana, then the pending letters as they are, except
+    /// What to commit or convert: the kana with the pending letters as they are, except
     /// that pending letters which are a complete rule with nothing left pending are settled
     /// by it (a trailing `n` → `ん`). So `kyouh` → `きょうh`, `kan` → `かん`, `ww` → `ww`.
     pub fn submission(&self) -> String {
-        let mut submission = self.kana.clone();
         match self.settling_rule() {
-            Some(rule) => submission.push_str(&rule.output),
-            None => submission.push_str(&self.pending),
+            Some(rule) => self.with_at_caret(&rule.output),
+            None => self.with_at_caret(&self.pending),
         }
-        submission
     }
 
     /// What to predict from: the settled kana without the pending letters, except that a
     /// trailing `n` (pending letters that are a complete rule with nothing left pending)
     /// counts as its output `ん`. So `kyouh` → `きょう`, `kan` → `かん`.
     pub fn query(&self) -> String {
-        let mut query = self.kana.clone();
-        if let Some(rule) = self.settling_rule() {
-            query.push_str(&rule.output);
+        match self.settling_rule() {
+            Some(rule) => self.with_at_caret(&rule.output),
+            None => self.kana.clone(),
         }
-        query
     }
 
     /// The keys typed so far, as typed (case kept), less those backspace removed.
-    pub fn raw(&self) -> &str {
-        &self.raw
+    pub fn raw(&self) -> String {
+        let (_, at) = self.offsets(self.caret);
+        let mut raw = String::with_capacity(self.raw.len() + self.pending_raw.len());
+        raw.push_str(&self.raw[..at]);
+        raw.push_str(&self.pending_raw);
+        raw.push_str(&self.raw[at..]);
+        raw
     }
 
     /// The keys typed for the characters `range` of the [`submission`](Self::submission) (one
@@ -257,31 +361,45 @@ impl Composer {
     /// assert_eq!(composer.raw_range(7..9), "Kk");
     /// ```
     pub fn raw_range(&self, range: std::ops::Range<usize>) -> String {
-        let mut out = String::new();
-        let (mut kana_start, mut raw_start, mut at) = (0, 0, 0);
+        // (kana, raw) pieces in order: the units before the caret, the pending letters (one
+        // raw key each, or one settled character: `n` → `ん`), the units after the caret.
+        let mut pieces: Vec<(std::borrow::Cow<'_, str>, &str)> = Vec::new();
+        let (mut kana_start, mut raw_start) = (0, 0);
+        let mut unit_pieces = Vec::with_capacity(self.units.len());
         for unit in &self.units {
-            let kana = &self.kana[kana_start..unit.kana_end];
+            let kana = &self.kana[kana_start..kana_start + unit.kana_len];
+            let raw = &self.raw[raw_start..raw_start + unit.raw_len];
+            unit_pieces.push((kana, raw));
+            kana_start += unit.kana_len;
+            raw_start += unit.raw_len;
+        }
+        for &(kana, raw) in &unit_pieces[..self.caret] {
+            pieces.push((kana.into(), raw));
+        }
+        if let Some(rule) = self.settling_rule() {
+            pieces.push((rule.output.to_string().into(), &self.pending_raw));
+        } else {
+            let mut at = 0;
+            for (c, r) in self.pending.chars().zip(self.pending_raw.chars()) {
+                let raw = &self.pending_raw[at..at + r.len_utf8()];
+                at += r.len_utf8();
+                pieces.push((c.to_string().into(), raw));
+            }
+        }
+        for &(kana, raw) in &unit_pieces[self.caret..] {
+            pieces.push((kana.into(), raw));
+        }
+        let mut out = String::new();
+        let mut at = 0;
+        for (kana, raw) in &pieces {
             let end = at + kana.chars().count();
             if range.contains(&at) {
-                out.push_str(&self.raw[raw_start..unit.raw_end]);
+                out.push_str(raw);
             } else if at < range.start && range.start < end {
                 let n = range.end.min(end) - range.start;
                 out.extend(kana.chars().skip(range.start - at).take(n));
             }
-            (kana_start, raw_start, at) = (unit.kana_end, unit.raw_end, end);
-        }
-        // The pending letters: one raw key each, or one settled character (`n` → `ん`).
-        let pending = &self.raw[raw_start..];
-        if self.settling_rule().is_some() {
-            if range.contains(&at) {
-                out.push_str(pending);
-            }
-        } else {
-            let keys = pending.chars().enumerate();
-            out.extend(
-                keys.filter(|(i, _)| range.contains(&(at + i)))
-                    .map(|(_, c)| c),
-            );
+            at = end;
         }
         out
     }
@@ -305,9 +423,19 @@ impl Composer {
             Transliteration::Hiragana => to_full_ascii(&to_hiragana(&self.submission())),
             Transliteration::Katakana => to_full_ascii(&to_katakana(&self.submission())),
             Transliteration::HalfKatakana => to_half_katakana(&self.submission()),
-            Transliteration::FullAscii => to_full_ascii(&self.raw),
-            Transliteration::HalfAscii => to_half_ascii(&self.raw),
+            Transliteration::FullAscii => to_full_ascii(&self.raw()),
+            Transliteration::HalfAscii => to_half_ascii(&self.raw()),
         }
+    }
+
+    /// The kana with `middle` at the caret.
+    fn with_at_caret(&self, middle: &str) -> String {
+        let (at, _) = self.offsets(self.caret);
+        let mut s = String::with_capacity(self.kana.len() + middle.len());
+        s.push_str(&self.kana[..at]);
+        s.push_str(middle);
+        s.push_str(&self.kana[at..]);
+        s
     }
 
     /// The rule the pending letters spell exactly, if it leaves nothing pending: the rule
@@ -324,11 +452,22 @@ impl Composer {
             .filter(|rule| rule.pending.is_empty())
     }
 
-    /// Where the last unit ends in the kana and in the raw keys.
-    fn ends(&self) -> (usize, usize) {
-        self.units
-            .last()
-            .map_or((0, 0), |unit| (unit.kana_end, unit.raw_end))
+    /// Where the first `units` units end in the kana and in the raw keys (bytes).
+    fn offsets(&self, units: usize) -> (usize, usize) {
+        self.units[..units]
+            .iter()
+            .fold((0, 0), |(k, r), u| (k + u.kana_len, r + u.raw_len))
+    }
+
+    /// Settles the pending letters for good (the caret moves, alphanumeric input starts):
+    /// a complete rule is applied (`n` → `ん`), other letters stay letters.
+    fn flush_pending(&mut self) {
+        if let Some(rule) = self.settling_rule() {
+            self.apply(rule);
+        }
+        while !self.pending.is_empty() {
+            self.pass_first();
+        }
     }
 
     /// Settles the pending letters as far as the table allows. Each round either stops or
@@ -359,13 +498,14 @@ impl Composer {
     fn apply(&mut self, rule: &Rule) {
         let used = rule.input.len() - rule.pending.len();
         let used_chars = self.pending[..used].chars().count();
-        let (_, raw_start) = self.ends();
-        let raw_used: usize = self.raw[raw_start..]
+        let raw_used: usize = self
+            .pending_raw
             .chars()
             .take(used_chars)
             .map(char::len_utf8)
             .sum();
         self.pending.drain(..used);
+        let raw: String = self.pending_raw.drain(..raw_used).collect();
         // After a digit, `.` `,` `-` belong to the number, in the digits' full width as Mozc
         // types them: 3.14 → ３．１４, 1,000 → １，０００, 090-1234 → ０９０－１２３４ (not the
         // Japanese full stop, comma and long vowel mark of the table).
@@ -376,10 +516,11 @@ impl Composer {
             _ => None,
         }
         .filter(|_| {
-            let last = self.kana.chars().next_back();
+            let (at, _) = self.offsets(self.caret);
+            let last = self.kana[..at].chars().next_back();
             last.is_some_and(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
         });
-        self.push_unit(number_form.unwrap_or(&rule.output), raw_start + raw_used);
+        self.push_unit(number_form.unwrap_or(&rule.output), &raw);
     }
 
     /// Moves the first pending letter to the kana as it is.
@@ -387,22 +528,62 @@ impl Composer {
         let Some(first) = self.pending.chars().next() else {
             return;
         };
-        let (_, raw_start) = self.ends();
-        let raw_used = self.raw[raw_start..]
-            .chars()
-            .next()
-            .map_or(0, char::len_utf8);
         self.pending.drain(..first.len_utf8());
+        let raw_first = self.pending_raw.chars().next().map_or(0, char::len_utf8);
+        let raw: String = self.pending_raw.drain(..raw_first).collect();
         let mut buf = [0; 4];
-        self.push_unit(first.encode_utf8(&mut buf), raw_start + raw_used);
+        self.push_unit(first.encode_utf8(&mut buf), &raw);
     }
 
-    fn push_unit(&mut self, kana: &str, raw_end: usize) {
-        self.kana.push_str(kana);
-        self.units.push(Unit {
-            kana_end: self.kana.len(),
-            raw_end,
-        });
+    /// A new unit at the caret; the caret moves past it.
+    fn push_unit(&mut self, kana: &str, raw: &str) {
+        self.insert_unit(self.caret, kana, raw);
+        self.caret += 1;
+    }
+
+    /// Removes the last (`last`) or first kana character of unit `index` with the unit's raw
+    /// keys; what is left of a longer unit (`き` of `きょ`) stays as a unit of its own, re-spelt
+    /// by the table (`ki`). Returns whether such a rest was left.
+    fn cut_unit(&mut self, index: usize, last: bool) -> bool {
+        let (kana_start, raw_start) = self.offsets(index);
+        let unit = self.units.remove(index);
+        let kana: String = self
+            .kana
+            .drain(kana_start..kana_start + unit.kana_len)
+            .collect();
+        let typed: String = self
+            .raw
+            .drain(raw_start..raw_start + unit.raw_len)
+            .collect();
+        let mut chars = kana.chars();
+        if last {
+            chars.next_back();
+        } else {
+            chars.next();
+        }
+        let rest = chars.as_str();
+        if rest.is_empty() {
+            return false;
+        }
+        let spelling = self
+            .table
+            .spelling(rest, &typed)
+            .unwrap_or_else(|| rest.to_string());
+        self.insert_unit(index, rest, &spelling);
+        true
+    }
+
+    fn insert_unit(&mut self, index: usize, kana: &str, raw: &str) {
+        let (k, r) = self.offsets(index);
+        self.kana.insert_str(k, kana);
+        self.raw.insert_str(r, raw);
+        self.units.insert(
+            index,
+            Unit {
+                kana_len: kana.len(),
+                raw_len: raw.len(),
+            },
+        );
     }
 }
 

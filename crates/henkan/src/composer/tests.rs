@@ -2,19 +2,34 @@
 
 use super::*;
 
-/// The keys of a scenario: `\b` is backspace (`None`), `\t` a tab, `\\` a backslash.
-fn keys(field: &str) -> Vec<Option<char>> {
+/// One key of a scenario.
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    Char(char),
+    Backspace,
+    Delete,
+    Move(CaretMove),
+}
+
+/// The keys of a scenario: `\b` is backspace, `\d` delete, `\<` `\>` `\^` `\$` move the
+/// caret left, right, to the start and to the end, `\t` is a tab, `\\` a backslash.
+fn keys(field: &str) -> Vec<Op> {
     let mut keys = Vec::new();
     let mut chars = field.chars();
     while let Some(c) = chars.next() {
         keys.push(match c {
             '\\' => match chars.next() {
-                Some('b') => None,
-                Some('t') => Some('\t'),
-                Some('\\') => Some('\\'),
+                Some('b') => Op::Backspace,
+                Some('d') => Op::Delete,
+                Some('<') => Op::Move(CaretMove::Left),
+                Some('>') => Op::Move(CaretMove::Right),
+                Some('^') => Op::Move(CaretMove::Start),
+                Some('$') => Op::Move(CaretMove::End),
+                Some('t') => Op::Char('\t'),
+                Some('\\') => Op::Char('\\'),
                 other => panic!("unknown escape \\{other:?} in {field:?}"),
             },
-            c => Some(c),
+            c => Op::Char(c),
         });
     }
     keys
@@ -24,16 +39,21 @@ fn keys(field: &str) -> Vec<Option<char>> {
 fn text(field: &str) -> String {
     keys(field)
         .into_iter()
-        .map(|k| k.expect("no backspace outside keys"))
+        .map(|k| match k {
+            Op::Char(c) => c,
+            other => panic!("{other:?} outside keys"),
+        })
         .collect()
 }
 
-fn type_keys(keys: &[Option<char>]) -> Composer {
+fn type_keys(keys: &[Op]) -> Composer {
     let mut composer = Composer::new();
     for key in keys {
-        match key {
-            Some(c) => composer.insert(*c),
-            None => composer.backspace(),
+        match *key {
+            Op::Char(c) => composer.insert(c),
+            Op::Backspace => composer.backspace(),
+            Op::Delete => composer.delete(),
+            Op::Move(to) => composer.move_caret(to),
         }
         composer.check_invariants();
     }
@@ -41,20 +61,21 @@ fn type_keys(keys: &[Option<char>]) -> Composer {
 }
 
 impl Composer {
-    /// Units tile the kana and the raw keys; one raw key per pending letter follows.
+    /// Units tile the kana and the raw keys; one raw key per pending letter.
     fn check_invariants(&self) {
         let mut kana_start = 0;
         let mut raw_start = 0;
         for unit in &self.units {
-            assert!(unit.kana_end > kana_start, "empty unit in {self:?}");
-            assert!(unit.raw_end >= raw_start, "{self:?}");
-            assert!(self.kana.is_char_boundary(unit.kana_end), "{self:?}");
-            assert!(self.raw.is_char_boundary(unit.raw_end), "{self:?}");
-            kana_start = unit.kana_end;
-            raw_start = unit.raw_end;
+            assert!(unit.kana_len > 0, "empty unit in {self:?}");
+            kana_start += unit.kana_len;
+            raw_start += unit.raw_len;
+            assert!(self.kana.is_char_boundary(kana_start), "{self:?}");
+            assert!(self.raw.is_char_boundary(raw_start), "{self:?}");
         }
         assert_eq!(kana_start, self.kana.len(), "{self:?}");
-        let raw_pending = self.raw[raw_start..].chars().count();
+        assert_eq!(raw_start, self.raw.len(), "{self:?}");
+        assert!(self.caret <= self.units.len(), "{self:?}");
+        let raw_pending = self.pending_raw.chars().count();
         assert_eq!(raw_pending, self.pending.chars().count(), "{self:?}");
     }
 }
@@ -128,13 +149,19 @@ fn backspace_keeps_raw_in_step_with_kana() {
     composer.insert_str("Gakkou");
     assert_eq!(composer.raw(), "Gakkou");
     composer.backspace(); // う
-    assert_eq!((composer.kana(), composer.raw()), ("がっこ", "Gakko"));
+    assert_eq!(
+        (composer.kana(), composer.raw().as_str()),
+        ("がっこ", "Gakko")
+    );
     composer.backspace(); // こ
-    assert_eq!((composer.kana(), composer.raw()), ("がっ", "Gak"));
+    assert_eq!((composer.kana(), composer.raw().as_str()), ("がっ", "Gak"));
     composer.backspace(); // っ
-    assert_eq!((composer.kana(), composer.raw()), ("が", "Ga"));
+    assert_eq!((composer.kana(), composer.raw().as_str()), ("が", "Ga"));
     composer.insert_str("ppa");
-    assert_eq!((composer.kana(), composer.raw()), ("がっぱ", "Gappa"));
+    assert_eq!(
+        (composer.kana(), composer.raw().as_str()),
+        ("がっぱ", "Gappa")
+    );
 }
 
 #[test]
@@ -158,4 +185,91 @@ fn debug_shows_the_state() {
         debug.contains("\"か\"") && debug.contains("\"k\""),
         "{debug}"
     );
+}
+
+#[test]
+fn the_caret_moves_by_unit_and_keys_go_in_at_it() {
+    let mut composer = Composer::new();
+    composer.insert_str("arigatougozaimsu");
+    assert_eq!(composer.preedit(), "ありがとうございmす");
+    assert_eq!(composer.caret(), 10);
+    composer.move_caret(CaretMove::Left);
+    assert_eq!(composer.caret(), 9);
+    composer.backspace(); // the stray m, not す
+    assert_eq!(composer.preedit(), "ありがとうございす");
+    composer.insert('m');
+    assert_eq!(composer.preedit(), "ありがとうございmす");
+    assert_eq!(composer.caret(), 9);
+    composer.insert('a');
+    assert_eq!(composer.preedit(), "ありがとうございます");
+    assert_eq!(composer.raw(), "arigatougozaimasu");
+    assert_eq!(composer.caret(), 9);
+    assert!(!composer.caret_at_end());
+    composer.move_caret(CaretMove::End);
+    assert!(composer.caret_at_end());
+    composer.check_invariants();
+}
+
+#[test]
+fn moving_the_caret_settles_pending_letters() {
+    let mut composer = Composer::new();
+    composer.insert_str("kan");
+    composer.move_caret(CaretMove::Left);
+    assert_eq!(composer.preedit(), "かん");
+    assert_eq!(composer.caret(), 1);
+    composer.insert_str("k");
+    assert_eq!(composer.preedit(), "かkん");
+    assert_eq!(composer.submission(), "かkん");
+    assert_eq!(composer.query(), "かん");
+    composer.move_caret(CaretMove::Right);
+    assert_eq!(composer.preedit(), "かkん");
+    assert_eq!(composer.caret(), 3);
+    composer.check_invariants();
+}
+
+#[test]
+fn delete_and_backspace_at_the_ends_do_nothing() {
+    let mut composer = Composer::new();
+    composer.insert_str("kyouha");
+    composer.delete();
+    assert_eq!(composer.preedit(), "きょうは");
+    composer.move_caret(CaretMove::Start);
+    composer.backspace();
+    assert_eq!(composer.preedit(), "きょうは");
+    composer.move_caret(CaretMove::Left);
+    assert_eq!(composer.caret(), 0);
+    composer.delete(); // きょ → ょ is left, re-spelt
+    assert_eq!(composer.preedit(), "ょうは");
+    assert_eq!(composer.raw(), "lyouha");
+    composer.check_invariants();
+}
+
+#[test]
+fn raw_range_with_pending_letters_inside() {
+    let mut composer = Composer::new();
+    composer.insert_str("Kaisha");
+    composer.move_caret(CaretMove::Left);
+    composer.insert('K');
+    assert_eq!(composer.submission(), "かいkしゃ");
+    assert_eq!(composer.raw_range(0..2), "Kai");
+    assert_eq!(composer.raw_range(2..3), "K");
+    assert_eq!(composer.raw_range(3..5), "sha");
+}
+
+#[test]
+fn alphanumeric_input_passes_keys_through() {
+    let mut composer = Composer::new();
+    composer.insert_str("ik");
+    composer.set_ascii(true);
+    composer.insert_str("Phone-3.1");
+    assert_eq!(composer.preedit(), "いkPhone-3.1");
+    assert_eq!(composer.raw(), "ikPhone-3.1");
+    composer.backspace();
+    assert_eq!(composer.preedit(), "いkPhone-3.");
+    composer.set_ascii(false);
+    composer.insert_str("wo");
+    assert_eq!(composer.preedit(), "いkPhone-3.を");
+    composer.clear();
+    assert!(!composer.ascii());
+    composer.check_invariants();
 }

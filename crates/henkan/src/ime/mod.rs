@@ -21,14 +21,16 @@
 //!
 //! | key | composing | converting |
 //! | --- | --- | --- |
-//! | letters, kana | into the composer | commit, then into the composer |
+//! | letters, kana | into the composer, at its caret | commit, then into the composer |
+//! | Shift+letter | alphanumeric input until Space/Enter | commit, then alphanumeric input |
 //! | Space / 変換 | convert | next candidate (opens the window) |
 //! | Shift+Space | convert | previous candidate |
 //! | ↑ / ↓ | – (↓ with suggestions shown: into the list) | previous / next candidate |
 //! | Enter | commit the kana | commit the conversion |
 //! | Esc | cancel | back to the kana |
-//! | Backspace | delete one | back to the kana |
-//! | ← / →, Home / End | – | move the segment focus |
+//! | Backspace | delete one before the caret | back to the kana |
+//! | Delete | delete one after the caret | – |
+//! | ← / →, Home / End | move the caret in the kana | move the segment focus |
 //! | Shift+← / Shift+→ | – | shrink / grow the focused segment |
 //! | 1–9 | (text) | pick from the open window's page |
 //! | PageUp / PageDown | – | page the candidate window |
@@ -58,7 +60,8 @@ pub mod key;
 pub use key::{Key, KeyEvent, ALT, CTRL, META, SHIFT};
 
 use crate::composer::{
-    to_full_ascii, to_half_ascii, to_half_katakana, to_hiragana, to_katakana, Transliteration,
+    to_full_ascii, to_half_ascii, to_half_katakana, to_hiragana, to_katakana, CaretMove,
+    Transliteration,
 };
 use crate::predict::suggest::{Suggester, MAX_SUGGESTIONS};
 use crate::session::Conversion;
@@ -179,8 +182,18 @@ pub struct ImeOutput {
 pub trait Backend {
     /// Types one character into the composer.
     fn insert(&mut self, c: char);
-    /// Deletes the last composed unit.
+    /// Deletes the composed unit (or pending letter) before the caret.
     fn backspace(&mut self);
+    /// Deletes the kana after the caret (the Delete key).
+    fn delete(&mut self);
+    /// Moves the caret inside the composition.
+    fn move_caret(&mut self, to: CaretMove);
+    /// Where the caret is in the [`preedit`](Self::preedit), in chars.
+    fn caret(&self) -> usize;
+    /// Alphanumeric input (keys pass through as typed) on or off.
+    fn set_ascii(&mut self, on: bool);
+    /// Whether keys pass through as typed.
+    fn ascii(&self) -> bool;
     /// Empties the composer.
     fn clear(&mut self);
     /// True when nothing is composed.
@@ -235,6 +248,23 @@ impl Backend for SessionBackend<'_> {
     }
     fn backspace(&mut self) {
         self.session.backspace(self.engine);
+    }
+    fn delete(&mut self) {
+        self.session.delete(self.engine);
+    }
+    fn move_caret(&mut self, to: CaretMove) {
+        self.session.move_caret(self.engine, to);
+    }
+    fn caret(&self) -> usize {
+        self.session.composer().caret()
+    }
+    fn set_ascii(&mut self, on: bool) {
+        if self.session.composer().ascii() != on {
+            self.session.set_ascii(self.engine, on);
+        }
+    }
+    fn ascii(&self) -> bool {
+        self.session.composer().ascii()
     }
     fn clear(&mut self) {
         self.session.clear();
@@ -445,6 +475,16 @@ fn is_toggle(ev: &KeyEvent) -> bool {
         Key::Char('`') => ev.alt && !ev.ctrl && !ev.meta,
         _ => false,
     }
+}
+
+/// Types `c` into the composer. A Shift+letter starts alphanumeric input, which lasts until
+/// the composition is converted or committed (Google Japanese Input): `Google` stays
+/// `Google`, `iPhone` is `いPhone`, not `いp骨`. Caps Lock letters (no Shift) are romaji.
+fn type_char<B: Backend>(b: &mut B, c: char, shift: bool) {
+    if shift && c.is_ascii_uppercase() && !b.ascii() {
+        b.set_ascii(true);
+    }
+    b.insert(c);
 }
 
 fn utf16_len(s: &str) -> usize {
@@ -691,7 +731,7 @@ impl Machine {
             }
             Key::Char(c) if !c.is_control() => {
                 self.sugg = Suggestions::default();
-                b.insert(c);
+                type_char(b, c, ev.shift);
                 true
             }
             Key::Space if !ev.shift => {
@@ -760,7 +800,7 @@ impl Machine {
             }
             Key::Char(c) if !c.is_control() => {
                 self.pick(b, i, out);
-                b.insert(c);
+                type_char(b, c, ev.shift);
             }
             Key::F(n @ 6..=10) => {
                 self.sugg.focus = None;
@@ -779,7 +819,7 @@ impl Machine {
             return true;
         }
         match ev.key {
-            Key::Char(c) if !c.is_control() => b.insert(c),
+            Key::Char(c) if !c.is_control() => type_char(b, c, ev.shift),
             Key::Space | Key::Convert => self.start_conversion(b),
             Key::Tab if !self.sugg.items.is_empty() => {
                 self.sugg.focus = Some(if ev.shift {
@@ -795,9 +835,14 @@ impl Machine {
             }
             Key::Escape => b.clear(),
             Key::Backspace => b.backspace(),
+            Key::Delete => b.delete(),
+            Key::Left => b.move_caret(CaretMove::Left),
+            Key::Right => b.move_caret(CaretMove::Right),
+            Key::Home => b.move_caret(CaretMove::Start),
+            Key::End => b.move_caret(CaretMove::End),
             Key::F(n @ 6..=10) => self.transliterate_all(b, n),
             Key::F(_) | Key::Other => return false,
-            // No caret inside the preedit yet: swallow.
+            // ↑, PageUp…: nothing to do inside a composition, and not the field's.
             _ => {}
         }
         true
@@ -850,7 +895,7 @@ impl Machine {
             }
             Key::Char(c) if !c.is_control() => {
                 self.commit_all(b, out);
-                b.insert(c);
+                type_char(b, c, ev.shift);
             }
             Key::F(n @ 6..=10) => {
                 // The focused segment only, as Mozc does (F9/F10: the keys typed for it).
@@ -873,6 +918,7 @@ impl Machine {
     }
 
     fn start_conversion<B: Backend>(&mut self, b: &mut B) {
+        b.set_ascii(false);
         self.conv = Converting::from_conversion(b.convert(&[]));
     }
 
@@ -1002,6 +1048,7 @@ impl Machine {
         } else if !b.is_empty() {
             let text = b.preedit();
             let end = utf16_len(&text);
+            let cursor = text.chars().take(b.caret()).map(char::len_utf16).sum();
             out.preedit = Preedit {
                 segments: vec![PreeditSegment {
                     start: 0,
@@ -1009,7 +1056,7 @@ impl Machine {
                     focused: false,
                     converted: false,
                 }],
-                cursor: end,
+                cursor,
                 text,
             };
             if self.live {

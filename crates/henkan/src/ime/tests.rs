@@ -14,17 +14,67 @@ use crate::session::{Conversion, Segment};
 struct Fake {
     input: String,
     converts: usize,
+    /// The caret, in chars of `input`.
+    caret: usize,
+    ascii: bool,
+}
+
+impl Fake {
+    fn byte(&self, chars: usize) -> usize {
+        self.input
+            .char_indices()
+            .nth(chars)
+            .map_or(self.input.len(), |(i, _)| i)
+    }
 }
 
 impl Backend for Fake {
     fn insert(&mut self, c: char) {
-        self.input.push(c);
+        let at = self.byte(self.caret);
+        // alphanumeric input is marked by a leading `#` on each letter
+        if self.ascii {
+            self.input.insert(at, '#');
+            self.caret += 1;
+        }
+        let at = self.byte(self.caret);
+        self.input.insert(at, c);
+        self.caret += 1;
     }
     fn backspace(&mut self) {
-        self.input.pop();
+        if self.caret > 0 {
+            self.caret -= 1;
+            let at = self.byte(self.caret);
+            self.input.remove(at);
+        }
+    }
+    fn delete(&mut self) {
+        if self.caret < self.input.chars().count() {
+            let at = self.byte(self.caret);
+            self.input.remove(at);
+        }
+    }
+    fn move_caret(&mut self, to: CaretMove) {
+        let n = self.input.chars().count();
+        self.caret = match to {
+            CaretMove::Left => self.caret.saturating_sub(1),
+            CaretMove::Right => (self.caret + 1).min(n),
+            CaretMove::Start => 0,
+            CaretMove::End => n,
+        };
+    }
+    fn caret(&self) -> usize {
+        self.caret
+    }
+    fn set_ascii(&mut self, on: bool) {
+        self.ascii = on;
+    }
+    fn ascii(&self) -> bool {
+        self.ascii
     }
     fn clear(&mut self) {
         self.input.clear();
+        self.caret = 0;
+        self.ascii = false;
     }
     fn is_empty(&self) -> bool {
         self.input.is_empty()
@@ -416,4 +466,57 @@ fn utf16_ranges() {
         .collect();
     assert_eq!(ranges, [(0, 3), (3, 4)]);
     assert_eq!(out.preedit.cursor, 4);
+}
+
+#[test]
+fn the_caret_moves_inside_the_kana() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, "abcd");
+    let out = press(&mut m, &mut b, "ArrowLeft", 0);
+    assert!(out.consumed);
+    assert_eq!((out.preedit.text.as_str(), out.preedit.cursor), ("abcd", 3));
+    let out = press(&mut m, &mut b, "Backspace", 0);
+    assert_eq!((out.preedit.text.as_str(), out.preedit.cursor), ("abd", 2));
+    let out = press(&mut m, &mut b, "x", 0);
+    assert_eq!((out.preedit.text.as_str(), out.preedit.cursor), ("abxd", 3));
+    let out = press(&mut m, &mut b, "Home", 0);
+    assert_eq!(out.preedit.cursor, 0);
+    let out = press(&mut m, &mut b, "Delete", 0);
+    assert_eq!((out.preedit.text.as_str(), out.preedit.cursor), ("bxd", 0));
+    let out = press(&mut m, &mut b, "End", 0);
+    assert_eq!(out.preedit.cursor, 3);
+    let out = press(&mut m, &mut b, "ArrowRight", 0);
+    assert!(out.consumed, "→ at the end stays in the preedit");
+    assert_eq!(out.preedit.cursor, 3);
+    // Space converts the whole composition, wherever the caret is
+    press(&mut m, &mut b, "Home", 0);
+    let out = press(&mut m, &mut b, " ", 0);
+    assert_eq!(out.preedit.text, "BXD");
+    // Delete of the last kana ends the composition
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, "a");
+    press(&mut m, &mut b, "ArrowLeft", 0);
+    let out = press(&mut m, &mut b, "Delete", 0);
+    assert_eq!(out.state, State::Precomposition);
+}
+
+#[test]
+fn shift_letter_starts_alphanumeric_input_until_space_or_enter() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    press(&mut m, &mut b, "i", 0);
+    press(&mut m, &mut b, "P", SHIFT);
+    let out = press(&mut m, &mut b, "h", 0);
+    assert_eq!(out.preedit.text, "i#P#h");
+    // Space converts and ends it
+    press(&mut m, &mut b, " ", 0);
+    assert!(!b.ascii);
+    press(&mut m, &mut b, "Escape", 0);
+    let out = press(&mut m, &mut b, "a", 0);
+    assert_eq!(out.preedit.text, "i#P#ha");
+    // Enter commits and ends it; a capital without Shift (Caps Lock) is romaji
+    press(&mut m, &mut b, "G", SHIFT);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "i#P#ha#G");
+    let out = press(&mut m, &mut b, "G", 0);
+    assert_eq!(out.preedit.text, "G");
 }

@@ -1,0 +1,94 @@
+//! Editing inside the composition with the shipped model, key by key through [`Ime`]: the
+//! caret in the kana (←/→/Home/End, Backspace and Delete at it) and alphanumeric input after
+//! a Shift+letter. The lattice follows every edit, so what Space converts is what is shown.
+
+#[path = "../../../tests/common/mod.rs"]
+mod common;
+
+use henkan::ime::{Ime, ImeOutput, KeyEvent, State, SHIFT};
+use henkan::Engine;
+
+fn engine() -> Engine {
+    common::shipped_engine()
+}
+
+fn press(ime: &mut Ime, engine: &Engine, key: &str, mods: u32) -> ImeOutput {
+    ime.key(engine, KeyEvent::from_dom(key, mods))
+}
+
+/// Types characters one by one, each with Shift when it is an upper-case letter (as a
+/// keyboard sends it); returns the last output.
+fn typed(ime: &mut Ime, engine: &Engine, text: &str) -> ImeOutput {
+    let mut last = None;
+    for c in text.chars() {
+        let mods = if c.is_ascii_uppercase() { SHIFT } else { 0 };
+        let out = press(ime, engine, &c.to_string(), mods);
+        assert!(out.consumed, "{c}");
+        last = Some(out);
+    }
+    last.expect("some text")
+}
+
+#[test]
+fn a_stray_letter_is_fixed_in_place() {
+    let engine = engine();
+    let mut ime = Ime::new();
+    let out = typed(&mut ime, &engine, "arigatougozaimsu");
+    assert_eq!(out.preedit.text, "ありがとうございmす");
+    let out = press(&mut ime, &engine, "ArrowLeft", 0);
+    assert!(out.consumed);
+    assert_eq!(out.preedit.cursor, 9);
+    let out = press(&mut ime, &engine, "Backspace", 0);
+    assert_eq!(out.preedit.text, "ありがとうございす");
+    let out = typed(&mut ime, &engine, "ma");
+    assert_eq!(out.preedit.text, "ありがとうございます");
+    assert_eq!(out.preedit.cursor, 9);
+    let out = press(&mut ime, &engine, " ", 0);
+    assert_eq!(out.state, State::Converting);
+    assert_eq!(out.preedit.text, "ありがとうございます");
+    let out = press(&mut ime, &engine, "Enter", 0);
+    assert_eq!(out.committed, "ありがとうございます");
+}
+
+#[test]
+fn home_delete_and_end_edit_the_kana() {
+    let engine = engine();
+    let mut ime = Ime::new();
+    typed(&mut ime, &engine, "watashiha");
+    press(&mut ime, &engine, "Home", 0);
+    let out = press(&mut ime, &engine, "Delete", 0);
+    assert_eq!(
+        (out.preedit.text.as_str(), out.preedit.cursor),
+        ("たしは", 0)
+    );
+    let out = typed(&mut ime, &engine, "wa");
+    assert_eq!(
+        (out.preedit.text.as_str(), out.preedit.cursor),
+        ("わたしは", 1)
+    );
+    let out = press(&mut ime, &engine, "End", 0);
+    assert_eq!(out.preedit.cursor, 4);
+    let out = typed(&mut ime, &engine, "gakusei");
+    assert_eq!(out.preedit.text, "わたしはがくせい");
+    let out = press(&mut ime, &engine, " ", 0);
+    assert_eq!(out.preedit.text, "私は学生");
+}
+
+#[test]
+fn capitals_start_alphanumeric_input() {
+    let engine = engine();
+    let mut ime = Ime::new();
+    let out = typed(&mut ime, &engine, "Google");
+    assert_eq!(out.preedit.text, "Google");
+    let out = press(&mut ime, &engine, "Enter", 0);
+    assert_eq!(out.committed, "Google");
+    // after the commit, romaji again
+    let out = typed(&mut ime, &engine, "iPhone");
+    assert_eq!(out.preedit.text, "いPhone");
+    let out = press(&mut ime, &engine, " ", 0);
+    assert!(out.preedit.text.ends_with("Phone"), "{:?}", out.preedit);
+    let out = press(&mut ime, &engine, "Enter", 0);
+    assert!(out.committed.ends_with("Phone"));
+    let out = typed(&mut ime, &engine, "wo");
+    assert_eq!(out.preedit.text, "を");
+}

@@ -1,0 +1,256 @@
+// Editing as with a desktop IME, in Chromium with the whole widget and the shipped model: the
+// preedit in the text flow of a textarea, an input and a contenteditable (what follows the caret
+// moves aside, a selection is replaced, one undo step per commit), a caret inside the kana,
+// and alphanumeric input after a Shift+letter. Screenshots go to tests/e2e/output/.
+//
+//   node --test tests/e2e/editing.test.mjs        (after `make wasm`)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serverAndBrowser, ensureOutput, MODEL } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+/**
+ * A blank page with three fields (a textarea, an input, a contenteditable), each attached to
+ * the widget over one engine with the shipped model.
+ */
+async function fields() {
+  const page = await env.browser.context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${env.server.url}www/test/blank.html`);
+  const status = await page.evaluate(async (model) => {
+    const henkan = await import('/pkg/henkan.js');
+    const { HenkanIme } = await import('/www/ime.js');
+    const { attach } = await import('/www/widget.js');
+    document.body.style.cssText = 'font: 20px/1.5 "IPAGothic", "Noto Sans CJK JP", sans-serif; margin: 20px';
+    document.body.innerHTML = `
+      <textarea id="ta" rows="4" style="width: 420px; font: inherit"></textarea>
+      <p><input id="in" style="width: 420px; font: inherit"></p>
+      <div id="ce" contenteditable="true" style="width: 420px; min-height: 2em; border: 1px solid #888"></div>
+      <p><input id="next"></p>`;
+    const ime = new HenkanIme();
+    await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
+    for (const id of ['ta', 'in', 'ce']) attach(/** @type {HTMLElement} */ (document.getElementById(id)), { ime });
+    return ime.status;
+  }, MODEL);
+  assert.equal(status, 'ready');
+  return { page, errors };
+}
+
+/**
+ * Puts text into a field and the caret (or a selection) at the given offsets.
+ * @param {import('playwright-core').Page} page
+ * @param {string} id
+ * @param {string} text
+ * @param {number} start
+ * @param {number} [end]
+ */
+async function place(page, id, text, start, end = start) {
+  await page.click(`#${id}`);
+  await page.evaluate(
+    ([id, text, start, end]) => {
+      const el = /** @type {HTMLElement} */ (document.getElementById(String(id)));
+      if (el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) {
+        el.value = String(text);
+        el.setSelectionRange(Number(start), Number(end));
+      } else {
+        el.textContent = String(text);
+        const node = /** @type {Text} */ (el.firstChild);
+        const range = document.createRange();
+        range.setStart(node, Number(start));
+        range.setEnd(node, Number(end));
+        const sel = /** @type {Selection} */ (document.getSelection());
+        sel.removeAllRanges();
+        sel.addRange(range);
+      }
+    },
+    [id, text, start, end],
+  );
+}
+
+/**
+ * What the user sees of a field: the mirror's text over a textarea/input, the element's own text
+ * for a contenteditable (the preedit is inline there).
+ * @param {import('playwright-core').Page} page
+ * @param {string} id
+ */
+function visible(page, id) {
+  return page.evaluate((id) => {
+    const el = /** @type {HTMLElement} */ (document.getElementById(id));
+    if (el.isContentEditable) return el.textContent;
+    const mirror = [...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block');
+    return mirror ? (mirror.textContent ?? '').replace(/ $/, '') : /** @type {HTMLTextAreaElement} */ (el).value;
+  }, id);
+}
+
+/**
+ * Where a piece of the visible text is (its first client rect), found in the mirror or the
+ * contenteditable.
+ * @param {import('playwright-core').Page} page
+ * @param {string} id
+ * @param {string} piece
+ */
+function rectOf(page, id, piece) {
+  return page.evaluate(
+    ([id, piece]) => {
+      const el = /** @type {HTMLElement} */ (document.getElementById(id));
+      const root = el.isContentEditable
+        ? el
+        : [...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block');
+      if (!root) return null;
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const i = (n.textContent ?? '').indexOf(piece);
+        if (i >= 0) {
+          const r = document.createRange();
+          r.setStart(n, i);
+          r.setEnd(n, i + piece.length);
+          const rect = r.getClientRects()[0];
+          return rect && { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
+        }
+      }
+      return null;
+    },
+    [id, piece],
+  );
+}
+
+/**
+ * Where the text at `offset` of a field is drawn before any composition.
+ * @param {import('playwright-core').Page} page
+ * @param {string} id
+ * @param {number} offset
+ */
+function caretAt(page, id, offset) {
+  return page.evaluate(
+    async ([id, offset]) => {
+      const { textFieldCaret } = await import('/www/caret.js');
+      const el = /** @type {HTMLElement} */ (document.getElementById(String(id)));
+      if (el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) {
+        const c = textFieldCaret(el, Number(offset));
+        return { left: c.left, top: c.top };
+      }
+      const r = document.createRange();
+      r.setStart(/** @type {Text} */ (el.firstChild), Number(offset));
+      const rect = r.getClientRects()[0];
+      return { left: rect.left, top: rect.top };
+    },
+    [id, offset],
+  );
+}
+
+/**
+ * The field's text: its value, or a contenteditable's text without the preedit span.
+ * @param {import('playwright-core').Page} page
+ * @param {string} id
+ */
+const valueOf = (page, id) =>
+  page.evaluate((id) => {
+    const el = /** @type {HTMLElement} */ (document.getElementById(id));
+    if (!el.isContentEditable) return /** @type {HTMLInputElement} */ (el).value;
+    const copy = /** @type {HTMLElement} */ (el.cloneNode(true));
+    copy.querySelector('.henkan-preedit-runs')?.remove();
+    return copy.textContent;
+  }, id);
+
+/**
+ * Types text as a keyboard does: capitals with Shift held.
+ * @param {import('playwright-core').Page} page
+ * @param {string} text
+ */
+async function typeKeys(page, text) {
+  for (const c of text) {
+    if (/[A-Z]/.test(c)) await page.keyboard.press(`Shift+${c}`);
+    else await page.keyboard.type(c);
+  }
+}
+
+const TEXT = '今日は晴れです。明日は雨らしい。';
+
+for (const id of ['ta', 'in', 'ce']) {
+  test(`the preedit takes its place in the text (${id}): the rest moves right, one undo per commit`, async () => {
+    const { page, errors } = await fields();
+    await place(page, id, TEXT, 3);
+    const before = await caretAt(page, id, 3);
+    await page.keyboard.type('totemo');
+    assert.equal(await valueOf(page, id), TEXT, 'the value is not touched while composing');
+    assert.equal(await visible(page, id), '今日はとても晴れです。明日は雨らしい。');
+    const preedit = await rectOf(page, id, 'とても');
+    const after = await rectOf(page, id, '晴れ');
+    assert.ok(before && preedit && after, 'measured');
+    assert.ok(after.left >= preedit.right - 1 || after.top > preedit.top, `晴れ moved aside: ${JSON.stringify({ before, preedit, after })}`);
+    assert.ok(after.left > before.left + 20 || after.top > before.top, '晴れ is no longer where it was');
+    ensureOutput();
+    await page.screenshot({ path: path.join('tests/e2e/output', `editing-flow-${id}.png`) });
+    await page.keyboard.press('Enter');
+    assert.equal(await valueOf(page, id), '今日はとても晴れです。明日は雨らしい。');
+    assert.equal(await visible(page, id), '今日はとても晴れです。明日は雨らしい。');
+    await page.keyboard.press('Control+z');
+    assert.equal(await valueOf(page, id), TEXT, 'one undo takes the commit back');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test(`a selection is replaced by the composition (${id})`, async () => {
+    const { page, errors } = await fields();
+    await place(page, id, TEXT, 0, TEXT.length);
+    await page.keyboard.type('kyou');
+    assert.equal(await visible(page, id), 'きょう', 'the selected text is not shown under the preedit');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    assert.equal(await valueOf(page, id), '今日');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test('a caret inside the kana: ← Backspace deletes the stray letter, Home/End/Delete edit', async () => {
+  const { page, errors } = await fields();
+  await page.click('#ta');
+  await page.keyboard.type('arigatougozaimsu');
+  assert.equal(await visible(page, 'ta'), 'ありがとうございmす');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Backspace');
+  assert.equal(await visible(page, 'ta'), 'ありがとうございす');
+  await page.keyboard.type('ma');
+  assert.equal(await visible(page, 'ta'), 'ありがとうございます');
+  // the caret is drawn between ま and す
+  const caret = await page.evaluate(() => {
+    const c = /** @type {HTMLElement} */ (document.querySelector('.henkan-caret'));
+    return { before: c.previousSibling?.textContent, after: c.nextSibling?.textContent };
+  });
+  assert.deepEqual(caret, { before: 'ありがとうございま', after: 'す' });
+  ensureOutput();
+  await page.screenshot({ path: 'tests/e2e/output/editing-caret.png', clip: { x: 0, y: 0, width: 500, height: 160 } });
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Delete');
+  assert.equal(await visible(page, 'ta'), 'りがとうございます');
+  await page.keyboard.type('a');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  assert.equal(await valueOf(page, 'ta'), 'ありがとうございます');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'ta');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a Shift+letter types letters as they are until Space or Enter', async () => {
+  const { page, errors } = await fields();
+  await page.click('#in');
+  await typeKeys(page, 'Google');
+  assert.equal(await visible(page, 'in'), 'Google');
+  await page.keyboard.press('Enter');
+  assert.equal(await valueOf(page, 'in'), 'Google');
+  await typeKeys(page, 'iPhone');
+  assert.equal(await visible(page, 'in'), 'GoogleいPhone');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('wokaimashita');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+  assert.equal(await valueOf(page, 'in'), 'GoogleいPhoneを買いました');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
