@@ -109,13 +109,15 @@ export function fieldKind(el) {
  * What the suggestion list shows for an output, or null when it is hidden (no suggestions, or a
  * conversion is under way).
  * @param {{completions?: string[], focusedCompletion?: number | null, state: string}} out
- * @returns {{items: string[], focused: number} | null} `focused` is -1 when the list is not focused
+ * @returns {{items: string[], focused: number, afterCommit: boolean} | null} `focused` is -1 when
+ *   the list is not focused; `afterCommit`: next-word predictions (nothing composed)
  */
 export function suggestionsOf(out) {
   const items = out.completions ?? [];
   if (items.length === 0 || out.state === 'converting' || out.state === 'direct') return null;
   const f = out.focusedCompletion;
-  return { items, focused: typeof f === 'number' && f >= 0 && f < items.length ? f : -1 };
+  const focused = typeof f === 'number' && f >= 0 && f < items.length ? f : -1;
+  return { items, focused, afterCommit: out.state === 'precomposition' };
 }
 
 /**

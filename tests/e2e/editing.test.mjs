@@ -254,3 +254,44 @@ test('a Shift+letter types letters as they are until Space or Enter', async () =
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('predictions after a commit never get in the way: a click under them moves the caret, Tab moves the focus', async () => {
+  const { page, errors } = await fields();
+  const lines = '\n二行目のテキスト\n三行目のテキスト\n四行目のテキスト';
+  await place(page, 'ta', lines, 0);
+  await page.keyboard.type('kyouhahare');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+  const value = await valueOf(page, 'ta');
+  assert.match(value, /^今日は晴れ\n二行目/);
+  const list = page.locator('.henkan-suggestions:visible');
+  await list.waitFor({ state: 'visible' });
+  // The list covers the lines below; a click on line 3 lands in the text, not on a prediction.
+  const third = await page.evaluate(async () => {
+    const { textFieldCaret } = await import('/www/caret.js');
+    const el = /** @type {HTMLTextAreaElement} */ (document.getElementById('ta'));
+    const c = textFieldCaret(el, el.value.indexOf('三行目') + 1);
+    return { x: c.left + 2, y: c.top + c.height / 2 };
+  });
+  const box = await list.boundingBox();
+  assert.ok(box && third.y > box.y && third.y < box.y + box.height, `the list covers line 3: ${JSON.stringify({ box, third })}`);
+  ensureOutput();
+  await page.screenshot({ path: 'tests/e2e/output/editing-predictions-over-text.png', clip: { x: 0, y: 0, width: 500, height: 200 } });
+  await page.mouse.click(third.x, third.y);
+  assert.equal(await valueOf(page, 'ta'), value, 'nothing was inserted');
+  assert.equal(await list.count(), 0, 'the click dismissed the list');
+  const caret = await page.evaluate(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).selectionStart);
+  const start = value.indexOf('三行目');
+  assert.ok(caret >= start && caret <= start + 8, `the caret is on line 3: ${caret}`);
+
+  // In an input, Tab after a commit goes to the next field (once); ↓ would enter the list.
+  await page.click('#in');
+  await page.keyboard.type('yorosiku');
+  await page.keyboard.press('Enter');
+  await list.waitFor({ state: 'visible' });
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'ce');
+  assert.equal(await valueOf(page, 'in'), 'よろしく');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

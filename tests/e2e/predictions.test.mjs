@@ -51,13 +51,13 @@ test('type yorosiku: the completions list よろしくお願いします; Tab + 
   assert.ok(active && (await page.locator(`#${active}`).textContent())?.endsWith('よろしくお願いします'));
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#editor'), 'よろしくお願いします');
-  // Next-word predictions at the caret; Tab enters them, 1 picks, predictions follow again.
+  // Next-word predictions at the caret; ↓ enters them, 1 picks, predictions follow again.
   await list(page).waitFor({ state: 'visible' });
   out = await last(page);
   assert.equal(out.state, 'precomposition');
   assert.ok(out.completions.length > 0);
   const first = out.completions[0];
-  await page.keyboard.press('Tab');
+  await page.keyboard.press('ArrowDown');
   await page.keyboard.press('1');
   assert.equal(await page.inputValue('#editor'), `よろしくお願いします${first}`);
   assert.ok((await last(page)).completions.length > 0, 'predictions after a picked prediction');

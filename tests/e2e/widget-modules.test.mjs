@@ -307,7 +307,7 @@ test('suggestion list: heading and options under the preedit; after a commit, un
     const { SuggestionList } = await import('/www/widget/suggestions.js');
     const t = /** @type {any} */ (window).t;
     /** @type {{items: string[], focused: number} | null} */
-    let view = { items: ['よろしく', 'よろしくお願いします', 'よろしくね'], focused: -1 };
+    let view = { items: ['よろしく', 'よろしくお願いします', 'よろしくね'], focused: -1, afterCommit: false };
     const list = new SuggestionList(t.el, 'textarea', 'w2', t.preedit, t.aria, () => view);
     t.layer.append(list.el);
     const rows = () => [...list.el.children].map((li) => [li.getAttribute('role'), li.textContent, li.getAttribute('aria-selected')]);
@@ -329,7 +329,7 @@ test('suggestion list: heading and options under the preedit; after a commit, un
     t.el.value = 'よろしく';
     t.el.setSelectionRange(4, 4);
     t.preedit.render(null);
-    view = { items: ['お願いします'], focused: -1 };
+    view = { items: ['お願いします'], focused: -1, afterCommit: true };
     list.render(false);
     const waiting = { display: list.el.style.display, frame: list.frame };
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));

@@ -86,9 +86,10 @@ test('the suggestion list: hidden when empty or converting, focus -1 when not en
   assert.equal(suggestionsOf({ completions: [], focusedCompletion: null, state: 'composing' }), null);
   assert.equal(suggestionsOf({ completions: ['今日'], focusedCompletion: null, state: 'converting' }), null);
   assert.equal(suggestionsOf({ completions: ['今日'], focusedCompletion: null, state: 'direct' }), null);
-  assert.deepEqual(suggestionsOf({ completions: ['今日', '京'], focusedCompletion: null, state: 'composing' }), { items: ['今日', '京'], focused: -1 });
-  assert.deepEqual(suggestionsOf({ completions: ['は'], focusedCompletion: 0, state: 'suggesting' }), { items: ['は'], focused: 0 });
-  assert.deepEqual(suggestionsOf({ completions: ['は'], focusedCompletion: 5, state: 'suggesting' }), { items: ['は'], focused: -1 });
+  assert.deepEqual(suggestionsOf({ completions: ['今日', '京'], focusedCompletion: null, state: 'composing' }), { items: ['今日', '京'], focused: -1, afterCommit: false });
+  assert.deepEqual(suggestionsOf({ completions: ['は'], focusedCompletion: 0, state: 'suggesting' }), { items: ['は'], focused: 0, afterCommit: false });
+  assert.deepEqual(suggestionsOf({ completions: ['は'], focusedCompletion: null, state: 'precomposition' }), { items: ['は'], focused: -1, afterCommit: true });
+  assert.deepEqual(suggestionsOf({ completions: ['は'], focusedCompletion: 5, state: 'suggesting' }), { items: ['は'], focused: -1, afterCommit: false });
   // An output from an older package without the field.
   assert.equal(suggestionsOf({ state: 'precomposition' }), null);
 });

@@ -52,6 +52,7 @@ test('the candidate page of a later selection, with its label', () => {
 test('the suggestion rows: the heading tells the keys, the focused one is selected', () => {
   const unfocused = suggestionRows({ items: ['よろしく', 'よろしくお願いします'], focused: -1 });
   assert.equal(unfocused.heading, '予測  Tab ⇥');
+  assert.equal(suggestionRows({ items: ['は'], focused: -1, afterCommit: true }).heading, '予測  ↓');
   assert.deepEqual(unfocused.options.map((o) => o.selected), [false, false]);
   const focused = suggestionRows({ items: ['よろしく', 'よろしくお願いします'], focused: 1 });
   assert.equal(focused.heading, '予測  Enter / 1–9');

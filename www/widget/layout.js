@@ -47,14 +47,14 @@ export function candidatePage(cands) {
 }
 
 /**
- * The rows of the suggestion list: the heading says which keys apply (Tab to enter the list; in
- * it, Enter or a digit), then the suggestions.
- * @param {{items: string[], focused: number}} view from `suggestionsOf` (keymap.js)
+ * The rows of the suggestion list: the heading says which keys apply (Tab to enter the list while
+ * composing, ↓ after a commit; in it, Enter or a digit), then the suggestions.
+ * @param {{items: string[], focused: number, afterCommit?: boolean}} view from `suggestionsOf` (keymap.js)
  * @returns {{heading: string, options: OptionRow[]}}
  */
 export function suggestionRows(view) {
   return {
-    heading: view.focused < 0 ? '予測  Tab ⇥' : '予測  Enter / 1–9',
+    heading: view.focused >= 0 ? '予測  Enter / 1–9' : view.afterCommit ? '予測  ↓' : '予測  Tab ⇥',
     options: view.items.map((text, i) => ({ index: i, number: String(i + 1), text, selected: i === view.focused })),
   };
 }

@@ -8,7 +8,7 @@ import { caretOf } from './preedit.js';
 
 /** @typedef {import('./preedit.js').PreeditBox} PreeditBox */
 /** @typedef {import('./aria.js').AriaLink} AriaLink */
-/** @typedef {{items: string[], focused: number}} SuggestionView */
+/** @typedef {{items: string[], focused: number, afterCommit: boolean}} SuggestionView */
 
 export class SuggestionList {
   /**
@@ -89,6 +89,9 @@ export class SuggestionList {
     for (const row of rows.options) items.push(optionElement(doc, this.optionId(row.index), row));
     list.replaceChildren(...items);
     list.style.display = 'block';
+    // Next-word predictions nobody has entered are only offered: clicks go through to the text
+    // under them (moving the caret there dismisses the list), as for any autocomplete hint.
+    list.classList.toggle('henkan-passive', view.afterCommit && view.focused < 0);
     let top;
     let bottom;
     let left;

@@ -86,8 +86,8 @@ fn tab_and_digit_pick_then_next_words_then_pick_again() {
     // Next words after 今日: は is its only follower, then the frequent words.
     assert_eq!(out.completions[0], "は");
     assert_eq!(out.focused_completion, None);
-    // Enter the predictions, pick は: the next words follow 今日 は.
-    let out = press(&mut ime, &engine, "Tab", 0);
+    // ↓ enters the predictions; pick は: the next words follow 今日 は.
+    let out = press(&mut ime, &engine, "ArrowDown", 0);
     assert_eq!(
         (out.state, out.preedit.text.as_str()),
         (State::Suggesting, "は")
@@ -155,7 +155,8 @@ fn unfocused_predictions_leave_keys_to_the_field() {
     press(&mut ime, &engine, " ", 0);
     let out = press(&mut ime, &engine, "Enter", 0);
     assert!(!out.completions.is_empty());
-    for key in ["Enter", "Backspace", "ArrowDown", "ArrowLeft"] {
+    // Tab after a commit is the page's too: the focus moves on, the list goes.
+    for key in ["Enter", "Backspace", "ArrowUp", "ArrowLeft", "Tab"] {
         typed(&mut ime, &engine, "kyouha");
         press(&mut ime, &engine, " ", 0);
         let out = press(&mut ime, &engine, "Enter", 0);
@@ -164,8 +165,8 @@ fn unfocused_predictions_leave_keys_to_the_field() {
         assert!(!out.consumed, "{key} is the field's");
         assert!(out.completions.is_empty(), "{key} hides the predictions");
         assert_eq!(out.state, State::Precomposition);
-        // The caret moved (or a new line began): Tab is the field's again.
-        assert!(!press(&mut ime, &engine, "Tab", 0).consumed, "{key}");
+        // The caret moved (or a new line began): ↓ is the field's again.
+        assert!(!press(&mut ime, &engine, "ArrowDown", 0).consumed, "{key}");
     }
     // Esc hides them (consumed, as a native autocomplete popup does).
     typed(&mut ime, &engine, "kyouha");

@@ -35,6 +35,7 @@
 //! | 1–9 | (text) | pick from the open window's page |
 //! | PageUp / PageDown | – | page the candidate window |
 //! | Tab / Shift+Tab | into the suggestion list (first / last item) | – |
+//! | ↓ after a commit | into the next-word predictions (Tab: the page's) | – |
 //! | F6 F7 F8 | whole input as hiragana / katakana / half-width katakana | the focused segment so |
 //! | F9 F10 | whole input as full-width / half-width ASCII (the keys as typed) | the focused segment's keys so |
 //! | Ctrl+Space, 半角/全角, Alt+\` | commit, toggle the IME | commit, toggle the IME |
@@ -43,7 +44,7 @@
 //! consumed). Keys with Ctrl/Alt/Meta are never consumed outside a composition (so copy, paste,
 //! undo behave natively) and are swallowed inside one (so they cannot edit around the preedit).
 //!
-//! With the suggestion list shown but not focused, after a commit (precomposition): Tab enters
+//! With the suggestion list shown but not focused, after a commit (precomposition): ↓ enters
 //! it, Esc hides it; every other key hides it and does what it does without it (Enter,
 //! Backspace, arrows stay the field's). With the focus in the list (Suggesting): ↑ / ↓, Tab /
 //! Shift+Tab and Space move the focus (wrapping), Enter or 1–9 pick (the pick replaces the
@@ -740,12 +741,10 @@ impl Machine {
                 b.committed_other();
                 true
             }
-            Key::Tab if listed => {
-                self.sugg.focus = Some(if ev.shift {
-                    self.sugg.items.len() - 1
-                } else {
-                    0
-                });
+            // After a commit the list is only offered: ↓ enters it (a web combobox's key), and
+            // Tab stays the page's (focus moves on; the list goes with the blur).
+            Key::Down if listed => {
+                self.sugg.focus = Some(0);
                 true
             }
             Key::Escape if listed => {
