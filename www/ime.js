@@ -57,6 +57,12 @@ export class HenkanIme extends EventTarget {
     return this.status === 'ready' && this.handle !== null;
   }
 
+  /** Whether keys can be composed: the wasm module runs (the dictionary may still be loading;
+   * until it is in, Space offers kana and katakana only). */
+  get composes() {
+    return this.handle !== null && this.status !== 'error';
+  }
+
   /** Whether the neural and hybrid engines are available. */
   get neuralReady() {
     return this.lm === 'ready';
@@ -94,6 +100,9 @@ export class HenkanIme extends EventTarget {
       this.timing.wasmMs = t1 - t0;
       this.memory = exports.memory;
       const handle = /** @type {LoadingHandle} */ (new opts.module.Henkan());
+      // Keys compose from now on; they convert once the dictionary is in (`ready`).
+      this.handle = handle;
+      this.dispatchEvent(new Event('status'));
       let lastProgress = -Infinity;
       /** @type {import('./loader.js').ModelSink} */
       const sink = {
@@ -130,7 +139,6 @@ export class HenkanIme extends EventTarget {
         onCore: (core) => {
           this.engines = core.engines;
           this.engine = core.defaultEngine;
-          this.handle = handle;
           this.timing.coreAt = performance.now();
           this.#setStatus('ready');
         },

@@ -94,7 +94,7 @@ export function attach(el, options) {
   /** Draws the preedit, the candidate window, the suggestions and the indicator. */
   const render = () => {
     const out = keys.last;
-    const showPreedit = !!out && out.preedit.text.length > 0 && !keys.osComposing && ime.ready;
+    const showPreedit = !!out && out.preedit.text.length > 0 && !keys.osComposing && ime.composes;
     const focused = doc.activeElement === el;
     preedit.render(showPreedit && out ? out.preedit : null);
     candidates.render(showPreedit && out ? out.candidates : null);
@@ -138,7 +138,11 @@ export function attach(el, options) {
     e.preventDefault();
     keys.toggle();
   };
-  const onStatus = () => render();
+  const onStatus = () => {
+    // The model failed while something was composed: it goes in as plain text, not lost.
+    if (ime.status === 'error' && keys.hasComposition()) keys.rescue();
+    render();
+  };
 
   const win = doc.defaultView;
   /** @type {[EventTarget | null, string, (e: any) => void, boolean?][]} */

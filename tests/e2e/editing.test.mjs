@@ -295,3 +295,44 @@ test('predictions after a commit never get in the way: a click under them moves 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('keys typed while the dictionary loads are composed, and converted once it is in', async () => {
+  const page = await env.browser.context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  /** @type {() => void} */
+  let release = () => {};
+  const held = new Promise((r) => (release = () => r(undefined)));
+  // The model's response waits until the keys are typed.
+  await page.route(`**/${path.basename(MODEL)}`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${env.server.url}www/test/blank.html`);
+  await page.evaluate(async (model) => {
+    const henkan = await import('/pkg/henkan.js');
+    const { HenkanIme } = await import('/www/ime.js');
+    const { attach } = await import('/www/widget.js');
+    document.body.innerHTML = '<textarea id="ta" style="width: 400px; font: 20px sans-serif"></textarea>';
+    const ime = new HenkanIme();
+    /** @type {any} */ (window).ime = ime;
+    attach(/** @type {HTMLElement} */ (document.getElementById('ta')), { ime });
+    ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
+  }, MODEL);
+  await page.waitForFunction(() => /** @type {any} */ (window).ime.composes);
+  await page.click('#ta');
+  await page.keyboard.type('kyouha');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ime.status), 'loading');
+  assert.equal(await visible(page, 'ta'), 'きょうは', 'kana from the first key');
+  assert.equal(await page.textContent('.henkan-indicator'), 'あ…', 'the badge says the dictionary is still loading');
+  release();
+  await page.waitForFunction(() => /** @type {any} */ (window).ime.ready);
+  await page.keyboard.press('Space');
+  assert.equal(await visible(page, 'ta'), '今日は');
+  await page.keyboard.press('Enter');
+  assert.equal(await valueOf(page, 'ta'), '今日は');
+  assert.equal(await page.textContent('.henkan-indicator'), 'あ');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -67,7 +67,9 @@ test('the suggestion rows: the heading tells the keys, the focused one is select
 test('the indicator: on, off, loading, failed', () => {
   assert.deepEqual(indicatorView('ready', true, true, ''), { text: 'あ', title: 'IME on (Ctrl+Space)', mode: 'hiragana' });
   assert.deepEqual(indicatorView('ready', true, false, ''), { text: 'A', title: 'IME off (Ctrl+Space)', mode: 'direct' });
-  assert.deepEqual(indicatorView('loading', false, true, ''), { text: '…', title: 'loading the dictionary…', mode: 'direct' });
+  assert.deepEqual(indicatorView('loading', false, true, ''), { text: '…', title: 'loading the input method…', mode: 'direct' });
+  assert.deepEqual(indicatorView('loading', true, true, ''), { text: 'あ…', title: 'IME on: kana only until the dictionary has loaded (Ctrl+Space)', mode: 'hiragana' });
+  assert.equal(indicatorView('loading', true, false, '').text, 'A');
   assert.deepEqual(indicatorView('error', false, true, 'the input method stopped: x'), { text: '×', title: 'the input method stopped: x', mode: 'direct' });
   assert.equal(indicatorView('idle', false, true, '').text, 'あ');
 });

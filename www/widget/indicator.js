@@ -23,17 +23,17 @@ export class Indicator {
    * Shows the indicator at the field's corner, or hides it.
    * @param {HTMLElement} field
    * @param {boolean} show
-   * @param {{status: 'idle' | 'loading' | 'ready' | 'error', ready: boolean, error: string}} ime
+   * @param {{status: 'idle' | 'loading' | 'ready' | 'error', composes: boolean, error: string}} ime
    * @param {boolean} enabled whether the field's IME is on
    */
   render(field, show, ime, enabled) {
-    const key = `${show}|${ime.status}|${enabled}`;
+    const key = `${show}|${ime.status}|${ime.composes}|${enabled}`;
     if (key === this.key) return;
     this.key = key;
     const el = this.el;
     if (show) {
       const box = field.getBoundingClientRect();
-      const view = indicatorView(ime.status, ime.ready, enabled, ime.error);
+      const view = indicatorView(ime.status, ime.composes, enabled, ime.error);
       el.style.display = 'block';
       el.dataset.status = ime.status;
       el.dataset.mode = view.mode;

@@ -82,7 +82,8 @@ export class KeyHandler {
   /** @param {KeyboardEvent} e */
   keyDown(e) {
     const { ime, options } = this;
-    if (!ime.ready) return;
+    // Keys compose as soon as the wasm module runs; they convert once the dictionary is in.
+    if (!ime.composes) return;
     if (fieldKind(this.el) === null) {
       // The field became a password field (or read-only): drop any composition, store nothing.
       this.drop();
@@ -200,7 +201,7 @@ export class KeyHandler {
    */
   select(index) {
     const s = this.session;
-    if (s === null || !this.ime.ready) return;
+    if (s === null || !this.ime.composes) return;
     const out = this.run((handle) => handle.selectCandidate(s, index));
     if (out) this.apply(out, false);
   }
@@ -208,7 +209,7 @@ export class KeyHandler {
   /** A click on the indicator: IME on/off. */
   toggle() {
     const s = this.open();
-    if (s === null || !this.ime.ready) return;
+    if (s === null || !this.ime.composes) return;
     const out = this.run((handle) => handle.setEnabled(s, !this.enabled));
     if (out) this.apply(out, false);
   }

@@ -74,17 +74,18 @@ export function suggestionHeight(items) {
 export const SUGGESTION_WIDTH = 258;
 
 /**
- * What the on/off indicator shows.
+ * What the on/off indicator shows. While the dictionary loads, keys are composed already (kana
+ * only): the badge says so with `あ…`.
  * @param {'idle' | 'loading' | 'ready' | 'error'} status the IME's status
- * @param {boolean} ready whether keys can be converted
+ * @param {boolean} composes whether keys can be composed (the wasm module is running)
  * @param {boolean} enabled whether the field's IME is on
  * @param {string} error the message when `status` is `error`
  * @returns {{text: string, title: string, mode: 'hiragana' | 'direct'}}
  */
-export function indicatorView(status, ready, enabled, error) {
-  return {
-    text: status === 'loading' ? '…' : status === 'error' ? '×' : enabled ? 'あ' : 'A',
-    title: status === 'error' ? error : status === 'loading' ? 'loading the dictionary…' : enabled ? 'IME on (Ctrl+Space)' : 'IME off (Ctrl+Space)',
-    mode: ready && enabled ? 'hiragana' : 'direct',
-  };
+export function indicatorView(status, composes, enabled, error) {
+  if (status === 'error') return { text: '×', title: error, mode: 'direct' };
+  if (status === 'loading' && !composes) return { text: '…', title: 'loading the input method…', mode: 'direct' };
+  if (!enabled) return { text: 'A', title: 'IME off (Ctrl+Space)', mode: 'direct' };
+  if (status === 'loading') return { text: 'あ…', title: 'IME on: kana only until the dictionary has loaded (Ctrl+Space)', mode: 'hiragana' };
+  return { text: 'あ', title: 'IME on (Ctrl+Space)', mode: composes ? 'hiragana' : 'direct' };
 }

@@ -209,15 +209,22 @@ impl Henkan {
         })
     }
 
-    /// Runs `action` on a session's IME, keeps what it learned and returns its output as a
+    /// Runs `action` on a session's IME (with the engine once the dictionary is in, `None`
+    /// before: keys are composed without it), keeps what it learned and returns its output as a
     /// plain object.
     fn act(
         &mut self,
         session: u32,
-        action: impl FnOnce(&Engine, &mut Ime) -> henkan::ime::ImeOutput,
+        action: impl FnOnce(Option<&Engine>, &mut Ime) -> henkan::ime::ImeOutput,
     ) -> Result<JsValue, JsError> {
-        let (engine, ime) = self.parts(session)?;
-        let out = action(engine, ime);
+        self.settle(session as usize);
+        let ime = self
+            .sessions
+            .get_mut(session as usize)
+            .and_then(Option::as_mut)
+            .ok_or_else(|| no_session(session))?;
+        ime.session_mut().set_today(today());
+        let out = action(self.engine.as_ref(), ime);
         self.collect_history(session as usize);
         to_js(&out)
     }
@@ -489,17 +496,23 @@ impl Henkan {
     }
 
     /// One key event: the DOM `KeyboardEvent.key` and modifier bits (1 Shift, 2 Ctrl, 4 Alt,
-    /// 8 Meta). Returns the [`henkan::ime::ImeOutput`] as a plain object.
+    /// 8 Meta). Returns the [`henkan::ime::ImeOutput`] as a plain object. Before the
+    /// dictionary is in, keys are composed all the same (Space offers kana and katakana).
     pub fn key(&mut self, session: u32, key: &str, mods: u32) -> Result<JsValue, JsError> {
-        self.act(session, |engine, ime| {
-            ime.key(engine, KeyEvent::from_dom(key, mods))
+        let ev = KeyEvent::from_dom(key, mods);
+        self.act(session, |engine, ime| match engine {
+            Some(engine) => ime.key(engine, ev),
+            None => ime.key_without_model(ev),
         })
     }
 
     /// Selects candidate `index` of the focused segment (a click in the candidate window).
     #[wasm_bindgen(js_name = selectCandidate)]
     pub fn select_candidate(&mut self, session: u32, index: usize) -> Result<JsValue, JsError> {
-        self.act(session, |engine, ime| ime.select_candidate(engine, index))
+        self.act(session, |engine, ime| match engine {
+            Some(engine) => ime.select_candidate(engine, index),
+            None => ime.select_candidate_without_model(index),
+        })
     }
 
     /// The state with the live conversion of the composition (n-best, segments): for a view that
@@ -511,13 +524,19 @@ impl Henkan {
 
     /// Commits whatever is composed (the field lost focus, a click moved the caret).
     pub fn flush(&mut self, session: u32) -> Result<JsValue, JsError> {
-        self.act(session, |engine, ime| ime.flush(engine))
+        self.act(session, |engine, ime| match engine {
+            Some(engine) => ime.flush(engine),
+            None => ime.flush_without_model(),
+        })
     }
 
     /// Turns the IME of a session on or off (off commits the composition).
     #[wasm_bindgen(js_name = setEnabled)]
     pub fn set_enabled(&mut self, session: u32, on: bool) -> Result<JsValue, JsError> {
-        self.act(session, |engine, ime| ime.set_enabled(engine, on))
+        self.act(session, |engine, ime| match engine {
+            Some(engine) => ime.set_enabled(engine, on),
+            None => ime.set_enabled_without_model(on),
+        })
     }
 
     /// Drops a session's composition without committing it.

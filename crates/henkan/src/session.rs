@@ -342,6 +342,21 @@ impl Session {
         self.sync(engine, &kana);
     }
 
+    /// The composer alone, for keys typed before a model is loaded: the lattice no longer
+    /// covers the input until [`resync`](Self::resync).
+    pub(crate) fn composer_mut(&mut self) -> &mut Composer {
+        &mut self.composer
+    }
+
+    /// Builds the lattice over the composer's input afresh (the composer was used without the
+    /// engine, or with another one).
+    pub(crate) fn resync(&mut self, engine: &Engine) {
+        self.lattice.clear();
+        self.forward_valid = 0;
+        let kana = self.composer.kana().to_string();
+        self.sync(engine, &kana);
+    }
+
     /// Forgets the input (keeps buffers).
     pub fn clear(&mut self) {
         self.composer.clear();

@@ -92,3 +92,35 @@ fn capitals_start_alphanumeric_input() {
     let out = typed(&mut ime, &engine, "wo");
     assert_eq!(out.preedit.text, "を");
 }
+
+#[test]
+fn keys_before_the_model_compose_and_convert_once_it_is_in() {
+    let mut ime = Ime::new();
+    let mut out = None;
+    for c in "kyouha".chars() {
+        out = Some(ime.key_without_model(KeyEvent::from_dom(&c.to_string(), 0)));
+    }
+    let out = out.expect("keys");
+    assert!(out.consumed);
+    assert_eq!(out.preedit.text, "きょうは");
+    // Space before the model: the kana, katakana, the keys as typed
+    let out = ime.key_without_model(KeyEvent::from_dom(" ", 0));
+    assert_eq!(out.state, State::Converting);
+    let items = out.candidates.expect("one segment").items;
+    assert_eq!(items, ["きょうは", "キョウハ", "ｋｙｏｕｈａ"]);
+    let out = ime.key_without_model(KeyEvent::from_dom("Escape", 0));
+    assert_eq!(out.state, State::Composing);
+    // the model arrives: the same composition converts with it
+    let engine = engine();
+    let out = press(&mut ime, &engine, " ", 0);
+    assert_eq!(out.preedit.text, "今日は");
+    let out = press(&mut ime, &engine, "Enter", 0);
+    assert_eq!(out.committed, "今日は");
+    // typing goes on with the engine, and Enter before the model commits the kana
+    let mut early = Ime::new();
+    for c in "desu".chars() {
+        early.key_without_model(KeyEvent::from_dom(&c.to_string(), 0));
+    }
+    let out = early.key_without_model(KeyEvent::from_dom("Enter", 0));
+    assert_eq!(out.committed, "です");
+}

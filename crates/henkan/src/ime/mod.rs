@@ -327,6 +327,93 @@ impl Backend for SessionBackend<'_> {
     }
 }
 
+/// A session's composer alone, as a [`Backend`]: keys typed before the model has arrived are
+/// composed (romaji → kana needs no model), and Space offers the kana, katakana and the keys as
+/// typed. Nothing is learned or predicted.
+pub struct ComposerBackend<'a> {
+    /// The per-field session (only its composer is used).
+    pub session: &'a mut Session,
+}
+
+impl Backend for ComposerBackend<'_> {
+    fn insert(&mut self, c: char) {
+        self.session.composer_mut().insert(c);
+    }
+    fn backspace(&mut self) {
+        self.session.composer_mut().backspace();
+    }
+    fn delete(&mut self) {
+        self.session.composer_mut().delete();
+    }
+    fn move_caret(&mut self, to: CaretMove) {
+        self.session.composer_mut().move_caret(to);
+    }
+    fn caret(&self) -> usize {
+        self.session.composer().caret()
+    }
+    fn set_ascii(&mut self, on: bool) {
+        self.session.composer_mut().set_ascii(on);
+    }
+    fn ascii(&self) -> bool {
+        self.session.composer().ascii()
+    }
+    fn clear(&mut self) {
+        self.session.clear();
+    }
+    fn is_empty(&self) -> bool {
+        self.session.composer().is_empty()
+    }
+    fn preedit(&self) -> String {
+        self.session.composer().preedit()
+    }
+    fn submission(&self) -> String {
+        self.session.composer().submission()
+    }
+    fn transliterate(&self, t: Transliteration) -> String {
+        self.session.composer().transliterate(t)
+    }
+    fn raw_keys(&self, range: std::ops::Range<usize>) -> String {
+        self.session.composer().raw_range(range)
+    }
+    fn convert(&mut self, fixed: &[usize]) -> Conversion {
+        let composer = self.session.composer();
+        let reading = composer.submission();
+        let chars: Vec<char> = reading.chars().collect();
+        let mut cuts: Vec<usize> = fixed.to_vec();
+        let fixed_len: usize = fixed.iter().sum();
+        if fixed_len < chars.len() {
+            cuts.push(chars.len() - fixed_len);
+        }
+        let mut segments = Vec::new();
+        let mut start = 0;
+        for len in cuts.into_iter().filter(|&l| l > 0) {
+            let end = (start + len).min(chars.len());
+            let seg: String = chars[start..end].iter().collect();
+            let mut candidates = vec![seg.clone()];
+            for c in [
+                to_katakana(&seg),
+                to_full_ascii(&composer.raw_range(start..end)),
+            ] {
+                if !candidates.contains(&c) {
+                    candidates.push(c);
+                }
+            }
+            segments.push(crate::session::Segment {
+                reading: seg,
+                start,
+                len: end - start,
+                candidates,
+            });
+            start = end;
+        }
+        Conversion {
+            nbest: vec![reading.clone()],
+            reading,
+            segments,
+        }
+    }
+}
+
 /// One segment while converting.
 #[derive(Debug, Clone)]
 struct Seg {
@@ -481,7 +568,7 @@ fn is_toggle(ev: &KeyEvent) -> bool {
 /// Types `c` into the composer. A Shift+letter starts alphanumeric input, which lasts until
 /// the composition is converted or committed (Google Japanese Input): `Google` stays
 /// `Google`, `iPhone` is `いPhone`, not `いp骨`. Caps Lock letters (no Shift) are romaji.
-fn type_char<B: Backend>(b: &mut B, c: char, shift: bool) {
+fn type_char<B: Backend + ?Sized>(b: &mut B, c: char, shift: bool) {
     if shift && c.is_ascii_uppercase() && !b.ascii() {
         b.set_ascii(true);
     }
@@ -525,7 +612,7 @@ impl Machine {
     }
 
     /// The state (given the backend's composer).
-    pub fn state<B: Backend>(&self, b: &B) -> State {
+    pub fn state<B: Backend + ?Sized>(&self, b: &B) -> State {
         if !self.enabled {
             State::Direct
         } else if self.conv.is_some() {
@@ -540,7 +627,7 @@ impl Machine {
     }
 
     /// Handles one key; see the module docs for the key table.
-    pub fn key<B: Backend>(&mut self, b: &mut B, ev: KeyEvent) -> ImeOutput {
+    pub fn key<B: Backend + ?Sized>(&mut self, b: &mut B, ev: KeyEvent) -> ImeOutput {
         let mut committed = String::new();
         let consumed = self.handle(b, ev, &mut committed);
         self.refresh_suggestions(b);
@@ -550,7 +637,7 @@ impl Machine {
     /// Selects candidate `index` of the focused segment (a click in the candidate window) and
     /// closes the window; outside the conversion state, picks suggestion `index` (a click in the
     /// suggestion list: it is committed). Does nothing past the list.
-    pub fn select_candidate<B: Backend>(&mut self, b: &mut B, index: usize) -> ImeOutput {
+    pub fn select_candidate<B: Backend + ?Sized>(&mut self, b: &mut B, index: usize) -> ImeOutput {
         let mut consumed = false;
         let mut committed = String::new();
         if let Some(conv) = &mut self.conv {
@@ -570,7 +657,7 @@ impl Machine {
     /// The current state with the live conversion of the composition (n-best and segments), whatever
     /// [`set_live`](Self::set_live) says: for a view that updates when typing pauses, so that
     /// keys stay cheap. Changes nothing.
-    pub fn preview<B: Backend>(&mut self, b: &mut B) -> ImeOutput {
+    pub fn preview<B: Backend + ?Sized>(&mut self, b: &mut B) -> ImeOutput {
         let live = std::mem::replace(&mut self.live, true);
         let out = self.output(b, false, String::new());
         self.live = live;
@@ -579,7 +666,7 @@ impl Machine {
 
     /// Commits whatever is composed or converted (the field lost focus, the user clicked
     /// elsewhere in it). The IME stays on.
-    pub fn flush<B: Backend>(&mut self, b: &mut B) -> ImeOutput {
+    pub fn flush<B: Backend + ?Sized>(&mut self, b: &mut B) -> ImeOutput {
         let mut committed = String::new();
         self.commit_all(b, &mut committed);
         self.forget(b);
@@ -587,7 +674,7 @@ impl Machine {
     }
 
     /// Turns the IME on or off; turning it off commits the composition.
-    pub fn set_enabled<B: Backend>(&mut self, b: &mut B, on: bool) -> ImeOutput {
+    pub fn set_enabled<B: Backend + ?Sized>(&mut self, b: &mut B, on: bool) -> ImeOutput {
         let mut committed = String::new();
         if !on {
             self.commit_all(b, &mut committed);
@@ -598,7 +685,7 @@ impl Machine {
     }
 
     /// Drops the composition (and the suggestions) without committing it.
-    pub fn cancel<B: Backend>(&mut self, b: &mut B) {
+    pub fn cancel<B: Backend + ?Sized>(&mut self, b: &mut B) {
         self.conv = None;
         b.clear();
         self.forget(b);
@@ -606,7 +693,7 @@ impl Machine {
 
     /// Commits what is shown: the conversion, the focused suggestion, or the kana. The backend
     /// hears what was committed (the context of the next predictions).
-    fn commit_all<B: Backend>(&mut self, b: &mut B, out: &mut String) {
+    fn commit_all<B: Backend + ?Sized>(&mut self, b: &mut B, out: &mut String) {
         if let Some(conv) = self.conv.take() {
             let text = conv.text();
             let pieces: Vec<(&str, &str)> = conv
@@ -628,7 +715,7 @@ impl Machine {
     }
 
     /// Commits suggestion `index` in place of the composition; next words follow.
-    fn pick<B: Backend>(&mut self, b: &mut B, index: usize, out: &mut String) -> bool {
+    fn pick<B: Backend + ?Sized>(&mut self, b: &mut B, index: usize, out: &mut String) -> bool {
         let Some(text) = self.sugg.items.get(index).cloned() else {
             return false;
         };
@@ -642,7 +729,7 @@ impl Machine {
     }
 
     /// The caret or the focus moved: no list, no context.
-    fn forget<B: Backend>(&mut self, b: &mut B) {
+    fn forget<B: Backend + ?Sized>(&mut self, b: &mut B) {
         self.sugg = Suggestions::default();
         self.predict_next = false;
         b.reset_context();
@@ -650,7 +737,7 @@ impl Machine {
 
     /// After a key: the completions of the composition (computed again when its query
     /// changed), next-word predictions after a commit, nothing while converting.
-    fn refresh_suggestions<B: Backend>(&mut self, b: &mut B) {
+    fn refresh_suggestions<B: Backend + ?Sized>(&mut self, b: &mut B) {
         if !self.enabled || !self.predictions || self.conv.is_some() {
             self.sugg = Suggestions::default();
             self.predict_next = false;
@@ -679,7 +766,7 @@ impl Machine {
         }
     }
 
-    fn handle<B: Backend>(&mut self, b: &mut B, ev: KeyEvent, out: &mut String) -> bool {
+    fn handle<B: Backend + ?Sized>(&mut self, b: &mut B, ev: KeyEvent, out: &mut String) -> bool {
         if is_toggle(&ev) {
             self.commit_all(b, out);
             self.forget(b);
@@ -715,7 +802,7 @@ impl Machine {
         }
     }
 
-    fn key_precomposition<B: Backend>(
+    fn key_precomposition<B: Backend + ?Sized>(
         &mut self,
         b: &mut B,
         ev: KeyEvent,
@@ -759,7 +846,12 @@ impl Machine {
         }
     }
 
-    fn key_suggesting<B: Backend>(&mut self, b: &mut B, ev: KeyEvent, out: &mut String) -> bool {
+    fn key_suggesting<B: Backend + ?Sized>(
+        &mut self,
+        b: &mut B,
+        ev: KeyEvent,
+        out: &mut String,
+    ) -> bool {
         if ev.has_command_modifier() {
             return true;
         }
@@ -813,7 +905,12 @@ impl Machine {
         true
     }
 
-    fn key_composing<B: Backend>(&mut self, b: &mut B, ev: KeyEvent, out: &mut String) -> bool {
+    fn key_composing<B: Backend + ?Sized>(
+        &mut self,
+        b: &mut B,
+        ev: KeyEvent,
+        out: &mut String,
+    ) -> bool {
         if ev.has_command_modifier() {
             return true;
         }
@@ -847,7 +944,12 @@ impl Machine {
         true
     }
 
-    fn key_converting<B: Backend>(&mut self, b: &mut B, ev: KeyEvent, out: &mut String) -> bool {
+    fn key_converting<B: Backend + ?Sized>(
+        &mut self,
+        b: &mut B,
+        ev: KeyEvent,
+        out: &mut String,
+    ) -> bool {
         if ev.has_command_modifier() {
             return true;
         }
@@ -916,13 +1018,13 @@ impl Machine {
         true
     }
 
-    fn start_conversion<B: Backend>(&mut self, b: &mut B) {
+    fn start_conversion<B: Backend + ?Sized>(&mut self, b: &mut B) {
         b.set_ascii(false);
         self.conv = Converting::from_conversion(b.convert(&[]));
     }
 
     /// F6–F10 on the whole input: one segment holding the transliteration.
-    fn transliterate_all<B: Backend>(&mut self, b: &mut B, n: u8) {
+    fn transliterate_all<B: Backend + ?Sized>(&mut self, b: &mut B, n: u8) {
         let t = match n {
             6 => Transliteration::Hiragana,
             7 => Transliteration::Katakana,
@@ -958,7 +1060,7 @@ impl Machine {
 
     /// Shift+←/→: the focused segment's reading gets `delta` chars longer; the segments before it
     /// keep their lengths and choices, the rest is converted again.
-    fn resize<B: Backend>(&mut self, b: &mut B, delta: isize) {
+    fn resize<B: Backend + ?Sized>(&mut self, b: &mut B, delta: isize) {
         let Some(conv) = self.conv.as_mut() else {
             return;
         };
@@ -983,7 +1085,12 @@ impl Machine {
         *conv = next;
     }
 
-    fn output<B: Backend>(&mut self, b: &mut B, consumed: bool, committed: String) -> ImeOutput {
+    fn output<B: Backend + ?Sized>(
+        &mut self,
+        b: &mut B,
+        consumed: bool,
+        committed: String,
+    ) -> ImeOutput {
         let state = self.state(b);
         let mode = if self.enabled {
             Mode::Hiragana
@@ -1101,6 +1208,9 @@ pub struct Ime {
     session: Session,
     suggester: Suggester,
     machine: Machine,
+    /// Keys were composed without the engine: the lattice must be built before the next call
+    /// with one.
+    unsynced: bool,
 }
 
 impl Default for Ime {
@@ -1112,8 +1222,12 @@ impl Default for Ime {
 /// Runs a [`Machine`] method over the IME's session and suggester.
 macro_rules! with_backend {
     ($ime:expr, $engine:expr, |$m:ident, $b:ident| $body:expr) => {{
+        if std::mem::take(&mut $ime.unsynced) {
+            $ime.session.resync($engine);
+        }
         let $m = &mut $ime.machine;
-        let $b = &mut SessionBackend {
+        // One instance of the machine's code for both backends (dyn): a smaller wasm module.
+        let $b: &mut dyn Backend = &mut SessionBackend {
             session: &mut $ime.session,
             suggester: &mut $ime.suggester,
             engine: $engine,
@@ -1129,7 +1243,41 @@ impl Ime {
             session: Session::new(),
             suggester: Suggester::new(),
             machine: Machine::new(),
+            unsynced: false,
         }
+    }
+
+    /// Runs a [`Machine`] method over the composer alone ([`ComposerBackend`]).
+    fn without_model<R>(&mut self, f: impl FnOnce(&mut Machine, &mut dyn Backend) -> R) -> R {
+        self.unsynced = true;
+        f(
+            &mut self.machine,
+            &mut ComposerBackend {
+                session: &mut self.session,
+            },
+        )
+    }
+
+    /// Handles one key before any model is loaded: the composer works (romaji → kana, the caret,
+    /// F6–F10), Space offers the kana and katakana, Enter commits. The first call with an engine
+    /// converts what is composed then.
+    pub fn key_without_model(&mut self, ev: KeyEvent) -> ImeOutput {
+        self.without_model(|m, b| m.key(b, ev))
+    }
+
+    /// [`flush`](Self::flush) before any model is loaded.
+    pub fn flush_without_model(&mut self) -> ImeOutput {
+        self.without_model(|m, b| m.flush(b))
+    }
+
+    /// [`set_enabled`](Self::set_enabled) before any model is loaded.
+    pub fn set_enabled_without_model(&mut self, on: bool) -> ImeOutput {
+        self.without_model(|m, b| m.set_enabled(b, on))
+    }
+
+    /// [`select_candidate`](Self::select_candidate) before any model is loaded.
+    pub fn select_candidate_without_model(&mut self, index: usize) -> ImeOutput {
+        self.without_model(|m, b| m.select_candidate(b, index))
     }
 
     /// The session, to change its settings (e.g. [`Session::set_scoring`]).
