@@ -144,6 +144,16 @@ fn no_session(session: u32) -> JsError {
     JsError::new(&format!("henkan: no session {session}"))
 }
 
+/// The IME of an open session, with today's date set (for the date candidates).
+fn open_ime(sessions: &mut [Option<Ime>], session: u32) -> Result<&mut Ime, JsError> {
+    let ime = sessions
+        .get_mut(session as usize)
+        .and_then(Option::as_mut)
+        .ok_or_else(|| no_session(session))?;
+    ime.session_mut().set_today(today());
+    Ok(ime)
+}
+
 /// The scorer named `name`, if the engine offers it.
 fn scoring_named(engine: &Engine, name: &str) -> Result<Scoring, JsError> {
     let Some(scoring) = Scoring::from_name(name) else {
@@ -218,12 +228,7 @@ impl Henkan {
         action: impl FnOnce(Option<&Engine>, &mut Ime) -> henkan::ime::ImeOutput,
     ) -> Result<JsValue, JsError> {
         self.settle(session as usize);
-        let ime = self
-            .sessions
-            .get_mut(session as usize)
-            .and_then(Option::as_mut)
-            .ok_or_else(|| no_session(session))?;
-        ime.session_mut().set_today(today());
+        let ime = open_ime(&mut self.sessions, session)?;
         let out = action(self.engine.as_ref(), ime);
         self.collect_history(session as usize);
         to_js(&out)
@@ -232,13 +237,7 @@ impl Henkan {
     fn parts(&mut self, session: u32) -> Result<(&Engine, &mut Ime), JsError> {
         self.settle(session as usize);
         let engine = loaded(&self.engine)?;
-        let ime = self
-            .sessions
-            .get_mut(session as usize)
-            .and_then(Option::as_mut)
-            .ok_or_else(|| no_session(session))?;
-        ime.session_mut().set_today(today());
-        Ok((engine, ime))
+        Ok((engine, open_ime(&mut self.sessions, session)?))
     }
 
     fn engine_names(&self) -> Vec<&'static str> {

@@ -233,6 +233,34 @@ pub trait Backend {
     fn reset_context(&mut self) {}
 }
 
+/// The [`Backend`] methods that only read a session's composer, the same for every backend
+/// over a [`Session`] (`self.session`).
+macro_rules! composer_views {
+    () => {
+        fn caret(&self) -> usize {
+            self.session.composer().caret()
+        }
+        fn ascii(&self) -> bool {
+            self.session.composer().ascii()
+        }
+        fn is_empty(&self) -> bool {
+            self.session.composer().is_empty()
+        }
+        fn preedit(&self) -> String {
+            self.session.composer().preedit()
+        }
+        fn submission(&self) -> String {
+            self.session.composer().submission()
+        }
+        fn transliterate(&self, t: Transliteration) -> String {
+            self.session.composer().transliterate(t)
+        }
+        fn raw_keys(&self, range: std::ops::Range<usize>) -> String {
+            self.session.composer().raw_range(range)
+        }
+    };
+}
+
 /// A [`Session`] with the [`Engine`] it runs on, as a [`Backend`].
 pub struct SessionBackend<'a> {
     /// The per-field session.
@@ -244,6 +272,7 @@ pub struct SessionBackend<'a> {
 }
 
 impl Backend for SessionBackend<'_> {
+    composer_views!();
     fn insert(&mut self, c: char) {
         self.session.insert(self.engine, c);
     }
@@ -256,34 +285,13 @@ impl Backend for SessionBackend<'_> {
     fn move_caret(&mut self, to: CaretMove) {
         self.session.move_caret(self.engine, to);
     }
-    fn caret(&self) -> usize {
-        self.session.composer().caret()
-    }
     fn set_ascii(&mut self, on: bool) {
         if self.session.composer().ascii() != on {
             self.session.set_ascii(self.engine, on);
         }
     }
-    fn ascii(&self) -> bool {
-        self.session.composer().ascii()
-    }
     fn clear(&mut self) {
         self.session.clear();
-    }
-    fn is_empty(&self) -> bool {
-        self.session.composer().is_empty()
-    }
-    fn preedit(&self) -> String {
-        self.session.composer().preedit()
-    }
-    fn submission(&self) -> String {
-        self.session.composer().submission()
-    }
-    fn transliterate(&self, t: Transliteration) -> String {
-        self.session.composer().transliterate(t)
-    }
-    fn raw_keys(&self, range: std::ops::Range<usize>) -> String {
-        self.session.composer().raw_range(range)
     }
     fn convert(&mut self, fixed: &[usize]) -> Conversion {
         if fixed.is_empty() {
@@ -336,6 +344,7 @@ pub struct ComposerBackend<'a> {
 }
 
 impl Backend for ComposerBackend<'_> {
+    composer_views!();
     fn insert(&mut self, c: char) {
         self.session.composer_mut().insert(c);
     }
@@ -348,32 +357,11 @@ impl Backend for ComposerBackend<'_> {
     fn move_caret(&mut self, to: CaretMove) {
         self.session.composer_mut().move_caret(to);
     }
-    fn caret(&self) -> usize {
-        self.session.composer().caret()
-    }
     fn set_ascii(&mut self, on: bool) {
         self.session.composer_mut().set_ascii(on);
     }
-    fn ascii(&self) -> bool {
-        self.session.composer().ascii()
-    }
     fn clear(&mut self) {
         self.session.clear();
-    }
-    fn is_empty(&self) -> bool {
-        self.session.composer().is_empty()
-    }
-    fn preedit(&self) -> String {
-        self.session.composer().preedit()
-    }
-    fn submission(&self) -> String {
-        self.session.composer().submission()
-    }
-    fn transliterate(&self, t: Transliteration) -> String {
-        self.session.composer().transliterate(t)
-    }
-    fn raw_keys(&self, range: std::ops::Range<usize>) -> String {
-        self.session.composer().raw_range(range)
     }
     fn convert(&mut self, fixed: &[usize]) -> Conversion {
         let composer = self.session.composer();
