@@ -27,10 +27,10 @@ export function startDemo(wasmModule) {
   /** @type {import('./widget.js').AttachOptions[]} */
   const all = [];
   for (const id of ['editor', 'line', 'rich', 'secret']) {
-    // Keys stay cheap (no conversion while composing); the n-best list and segments follow when
-    // typing pauses. ?live=1 converts on every key instead; ?predictions=0 starts without suggestions,
-    // ?learning=0 without learning.
-    const options = { ime, onOutput, onPreview: showConversion, live: params.get('live') === '1', predictions: predictions.checked, learning: learning.checked };
+    // Keys stay cheap (no n-best while composing); the n-best list and segments follow when
+    // typing pauses. ?live=1 turns live conversion on (the preedit shows the best conversion as you
+    // type); ?predictions=0 starts without suggestions, ?learning=0 without learning.
+    const options = { ime, onOutput, onPreview: showConversion, liveConversion: params.get('live') === '1', predictions: predictions.checked, learning: learning.checked };
     all.push(options);
     demo.detach[id] = attach($(id), options);
   }

@@ -59,6 +59,7 @@
  * @property {(session: number, on: boolean) => ImeOutput} setEnabled
  * @property {(session: number) => void} cancel
  * @property {(session: number, live: boolean) => void} setLive
+ * @property {(session: number, on: boolean) => void} setLiveConversion
  * @property {(session: number, on: boolean) => void} setPredictions
  * @property {(session: number, on: boolean) => void} setLearning
  * @property {() => number} memoryBytes

@@ -42,6 +42,9 @@ import { KeyHandler } from './widget/keys.js';
  * @property {boolean} [indicator] show the on/off indicator while focused (default true)
  * @property {boolean} [live] convert on every key while composing, so outputs carry the n-best
  *   list and segments (default false: a page that only needs the preedit saves that work)
+ * @property {boolean} [liveConversion] live conversion, as macOS and Windows 11 IMEs have it: the
+ *   preedit shows the best conversion as you type, Enter commits it, Space opens the candidates
+ *   (default false)
  * @property {(out: ImeOutput, timing: KeyTiming) => void} [onOutput] after every handled key
  * @property {(out: ImeOutput) => void} [onPreview] when typing pauses during a composition: the
  *   output with the live conversion (n-best, segments), computed off the key path

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serverAndBrowser, ensureOutput, MODEL } from './harness.mjs';
+import { serverAndBrowser, ensureOutput, demoUrl, waitForIme, MODEL } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -334,5 +334,21 @@ test('keys typed while the dictionary loads are composed, and converted once it 
   assert.equal(await valueOf(page, 'ta'), '今日は');
   assert.equal(await page.textContent('.henkan-indicator'), 'あ');
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('live conversion (the demo with ?live=1): the field shows the conversion as you type, Enter commits it', async () => {
+  const page = await env.browser.context.newPage();
+  await page.goto(`${demoUrl(env.server.url)}&live=1`);
+  assert.equal(await waitForIme(page), 'ready');
+  await page.click('#editor');
+  await page.keyboard.type('kyouhaiitenkidesune');
+  const shown = await page.evaluate(() => [...document.querySelectorAll('.henkan-preedit-runs')].map((e) => e.textContent).join(''));
+  assert.equal(shown, '今日はいい天気ですね');
+  assert.equal(await page.inputValue('#editor'), '');
+  ensureOutput();
+  await page.screenshot({ path: 'tests/e2e/output/editing-live.png', clip: { x: 0, y: 0, width: 800, height: 300 } });
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '今日はいい天気ですね');
   await page.close();
 });

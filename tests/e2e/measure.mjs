@@ -329,9 +329,10 @@ ${row(`Space (convert, with the backward LM), ${r.typingNeural.engine}, total`, 
 ${row(`typing with live conversion, ${r.typingLive.engine}, wasm`, r.typingLive.keyWasmMs)}
 ${row(`typing with live conversion, ${r.typingLive.engine}, total`, r.typingLive.keyTotalMs)}
 
-"Live conversion" (\`attach(el, {live: true})\`, the demo with \`?live=1\`) converts the whole preedit on
-every key so that every output carries the n-best list and segments. The default is off: keys only extend
-the lattice, and the demo's n-best/segment views are filled by \`preview()\` when typing pauses (40 ms).
+"Live conversion" (\`attach(el, {liveConversion: true})\`, the demo with \`?live=1\`) shows the best
+conversion in the preedit on every key (the forward pass each key runs anyway, then the best path's
+surface). The default is off. The demo's n-best/segment views are filled by \`preview()\` when typing
+pauses (40 ms), with or without it.
 Romaji round-trip mismatches: ${r.typing.romajiRoundTripMismatches} of ${r.typing.sentences} (characters with no key, e.g. “, go in
 through \`insertText\`, which commits the composition, as a virtual keyboard would).
 Slowest keys (${r.typing.engine}): ${r.typing.slowestKeys.map((/** @type {any} */ k) => `${JSON.stringify(k.key)} ${k.wasmMs} ms at ${k.preeditChars} chars`).join('; ')}.

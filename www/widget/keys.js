@@ -39,6 +39,7 @@ export class KeyHandler {
     if (this.session === null && ime.handle) {
       this.session = ime.handle.openSession();
       ime.handle.setLive(this.session, options.live ?? false);
+      if (options.liveConversion) ime.handle.setLiveConversion(this.session, true);
       if (options.predictions === false) ime.handle.setPredictions(this.session, false);
       if (options.learning === false) ime.handle.setLearning(this.session, false);
       if (!this.enabled) ime.handle.setEnabled(this.session, false);

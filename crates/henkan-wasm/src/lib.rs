@@ -553,6 +553,15 @@ impl Henkan {
         }
     }
 
+    /// Live conversion: the preedit shows the best conversion as you type, Enter commits it
+    /// ([`henkan::ime::Machine::set_live_conversion`]); off by default.
+    #[wasm_bindgen(js_name = setLiveConversion)]
+    pub fn set_live_conversion(&mut self, session: u32, on: bool) {
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_live_conversion(on);
+        }
+    }
+
     /// The size of wasm linear memory in bytes.
     #[wasm_bindgen(js_name = memoryBytes)]
     pub fn memory_bytes(&self) -> f64 {

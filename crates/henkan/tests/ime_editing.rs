@@ -124,3 +124,29 @@ fn keys_before_the_model_compose_and_convert_once_it_is_in() {
     let out = early.key_without_model(KeyEvent::from_dom("Enter", 0));
     assert_eq!(out.committed, "です");
 }
+
+#[test]
+fn live_conversion_shows_the_best_conversion_and_commits_it() {
+    let engine = engine();
+    let mut ime = Ime::new();
+    ime.set_live(false);
+    ime.set_live_conversion(true);
+    let out = typed(&mut ime, &engine, "kyouhaiitenkidesune");
+    assert_eq!(out.state, State::Composing);
+    assert_eq!(out.preedit.text, "今日はいい天気ですね");
+    assert_eq!(out.preedit.cursor, out.preedit.text.encode_utf16().count());
+    // pending romaji stay at the end
+    let out = typed(&mut ime, &engine, "k");
+    assert_eq!(out.preedit.text, "今日はいい天気ですねk");
+    let out = press(&mut ime, &engine, "Backspace", 0);
+    assert_eq!(out.preedit.text, "今日はいい天気ですね");
+    let out = press(&mut ime, &engine, "Enter", 0);
+    assert_eq!(out.committed, "今日はいい天気ですね");
+    // Space opens the conversion as without it; with the caret inside the kana, kana are shown
+    typed(&mut ime, &engine, "kisha");
+    let out = press(&mut ime, &engine, " ", 0);
+    assert_eq!(out.state, State::Converting);
+    press(&mut ime, &engine, "Escape", 0);
+    let out = press(&mut ime, &engine, "ArrowLeft", 0);
+    assert_eq!(out.preedit.text, "きしゃ");
+}

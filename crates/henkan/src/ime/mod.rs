@@ -210,6 +210,11 @@ pub trait Backend {
     fn raw_keys(&self, range: std::ops::Range<usize>) -> String;
     /// Converts the submission; the leading segments have the reading lengths in `fixed`.
     fn convert(&mut self, fixed: &[usize]) -> Conversion;
+    /// The best conversion of the composition as it stands, cheaply (live conversion), or
+    /// `None` when there is none to show (the caret inside the kana, no model). Default: none.
+    fn live_text(&mut self) -> Option<String> {
+        None
+    }
     /// What suggestions are computed for (the composer's prediction query); the list is
     /// computed again only when it changes.
     fn query(&self) -> String {
@@ -302,6 +307,14 @@ impl Backend for SessionBackend<'_> {
     }
     fn query(&self) -> String {
         self.session.composer().query()
+    }
+    fn live_text(&mut self) -> Option<String> {
+        let composer = self.session.composer();
+        if !composer.caret_at_end() {
+            return None;
+        }
+        let pending = composer.pending().to_string();
+        Some(self.session.best_text(self.engine) + &pending)
     }
     fn suggest(&mut self, limit: usize) -> Vec<String> {
         let composer = self.session.composer();
@@ -524,6 +537,8 @@ struct Suggestions {
 pub struct Machine {
     enabled: bool,
     live: bool,
+    /// The preedit shows the best conversion while composing ([`Machine::set_live_conversion`]).
+    live_conversion: bool,
     predictions: bool,
     conv: Option<Converting>,
     sugg: Suggestions,
@@ -536,6 +551,7 @@ impl Default for Machine {
         Machine {
             enabled: true,
             live: true,
+            live_conversion: false,
             predictions: true,
             conv: None,
             sugg: Suggestions::default(),
@@ -582,6 +598,14 @@ impl Machine {
     /// carries the n-best list and segments (the demo shows them). On by default.
     pub fn set_live(&mut self, live: bool) {
         self.live = live;
+    }
+
+    /// Live conversion as macOS and Windows 11 IMEs have it: while composing, the preedit shows
+    /// the best conversion of what is typed (pending romaji at its end), and Enter (or a blur)
+    /// commits what is shown; Space opens the conversion as usual. Off by default. The best
+    /// conversion comes from the forward pass each key runs anyway ([`Backend::live_text`]).
+    pub fn set_live_conversion(&mut self, on: bool) {
+        self.live_conversion = on;
     }
 
     /// Suggestions (completions and next-word predictions) on or off; on by default (a backend
@@ -696,8 +720,14 @@ impl Machine {
             return;
         } else if !b.is_empty() {
             let kana = b.submission();
-            b.committed(&[(&kana, &kana)]);
-            out.push_str(&kana);
+            // With live conversion, what is shown goes in.
+            let text = self
+                .live_conversion
+                .then(|| b.live_text())
+                .flatten()
+                .unwrap_or_else(|| kana.clone());
+            b.committed(&[(&kana, &text)]);
+            out.push_str(&text);
         }
         b.clear();
     }
@@ -1153,6 +1183,12 @@ impl Machine {
                 cursor,
                 text,
             };
+            if let Some(text) = self.live_conversion.then(|| b.live_text()).flatten() {
+                let end = utf16_len(&text);
+                out.preedit.segments[0].end = end;
+                out.preedit.cursor = end;
+                out.preedit.text = text;
+            }
             if self.live {
                 let live = b.convert(&[]);
                 out.segments = live
@@ -1308,6 +1344,12 @@ impl Ime {
     /// Live conversion while composing (see [`Machine::set_live`]).
     pub fn set_live(&mut self, live: bool) {
         self.machine.set_live(live);
+    }
+
+    /// Live conversion: the preedit shows the best conversion as you type (see
+    /// [`Machine::set_live_conversion`]).
+    pub fn set_live_conversion(&mut self, on: bool) {
+        self.machine.set_live_conversion(on);
     }
 
     /// Suggestions (completions while composing, next-word predictions after a commit) on or
