@@ -7,7 +7,8 @@
 #                          never --locked: its lockfile pins a crate the registry does not serve)
 #   chromium + driver      Debian chromium, chromium-driver, fonts-ipafont-gothic (Japanese glyphs in screenshots)
 #   npm tools              playwright-core (driven against /usr/bin/chromium; never `npx playwright install`),
-#                          binaryen (wasm-opt; Debian's v108 breaks wasm-bindgen's externref table), typescript
+#                          binaryen (wasm-opt; Debian's v108 breaks wasm-bindgen's externref table), typescript,
+#                          axe-core (accessibility checks in the Playwright tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,7 +40,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-if ! [ -x node_modules/.bin/wasm-opt ] || ! [ -x node_modules/.bin/tsc ] || ! [ -d node_modules/playwright-core ]; then
+if ! [ -x node_modules/.bin/wasm-opt ] || ! [ -x node_modules/.bin/tsc ] || ! [ -d node_modules/playwright-core ] || ! [ -d node_modules/axe-core ]; then
   if [ -f package-lock.json ]; then
     say "npm ci"
     npm ci --no-audit --no-fund

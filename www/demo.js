@@ -5,6 +5,7 @@
 import { HenkanIme } from './ime.js';
 import { attach, stateOf } from './widget.js';
 import { percentile } from './keymap.js';
+import { indicatorView } from './widget/layout.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
 /** @typedef {import('./types.js').WasmModule} WasmModule */
@@ -13,6 +14,33 @@ import { percentile } from './keymap.js';
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.search);
+/** The page speaks Japanese; `?lang=en` or the button switches its labels to English. */
+let english = params.get('lang') === 'en';
+
+/**
+ * A label in the page's language.
+ * @param {string} ja
+ * @param {string} en
+ */
+const t = (ja, en) => (english ? en : ja);
+
+/** Puts every labelled element in the page's language (the Japanese text is kept in `data-ja`). */
+function applyLanguage() {
+  document.documentElement.lang = english ? 'en' : 'ja';
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-en]'))) {
+    el.dataset.ja ??= el.innerHTML;
+    // Static markup of this page (kbd elements in the help), never text from elsewhere.
+    el.innerHTML = english ? /** @type {string} */ (el.dataset.en) : el.dataset.ja;
+  }
+  for (const el of /** @type {NodeListOf<HTMLTextAreaElement>} */ (document.querySelectorAll('[data-en-placeholder]'))) {
+    el.dataset.jaPlaceholder ??= el.placeholder;
+    el.placeholder = english ? /** @type {string} */ (el.dataset.enPlaceholder) : /** @type {string} */ (el.dataset.jaPlaceholder);
+  }
+  const button = $('lang');
+  button.textContent = english ? '日本語' : 'English';
+  button.lang = english ? 'ja' : 'en';
+  if (ime.status === 'ready') showModelState();
+}
 const modelUrl = new URL(params.get('model') || 'models/henkan.henkan', new URL('..', import.meta.url));
 
 /**
@@ -48,6 +76,14 @@ export function startDemo(wasmModule) {
       if (s != null && ime.handle) ime.handle.setLearning(s, learning.checked);
     }
   });
+  $('lang').addEventListener('click', () => {
+    english = !english;
+    applyLanguage();
+  });
+  applyLanguage();
+  // The page's badge shows the focused field's state, as the field's own badge does.
+  document.addEventListener('focusin', showMode);
+  ime.addEventListener('status', showMode);
   $('editor').focus();
   demo.ready = ime.load({ module: wasmModule, modelUrl });
   return demo;
@@ -89,7 +125,7 @@ ime.addEventListener('progress', (e) => {
     progress.removeAttribute('value');
   }
   const text = `${(loaded / 1e6).toFixed(1)}${total ? ` / ${(total / 1e6).toFixed(1)}` : ''} MB`;
-  $('status').textContent = ime.status === 'ready' ? `classic ready (${Math.round(demo.readyAt)} ms) · neural loading… ${text}` : text;
+  $('status').textContent = ime.status === 'ready' ? `classic ${t('準備完了', 'ready')} (${Math.round(demo.readyAt)} ms) · neural ${t('読み込み中…', 'loading…')} ${text}` : text;
 });
 const select = /** @type {HTMLSelectElement} */ ($('engine'));
 select.addEventListener('change', () => {
@@ -112,31 +148,43 @@ function showModelState() {
   const mb = (ime.modelBytes / 1e6).toFixed(1);
   const lm =
     ime.lm === 'ready'
-      ? `neural ready (${Math.round(demo.neuralAt)} ms)`
+      ? `neural ${t('準備完了', 'ready')} (${Math.round(demo.neuralAt)} ms)`
       : ime.lm === 'failed'
-        ? 'neural unavailable'
+        ? t('neural 利用不可', 'neural unavailable')
         : ime.lm === 'absent'
-          ? 'no neural model'
-          : 'neural loading…';
-  $('status').textContent = `classic ready (${Math.round(demo.readyAt)} ms) · ${lm} · ${mb} MB`;
+          ? t('neural なし', 'no neural model')
+          : `neural ${t('読み込み中…', 'loading…')}`;
+  $('status').textContent = `classic ${t('準備完了', 'ready')} (${Math.round(demo.readyAt)} ms) · ${lm} · ${mb} MB`;
   $('status').dataset.lm = ime.lm;
 }
 
-ime.addEventListener('status', () => {
+/**
+ * The page's badge: what the badge of the focused field (or the editor) shows, from the same view.
+ */
+function showMode() {
+  const active = document.activeElement;
+  const field = ['editor', 'line', 'rich'].map($).find((el) => el === active) ?? $('editor');
+  const enabled = stateOf(field)?.enabled ?? true;
+  const view = indicatorView(ime.status, ime.composes, enabled, ime.error);
   const mode = $('mode');
+  mode.textContent = view.text;
+  mode.title = view.title;
+  mode.dataset.mode = view.mode;
+}
+
+ime.addEventListener('status', () => {
   if (ime.status === 'ready') {
     demo.readyAt = performance.now();
     showModelState();
     showEngines();
-    mode.textContent = 'あ';
-    mode.dataset.mode = 'hiragana';
   } else if (ime.status === 'error') {
-    $('status').textContent = 'not loaded';
+    $('status').textContent = t('読み込めません', 'not loaded');
     const box = $('error');
     box.style.display = 'block';
-    box.textContent = `The input method is not available: ${ime.error}. The text fields still work as plain text fields.`;
-    mode.textContent = '×';
-    mode.dataset.mode = 'direct';
+    box.textContent = t(
+      `日本語入力を使えません: ${ime.error}。入力欄は普通の入力欄として使えます。`,
+      `The input method is not available: ${ime.error}. The text fields still work as plain text fields.`,
+    );
   }
 });
 ime.addEventListener('lm', () => {
@@ -149,7 +197,10 @@ ime.addEventListener('lm', () => {
   if (ime.lm === 'failed') {
     const box = $('notice');
     box.style.display = 'block';
-    box.textContent = `The neural engine is not available: ${ime.lmError}. Conversions use the classic engine.`;
+    box.textContent = t(
+      `neural エンジンを使えません: ${ime.lmError}。classic エンジンで変換します。`,
+      `The neural engine is not available: ${ime.lmError}. Conversions use the classic engine.`,
+    );
   }
 });
 
@@ -169,9 +220,7 @@ function onOutput(out, timing) {
   $('latency').textContent =
     `${timing.totalMs.toFixed(2)} ms (wasm ${timing.wasmMs.toFixed(2)}) · p50 ${percentile(recent, 50).toFixed(2)} · p95 ${percentile(recent, 95).toFixed(2)} ms` +
     ` (wasm p95 ${percentile(wasm, 95).toFixed(2)}, last ${recent.length} keys)`;
-  const mode = $('mode');
-  mode.textContent = out.mode === 'hiragana' ? 'あ' : 'A';
-  mode.dataset.mode = out.mode;
+  showMode();
   if (out.state !== 'composing' || out.segments.length > 0) showConversion(out);
 }
 

@@ -9,7 +9,8 @@
 //   preedit.js      the preedit in the text, with its caret
 //   candidates.js   the candidate window          suggestions.js  the suggestion list
 //   listbox.js      what the two lists share       indicator.js    the on/off badge
-//   aria.js         the field's aria-controls / aria-activedescendant, saved and restored
+//   aria.js         the field's combobox ARIA while a list is focused, saved and restored
+//   announce.js     a polite live region: the preedit, the focused candidate
 //   layout.js       pure logic of the windows (rows, placement, the badge's text)
 //   style.js        the stylesheet
 // attach() creates them and wires the field's events to them.
@@ -23,6 +24,7 @@ import { CandidateWindow } from './widget/candidates.js';
 import { SuggestionList } from './widget/suggestions.js';
 import { optionIndex } from './widget/listbox.js';
 import { Indicator } from './widget/indicator.js';
+import { Announcer } from './widget/announce.js';
 import { KeyHandler } from './widget/keys.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
@@ -88,6 +90,9 @@ export function attach(el, options) {
   const preedit = new PreeditBox(el, kind);
   const candidates = new CandidateWindow(doc, id, preedit, aria);
   const indicator = new Indicator(doc);
+  const announcer = new Announcer(doc);
+  /** The focus is moving from the field to the badge (keep the badge shown). */
+  let toBadge = false;
   // Before a commit goes in, the preedit leaves the text (a contenteditable's span is removed,
   // and the commit goes where it was).
   const committer = new Committer(el, kind, () => {
@@ -98,18 +103,21 @@ export function attach(el, options) {
   const render = () => {
     const out = keys.last;
     const showPreedit = !!out && out.preedit.text.length > 0 && !keys.osComposing && ime.composes;
-    const focused = doc.activeElement === el;
+    const focused = doc.activeElement === el || doc.activeElement === indicator.el || toBadge;
     preedit.render(showPreedit && out ? out.preedit : null);
     candidates.render(showPreedit && out ? out.candidates : null);
     suggestions.render(false);
     indicator.render(el, focused && options.indicator !== false, ime, keys.enabled);
+    announcer.render(showPreedit ? out : null);
   };
   const keys = new KeyHandler(el, options, committer, render);
   const suggestions = new SuggestionList(el, kind, id, preedit, aria, () => keys.suggestionView());
   const layer = doc.createElement('div');
   layer.className = 'henkan-layer';
-  layer.append(preedit.el, candidates.el, suggestions.el, indicator.el);
+  layer.append(preedit.el, candidates.el, suggestions.el, announcer.el);
   doc.body.appendChild(layer);
+  // The badge comes right after the field in the tab order (it is drawn at the field's corner).
+  el.after(indicator.el);
 
   /** @param {KeyboardEvent} e */
   const onKeyDown = (e) => keys.keyDown(e);
@@ -119,7 +127,12 @@ export function attach(el, options) {
   const onCompositionEnd = () => keys.compositionEnd();
   /** @param {MouseEvent} e */
   const onMouseDown = (e) => keys.pointerDown(e);
-  const onBlur = () => keys.blur();
+  /** @param {FocusEvent} e */
+  const onBlur = (e) => {
+    toBadge = e.relatedTarget === indicator.el;
+    keys.blur();
+    toBadge = false;
+  };
   const onFocus = () => {
     indicator.invalidate();
     render();
@@ -140,6 +153,13 @@ export function attach(el, options) {
   const onIndicatorDown = (e) => {
     e.preventDefault();
     keys.toggle();
+  };
+  /** @param {KeyboardEvent} e Enter or Space on the focused badge toggles, back in the field. */
+  const onIndicatorKey = (e) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    keys.toggle();
+    el.focus();
   };
   const onStatus = () => {
     // The model failed while something was composed: it goes in as plain text, not lost.
@@ -163,6 +183,9 @@ export function attach(el, options) {
     [candidates.el, 'mousedown', onListDown],
     [suggestions.el, 'mousedown', onListDown],
     [indicator.el, 'mousedown', onIndicatorDown],
+    [indicator.el, 'keydown', onIndicatorKey],
+    [indicator.el, 'focus', onFocus],
+    [indicator.el, 'blur', onFocus],
     [ime, 'status', onStatus],
   ];
   for (const [target, type, fn, capture] of listeners) target?.addEventListener(type, fn, capture);
@@ -179,6 +202,7 @@ export function attach(el, options) {
       aria.restore();
       preedit.end();
       layer.remove();
+      indicator.el.remove();
       fields.delete(el);
     },
   };

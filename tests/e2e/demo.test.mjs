@@ -427,3 +427,43 @@ test('detach tears down symmetrically', async () => {
   assert.equal(await page.inputValue('#editor'), 'かka');
   await page.close();
 });
+
+test('the demo holds still: fixed panels, one badge state, Japanese labels with English, usable at 390×844', async () => {
+  const page = await env.browser.context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(demoUrl(env.server.url));
+  assert.equal(await waitForIme(page), 'ready');
+  await page.locator('#status[data-lm="ready"], #status[data-lm="absent"], #status[data-lm="failed"]').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'ja');
+  assert.match(await page.textContent('.panel h2'), /変換候補/);
+  const where = () =>
+    page.evaluate(() => ['editor', 'line', 'nbest'].map((id) => Math.round(/** @type {HTMLElement} */ (document.getElementById(id)).getBoundingClientRect().top)));
+  const before = await where();
+  await page.click('#editor');
+  await page.keyboard.type('kyouhaiitenkidesunesorekaraasitahaamedesu');
+  await page.waitForFunction(() => (document.getElementById('nbest')?.childElementCount ?? 0) > 0);
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  assert.deepEqual(await where(), before, 'nothing moved while typing and converting');
+  // The field and its candidate window are on screen.
+  const view = { width: 390, height: 844 };
+  const editor = await page.locator('#editor').boundingBox();
+  const cands = await page.locator('.henkan-candidates:visible').boundingBox();
+  assert.ok(editor && editor.x >= 0 && editor.x + editor.width <= view.width, JSON.stringify(editor));
+  assert.ok(cands && cands.x >= 0 && cands.x + cands.width <= view.width && cands.y + cands.height <= view.height, JSON.stringify(cands));
+  ensureOutput();
+  await page.screenshot({ path: path.join('tests/e2e/output', 'demo-390.png') });
+  await page.keyboard.press('Enter');
+  // Both badges agree, on and off.
+  const badges = () => page.evaluate(() => [document.getElementById('mode')?.textContent, document.querySelector('.henkan-indicator')?.textContent]);
+  assert.deepEqual(await badges(), ['あ', 'あ']);
+  await page.keyboard.press('Control+Space');
+  assert.deepEqual(await badges(), ['A', 'A']);
+  await page.keyboard.press('Control+Space');
+  // English on request.
+  await page.click('#lang');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  assert.match(await page.textContent('.panel h2'), /^n-best$/);
+  assert.match(String(await page.getAttribute('#editor', 'placeholder')), /Type romaji/);
+  await page.close();
+});

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serverAndBrowser, ensureOutput, demoUrl, waitForIme, MODEL } from './harness.mjs';
+import { serverAndBrowser, ensureOutput, demoUrl, waitForIme, widgetPage, MODEL } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -16,26 +16,12 @@ const env = serverAndBrowser();
  * the widget over one engine with the shipped model.
  */
 async function fields() {
-  const page = await env.browser.context.newPage();
-  /** @type {string[]} */
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${env.server.url}www/test/blank.html`);
-  const status = await page.evaluate(async (model) => {
-    const henkan = await import('/pkg/henkan.js');
-    const { HenkanIme } = await import('/www/ime.js');
-    const { attach } = await import('/www/widget.js');
-    document.body.style.cssText = 'font: 20px/1.5 "IPAGothic", "Noto Sans CJK JP", sans-serif; margin: 20px';
-    document.body.innerHTML = `
+  const html = `<div style='font: 20px/1.5 "IPAGothic", "Noto Sans CJK JP", sans-serif; margin: 20px'>
       <textarea id="ta" rows="4" style="width: 420px; font: inherit"></textarea>
       <p><input id="in" style="width: 420px; font: inherit"></p>
       <div id="ce" contenteditable="true" style="width: 420px; min-height: 2em; border: 1px solid #888"></div>
-      <p><input id="next"></p>`;
-    const ime = new HenkanIme();
-    await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
-    for (const id of ['ta', 'in', 'ce']) attach(/** @type {HTMLElement} */ (document.getElementById(id)), { ime });
-    return ime.status;
-  }, MODEL);
+      <p><input id="next"></p></div>`;
+  const { page, errors, status } = await widgetPage(env.browser.context, env.server.url, html, ['ta', 'in', 'ce']);
   assert.equal(status, 'ready');
   return { page, errors };
 }
@@ -284,11 +270,15 @@ test('predictions after a commit never get in the way: a click under them moves 
   const start = value.indexOf('三行目');
   assert.ok(caret >= start && caret <= start + 8, `the caret is on line 3: ${caret}`);
 
-  // In an input, Tab after a commit goes to the next field (once); ↓ would enter the list.
+  // In an input, Tab after a commit moves the focus on as usual (to the field's IME badge, the
+  // in-field button right after it, then the next field); ↓ would enter the list.
   await page.click('#in');
   await page.keyboard.type('yorosiku');
   await page.keyboard.press('Enter');
   await list.waitFor({ state: 'visible' });
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'henkan-indicator');
+  assert.equal(await list.count(), 0, 'the list went with the focus');
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'ce');
   assert.equal(await valueOf(page, 'in'), 'よろしく');
@@ -350,5 +340,44 @@ test('live conversion (the demo with ?live=1): the field shows the conversion as
   await page.screenshot({ path: 'tests/e2e/output/editing-live.png', clip: { x: 0, y: 0, width: 800, height: 300 } });
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#editor'), '今日はいい天気ですね');
+  await page.close();
+});
+
+test('the mirror lines up with the field’s own text, in a long scrolled textarea and a wrapped paragraph', async () => {
+  const { page, errors } = await fields();
+  const para = '今日は晴れです。明日は雨らしい。'.repeat(12);
+  const text = `${'一行目\n'.repeat(20)}${para}\n最後の行`;
+  const caret = text.indexOf('最後') - 20; // inside the long paragraph's last lines
+  await place(page, 'ta', text, caret);
+  // Where the field draws the characters around the caret before the composition.
+  const expected = await page.evaluate(
+    async ([caret]) => {
+      const { textFieldCaret } = await import('/www/caret.js');
+      const el = /** @type {HTMLTextAreaElement} */ (document.getElementById('ta'));
+      el.scrollTop = el.scrollHeight;
+      el.setSelectionRange(Number(caret), Number(caret));
+      const c = textFieldCaret(el, Number(caret) - 3);
+      return { left: c.left, top: c.top };
+    },
+    [caret],
+  );
+  await page.keyboard.type('ka');
+  const got = await page.evaluate(() => {
+    const mirror = /** @type {HTMLElement} */ ([...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+    const before = /** @type {Text} */ ([...mirror.childNodes].find((n) => n.nodeType === Node.TEXT_NODE));
+    const r = document.createRange();
+    r.setStart(before, before.length - 3);
+    r.setEnd(before, before.length - 2);
+    const rect = r.getClientRects()[0];
+    return { left: rect.left, top: rect.top, lineHeight: parseFloat(getComputedStyle(mirror).lineHeight) };
+  });
+  assert.ok(Math.abs(got.left - expected.left) < 1.5, `same column: ${JSON.stringify({ got, expected })}`);
+  // textFieldCaret gives the line's top; the glyph sits within that line.
+  assert.ok(got.top >= expected.top - 1 && got.top < expected.top + got.lineHeight, `same line: ${JSON.stringify({ got, expected })}`);
+  ensureOutput();
+  await page.screenshot({ path: 'tests/e2e/output/editing-long-text.png', clip: { x: 0, y: 0, width: 500, height: 160 } });
+  await page.keyboard.press('Enter');
+  assert.equal(await valueOf(page, 'ta'), text.slice(0, caret) + 'か' + text.slice(caret));
+  assert.deepEqual(errors, []);
   await page.close();
 });

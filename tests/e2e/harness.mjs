@@ -138,3 +138,34 @@ export function ensureOutput() {
   mkdirSync(OUTPUT, { recursive: true });
   return OUTPUT;
 }
+
+/**
+ * A blank page (www/test/blank.html) whose body is `html`, with the widget attached to the
+ * elements `ids` over one engine loading `MODEL`; page errors are collected in `errors`.
+ * @param {import('playwright-core').BrowserContext} context
+ * @param {string} base the server's URL
+ * @param {string} html
+ * @param {string[]} ids
+ * @returns {Promise<{page: import('playwright-core').Page, errors: string[], status: string}>}
+ */
+export async function widgetPage(context, base, html, ids) {
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${base}www/test/blank.html`);
+  const status = await page.evaluate(
+    async ([model, html, ids]) => {
+      const henkan = await import('/pkg/henkan.js');
+      const { HenkanIme } = await import('/www/ime.js');
+      const { attach } = await import('/www/widget.js');
+      document.body.innerHTML = String(html);
+      const ime = new HenkanIme();
+      await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
+      for (const id of /** @type {string[]} */ (ids)) attach(/** @type {HTMLElement} */ (document.getElementById(id)), { ime });
+      return ime.status;
+    },
+    /** @type {[string, string, string[]]} */ ([MODEL, html, ids]),
+  );
+  return { page, errors, status };
+}

@@ -74,7 +74,7 @@ test('the demo reports classic ready, then neural ready, and converts with the h
   assert.equal(state.lm, 'ready');
   assert.equal(state.engine, 'hybrid', 'the hybrid is the default once the LM is in');
   assert.deepEqual(state.engines, ['classic', 'neural', 'hybrid']);
-  assert.match(state.text, /classic ready .* neural ready/);
+  assert.match(state.text, /classic (ready|準備完了) .* neural (ready|準備完了)/);
   const states = await page.evaluate(() => /** @type {any} */ (window).__states);
   assert.deepEqual(states, ['pending', 'ready'], 'classic ready (LM pending) came first');
   const timing = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.timing);
@@ -162,7 +162,7 @@ test('a download cut inside the LSTM section still converts with the classic eng
   assert.equal(await page.isDisabled('#engine'), true);
   const notice = page.locator('#notice');
   await notice.waitFor({ state: 'visible' });
-  assert.match(await notice.textContent(), /neural engine is not available: .*(broke off|truncated).*classic engine/);
+  assert.match(await notice.textContent(), /(neural engine is not available|neural エンジンを使えません): .*(broke off|truncated).*classic/);
   assert.equal(await page.locator('#error').isVisible(), false, 'no "IME unavailable" error');
   const out = await convert(page, 'kyouhaiitenkidesune');
   assert.ok(out.nbest.includes('今日はいい天気ですね'), `n-best: ${out.nbest.join(' / ')}`);

@@ -372,7 +372,7 @@ test('indicator: あ / A / × at the field’s corner, redrawn only when that ch
     el.style.cssText = 'margin: 30px; width: 300px; height: 60px';
     const ind = new Indicator(document);
     document.body.append(ind.el);
-    const ready = { status: /** @type {const} */ ('ready'), ready: true, error: '' };
+    const ready = { status: /** @type {const} */ ('ready'), composes: true, error: '' };
     const look = () => ({ display: ind.el.style.display, text: ind.el.textContent, mode: ind.el.dataset.mode, status: ind.el.dataset.status, title: ind.el.title });
     ind.render(el, true, ready, true);
     const on = look();
@@ -387,7 +387,7 @@ test('indicator: あ / A / × at the field’s corner, redrawn only when that ch
     const redrawn = ind.el.textContent;
     ind.render(el, true, ready, false);
     const off = look();
-    ind.render(el, true, { status: 'error', ready: false, error: 'the input method stopped: x' }, true);
+    ind.render(el, true, { status: 'error', composes: false, error: 'the input method stopped: x' }, true);
     const failed = look();
     ind.render(el, false, ready, true);
     return { on, corner, skipped, redrawn, off, failed, hidden: ind.el.style.display };

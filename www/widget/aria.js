@@ -1,10 +1,11 @@
-// ARIA of the field: while a candidate or suggestion is focused, the field points at it
-// (`aria-controls` the listbox, `aria-activedescendant` the option), so a screen reader reads the
-// candidate while the focus stays in the field. The page's own values of these attributes are
-// saved at attach time and put back when no list is focused, and on detach.
+// ARIA of the field: while a candidate or suggestion is focused, the field is an expanded
+// combobox pointing at it (`role=combobox`, `aria-expanded`, `aria-controls` the listbox,
+// `aria-activedescendant` the option), so a screen reader reads the candidate while the focus
+// stays in the field. The page's own values of these attributes are saved at attach time and
+// put back when no list is focused, and on detach.
 
 /** The attributes the widget sets on the field. */
-export const LINKED = /** @type {const} */ (['aria-activedescendant', 'aria-controls']);
+export const LINKED = /** @type {const} */ (['aria-activedescendant', 'aria-controls', 'aria-expanded', 'role']);
 
 export class AriaLink {
   /** @param {HTMLElement} el the field */
@@ -21,6 +22,8 @@ export class AriaLink {
    * @param {string} optionId
    */
   point(listId, optionId) {
+    this.el.setAttribute('role', 'combobox');
+    this.el.setAttribute('aria-expanded', 'true');
     this.el.setAttribute('aria-controls', listId);
     this.el.setAttribute('aria-activedescendant', optionId);
   }

@@ -1,5 +1,7 @@
-// The on/off indicator: a badge at the field's top right corner while it is focused (あ: on,
-// A: off, …: loading the dictionary, ×: failed); a click toggles the IME.
+// The on/off indicator: a badge at the field's top right corner while it (or the badge) is
+// focused (あ: on, あ…: on, the dictionary still loading, A: off, …: loading, ×: failed). A click
+// toggles the IME; it is a toggle button in the tab order right after the field (Enter or Space
+// toggles it and gives the focus back to the field).
 
 import { indicatorView } from './layout.js';
 
@@ -9,7 +11,8 @@ export class Indicator {
     this.el = doc.createElement('div');
     this.el.className = 'henkan-indicator';
     this.el.setAttribute('role', 'button');
-    this.el.setAttribute('aria-label', 'IME on/off');
+    this.el.setAttribute('tabindex', '0');
+    this.el.setAttribute('aria-keyshortcuts', 'Control+Space');
     /** What it shows now (skip layout when unchanged). */
     this.key = '';
   }
@@ -39,6 +42,8 @@ export class Indicator {
       el.dataset.mode = view.mode;
       el.textContent = view.text;
       el.title = view.title;
+      el.setAttribute('aria-label', `日本語入力 (IME): ${view.title}`);
+      el.setAttribute('aria-pressed', String(view.mode === 'hiragana'));
       el.style.left = `${box.right - el.offsetWidth - 4}px`;
       el.style.top = `${box.top + 4}px`;
     } else {

@@ -89,3 +89,21 @@ export function indicatorView(status, composes, enabled, error) {
   if (status === 'loading') return { text: 'あ…', title: 'IME on: kana only until the dictionary has loaded (Ctrl+Space)', mode: 'hiragana' };
   return { text: 'あ', title: 'IME on (Ctrl+Space)', mode: composes ? 'hiragana' : 'direct' };
 }
+
+/**
+ * What the live region says for an output: the focused candidate and its place (`今日 2/12`)
+ * while converting, the focused suggestion, the preedit while composing, nothing otherwise.
+ * @param {{state: string, preedit: {text: string}, candidates?: CandidateList | null, completions?: string[], focusedCompletion?: number | null}} out
+ * @returns {string}
+ */
+export function announcement(out) {
+  if (out.state === 'converting' && out.candidates) {
+    const c = out.candidates;
+    return `${c.items[c.selected] ?? ''} ${c.selected + 1}/${c.items.length}`;
+  }
+  if (out.state === 'suggesting' && typeof out.focusedCompletion === 'number') {
+    const items = out.completions ?? [];
+    return `${items[out.focusedCompletion] ?? ''} ${out.focusedCompletion + 1}/${items.length}`;
+  }
+  return out.state === 'composing' ? out.preedit.text : '';
+}

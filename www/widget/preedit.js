@@ -41,6 +41,10 @@ export class PreeditBox {
     this.runs.className = 'henkan-preedit-runs';
     this.before = doc.createTextNode('');
     this.after = doc.createTextNode('');
+    /** Blocks standing in for the text above the caret's line and for the room below (a key
+     * lays out the visible lines only, not the whole text). */
+    this.above = doc.createElement('div');
+    this.below = doc.createElement('div');
     /** A composition is shown. */
     this.active = false;
     /** The field's text around the preedit (text fields): value and selection when copied. */
@@ -92,7 +96,12 @@ export class PreeditBox {
     }
     if (caretAt === pos) nodes.push(caretSpan(doc));
     this.runs.replaceChildren(...nodes);
-    if (this.kind !== 'contenteditable') this.placeMirror();
+    if (this.kind !== 'contenteditable') {
+      this.placeMirror();
+      // The page changed the value meanwhile: copy it again.
+      const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (this.field);
+      if (field.value !== this.copied.value) this.copyText();
+    }
     this.measure();
   }
 
@@ -113,10 +122,11 @@ export class PreeditBox {
       style.overflow = 'hidden';
       style.whiteSpace = this.kind === 'input' ? 'pre' : 'pre-wrap';
       if (this.kind === 'textarea') style.overflowWrap = 'break-word';
-      this.copyText();
-      this.el.replaceChildren(this.before, this.runs, this.after);
+      this.el.replaceChildren(this.above, this.before, this.runs, this.after, this.below);
       field.classList.add('henkan-hidden-text');
       this.placed = '';
+      this.placeMirror();
+      this.copyText();
     }
   }
 
@@ -144,24 +154,75 @@ export class PreeditBox {
     return this.runs.querySelector('.henkan-focused') ?? this.runs.firstElementChild ?? this.runs;
   }
 
-  /** Copies the field's text around its selection into the mirror. */
+  /**
+   * Copies the field's text around its selection into the mirror: the lines the field can show
+   * around the caret (from a field's height above the caret's line, to a little more than a
+   * field's worth after it). The lines above are replaced by a block of their height, so that a
+   * key lays out a few lines, not the whole text (measured: with 10,000 characters in one
+   * paragraph, 10 ms per key otherwise). Where to cut is found once per composition, with the
+   * text up to the caret laid out.
+   */
   copyText() {
     const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (this.field);
     const value = field.value;
     const start = field.selectionStart ?? value.length;
     const end = field.selectionEnd ?? start;
     this.copied = { value, start, end };
-    this.before.data = value.slice(0, start);
+    const mirror = this.el;
+    this.above.style.height = '0px';
+    this.below.style.height = '0px';
+    let lineStart = 0;
+    let top = 0;
+    if (this.kind === 'textarea') {
+      // The text up to the caret, with markers at its start and at the caret: their glyph tops
+      // are a whole number of lines apart (a line's top is its glyphs' less the half-leading).
+      this.before.data = value.slice(0, start);
+      this.after.data = '';
+      this.runs.textContent = '\u200b';
+      const first = this.field.ownerDocument.createElement('span');
+      first.textContent = '\u200b';
+      mirror.insertBefore(first, this.before);
+      const origin = first.getClientRects()[0]?.top ?? 0;
+      const caretTop = this.runs.getClientRects()[0]?.top ?? origin;
+      // Keep the lines the field may show above the caret: from the first character whose row
+      // is at most a field's height (and a line) above the caret's row.
+      const cs = getComputedStyle(field);
+      const lineHeight = px(cs.lineHeight) || px(cs.fontSize) * 1.2 || 20;
+      const from = caretTop - field.clientHeight - lineHeight;
+      const range = this.field.ownerDocument.createRange();
+      /** The top of the row character `i` is on (a newline: the row it ends). @param {number} i */
+      const rowOf = (i) => {
+        range.setStart(this.before, i);
+        if (value[i] === '\n') range.collapse(true);
+        else range.setEnd(this.before, i + 1);
+        return range.getClientRects()[0]?.top ?? caretTop;
+      };
+      let lo = 0;
+      let hi = start;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (rowOf(mid) >= from - 1) hi = mid;
+        else lo = mid + 1;
+      }
+      lineStart = lo;
+      top = lo < start ? rowOf(lo) - origin : caretTop - origin;
+      first.remove();
+      this.runs.replaceChildren();
+    }
+    // What follows: enough to fill the field twice (narrow characters, one more line each side).
+    const lines = field.clientHeight / (px(getComputedStyle(field).lineHeight) || px(getComputedStyle(field).fontSize) * 1.2 || 20) + 2;
+    const perLine = field.clientWidth / (0.5 * (px(getComputedStyle(field).fontSize) || 16));
+    const room = Math.ceil(2 * lines * perLine) + 100;
+    this.before.data = value.slice(lineStart, start);
     // A trailing newline gets no line box of its own in a mirror: one space makes it count.
-    this.after.data = value.slice(end) + (this.kind === 'textarea' ? ' ' : '');
+    this.after.data = value.slice(end, end + room) + (this.kind === 'textarea' ? ' ' : '');
+    this.above.style.height = `${top}px`;
+    this.below.style.height = this.kind === 'textarea' ? `${field.scrollHeight}px` : '0px';
   }
 
   /** Puts the mirror over the field (again when it moved) and scrolls it to show the caret. */
   placeMirror() {
     const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (this.field);
-    const { copied } = this;
-    // The page changed the value meanwhile: copy it again.
-    if (field.value !== copied.value) this.copyText();
     const r = field.getBoundingClientRect();
     const where = `${r.left},${r.top},${r.width},${r.height},${field.scrollLeft},${field.scrollTop}`;
     const style = this.el.style;

@@ -20,16 +20,18 @@ export const CSS = `
   font: 16px/1.5 system-ui, "IPAGothic", "IPAPGothic", "Noto Sans CJK JP", sans-serif; }
 .henkan-candidates li, .henkan-suggestions li { padding: 1px 10px 1px 6px; cursor: pointer; white-space: nowrap; }
 .henkan-candidates li[aria-selected="true"], .henkan-suggestions li[aria-selected="true"] { background: #1f5fd6; color: #fff; }
-.henkan-candidates .henkan-num, .henkan-suggestions .henkan-num { display: inline-block; width: 1.5em; color: #777; font-size: 0.85em; }
+.henkan-candidates .henkan-num, .henkan-suggestions .henkan-num { display: inline-block; width: 1.5em; color: #666; font-size: 0.85em; }
 .henkan-candidates li[aria-selected="true"] .henkan-num, .henkan-suggestions li[aria-selected="true"] .henkan-num { color: #dbe6ff; }
-.henkan-candidates li.henkan-page, .henkan-suggestions li.henkan-page { cursor: default; color: #777; font-size: 12px; text-align: right; padding: 0 8px; }
+.henkan-candidates li.henkan-page, .henkan-suggestions li.henkan-page { cursor: default; color: #666; font-size: 12px; text-align: right; padding: 0 8px; }
 .henkan-suggestions { border-style: dashed; border-color: #6d8fc9; background: #fbfcff; }
-.henkan-suggestions.henkan-passive { pointer-events: none; opacity: .88; }
+.henkan-suggestions.henkan-passive { pointer-events: none; }
 .henkan-suggestions li.henkan-heading { cursor: default; color: #4a6aa5; font-size: 11px; padding: 0 8px 1px; border-bottom: 1px solid #e2e8f3; }
 .henkan-indicator { position: fixed; display: none; font: bold 12px/1 system-ui, "IPAGothic", sans-serif; padding: 3px 5px;
   border-radius: 3px; background: #666; color: #fff; cursor: pointer; opacity: .9; user-select: none; }
 .henkan-indicator[data-mode="hiragana"] { background: #c62828; }
-.henkan-indicator[data-status="error"] { background: #888; }
+.henkan-indicator[data-status="error"] { background: #666; }
+.henkan-indicator:focus-visible { outline: 2px solid #1f5fd6; outline-offset: 1px; }
+.henkan-sr-only { position: fixed; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; border: 0; }
 `;
 
 /**
