@@ -30,7 +30,7 @@ HENKAN := target/release/henkan
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-full test setup lint test-native predict-bias digit-bias mozc-rules coherence
+.PHONY: all mozc model model-full test setup lint test-native predict-bias digit-bias mozc-rules coherence emoji
 
 all: model
 
@@ -65,6 +65,7 @@ model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	$(MAKE) digit-bias MODEL=$(MODEL)
 	$(MAKE) mozc-rules MODEL=$(MODEL)
 	$(MAKE) coherence MODEL=$(MODEL)
+	$(MAKE) emoji MODEL=$(MODEL)
 	cp $(MODEL) $(SHIPPED).tmp && mv $(SHIPPED).tmp $(SHIPPED)
 
 # Mozc's rules into $(MODEL) (≈ 10 s): its prefix penalties (boundary.def) in the connection section, so
@@ -93,6 +94,17 @@ coherence: $(HENKAN) $(GINZA_WHEEL)
 
 # The digit prior for the hybrid (crates/henkan-builder/src/digit_prior.rs): word biases against the kanji numeral
 # words of counters that KWDLC and WAC train write after digits, into $(MODEL)'s WordBias section (≈ 10 s).
+# Emoji by reading from the Unicode CLDR Japanese annotations (npm cldr-annotations-full; its
+# licence goes next to the model as models/NOTICE-cldr-annotations.txt).
+CLDR_ANNOTATIONS := cldr-annotations-full-48.2.0
+build/emoji/package/annotations/ja/annotations.json:
+	mkdir -p build/emoji
+	cd build/emoji && npm pack --silent $(subst -full-,-full@,$(CLDR_ANNOTATIONS)) >/dev/null && tar xzf $(CLDR_ANNOTATIONS).tgz package/LICENSE package/annotations/ja/annotations.json
+emoji: $(HENKAN) build/mozc/lex.tsv build/emoji/package/annotations/ja/annotations.json
+	$(HENKAN) model attach emoji --in $(MODEL) --annotations build/emoji/package/annotations/ja/annotations.json \
+	  --lex build/mozc/lex.tsv --compress 19 --out $(MODEL)
+	cp build/emoji/package/LICENSE models/NOTICE-cldr-annotations.txt
+
 DIGIT_BIAS_WEIGHT ?= 1
 digit-bias: $(HENKAN)
 	mkdir -p build/digit

@@ -60,6 +60,7 @@
  * @property {(session: number) => void} cancel
  * @property {(session: number, live: boolean) => void} setLive
  * @property {(session: number, on: boolean) => void} setLiveConversion
+ * @property {(session: number, text: string) => ImeOutput} reconvert
  * @property {(session: number, on: boolean) => void} setPredictions
  * @property {(session: number, on: boolean) => void} setLearning
  * @property {() => number} memoryBytes

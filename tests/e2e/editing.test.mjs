@@ -154,6 +154,18 @@ async function typeKeys(page, text) {
   }
 }
 
+/**
+ * The widget's last output for a field.
+ * @param {import('playwright-core').Page} page
+ * @param {string} id
+ */
+function lastOf(page, id) {
+  return page.evaluate(async (id) => {
+    const { stateOf } = await import('/www/widget.js');
+    return /** @type {any} */ (stateOf(/** @type {HTMLElement} */ (document.getElementById(id))))?.last;
+  }, id);
+}
+
 const TEXT = '今日は晴れです。明日は雨らしい。';
 
 for (const id of ['ta', 'in', 'ce']) {
@@ -378,6 +390,62 @@ test('the mirror lines up with the field’s own text, in a long scrolled textar
   await page.screenshot({ path: 'tests/e2e/output/editing-long-text.png', clip: { x: 0, y: 0, width: 500, height: 160 } });
   await page.keyboard.press('Enter');
   assert.equal(await valueOf(page, 'ta'), text.slice(0, caret) + 'か' + text.slice(caret));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+for (const id of ['ta', 'ce']) {
+  test(`reconversion (${id}): selected text and 変換 offer its conversions again; Esc puts it back`, async () => {
+    const { page, errors } = await fields();
+    await place(page, id, '汽車で帰る。', 0, 5);
+    // The 変換 key of a Japanese keyboard (Playwright's keyboard has no such key: the event the
+    // browser sends for it).
+    await page.evaluate((id) => {
+      const el = /** @type {HTMLElement} */ (document.getElementById(id));
+      el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Convert', code: 'Convert', bubbles: true, cancelable: true }));
+    }, id);
+    let out = await lastOf(page, id);
+    assert.equal(out.state, 'converting');
+    assert.equal(out.segments.map((/** @type {any} */ s) => s.reading).join(''), 'きしゃでかえる');
+    assert.equal(await visible(page, id), `${out.preedit.text}。`, 'the preedit stands in place of the selection');
+    // Cancel: the text is as it was.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    assert.equal(await valueOf(page, id), '汽車で帰る。');
+    // Again with Ctrl+Shift+Space, pick another candidate of the first segment, commit.
+    await place(page, id, '汽車で帰る。', 0, 2);
+    await page.keyboard.press('Control+Shift+Space');
+    const first = (await lastOf(page, id)).preedit.text;
+    await page.keyboard.press('Space');
+    out = await lastOf(page, id);
+    const chosen = out.preedit.text;
+    assert.equal(out.segments[0].reading, 'きしゃ');
+    assert.notEqual(chosen, first, 'Space took the next candidate');
+    await page.keyboard.press('Enter');
+    assert.equal(await valueOf(page, id), `${chosen}で帰る。`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test('emoji by reading: ねこ offers 🐱 after the words', async () => {
+  const { page, errors } = await fields();
+  await page.click('#ta');
+  await page.keyboard.type('neko');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  const items = await page.locator('.henkan-candidates:visible [role="option"]').allTextContents();
+  let all = items.join(' ');
+  // page through the candidate window until the emoji shows
+  for (let i = 0; i < 5 && !all.includes('🐱'); i++) {
+    await page.keyboard.press('PageDown');
+    all = (await page.locator('.henkan-candidates:visible [role="option"]').allTextContents()).join(' ');
+  }
+  assert.match(all, /🐱/);
+  const option = page.locator('.henkan-candidates:visible [role="option"]', { hasText: '🐱' }).first();
+  await option.click();
+  await page.keyboard.press('Enter');
+  assert.match(await valueOf(page, 'ta'), /🐱/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -9,6 +9,29 @@ import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf } from '../keyma
 /** @typedef {import('../widget.js').AttachOptions} AttachOptions */
 /** @typedef {import('./commit.js').Committer} Committer */
 
+/**
+ * The reconversion keys: 変換 (Convert) alone, or Ctrl+Shift+Space.
+ * @param {KeyboardEvent} e
+ */
+function isReconvertKey(e) {
+  if (e.altKey || e.metaKey) return false;
+  return (e.key === 'Convert' && !e.ctrlKey && !e.shiftKey) || (e.key === ' ' && e.ctrlKey && e.shiftKey);
+}
+
+/**
+ * The text selected in a field ('' when the selection is collapsed or elsewhere).
+ * @param {HTMLElement} el
+ */
+function selectedText(el) {
+  if (el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) {
+    const start = el.selectionStart ?? 0;
+    const end = el.selectionEnd ?? start;
+    return el.value.slice(start, end);
+  }
+  const sel = el.ownerDocument.getSelection();
+  return sel && sel.rangeCount > 0 && el.contains(sel.anchorNode) && el.contains(sel.focusNode) ? sel.toString() : '';
+}
+
 export class KeyHandler {
   /**
    * @param {HTMLElement} el the field
@@ -31,6 +54,8 @@ export class KeyHandler {
     this.last = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.previewTimer = null;
+    /** @type {string | null} the text a reconversion in a contenteditable replaced */
+    this.reconverted = null;
   }
 
   /** Opens the session lazily: the model may still be loading at attach time. */
@@ -93,6 +118,7 @@ export class KeyHandler {
     if (!shouldSend(e, { ready: true, osComposing: this.osComposing })) return;
     const s = this.open();
     if (s === null) return;
+    if (isReconvertKey(e) && !this.hasComposition() && ime.ready && this.reconvert(e, s)) return;
     this.commit.saveRange();
     const t0 = performance.now();
     const out = this.run((handle) => {
@@ -124,6 +150,26 @@ export class KeyHandler {
     // preedit's place once more before the frame is drawn.
     if (this.hasComposition()) this.el.ownerDocument.defaultView?.requestAnimationFrame(() => this.render());
     if (options.onPreview && out.state === 'composing') this.schedulePreview();
+  }
+
+  /**
+   * Reconversion (変換 or Ctrl+Shift+Space with text selected): the selection is converted again;
+   * the commit replaces it. Returns whether it was taken.
+   * @param {KeyboardEvent} e
+   * @param {number} s the session
+   */
+  reconvert(e, s) {
+    const text = selectedText(this.el);
+    if (!text || text.length > 100) return false;
+    const out = this.run((handle) => handle.reconvert(s, text));
+    if (!out || !out.consumed) return false;
+    e.preventDefault();
+    e.stopPropagation();
+    // A contenteditable loses the selection when the preedit goes in: put it back if the
+    // reconversion is cancelled.
+    this.reconverted = this.el.isContentEditable ? text : null;
+    this.apply(out, false);
+    return true;
   }
 
   /** When typing pauses: the live conversion for `onPreview`, computed off the key path. */
@@ -265,6 +311,11 @@ export class KeyHandler {
     this.last = out;
     this.enabled = out.mode !== 'direct';
     if (out.committed) this.commit.insert(out.committed, fallback);
+    if (this.reconverted !== null && !out.preedit.text) {
+      // The reconversion ended: cancelled, the text it replaced goes back.
+      if (!out.committed) this.commit.insert(this.reconverted, fallback);
+      this.reconverted = null;
+    }
     this.render();
   }
 

@@ -111,8 +111,9 @@ pub fn replace_section(bytes: Vec<u8>, kind: SectionKind, section: Vec<u8>) -> R
 }
 
 /// A new file of `container`'s sections with the one of `kind` replaced by `section` where it
-/// stands (appended when there is none), all stored uncompressed. The order is kept: the
-/// dictionary sections stay ahead of the language models for a streaming loader.
+/// stands (when there is none: appended, or ahead of the language-model sections for a
+/// dictionary-side kind), all stored uncompressed. The order is kept: the dictionary sections
+/// stay ahead of the language models for a streaming loader.
 pub fn with_section(container: &Container, kind: SectionKind, section: Vec<u8>) -> Vec<u8> {
     with_sections(container, vec![(kind, section)])
 }
@@ -124,6 +125,17 @@ pub fn with_sections(container: &Container, sections: Vec<(SectionKind, Vec<u8>)
         sections.into_iter().map(|(k, b)| (k, Some(b))).collect();
     for e in container.entries() {
         let Some(k) = e.kind else { continue };
+        if k.is_lm() {
+            // New dictionary-side sections go ahead of the language models, so that a
+            // streaming loader has the whole core first.
+            for (kind, bytes) in new.iter_mut().filter(|(kind, _)| !kind.is_lm()) {
+                if !container.entries().iter().any(|e| e.kind == Some(*kind)) {
+                    if let Some(b) = bytes.take() {
+                        w.add(*kind, b);
+                    }
+                }
+            }
+        }
         match new.iter_mut().find(|(kind, _)| *kind == k) {
             Some((_, bytes)) => {
                 if let Some(b) = bytes.take() {
@@ -160,6 +172,39 @@ mod tests {
         w.add(SectionKind::Meta, b"name=test\n".to_vec());
         w.add(SectionKind::Connection, vec![1, 2, 3, 4, 5]);
         w.finish()
+    }
+
+    /// A dictionary-side section added to a model with language models goes ahead of them, so
+    /// that the streaming loader's core stays whole (the `Emoji` section added to the shipped
+    /// model was first appended after `Coherence`).
+    #[test]
+    fn a_new_core_section_goes_ahead_of_the_lm_part() {
+        let mut w = ContainerWriter::new();
+        w.add(SectionKind::Meta, b"name=test\n".to_vec());
+        w.add(SectionKind::Lstm, vec![9; 40]);
+        let with = with_section(
+            &Container::from_bytes(w.finish()).unwrap(),
+            SectionKind::Emoji,
+            b"e".to_vec(),
+        );
+        let with_lm = with_section(
+            &Container::from_bytes(with.clone()).unwrap(),
+            SectionKind::Ngram,
+            b"n".to_vec(),
+        );
+        let c = Container::from_bytes(with_lm.clone()).unwrap();
+        let kinds: Vec<SectionKind> = c.entries().iter().filter_map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                SectionKind::Meta,
+                SectionKind::Emoji,
+                SectionKind::Lstm,
+                SectionKind::Ngram
+            ]
+        );
+        let l = layout(&with_lm).unwrap();
+        assert!(l.core_end < l.file_end);
     }
 
     #[test]

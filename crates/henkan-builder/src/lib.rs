@@ -23,6 +23,7 @@ pub mod connection;
 pub mod container;
 pub mod dictionary;
 pub mod digit_prior;
+pub mod emoji;
 pub mod error;
 pub mod gold;
 pub mod lexicon;

@@ -505,6 +505,17 @@ impl Henkan {
         })
     }
 
+    /// Reconversion: `text` (selected in the field, at most
+    /// [`henkan::ime::MAX_RECONVERT_CHARS`] chars) is converted again from its reading; the
+    /// commit replaces the selection. Not consumed while composing, or before the dictionary is
+    /// in. The first call collects each kanji's readings from the lexicon (once per page).
+    pub fn reconvert(&mut self, session: u32, text: &str) -> Result<JsValue, JsError> {
+        self.act(session, |engine, ime| match engine {
+            Some(engine) => ime.reconvert(engine, text),
+            None => ime.flush_without_model(),
+        })
+    }
+
     /// Selects candidate `index` of the focused segment (a click in the candidate window).
     #[wasm_bindgen(js_name = selectCandidate)]
     pub fn select_candidate(&mut self, session: u32, index: usize) -> Result<JsValue, JsError> {

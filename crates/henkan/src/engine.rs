@@ -2,6 +2,7 @@
 
 use crate::decoder::bias::WordBias;
 use crate::decoder::neural::Scoring;
+use crate::emoji::EmojiTable;
 use crate::error::{Error, Result};
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::NeuralLm;
@@ -34,6 +35,10 @@ pub struct Engine {
     pub neural: Option<NeuralLm>,
     /// The word trigram LM for predictions, when the model has the `Ngram` section.
     pub ngram: Option<NgramModel>,
+    /// Emoji by reading, when the model has the `Emoji` section.
+    pub emoji: Option<EmojiTable>,
+    /// Each kanji's readings for reverse conversion, collected on first use.
+    kanji: std::sync::OnceLock<crate::reverse::KanjiReadings>,
 }
 
 impl Engine {
@@ -93,6 +98,10 @@ impl Engine {
         )?;
         let connection = Connection::new(container.require(SectionKind::Connection)?)?;
         let segmenter = Segmenter::new(container.require(SectionKind::Segmenter)?)?;
+        let emoji = match container.section(SectionKind::Emoji) {
+            Some(s) => Some(EmojiTable::from_section(s.as_ref())?),
+            None => None,
+        };
         let mut engine = Engine {
             container,
             lexicon,
@@ -100,6 +109,8 @@ impl Engine {
             segmenter,
             neural: None,
             ngram: None,
+            emoji,
+            kanji: std::sync::OnceLock::new(),
         };
         if !engine.container.is_partial() {
             engine.attach_lm_container(engine.container.clone())?;
@@ -164,6 +175,17 @@ impl Engine {
         self.neural = neural;
         self.ngram = ngram;
         Ok(())
+    }
+
+    /// Each kanji's readings ([`crate::reverse`]), collected from the lexicon on first use.
+    pub fn kanji_readings(&self) -> &crate::reverse::KanjiReadings {
+        self.kanji
+            .get_or_init(|| crate::reverse::KanjiReadings::new(&self.lexicon))
+    }
+
+    /// The reading of written text (reverse conversion, [`crate::reverse::reading_of`]).
+    pub fn reading_of(&self, text: &str) -> String {
+        crate::reverse::reading_of(&self.lexicon, self.kanji_readings(), text)
     }
 
     /// Whether LM sections are still waiting for [`Engine::attach_lm`].

@@ -28,6 +28,7 @@ pub mod candidate_filter;
 pub mod composer;
 pub mod dates;
 pub mod decoder;
+pub mod emoji;
 mod engine;
 pub mod error;
 pub mod history;
@@ -40,6 +41,7 @@ pub mod model;
 pub mod options;
 pub mod pos;
 pub mod predict;
+pub mod reverse;
 mod session;
 pub mod symbols;
 

@@ -150,3 +150,58 @@ fn live_conversion_shows_the_best_conversion_and_commits_it() {
     let out = press(&mut ime, &engine, "ArrowLeft", 0);
     assert_eq!(out.preedit.text, "きしゃ");
 }
+
+#[test]
+fn emoji_come_after_the_candidates_of_their_reading() {
+    let engine = engine();
+    let mut ime = Ime::new();
+    for (romaji, emoji) in [
+        ("neko", "🐱"),
+        ("ha-to", "❤"),
+        ("egao", "😀"),
+        ("sushi", "🍣"),
+    ] {
+        typed(&mut ime, &engine, romaji);
+        let out = press(&mut ime, &engine, " ", 0);
+        let items = out.candidates.expect("one segment").items;
+        let at = items.iter().position(|c| c == emoji);
+        assert!(at.is_some_and(|i| i > 0), "{romaji}: {emoji} in {items:?}");
+        press(&mut ime, &engine, "Escape", 0);
+        press(&mut ime, &engine, "Escape", 0);
+    }
+}
+
+#[test]
+fn reconversion_offers_the_conversions_of_text_again() {
+    let engine = engine();
+    let mut ime = Ime::new();
+    // text committed here: read back exactly
+    typed(&mut ime, &engine, "kisha");
+    let out = press(&mut ime, &engine, " ", 0);
+    let first = out.preedit.text.clone();
+    press(&mut ime, &engine, "Enter", 0);
+    let out = ime.reconvert(&engine, &first);
+    assert!(out.consumed);
+    assert_eq!(out.state, State::Converting);
+    assert_eq!(out.segments[0].reading, "きしゃ");
+    let out = press(&mut ime, &engine, " ", 0);
+    assert!(out.candidates.expect("open").items.len() > 2);
+    press(&mut ime, &engine, "Escape", 0);
+    press(&mut ime, &engine, "Escape", 0);
+    // text from elsewhere: the lexicon's reading
+    for (text, reading) in [
+        ("汽車で帰る", "きしゃでかえる"),
+        ("学校", "がっこう"),
+        ("東京タワー", "とうきょうたわー"),
+    ] {
+        assert_eq!(engine.reading_of(text), reading, "{text}");
+    }
+    let out = ime.reconvert(&engine, "汽車で帰る");
+    let readings: String = out.segments.iter().map(|s| s.reading.as_str()).collect();
+    assert_eq!(readings, "きしゃでかえる");
+    let out = press(&mut ime, &engine, "Enter", 0);
+    assert!(!out.committed.is_empty());
+    // not while composing
+    typed(&mut ime, &engine, "a");
+    assert!(!ime.reconvert(&engine, "汽車").consumed);
+}

@@ -30,6 +30,9 @@ pub enum AttachCommand {
     /// Adds (or replaces) the word-bias section of a model file (`henkan model digit-bias`
     /// output).
     Bias(BiasArgs),
+    /// Adds (or replaces) the emoji of a model file (`Emoji` section): emoji by reading from
+    /// the Unicode CLDR Japanese annotations (`make emoji` fetches them).
+    Emoji(EmojiArgs),
 }
 
 /// Runs `henkan model attach …`.
@@ -40,6 +43,7 @@ pub fn run(model: &Option<PathBuf>, what: AttachCommand) -> Result<()> {
         AttachCommand::Coherence(a) => coherence(model, a),
         AttachCommand::PredictBias(a) => predict_bias(model, a),
         AttachCommand::Bias(a) => bias(model, a),
+        AttachCommand::Emoji(a) => emoji(model, a),
     }
 }
 
@@ -265,6 +269,59 @@ fn bias(model: &Option<PathBuf>, a: BiasArgs) -> Result<()> {
         let (bytes, len) = henkan_builder::bias::attach_bias(m, &b, a.step)?;
         eprintln!("word bias: {} entries, section {len} bytes", b.len());
         Ok(bytes)
+    })?;
+    Ok(())
+}
+
+/// `henkan model attach emoji`.
+#[derive(clap::Args)]
+pub struct EmojiArgs {
+    /// The CLDR Japanese annotations: `annotations/ja/annotations.json` of the npm package
+    /// `cldr-annotations-full`.
+    #[arg(long)]
+    annotations: PathBuf,
+    /// Mozc's dictionary as `make mozc` writes it (`reading<TAB>left<TAB>right<TAB>cost<TAB>surface`
+    /// lines): the readings of keywords written with kanji.
+    #[arg(long, default_value = "build/mozc/lex.tsv")]
+    lex: PathBuf,
+    #[command(flatten)]
+    edit: EditArgs,
+}
+
+fn emoji(model: &Option<PathBuf>, a: EmojiArgs) -> Result<()> {
+    let lex = read_text(&a.lex)?;
+    // surface → (cost, reading) of its cheapest entry
+    let mut cheapest: std::collections::HashMap<&str, (i32, &str)> = Default::default();
+    for line in lex.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (Some(reading), Some(cost), Some(surface)) = (f.first(), f.get(3), f.get(4)) else {
+            continue;
+        };
+        let Ok(cost) = cost.parse::<i32>() else {
+            continue;
+        };
+        let e = cheapest.entry(surface).or_insert((cost, reading));
+        if cost < e.0 {
+            *e = (cost, reading);
+        }
+    }
+    let reading_of = |w: &str| cheapest.get(w).map(|(_, r)| r.to_string());
+    let json = read_text(&a.annotations)?;
+    a.edit.edit(model, |m| {
+        let (section, r) = henkan_builder::emoji::build_section(&json, &reading_of)?;
+        eprintln!(
+            "emoji: {} emoji, {} readings, {} pairs ({} keywords left out), section {} bytes",
+            r.emoji,
+            r.readings,
+            r.pairs,
+            r.skipped,
+            section.len()
+        );
+        Ok(henkan_builder::replace_section(
+            m,
+            SectionKind::Emoji,
+            section,
+        )?)
     })?;
     Ok(())
 }

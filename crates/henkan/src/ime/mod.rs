@@ -299,11 +299,22 @@ impl Backend for SessionBackend<'_> {
         self.session.clear();
     }
     fn convert(&mut self, fixed: &[usize]) -> Conversion {
-        if fixed.is_empty() {
+        let mut conversion = if fixed.is_empty() {
             self.session.convert(self.engine)
         } else {
             self.session.convert_with_fixed(self.engine, fixed)
+        };
+        // Emoji by reading after a segment's other candidates (Mozc's emoji rewriter).
+        if let Some(emoji) = &self.engine.emoji {
+            for seg in &mut conversion.segments {
+                for e in emoji.get(&seg.reading) {
+                    if !seg.candidates.contains(e) {
+                        seg.candidates.push(e.clone());
+                    }
+                }
+            }
         }
+        conversion
     }
     fn query(&self) -> String {
         self.session.composer().query()
@@ -544,7 +555,15 @@ pub struct Machine {
     sugg: Suggestions,
     /// A commit just happened that next-word predictions should follow.
     predict_next: bool,
+    /// What was committed lately, as (text, reading), newest last: reconverting such text
+    /// reads it back exactly.
+    recent: Vec<(String, String)>,
 }
+
+/// Commits remembered for reconversion.
+const RECENT_COMMITS: usize = 64;
+/// The longest text reconverted, in chars (a longer selection is left to the field).
+pub const MAX_RECONVERT_CHARS: usize = 100;
 
 impl Default for Machine {
     fn default() -> Self {
@@ -556,13 +575,14 @@ impl Default for Machine {
             conv: None,
             sugg: Suggestions::default(),
             predict_next: false,
+            recent: Vec::new(),
         }
     }
 }
 
 fn is_toggle(ev: &KeyEvent) -> bool {
     match ev.key {
-        Key::Space => ev.ctrl && !ev.alt && !ev.meta,
+        Key::Space => ev.ctrl && !ev.shift && !ev.alt && !ev.meta,
         Key::ZenkakuHankaku => !ev.has_command_modifier(),
         Key::Char('`') => ev.alt && !ev.ctrl && !ev.meta,
         _ => false,
@@ -714,6 +734,8 @@ impl Machine {
                 .map(|s| (s.reading.as_str(), s.surface()))
                 .collect();
             b.committed(&pieces);
+            let reading: String = conv.segs.iter().map(|s| s.reading.as_str()).collect();
+            self.remember(&text, reading);
             out.push_str(&text);
         } else if let Some(i) = self.sugg.focus {
             self.pick(b, i, out);
@@ -727,9 +749,51 @@ impl Machine {
                 .flatten()
                 .unwrap_or_else(|| kana.clone());
             b.committed(&[(&kana, &text)]);
+            self.remember(&text, kana);
             out.push_str(&text);
         }
         b.clear();
+    }
+
+    /// Remembers a commit for reconversion.
+    fn remember(&mut self, text: &str, reading: String) {
+        if self.recent.len() == RECENT_COMMITS {
+            self.recent.remove(0);
+        }
+        self.recent.push((text.to_string(), reading));
+    }
+
+    /// Reconversion (Mozc's 再変換): `text`, selected in the field, is converted again — its
+    /// reading (that of a recent commit of the same text, else `guess`) is composed and
+    /// converted, and the commit replaces the selection. Only from precomposition.
+    pub fn reconvert<B: Backend + ?Sized>(
+        &mut self,
+        b: &mut B,
+        text: &str,
+        guess: &dyn Fn(&str) -> String,
+    ) -> ImeOutput {
+        let len = text.chars().count();
+        if !self.enabled
+            || self.conv.is_some()
+            || !b.is_empty()
+            || len == 0
+            || len > MAX_RECONVERT_CHARS
+        {
+            return self.output(b, false, String::new());
+        }
+        let reading = match self.recent.iter().rev().find(|(t, _)| t == text) {
+            Some((_, r)) => r.clone(),
+            None => guess(text),
+        };
+        self.sugg = Suggestions::default();
+        self.predict_next = false;
+        b.clear();
+        for c in reading.chars() {
+            b.set_ascii(c.is_ascii_graphic());
+            b.insert(c);
+        }
+        self.start_conversion(b);
+        self.output(b, true, String::new())
     }
 
     /// Commits suggestion `index` in place of the composition; next words follow.
@@ -1287,6 +1351,14 @@ impl Ime {
     /// converts what is composed then.
     pub fn key_without_model(&mut self, ev: KeyEvent) -> ImeOutput {
         self.without_model(|m, b| m.key(b, ev))
+    }
+
+    /// Reconversion of text selected in the field ([`Machine::reconvert`]): its reading is
+    /// that of a recent commit of the same text, else the lexicon's guess
+    /// ([`Engine::reading_of`]).
+    pub fn reconvert(&mut self, engine: &Engine, text: &str) -> ImeOutput {
+        let guess = |t: &str| engine.reading_of(t);
+        with_backend!(self, engine, |m, b| m.reconvert(b, text, &guess))
     }
 
     /// [`flush`](Self::flush) before any model is loaded.

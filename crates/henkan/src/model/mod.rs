@@ -79,11 +79,13 @@ pub enum SectionKind {
     /// Word vectors per lexicon entry for the topical coherence that re-ranks the neural
     /// engines' final beam (see [`crate::lm::coherence`]).
     Coherence = 12,
+    /// Emoji by reading, from the Unicode CLDR Japanese annotations (see [`crate::emoji`]).
+    Emoji = 13,
 }
 
 impl SectionKind {
     /// All known kinds.
-    pub const ALL: [SectionKind; 12] = [
+    pub const ALL: [SectionKind; 13] = [
         SectionKind::Meta,
         SectionKind::LexiconIndex,
         SectionKind::LexiconPostings,
@@ -96,6 +98,7 @@ impl SectionKind {
         SectionKind::PredictBias,
         SectionKind::LstmBackward,
         SectionKind::Coherence,
+        SectionKind::Emoji,
     ];
 
     /// A short name for messages.
@@ -113,6 +116,7 @@ impl SectionKind {
             SectionKind::PredictBias => "prediction bias",
             SectionKind::LstmBackward => "lstm backward",
             SectionKind::Coherence => "coherence",
+            SectionKind::Emoji => "emoji",
         }
     }
 
