@@ -42,6 +42,8 @@ pub mod pos;
 pub mod predict;
 mod session;
 pub mod symbols;
+pub mod user_data;
+pub mod user_dictionary;
 
 pub use engine::Engine;
 pub use error::{Error, Result};
