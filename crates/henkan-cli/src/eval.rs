@@ -51,10 +51,12 @@ pub struct ConversionArgs {
     /// same document; the paper's context vector). 0: every sentence starts afresh.
     #[arg(long, default_value_t = 0)]
     context_lines: usize,
-    /// Learn from every sentence after converting it, as the IME learns from what the user
-    /// commits (`Session::learn_pieces`): the expected text is cut into lattice words and
-    /// their spellings go into the session's user history (`henkan::history`), in file
-    /// order. Every engine.
+    /// Learn as a user of the IME does, in file order: convert the sentence, compare the
+    /// result with the expected text, correct the words that are wrong and commit
+    /// (`Session::learn_commit`): the expected text and the result are cut into lattice
+    /// words, and the expected words the result did not have over the same reading go into
+    /// the session's user history (`henkan::history`); words the result had right are only
+    /// kept fresh. The sentence is scored before it is learned. Every engine.
     #[arg(long)]
     learn: bool,
     /// Readings the history keeps (with --learn; the oldest learned is forgotten first).
@@ -121,7 +123,8 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         if with_context {
             context.commit(&engine, reading, expected);
         }
-        if a.learn && session.learn_pieces(&engine, &[(reading, expected)]) > 0 {
+        if a.learn && session.learn_commit(&engine, &[(reading, expected)], &[(reading, &got)]) > 0
+        {
             learned_sentences += 1;
         }
         let g: Vec<char> = got.chars().collect();

@@ -32,8 +32,10 @@
 use henkan::decoder::neural::{NeuralOptions, Scoring};
 use henkan::ime::{Ime, KeyEvent};
 use henkan::model::ContainerStream;
+use henkan::user_dictionary::{DictionaryFormat, UserDictionary, UserPos};
 use henkan::{Engine, Error};
 use serde::Serialize;
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 /// With the feature `heap-stats`: the system allocator (dlmalloc on wasm32) wrapped by `cap`,
@@ -73,6 +75,10 @@ pub struct Henkan {
     history_version: u64,
     /// The engine every session uses that did not choose its own (`None`: the model's default).
     page_engine: Option<Scoring>,
+    /// The user dictionary, shared by all sessions ([`henkan::user_dictionary`]).
+    user: Arc<UserDictionary>,
+    /// Bumped whenever `user` changes.
+    user_version: u64,
 }
 
 /// Which engine a session asked for and which it runs.
@@ -84,6 +90,8 @@ struct Choice {
     applied: Option<(Scoring, bool)>,
     /// The version of the page's history the session has taken over.
     history: u64,
+    /// The version of the page's user dictionary the session converts with.
+    user: u64,
 }
 
 /// What the model loading calls report.
@@ -98,6 +106,36 @@ struct ModelInfo {
     default_engine: &'static str,
     /// Whether the LM sections are still to come ([`Henkan::complete_model`]).
     lm_pending: bool,
+}
+
+/// What [`Henkan::import_learning`] read.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LearningReport {
+    /// Learned readings kept.
+    readings: usize,
+    /// User-dictionary words.
+    words: usize,
+    /// Dictionary lines skipped.
+    skipped: usize,
+}
+
+/// One user-dictionary word, for [`Henkan::user_dictionary_list`].
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WordInfo<'a> {
+    reading: &'a str,
+    word: &'a str,
+    pos: &'static str,
+    pos_key: UserPos,
+    comment: &'a str,
+}
+
+/// One user POS, for [`Henkan::user_pos_list`].
+#[derive(Serialize)]
+struct PosInfo {
+    name: &'static str,
+    key: UserPos,
 }
 
 /// Where the core and the whole model end (byte offsets, from the section table).
@@ -271,6 +309,10 @@ impl Henkan {
             ime.session_mut().share_history(&self.history);
             self.choices[session].history = self.history_version;
         }
+        if choice.user != self.user_version && ime.session().composer().is_empty() {
+            ime.set_user_dictionary(Some(self.user.clone()));
+            self.choices[session].user = self.user_version;
+        }
     }
 
     /// After a call that may have committed: what the session learned becomes the page's (the
@@ -326,6 +368,8 @@ impl Henkan {
             history: henkan::history::History::default(),
             history_version: 0,
             page_engine: None,
+            user: Arc::new(UserDictionary::new()),
+            user_version: 0,
         }
     }
 
@@ -423,7 +467,10 @@ impl Henkan {
             });
         self.sessions[slot] = Some(Ime::new());
         self.choices.resize(self.sessions.len(), Choice::default());
-        self.choices[slot] = Choice::default();
+        self.choices[slot] = Choice {
+            user: u64::MAX,
+            ..Choice::default()
+        };
         self.settle(slot);
         slot as u32
     }
@@ -601,8 +648,8 @@ impl Henkan {
     /// Learning from committed text (a reading's chosen spelling comes first next time) on or
     /// off for a session; on by default. What one session learns, the page's other sessions
     /// with learning on use too (one history per page). Off: the session forgets it, and the
-    /// page forgets it when no session learns any more. Nothing learned leaves the page: the
-    /// history lives in wasm memory only.
+    /// page forgets it when no session learns any more. The history lives in wasm memory; the
+    /// page may store `exportLearning()` and give it back with `importLearning()`.
     #[wasm_bindgen(js_name = setLearning)]
     pub fn set_learning(&mut self, session: u32, on: bool) {
         if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
@@ -613,6 +660,150 @@ impl Henkan {
             self.history.clear();
             self.history_version += 1;
         }
+    }
+
+    /// A number that changes whenever what the page learned (the history) or the user
+    /// dictionary changes: after a call that committed text (`committed` not empty), and after
+    /// `importLearning`, `clearLearning` and every user-dictionary change. The page saves
+    /// `exportLearning()` when it differs from the number it saved last.
+    #[wasm_bindgen(js_name = learningVersion)]
+    pub fn learning_version(&self) -> f64 {
+        (self.history_version + self.user_version) as f64
+    }
+
+    /// What the page learned and the user dictionary, as one versioned text to store
+    /// ([`henkan::user_data`]): by reading and text, so it survives a new model.
+    #[wasm_bindgen(js_name = exportLearning)]
+    pub fn export_learning(&self) -> String {
+        henkan::user_data::export(&self.history, &self.user)
+    }
+
+    /// Replaces what the page learned and the user dictionary by an `exportLearning()` text
+    /// (needs the model). Returns `{ readings, words, skipped }`; anything but such a text is
+    /// an error, and nothing changes.
+    #[wasm_bindgen(js_name = importLearning)]
+    pub fn import_learning(&mut self, text: &str) -> Result<JsValue, JsError> {
+        let engine = loaded(&self.engine)?;
+        let got = henkan::user_data::import(engine, text, self.history.capacity())
+            .map_err(|e| JsError::new(&format!("henkan: {e}")))?;
+        let report = LearningReport {
+            readings: got.history.len(),
+            words: got.dictionary.len(),
+            skipped: got.report.skipped,
+        };
+        self.history = got.history;
+        self.history_version += 1;
+        self.user = Arc::new(got.dictionary);
+        self.user_version += 1;
+        self.settle_all();
+        to_js(&report)
+    }
+
+    /// Forgets what the page learned (the user dictionary stays).
+    #[wasm_bindgen(js_name = clearLearning)]
+    pub fn clear_learning(&mut self) {
+        self.history.clear();
+        self.history_version += 1;
+        self.settle_all();
+    }
+
+    /// Adds a word to the user dictionary: `pos` is one of `userPosList()` (Mozc's name, e.g.
+    /// `名詞`, `人名`, `地名`, `組織`, `短縮よみ`, or its key, e.g. `personName`). Returns whether
+    /// it was new; an error for an unknown POS, an empty or too long field, a full dictionary.
+    #[wasm_bindgen(js_name = userDictionaryAdd)]
+    pub fn user_dictionary_add(
+        &mut self,
+        reading: &str,
+        word: &str,
+        pos: &str,
+        comment: Option<String>,
+    ) -> Result<bool, JsError> {
+        let p = UserPos::from_name(pos)
+            .ok_or_else(|| JsError::new(&format!("henkan: unknown part of speech {pos:?}")))?;
+        let added = Arc::make_mut(&mut self.user)
+            .add(reading, word, p, comment.as_deref().unwrap_or(""))
+            .map_err(|e| JsError::new(&format!("henkan: {e}")))?;
+        self.user_version += 1;
+        self.settle_all();
+        Ok(added)
+    }
+
+    /// Removes the word (reading, word) from the user dictionary (any POS). Returns how many
+    /// were removed.
+    #[wasm_bindgen(js_name = userDictionaryRemove)]
+    pub fn user_dictionary_remove(&mut self, reading: &str, word: &str) -> u32 {
+        let n = Arc::make_mut(&mut self.user).remove(reading, word, None);
+        if n > 0 {
+            self.user_version += 1;
+            self.settle_all();
+        }
+        n as u32
+    }
+
+    /// Empties the user dictionary.
+    #[wasm_bindgen(js_name = userDictionaryClear)]
+    pub fn user_dictionary_clear(&mut self) {
+        Arc::make_mut(&mut self.user).clear();
+        self.user_version += 1;
+        self.settle_all();
+    }
+
+    /// The user dictionary: an array of `{ reading, word, pos, posKey, comment }` in the order
+    /// added (`pos` as Mozc names it, `posKey` as `userPosList()` keys it).
+    #[wasm_bindgen(js_name = userDictionaryList)]
+    pub fn user_dictionary_list(&self) -> Result<JsValue, JsError> {
+        let list: Vec<WordInfo> = self
+            .user
+            .words()
+            .iter()
+            .map(|w| WordInfo {
+                reading: &w.reading,
+                word: &w.word,
+                pos: w.pos.name(),
+                pos_key: w.pos,
+                comment: &w.comment,
+            })
+            .collect();
+        to_js(&list)
+    }
+
+    /// The parts of speech a user word may have: an array of `{ name, key }` (`名詞` /
+    /// `noun`, …), in the order a picker lists them.
+    #[wasm_bindgen(js_name = userPosList)]
+    pub fn user_pos_list(&self) -> Result<JsValue, JsError> {
+        let list: Vec<PosInfo> = UserPos::ALL
+            .iter()
+            .map(|&p| PosInfo {
+                name: p.name(),
+                key: p,
+            })
+            .collect();
+        to_js(&list)
+    }
+
+    /// Adds the words of a user-dictionary file (the bytes as read: Mozc / Google Japanese
+    /// Input's UTF-8 text, or MS-IME's UTF-16 text with its byte-order mark). Returns
+    /// `{ added, duplicates, skipped, badLines: [{ line, reason }] }`: bad lines are skipped,
+    /// not fatal; bytes that are no text are an error.
+    #[wasm_bindgen(js_name = userDictionaryImport)]
+    pub fn user_dictionary_import(&mut self, bytes: &[u8]) -> Result<JsValue, JsError> {
+        let report = Arc::make_mut(&mut self.user)
+            .import(bytes)
+            .map_err(|e| JsError::new(&format!("henkan: {e}")))?;
+        if report.added > 0 || report.duplicates > 0 {
+            self.user_version += 1;
+            self.settle_all();
+        }
+        to_js(&report)
+    }
+
+    /// The user dictionary as a file: `format` `mozc` (UTF-8) or `msime` (UTF-16LE with a
+    /// byte-order mark, as MS-IME's dictionary tool reads it).
+    #[wasm_bindgen(js_name = userDictionaryExport)]
+    pub fn user_dictionary_export(&self, format: &str) -> Result<Vec<u8>, JsError> {
+        let f = DictionaryFormat::from_name(format)
+            .ok_or_else(|| JsError::new(&format!("henkan: unknown format {format:?}")))?;
+        Ok(self.user.export(f))
     }
 
     /// Suggestions (completions while composing, next-word predictions after a commit) on or

@@ -1,6 +1,6 @@
 //! The crate's one error type.
 
-/// Everything that can go wrong when loading a model.
+/// Everything that can go wrong when loading a model or user data (history, user dictionary).
 ///
 /// The per-key path never fails: unknown input falls back to kana/katakana.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -38,6 +38,14 @@ pub enum Error {
     Malformed {
         /// Name of the section kind.
         section: &'static str,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Imported user data (a history export, a user dictionary) is not what it should be.
+    #[error("user data line {line}: {detail}")]
+    UserData {
+        /// The line (1 = the first).
+        line: usize,
         /// What is wrong.
         detail: String,
     },

@@ -44,6 +44,8 @@ pub mod predict;
 pub mod reverse;
 mod session;
 pub mod symbols;
+pub mod user_data;
+pub mod user_dictionary;
 
 pub use engine::Engine;
 pub use error::{Error, Result};

@@ -20,6 +20,26 @@ use crate::lattice::{Lattice, Node};
 use crate::lm::lstm::NeuralLm;
 use serde::Serialize;
 
+/// Whether a node of `entry` is preferred: a learned spelling, phrase or a user word.
+fn is_preferred(history: &History, entry: u32) -> bool {
+    (crate::lattice::PHRASE_ENTRY_BASE..crate::lattice::NUMBER_ENTRY).contains(&entry)
+        || history.is_preferred(entry)
+}
+
+/// The text of the words `seen` (sorted by position) over exactly `begin..end`: `None` when no
+/// words start at `begin` and end at `end`.
+fn shown_text(seen: &[(usize, usize, String, String)], begin: usize, end: usize) -> Option<String> {
+    let first = seen.iter().position(|w| w.0 == begin)?;
+    let mut text = String::new();
+    for w in &seen[first..] {
+        text.push_str(&w.3);
+        if w.1 >= end {
+            return (w.1 == end).then_some(text);
+        }
+    }
+    None
+}
+
 /// How many distinct whole sentences [`Conversion::nbest`] holds (at most).
 pub const NBEST: usize = 10;
 /// How many candidates a segment offers (at most, before the kana forms).
@@ -159,7 +179,7 @@ impl Session {
         if !self.learning {
             return false;
         }
-        let changed = self.history.learn(&engine.lexicon, reading, text);
+        let changed = self.history.learn(engine, reading, text);
         if changed {
             self.history_changed();
         }
@@ -170,22 +190,89 @@ impl Session {
         self.lattice.clear();
         self.lattice
             .set_respellings(self.history.respellings().clone());
+        self.lattice.set_phrases(self.history.phrases().to_vec());
         self.forward_valid = 0;
     }
 
     /// Learns committed text: `pieces` are (reading, surface) in order, covering the current
     /// lattice from its start (the segments of a conversion, or the kana). Each piece is cut
-    /// into lattice words that spell it; a piece no words spell is skipped. Returns how
-    /// many readings changed.
+    /// into lattice words that spell it, and every word is learned; a piece no words spell is
+    /// skipped. Returns how many readings changed. [`Session::learn_commit`] learns only what
+    /// the user corrected.
     pub fn learn_pieces(&mut self, engine: &Engine, pieces: &[(&str, &str)]) -> usize {
+        self.learn_commit(engine, pieces, &[])
+    }
+
+    /// Learns the corrections of a commit: `committed` are the (reading, surface) pieces
+    /// committed, `shown` those the engine put first for the same reading (the first
+    /// conversion the user saw), both covering the current lattice from its start. Both are
+    /// cut into lattice words, and the committed words into *units*: the shortest runs whose
+    /// ends are ends of shown words too. A unit the shown text has too was accepted
+    /// ([`History::accept`]); any other was corrected ([`History::choose`]: a word, or a
+    /// phrase when the user chose a segment the engine had cut otherwise). Empty `shown`:
+    /// every word is learned. Returns how many readings changed.
+    pub fn learn_commit(
+        &mut self,
+        engine: &Engine,
+        committed: &[(&str, &str)],
+        shown: &[(&str, &str)],
+    ) -> usize {
         if !self.learning {
             return 0;
         }
-        let mut words = Vec::new();
-        let mut begin = 0;
         // cut along the lexicon's own spellings: text written in a spelling the history
         // respells (the kana the user typed again) is learned too
         let respell = self.lattice.take_respellings();
+        let words = self.words_of(engine, committed);
+        let seen = self.words_of(engine, shown);
+        self.lattice.set_respellings(respell);
+        let mut changed = 0;
+        if shown.is_empty() {
+            for (_, _, reading, text) in &words {
+                changed += usize::from(self.history.learn(engine, reading, text));
+            }
+        } else if !seen.is_empty() {
+            // units: the shortest runs of committed words whose ends are also ends of shown
+            // words (one word, or the words of a segment the user resegmented)
+            let mut first = 0;
+            for k in 0..words.len() {
+                let end = words[k].1;
+                if !seen.iter().any(|w| w.1 == end) {
+                    continue;
+                }
+                let unit = &words[first..=k];
+                let begin = unit[0].0;
+                first = k + 1;
+                let Some(was) = shown_text(&seen, begin, end) else {
+                    continue;
+                };
+                let text: String = unit.iter().map(|w| w.3.as_str()).collect();
+                if was == text {
+                    for w in unit {
+                        self.history.accept(&w.2, &w.3);
+                    }
+                    continue;
+                }
+                let reading = self.lattice.span(begin, end).to_string();
+                let pieces: Vec<(&str, &str)> =
+                    unit.iter().map(|w| (w.2.as_str(), w.3.as_str())).collect();
+                changed += usize::from(self.history.choose(engine, &reading, &text, &was, &pieces));
+            }
+        }
+        if changed > 0 {
+            self.history_changed();
+        }
+        changed
+    }
+
+    /// The lattice words (begin, end, reading, surface) spelling `pieces` from the start.
+    fn words_of(
+        &self,
+        engine: &Engine,
+        pieces: &[(&str, &str)],
+    ) -> Vec<(usize, usize, String, String)> {
+        let mut words = Vec::new();
+        let mut begin = 0;
         for &(reading, surface) in pieces {
             let end = begin + reading.chars().count();
             if end <= self.lattice.len() && self.lattice.span(begin, end) == reading {
@@ -194,22 +281,36 @@ impl Session {
                 {
                     for i in nodes {
                         let n = self.lattice.nodes()[i as usize];
-                        let r = self.lattice.span(n.begin as usize, n.end as usize);
-                        words.push((r.to_string(), self.lattice.surface(&engine.lexicon, &n)));
+                        let (b, e) = (n.begin as usize, n.end as usize);
+                        let r = self.lattice.span(b, e);
+                        words.push((
+                            b,
+                            e,
+                            r.to_string(),
+                            self.lattice.surface(&engine.lexicon, &n),
+                        ));
                     }
                 }
             }
             begin = end;
         }
-        self.lattice.set_respellings(respell);
-        let mut changed = 0;
-        for (reading, text) in &words {
-            changed += usize::from(self.history.learn(&engine.lexicon, reading, text));
-        }
-        if changed > 0 {
-            self.history_changed();
-        }
-        changed
+        words
+    }
+
+    /// Converts with the words of `user` too (a lattice node each, [`crate::user_dictionary`]);
+    /// `None`: without. Forgets the lattice (the composition is kept).
+    pub fn set_user_dictionary(
+        &mut self,
+        user: Option<std::sync::Arc<crate::user_dictionary::UserDictionary>>,
+    ) {
+        self.lattice.set_user_dictionary(user);
+        self.lattice.clear();
+        self.forward_valid = 0;
+    }
+
+    /// The user dictionary this session converts with.
+    pub fn user_dictionary(&self) -> Option<&crate::user_dictionary::UserDictionary> {
+        self.lattice.user_dictionary()
     }
 
     /// Learning from committed text on or off (on by default). Off forgets the history.
@@ -468,7 +569,13 @@ impl Session {
         let conn = &engine.connection;
         let neural = if barriers.is_empty() {
             self.neural_lm(engine)
-                .map(|lm| self.neural.rescored_finals(conn, lm, &self.lattice))
+                .map(|lm| {
+                    let h = &self.history;
+                    self.neural
+                        .rescored_finals_preferring(conn, lm, &self.lattice, |n| {
+                            is_preferred(h, n.entry)
+                        })
+                })
                 .filter(|f| !f.is_empty())
         } else {
             None
@@ -553,6 +660,24 @@ impl Session {
                 candidates,
             });
         }
+        // a learned reading converted on its own (the whole input one segment) gets its
+        // learned spelling first, in every engine; within longer input only the most recent
+        // learned readings are preferred ([`History`])
+        let mut rewritten = false;
+        for seg in segments.iter_mut().filter(|s| s.len == n) {
+            let Some(t) = self.history.learned(&seg.reading) else {
+                continue;
+            };
+            match seg.candidates.iter().position(|c| c == t) {
+                Some(0) => continue,
+                Some(i) => {
+                    let c = seg.candidates.remove(i);
+                    seg.candidates.insert(0, c);
+                }
+                None => seg.candidates.insert(0, t.to_string()),
+            }
+            rewritten = true;
+        }
         let nbest = match &neural {
             Some(f) => {
                 // The beam's sentences first (the best 5), then the classic n-best, then the
@@ -577,6 +702,18 @@ impl Session {
             None => self.nbest(engine, span, &best),
         };
         let mut nbest = nbest;
+        if rewritten {
+            let text: String = segments
+                .iter()
+                .map(|s| {
+                    s.candidates
+                        .first()
+                        .map_or(s.reading.as_str(), String::as_str)
+                })
+                .collect();
+            nbest.retain(|s| *s != text);
+            nbest.insert(0, text);
+        }
         add_digit_twins(&mut nbest, self.lattice.digits);
         nbest.truncate(NBEST.max(1));
         Conversion {

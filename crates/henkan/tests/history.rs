@@ -2,8 +2,8 @@
 //! `Session` and through the IME's keys; learning off forgets it.
 //!
 //! The lexicon reads きょう as 今日 (cost 100), 京 (300) or きょう (400), and はは as 母 (100)
-//! or はは (300). A committed spelling costs one below the cheapest other kanji spelling, and
-//! the kana forms of the reading are written as it.
+//! or はは (300). A learned spelling costs the margin (500) below the cheapest other kanji
+//! spelling converted alone, and the kana forms of the reading are written as it.
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
@@ -99,7 +99,7 @@ fn pieces_that_do_not_match_the_lattice_are_skipped() {
 #[test]
 fn the_history_respells_variants_and_nudges_homophones_and_forgets_the_oldest() {
     let engine = engine();
-    let lex = &engine.lexicon;
+    let lex = &engine;
     let (today, capital, kana) = (
         offset(&engine, "きょう", 100),
         offset(&engine, "きょう", 300),
@@ -108,17 +108,18 @@ fn the_history_respells_variants_and_nudges_homophones_and_forgets_the_oldest() 
     let mother_kana = offset(&engine, "はは", 300);
     let mut h = History::new(1);
     // the kana form: the kanji words may be other words, so they keep their spelling; the
-    // kana form costs one below the cheapest of them
+    // kana form costs the margin below the cheapest of them (all have the same POS, so the
+    // connections to the sentence start and end are the same)
     assert!(h.learn(lex, "きょう", "きょう"));
     assert_eq!(h.respelling(today), None);
     assert_eq!(h.respelling(capital), None);
-    assert_eq!(h.adjustment(kana), 99 - 400);
+    assert_eq!(h.adjustment(kana), 100 - 500 - 400);
     // a kanji word: the kana form is written as it, the other kanji word (a homophone) is not;
-    // the learned word costs one below it
+    // the learned word costs the margin below it
     assert!(h.learn(lex, "きょう", "京"));
     assert_eq!(h.respelling(kana), Some("京"));
     assert_eq!(h.respelling(today), None);
-    assert_eq!(h.adjustment(capital), 99 - 300);
+    assert_eq!(h.adjustment(capital), 100 - 500 - 300);
     assert_eq!(h.adjustment(today), 0);
     // not learned: a text no entry has, a one-kana reading
     assert!(!h.learn(lex, "はは", "強"));
@@ -160,9 +161,21 @@ fn the_ime_learns_the_candidate_the_user_picked() {
     let out = key(&mut ime, " ");
     assert_eq!(out.candidates.expect("a segment").items[0], "京");
     assert_eq!(key(&mut ime, "Enter").committed, "京");
-    // a kana commit (Enter without converting) is learned too
+    // a kana commit (Enter without converting) is no correction: nothing is learned
     type_kyou(&mut ime);
     assert_eq!(key(&mut ime, "Enter").committed, "きょう");
+    type_kyou(&mut ime);
+    let out = key(&mut ime, " ");
+    assert_eq!(out.candidates.expect("a segment").items[0], "京");
+    // the kana picked in a conversion (F6: the segment in hiragana) is a spelling variant of
+    // 京: learned when picked a second time
+    assert_eq!(key(&mut ime, "F6").preedit.text, "きょう");
+    key(&mut ime, "Enter");
+    type_kyou(&mut ime);
+    let out = key(&mut ime, " ");
+    assert_eq!(out.candidates.expect("a segment").items[0], "京");
+    assert_eq!(key(&mut ime, "F6").preedit.text, "きょう");
+    key(&mut ime, "Enter");
     type_kyou(&mut ime);
     let out = key(&mut ime, " ");
     assert_eq!(out.candidates.expect("a segment").items[0], "きょう");

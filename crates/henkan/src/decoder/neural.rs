@@ -25,10 +25,13 @@
 //!
 //! Hybrid scoring adds `λ · (−(word cost + connection cost) / cost_scale)` per word (and the
 //! connection to the sentence end), and the word's learned bias ([`crate::decoder::bias`]).
-//! The user history's cost changes ([`crate::history`]) are part of the word cost in the
-//! lattice; the LM alone (λ = 0) adds them itself.
+//! A learned spelling ([`crate::history`]) comes first for its reading in both: a node the
+//! history prefers scores at least [`PREFERENCE_MARGIN_NATS`] above the best other node over
+//! the same reading after the same hypothesis, so the LM cannot overrule the user's choice for
+//! that reading, while the words around it are scored as always. A user-dictionary word
+//! ([`crate::user_dictionary`]) is preferred so too.
 
-use crate::history::History;
+use crate::history::{History, PREFERENCE_MARGIN_NATS};
 use crate::lattice::{is_digit, Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::{log_sum_exp, LstmModel, NeuralLm, StepScratch, WordMatch};
@@ -41,18 +44,16 @@ const DIGIT_LAST: u8 = 2;
 const DIGIT_KNOWN: u8 = 4;
 
 /// What a word `n` after a hypothesis ending in POS `right` takes off its numerator besides
-/// the LM: the hybrid's `λ · (word cost + weighted connection cost) / cost_scale`; for the LM
-/// alone (λ = 0) the user history's change of the word cost, which is part of the word cost
-/// the LM otherwise ignores.
+/// the LM: the hybrid's `λ · (word cost + weighted connection cost) / cost_scale`; nothing for
+/// the LM alone (λ = 0).
 fn classic_term(
     opts: &NeuralOptions,
     conn: &Connection,
-    history: &History,
     n: &crate::lattice::Node,
     right: u16,
 ) -> f32 {
     if opts.lambda == 0.0 {
-        history.adjustment(n.entry) as f32 / opts.cost_scale
+        0.0
     } else {
         opts.lambda * (n.cost as f32 + opts.conn_weight * conn.cost(right, n.left_id) as f32)
             / opts.cost_scale
@@ -67,6 +68,8 @@ struct Cand {
     node: u32,
     word: u32,
     num: f32,
+    /// The node writes a learned spelling ([`History::is_preferred`]).
+    preferred: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -458,6 +461,31 @@ impl NeuralDecoder {
         }
     }
 
+    /// Raises every candidate that writes a learned spelling to [`PREFERENCE_MARGIN_NATS`]
+    /// above the best other candidate over the same reading from the same hypothesis.
+    fn prefer_learned(&mut self, nodes: &[crate::lattice::Node]) {
+        for a in 0..self.cand.len() {
+            let c = self.cand[a];
+            if !c.preferred {
+                continue;
+            }
+            let begin = nodes[c.node as usize].begin;
+            let rival = self
+                .cand
+                .iter()
+                .filter(|o| {
+                    !o.preferred && o.parent == c.parent && nodes[o.node as usize].begin == begin
+                })
+                .map(|o| o.num)
+                .fold(f32::NEG_INFINITY, f32::max);
+            let lift = rival + PREFERENCE_MARGIN_NATS - c.num;
+            if lift > 0.0 {
+                self.cand[a].num += lift;
+                self.cand[a].score += lift;
+            }
+        }
+    }
+
     fn extend(
         &mut self,
         lattice: &Lattice,
@@ -532,6 +560,9 @@ impl NeuralDecoder {
                     + self.opts.spelling_cost_weight * extra_cost as f32 / scale;
             }
             let edge = self.digit_edges[i];
+            let preferred = n.entry >= crate::lattice::PHRASE_ENTRY_BASE
+                && n.entry < crate::lattice::NUMBER_ENTRY
+                || (!history.is_empty() && history.is_preferred(n.entry));
             for k in self.pos_start[b] as usize..self.pos_start[b + 1] as usize {
                 let hy = self.hyps[k];
                 let join = if charge_joins && edge & DIGIT_FIRST != 0 && hy.node != NONE {
@@ -552,7 +583,7 @@ impl NeuralDecoder {
                 if join {
                     num -= self.opts.digit_join_penalty;
                 }
-                num -= classic_term(&self.opts, conn, history, &n, hy.right_id);
+                num -= classic_term(&self.opts, conn, &n, hy.right_id);
                 let score = hy.score + num - hy.lse;
                 self.cand.push(Cand {
                     score,
@@ -560,8 +591,12 @@ impl NeuralDecoder {
                     node: i as u32,
                     word: w,
                     num,
+                    preferred,
                 });
             }
+        }
+        if self.cand.iter().any(|c| c.preferred) {
+            self.prefer_learned(nodes);
         }
         // best first; ties keep the earlier candidate (stable sort)
         self.cand.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -573,6 +608,7 @@ impl NeuralDecoder {
             node,
             word,
             num,
+            ..
         } in &self.cand
         {
             self.hyps.push(Hyp {
@@ -649,34 +685,66 @@ impl NeuralDecoder {
         lm: &NeuralLm,
         lattice: &Lattice,
     ) -> Vec<(f32, Vec<u32>)> {
+        self.rescored_finals_preferring(conn, lm, lattice, |_| false)
+    }
+
+    /// [`NeuralDecoder::rescored_finals`], where the rescoring cannot overturn a preferred
+    /// node (a learned spelling, a user word: `preferred(node)`): a path that has one gets
+    /// the spread of the rescoring terms over the final beam on top, so it keeps the lead its
+    /// forward score gave it.
+    pub fn rescored_finals_preferring(
+        &self,
+        conn: &Connection,
+        lm: &NeuralLm,
+        lattice: &Lattice,
+        preferred: impl Fn(&crate::lattice::Node) -> bool,
+    ) -> Vec<(f32, Vec<u32>)> {
         let beta = self.opts.backward_weight;
         let finals = self.final_hyps(conn, lm);
-        let mut finals: Vec<(f32, Vec<u32>)> = match &lm.backward {
+        // (forward score, rescoring terms, path)
+        let mut finals: Vec<(f32, f32, Vec<u32>)> = match &lm.backward {
             Some(bwd) if beta != 0.0 && finals.len() > 1 => self
                 .directions_of(lm, bwd, finals)
                 .into_iter()
-                .map(|f| (f.score + beta * (f.backward - f.forward), f.path))
+                .map(|f| (f.score, beta * (f.backward - f.forward), f.path))
                 .collect(),
             _ => finals
                 .into_iter()
-                .map(|(score, k)| (score, self.path_of(k)))
+                .map(|(score, k)| (score, 0.0, self.path_of(k)))
                 .collect(),
         };
         let w = self.opts.coherence_weight;
+        let nodes = lattice.nodes();
         if let Some(c) = lm
             .coherence
             .as_ref()
             .filter(|_| w != 0.0 && finals.len() > 1)
         {
-            let nodes = lattice.nodes();
-            for (score, path) in &mut finals {
+            for (_, extra, path) in &mut finals {
                 let entries = path
                     .iter()
                     .filter_map(|&n| nodes.get(n as usize))
                     .map(|n| n.entry);
-                *score += w * c.of_entries(entries);
+                *extra += w * c.of_entries(entries);
             }
         }
+        let (lo, hi) = finals
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), f| {
+                (lo.min(f.1), hi.max(f.1))
+            });
+        let spread = if hi > lo { hi - lo } else { 0.0 };
+        let mut finals: Vec<(f32, Vec<u32>)> = finals
+            .into_iter()
+            .map(|(score, extra, path)| {
+                let kept = spread > 0.0
+                    && path
+                        .iter()
+                        .filter_map(|&n| nodes.get(n as usize))
+                        .any(&preferred);
+                (score + extra + if kept { spread } else { 0.0 }, path)
+            })
+            .collect();
         finals.sort_by(|a, b| b.0.total_cmp(&a.0));
         finals
     }

@@ -229,8 +229,11 @@ pub trait Backend {
     /// Suggestion `index` of the last [`suggest`](Self::suggest) list was committed.
     fn accept_suggestion(&mut self, _index: usize) {}
     /// These pieces (reading, surface) of the composition are being committed (the segments
-    /// of a conversion, or the kana); called before the composer is cleared.
-    fn committed(&mut self, _pieces: &[(&str, &str)]) {}
+    /// of a conversion, or the kana); called before the composer is cleared. `shown` are the
+    /// pieces the conversion first showed for the same reading (the engine's own choice; the
+    /// kana when the kana are committed unconverted, nothing after F6–F10 on the whole input):
+    /// where they differ, the user corrected the engine.
+    fn committed(&mut self, _pieces: &[(&str, &str)], _shown: &[(&str, &str)]) {}
     /// Text the backend cannot analyze was committed (a full-width space).
     fn committed_other(&mut self) {}
     /// The context of what was committed before is gone (the caret moved, the focus left,
@@ -338,7 +341,13 @@ impl Backend for SessionBackend<'_> {
         };
         let exclude = [best.as_str(), kana.as_str()];
         self.suggester
-            .suggest(self.engine, &query, &exclude, limit)
+            .suggest_with(
+                self.engine,
+                self.session.user_dictionary(),
+                &query,
+                &exclude,
+                limit,
+            )
             .iter()
             .map(|s| s.surface.clone())
             .collect()
@@ -346,10 +355,10 @@ impl Backend for SessionBackend<'_> {
     fn accept_suggestion(&mut self, index: usize) {
         self.suggester.accept(self.engine, index);
     }
-    fn committed(&mut self, pieces: &[(&str, &str)]) {
+    fn committed(&mut self, pieces: &[(&str, &str)], shown: &[(&str, &str)]) {
         self.suggester
             .commit_text(self.engine, self.session.lattice(), pieces);
-        self.session.learn_pieces(self.engine, pieces);
+        self.session.learn_commit(self.engine, pieces, shown);
     }
     fn committed_other(&mut self) {
         self.suggester.commit_unknown(self.engine);
@@ -463,6 +472,9 @@ struct Converting {
     focus: usize,
     window: bool,
     nbest: Vec<String>,
+    /// The (reading, first candidate) of the segments as first converted: what the engine
+    /// chose before the user changed anything (learning compares the commit with it).
+    shown: Vec<(String, String)>,
 }
 
 impl Converting {
@@ -470,7 +482,7 @@ impl Converting {
         if c.segments.is_empty() {
             return None;
         }
-        let segs = c
+        let segs: Vec<Seg> = c
             .segments
             .into_iter()
             .map(|s| {
@@ -486,11 +498,16 @@ impl Converting {
                 }
             })
             .collect();
+        let shown = segs
+            .iter()
+            .map(|s| (s.reading.clone(), s.surface().to_string()))
+            .collect();
         Some(Converting {
             segs,
             focus: 0,
             window: false,
             nbest: c.nbest,
+            shown,
         })
     }
 
@@ -733,7 +750,12 @@ impl Machine {
                 .iter()
                 .map(|s| (s.reading.as_str(), s.surface()))
                 .collect();
-            b.committed(&pieces);
+            let shown: Vec<(&str, &str)> = conv
+                .shown
+                .iter()
+                .map(|(r, s)| (r.as_str(), s.as_str()))
+                .collect();
+            b.committed(&pieces, &shown);
             let reading: String = conv.segs.iter().map(|s| s.reading.as_str()).collect();
             self.remember(&text, reading);
             out.push_str(&text);
@@ -742,13 +764,13 @@ impl Machine {
             return;
         } else if !b.is_empty() {
             let kana = b.submission();
-            // With live conversion, what is shown goes in.
+            // With live conversion, what is shown goes in (as shown: nothing to learn).
             let text = self
                 .live_conversion
                 .then(|| b.live_text())
                 .flatten()
                 .unwrap_or_else(|| kana.clone());
-            b.committed(&[(&kana, &text)]);
+            b.committed(&[(&kana, &text)], &[(&kana, &text)]);
             self.remember(&text, kana);
             out.push_str(&text);
         }
@@ -1137,6 +1159,7 @@ impl Machine {
             focus: 0,
             window: false,
             nbest,
+            shown: Vec::new(),
         });
     }
 
@@ -1164,6 +1187,7 @@ impl Machine {
             }
         }
         next.focus = i.min(next.segs.len() - 1);
+        next.shown = std::mem::take(&mut conv.shown);
         *conv = next;
     }
 
@@ -1442,6 +1466,15 @@ impl Ime {
     /// Whether learning is on.
     pub fn learning(&self) -> bool {
         self.session.learning()
+    }
+
+    /// Converts and completes with the words of `user` too ([`crate::user_dictionary`]);
+    /// `None`: without. The composition is kept.
+    pub fn set_user_dictionary(
+        &mut self,
+        user: Option<std::sync::Arc<crate::user_dictionary::UserDictionary>>,
+    ) {
+        self.session.set_user_dictionary(user);
     }
 
     /// Drops the composition without committing it.

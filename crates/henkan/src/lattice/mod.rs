@@ -23,6 +23,43 @@ pub const UNKNOWN_ENTRY: u32 = u32::MAX;
 /// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]), or as a decimal
 /// ([`number::decimal`]).
 pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
+/// `entry` values from here on are user words: `USER_ENTRY_BASE + i` is word `i` of the
+/// user dictionary ([`crate::user_dictionary`]).
+pub const USER_ENTRY_BASE: u32 = NUMBER_ENTRY - 1 - crate::user_dictionary::MAX_ENTRIES as u32;
+
+/// `entry` values from here on (below [`USER_ENTRY_BASE`]) are learned phrases:
+/// `PHRASE_ENTRY_BASE + i` is phrase `i` of [`Lattice::set_phrases`].
+pub const PHRASE_ENTRY_BASE: u32 = USER_ENTRY_BASE - 256;
+
+/// The learned phrase a node's `entry` is, if it is one.
+pub fn phrase_of(entry: u32) -> Option<u32> {
+    (PHRASE_ENTRY_BASE..USER_ENTRY_BASE)
+        .contains(&entry)
+        .then(|| entry - PHRASE_ENTRY_BASE)
+}
+
+/// A learned phrase taken as one word ([`crate::history`]): a node over its reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhraseNode {
+    /// Its reading.
+    pub reading: String,
+    /// Its text.
+    pub text: String,
+    /// Left POS id (of its first word).
+    pub left_id: u16,
+    /// Right POS id (of its last word).
+    pub right_id: u16,
+    /// Word cost.
+    pub cost: i32,
+}
+
+/// The user-dictionary word a node's `entry` is, if it is one.
+pub fn user_word_of(entry: u32) -> Option<u32> {
+    (USER_ENTRY_BASE..NUMBER_ENTRY)
+        .contains(&entry)
+        .then(|| entry - USER_ENTRY_BASE)
+}
+
 /// Cost of a number node.
 pub const NUMBER_COST: i32 = 1_500;
 /// Longest number reading considered, in characters.
@@ -158,6 +195,10 @@ pub struct Lattice {
     walks: Vec<Walk>,
     /// Entries written otherwise (the user history's respellings); kept by `clear`.
     respell: std::collections::HashMap<u32, String>,
+    /// Learned phrases, a node each over their readings; kept by `clear`.
+    phrases: Vec<PhraseNode>,
+    /// The user's words, a node each over their readings; kept by `clear`.
+    user: Option<std::sync::Arc<crate::user_dictionary::UserDictionary>>,
     walks_next: Vec<Walk>,
     /// How numbers are written in surfaces.
     pub digits: DigitWidth,
@@ -222,6 +263,18 @@ impl Lattice {
         if node.entry == UNKNOWN_ENTRY {
             return reading.to_string();
         }
+        if let Some(i) = phrase_of(node.entry) {
+            return match self.phrases.get(i as usize) {
+                Some(p) => self.digits.apply(&p.text),
+                None => reading.to_string(),
+            };
+        }
+        if let Some(i) = user_word_of(node.entry) {
+            return match self.user.as_ref().and_then(|u| u.word(i)) {
+                Some(w) => w.word.clone(),
+                None => reading.to_string(),
+            };
+        }
         if let Some(t) = self.respell.get(&node.entry) {
             return self.digits.apply(t);
         }
@@ -247,6 +300,29 @@ impl Lattice {
     /// respellings, [`crate::history::History::respelling`]); empty: as the lexicon has them.
     pub fn set_respellings(&mut self, respell: std::collections::HashMap<u32, String>) {
         self.respell = respell;
+    }
+
+    /// Adds a node over the reading of every word of `user` that conversions use (at
+    /// [`crate::user_dictionary::USER_WORD_COST`], with its POS id on both sides); `None`:
+    /// none. Takes effect for the characters pushed from now on (clear the lattice to apply
+    /// it to all).
+    pub fn set_user_dictionary(
+        &mut self,
+        user: Option<std::sync::Arc<crate::user_dictionary::UserDictionary>>,
+    ) {
+        self.user = user.filter(|u| u.max_reading_chars() > 0);
+    }
+
+    /// Adds a node over the reading of every phrase (the user history's learned phrases, at
+    /// most 256); takes effect for the characters pushed from now on.
+    pub fn set_phrases(&mut self, mut phrases: Vec<PhraseNode>) {
+        phrases.truncate(256);
+        self.phrases = phrases;
+    }
+
+    /// The user dictionary the lattice adds words from.
+    pub fn user_dictionary(&self) -> Option<&crate::user_dictionary::UserDictionary> {
+        self.user.as_deref()
     }
 
     /// Takes the respellings out (surfaces are the lexicon's until they are set again).
@@ -360,7 +436,46 @@ impl Lattice {
         std::mem::swap(&mut self.walks, &mut self.walks_next);
         self.add_unknown(special, n, c);
         self.add_numbers(special, n + 1);
+        self.add_user_words(special, n + 1);
         self.end_start.push(self.nodes.len() as u32);
+    }
+
+    /// Adds a node for every user word and learned phrase whose reading ends at `end`.
+    fn add_user_words(&mut self, special: &SpecialIds, end: usize) {
+        let here = &self.reading[..self.offsets[end]];
+        for (i, p) in self.phrases.iter().enumerate() {
+            if here.ends_with(p.reading.as_str()) {
+                let chars = p.reading.chars().count();
+                self.nodes.push(Node {
+                    begin: (end - chars) as u16,
+                    end: end as u16,
+                    left_id: p.left_id,
+                    right_id: p.right_id,
+                    cost: p.cost,
+                    entry: PHRASE_ENTRY_BASE + i as u32,
+                });
+            }
+        }
+        let Some(user) = self.user.as_ref() else {
+            return;
+        };
+        for begin in end.saturating_sub(user.max_reading_chars())..end {
+            let span = &self.reading[self.offsets[begin]..self.offsets[end]];
+            for &i in user.lookup(span) {
+                let Some(w) = user.word(i) else {
+                    continue;
+                };
+                let id = w.pos.pos_id(special);
+                self.nodes.push(Node {
+                    begin: begin as u16,
+                    end: end as u16,
+                    left_id: id,
+                    right_id: id,
+                    cost: crate::user_dictionary::USER_WORD_COST,
+                    entry: USER_ENTRY_BASE + i,
+                });
+            }
+        }
     }
 
     /// Adds a node for every span ending at `end` that reads as a number or a decimal.

@@ -23,6 +23,7 @@ use super::neural::{
 use super::{complete, extend_phrase, next_words, Context};
 use crate::lattice::{Lattice, UNKNOWN_ENTRY};
 use crate::lm::ngram::UNK;
+use crate::user_dictionary::UserDictionary;
 use crate::Engine;
 
 /// How many suggestions the list holds at most (all of them can be picked with 1–9).
@@ -117,7 +118,39 @@ impl Suggester {
         exclude: &[&str],
         limit: usize,
     ) -> &[Suggestion] {
+        self.suggest_with(engine, None, query, exclude, limit)
+    }
+
+    /// [`Suggester::suggest`], with the words of the user dictionary `user` whose reading
+    /// starts with `query` first ([`UserDictionary::completions`], suggestion-only words
+    /// included; with or without an n-gram).
+    pub fn suggest_with(
+        &mut self,
+        engine: &Engine,
+        user: Option<&UserDictionary>,
+        query: &str,
+        exclude: &[&str],
+        limit: usize,
+    ) -> &[Suggestion] {
         self.items.clear();
+        if let Some(user) = user {
+            let query = crate::composer::to_hiragana(query);
+            for w in user.completions(&query, limit) {
+                if exclude.contains(&w.word.as_str())
+                    || self.items.iter().any(|s| s.surface == w.word)
+                {
+                    continue;
+                }
+                let mut after = self.context;
+                after.push_id(UNK);
+                self.items.push(Suggestion {
+                    surface: w.word.clone(),
+                    reading: w.reading.clone(),
+                    after,
+                    words: Vec::new(),
+                });
+            }
+        }
         let Some(model) = engine.ngram.as_ref() else {
             return &self.items;
         };
@@ -196,6 +229,10 @@ impl Suggester {
         let s = self.items.swap_remove(index);
         self.items.clear();
         self.context = s.after;
+        if s.words.is_empty() {
+            // a user word: unknown to the LMs
+            self.feed_lstm(engine, |lm| lm.model.unk_id);
+        }
         if let Some(model) = engine.ngram.as_ref() {
             for &id in &s.words {
                 self.feed_lstm(engine, |lm| {
