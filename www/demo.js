@@ -76,6 +76,7 @@ export function startDemo(wasmModule) {
       if (s != null && ime.handle) ime.handle.setLearning(s, learning.checked);
     }
   });
+  setUpDictionary();
   $('lang').addEventListener('click', () => {
     english = !english;
     applyLanguage();
@@ -255,3 +256,90 @@ function showConversion(out) {
   );
 }
 
+
+/**
+ * The user dictionary editor and the learning buttons (`ime.userDictionary`, `ime.*Learning`).
+ */
+function setUpDictionary() {
+  const pos = /** @type {HTMLSelectElement} */ ($('dict-pos'));
+  const status = $('dict-status');
+  /** @param {string} text */
+  const say = (text) => (status.textContent = text);
+  const showList = () => {
+    if (!ime.ready) return;
+    if (pos.options.length === 0) pos.replaceChildren(...ime.userDictionary.posList().map((p) => new Option(p.name, p.key)));
+    $('dict-list').replaceChildren(
+      ...ime.userDictionary.list().map((w) => {
+        const li = document.createElement('li');
+        li.textContent = `${w.reading} → ${w.word} (${w.pos})`;
+        const remove = document.createElement('button');
+        remove.type = 'button';
+        remove.textContent = t('削除', 'remove');
+        remove.setAttribute('aria-label', `${t('削除', 'remove')} ${w.word}`);
+        remove.addEventListener('click', () => {
+          ime.userDictionary.remove(w.reading, w.word);
+          showList();
+        });
+        li.append(remove);
+        return li;
+      }),
+    );
+  };
+  ime.addEventListener('status', showList);
+  ime.addEventListener('learning', showList);
+  $('dict-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const reading = /** @type {HTMLInputElement} */ ($('dict-reading'));
+    const word = /** @type {HTMLInputElement} */ ($('dict-word'));
+    try {
+      ime.userDictionary.add(reading.value.trim(), word.value.trim(), pos.value);
+      say(t(`追加しました: ${reading.value} → ${word.value}`, `added: ${reading.value} → ${word.value}`));
+      reading.value = '';
+      word.value = '';
+      showList();
+    } catch (err) {
+      say(String(err instanceof Error ? err.message : err));
+    }
+  });
+  /**
+   * Offers bytes as a file to save.
+   * @param {BlobPart} data
+   * @param {string} name
+   */
+  const download = (data, name) => {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([data]));
+    a.download = name;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+  $('dict-export-mozc').addEventListener('click', () => download(/** @type {BlobPart} */ (ime.userDictionary.export('mozc')), 'henkan-user-dictionary.txt'));
+  $('dict-export-msime').addEventListener('click', () => download(/** @type {BlobPart} */ (ime.userDictionary.export('msime')), 'henkan-user-dictionary-msime.txt'));
+  $('dict-import').addEventListener('change', async (e) => {
+    const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];
+    if (!file) return;
+    try {
+      const r = ime.userDictionary.import(new Uint8Array(await file.arrayBuffer()));
+      say(t(`${r.added} 語を追加 (重複 ${r.duplicates}、読めない行 ${r.skipped})`, `${r.added} words added (${r.duplicates} duplicates, ${r.skipped} lines skipped)`));
+      showList();
+    } catch (err) {
+      say(String(err instanceof Error ? err.message : err));
+    }
+  });
+  $('learning-clear').addEventListener('click', async () => {
+    await ime.clearLearning();
+    say(t('学習をリセットしました', 'what was learned is forgotten'));
+  });
+  $('learning-export').addEventListener('click', () => download(ime.exportLearning(), 'henkan-learning.txt'));
+  $('learning-import').addEventListener('change', async (e) => {
+    const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];
+    if (!file) return;
+    try {
+      const r = await ime.importLearning(await file.text());
+      say(t(`読み込みました: 学習 ${r.readings}、単語 ${r.words}`, `loaded: ${r.readings} learned readings, ${r.words} words`));
+      showList();
+    } catch (err) {
+      say(String(err instanceof Error ? err.message : err));
+    }
+  });
+}

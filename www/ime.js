@@ -2,8 +2,11 @@
 // (widget.js); it tells them when its status changes.
 
 import { prefetch, streamModel, ModelLoadError } from './loader.js';
+import { openLearningStore } from './learning-store.js';
 
 /** @typedef {import('./types.js').HenkanHandle} HenkanHandle */
+/** @typedef {import('./types.js').UserWord} UserWord */
+/** @typedef {import('./learning-store.js').LearningStore} LearningStore */
 /** @typedef {import('./types.js').WasmModule} WasmModule */
 /** @typedef {import('./loader.js').Progress} Progress */
 /** @typedef {import('./loader.js').ModelInfo} ModelInfo */
@@ -24,8 +27,26 @@ import { prefetch, streamModel, ModelLoadError } from './loader.js';
  * hybrid) and `progress` (`detail`: {@link Progress}).
  */
 export class HenkanIme extends EventTarget {
-  constructor() {
+  /**
+   * @param {{persistLearning?: boolean, store?: LearningStore}} [options] `persistLearning: false`
+   *   keeps what is learned (and the user dictionary) in this page's memory only; by default it
+   *   is kept per origin in IndexedDB (memory only where IndexedDB is unavailable, as in some
+   *   private windows). `store` replaces the IndexedDB store.
+   */
+  constructor(options = {}) {
     super();
+    /** @type {LearningStore | null} where what is learned is kept (null: memory only) */
+    this.store = options.persistLearning === false ? null : options.store ?? null;
+    /** Whether to open the IndexedDB store when the model is in. */
+    this.persist = options.persistLearning !== false;
+    /** The `learningVersion()` last saved. */
+    this.savedVersion = -1;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.saveTimer = null;
+    /** @type {Promise<void>} reading back what was stored (a save waits for it) */
+    this.restoring = Promise.resolve();
+    /** The user dictionary of the page: add, remove, list, import, export (see `UserDictionary`). */
+    this.userDictionary = new UserDictionary(this);
     /** @type {'idle' | 'loading' | 'ready' | 'error'} */
     this.status = 'idle';
     /** A message for the user when `status` is `error`. */
@@ -139,6 +160,7 @@ export class HenkanIme extends EventTarget {
         onCore: (core) => {
           this.engines = core.engines;
           this.engine = core.defaultEngine;
+          this.restoring = this.#restoreLearning(handle);
           this.timing.coreAt = performance.now();
           this.#setStatus('ready');
         },
@@ -167,6 +189,80 @@ export class HenkanIme extends EventTarget {
   }
 
   /**
+   * Reads back what the page learned before (IndexedDB), once the dictionary is in. A stored text
+   * the engine rejects is dropped (and left as it is in the store).
+   * @param {HenkanHandle} handle
+   */
+  async #restoreLearning(handle) {
+    if (this.persist && !this.store) this.store = openLearningStore();
+    if (!this.store) return;
+    const text = await this.store.load();
+    if (text) {
+      try {
+        handle.importLearning(text);
+      } catch {
+        // an older or damaged text: start afresh
+      }
+    }
+    this.savedVersion = handle.learningVersion();
+    this.dispatchEvent(new Event('learning'));
+  }
+
+  /**
+   * After a commit or a dictionary change: saves what the page learned when it changed (once per
+   * second at most). Events `learning` tell the page (e.g. a dictionary editor) to look again.
+   */
+  learned() {
+    const handle = this.handle;
+    if (!handle || this.status !== 'ready' || handle.learningVersion() === this.savedVersion) return;
+    this.dispatchEvent(new Event('learning'));
+    if (!this.store || this.saveTimer !== null) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.save();
+    }, 1000);
+  }
+
+  /** Saves what the page learned and the user dictionary now (to IndexedDB, if kept there). */
+  async save() {
+    await this.restoring;
+    const handle = this.handle;
+    if (!handle || !this.store || this.status !== 'ready') return;
+    this.savedVersion = handle.learningVersion();
+    await this.store.save(handle.exportLearning());
+  }
+
+  /** Forgets what was learned (the user dictionary stays), here and in the store. */
+  async clearLearning() {
+    const handle = this.#loaded();
+    handle.clearLearning();
+    this.learned();
+    await this.save();
+  }
+
+  /** What the page learned and its user dictionary, as one text (to keep elsewhere). */
+  exportLearning() {
+    return this.#loaded().exportLearning();
+  }
+
+  /**
+   * Replaces what the page learned and the user dictionary by an `exportLearning()` text.
+   * @param {string} text
+   */
+  async importLearning(text) {
+    const report = this.#loaded().importLearning(text);
+    this.learned();
+    await this.save();
+    return report;
+  }
+
+  /** The handle once the dictionary is in; throws before. */
+  #loaded() {
+    if (!this.handle || this.status !== 'ready') throw new Error('the input method is not ready');
+    return this.handle;
+  }
+
+  /**
    * Marks the IME broken after an unexpected error in a key call (a panic): fields fall back to
    * plain text.
    * @param {unknown} e
@@ -186,5 +282,85 @@ export class HenkanIme extends EventTarget {
   #setStatus(status) {
     this.status = status;
     this.dispatchEvent(new Event('status'));
+  }
+}
+
+/**
+ * The page's user dictionary (`ime.userDictionary`): words by reading, with a part of speech,
+ * used by every engine and by the predictions; kept with what the page learned. Imports and
+ * exports Mozc's / Google Japanese Input's TSV and MS-IME's text format. Calls before the
+ * dictionary is in throw.
+ */
+export class UserDictionary {
+  /** @param {HenkanIme} ime */
+  constructor(ime) {
+    this.ime = ime;
+  }
+
+  #handle() {
+    const { handle, status } = this.ime;
+    if (!handle || status !== 'ready') throw new Error('the input method is not ready');
+    return handle;
+  }
+
+  /**
+   * Adds a word; returns whether it was new. Throws for an unknown part of speech, an empty or too
+   * long field, a full dictionary.
+   * @param {string} reading in hiragana
+   * @param {string} word
+   * @param {string} [pos] one of `posList()` (name or key); default 名詞
+   * @param {string} [comment]
+   */
+  add(reading, word, pos = '名詞', comment = '') {
+    const added = this.#handle().userDictionaryAdd(reading, word, pos, comment);
+    this.ime.learned();
+    return added;
+  }
+
+  /**
+   * Removes a word (any part of speech); returns how many were removed.
+   * @param {string} reading
+   * @param {string} word
+   */
+  remove(reading, word) {
+    const n = this.#handle().userDictionaryRemove(reading, word);
+    this.ime.learned();
+    return n;
+  }
+
+  /** Empties the dictionary. */
+  clear() {
+    this.#handle().userDictionaryClear();
+    this.ime.learned();
+  }
+
+  /** @returns {UserWord[]} the words, in the order added */
+  list() {
+    return this.#handle().userDictionaryList();
+  }
+
+  /** The parts of speech a word may have, as a picker lists them. */
+  posList() {
+    return this.#handle().userPosList();
+  }
+
+  /**
+   * Adds the words of a dictionary file (Mozc / Google Japanese Input TSV in UTF-8, or MS-IME's
+   * UTF-16 text); bad lines are skipped and reported.
+   * @param {Uint8Array | string} file the file's bytes (or its text)
+   */
+  import(file) {
+    const bytes = typeof file === 'string' ? new TextEncoder().encode(file) : file;
+    const report = this.#handle().userDictionaryImport(bytes);
+    this.ime.learned();
+    return report;
+  }
+
+  /**
+   * The dictionary as a file's bytes: `mozc` (UTF-8 TSV) or `msime` (UTF-16LE with a BOM).
+   * @param {'mozc' | 'msime'} [format]
+   */
+  export(format = 'mozc') {
+    return this.#handle().userDictionaryExport(format);
   }
 }

@@ -47,6 +47,15 @@
  */
 
 /**
+ * @typedef {object} UserWord one word of the user dictionary
+ * @property {string} reading
+ * @property {string} word
+ * @property {string} pos the part of speech as Mozc names it (名詞, 人名, …)
+ * @property {string} posKey its key (`noun`, `personName`, …)
+ * @property {string} comment
+ */
+
+/**
  * @typedef {object} HenkanHandle the wasm handle (pkg/henkan.js `Henkan`)
  * @property {() => boolean} isLoaded
  * @property {() => string[]} engines
@@ -61,6 +70,17 @@
  * @property {(session: number, live: boolean) => void} setLive
  * @property {(session: number, on: boolean) => void} setLiveConversion
  * @property {(session: number, text: string) => ImeOutput} reconvert
+ * @property {() => number} learningVersion
+ * @property {() => string} exportLearning
+ * @property {(text: string) => {readings: number, words: number, skipped: number}} importLearning
+ * @property {() => void} clearLearning
+ * @property {(reading: string, word: string, pos: string, comment: string) => boolean} userDictionaryAdd
+ * @property {(reading: string, word: string) => number} userDictionaryRemove
+ * @property {() => void} userDictionaryClear
+ * @property {() => UserWord[]} userDictionaryList
+ * @property {() => {name: string, key: string}[]} userPosList
+ * @property {(bytes: Uint8Array) => {added: number, duplicates: number, skipped: number, badLines: {line: number, reason: string}[]}} userDictionaryImport
+ * @property {(format: string) => Uint8Array} userDictionaryExport
  * @property {(session: number, on: boolean) => void} setPredictions
  * @property {(session: number, on: boolean) => void} setLearning
  * @property {() => number} memoryBytes

@@ -54,9 +54,9 @@ import { KeyHandler } from './widget/keys.js';
  * @property {boolean} [predictions] suggestions: completions while composing and next-word
  *   predictions after a commit, in a list at the caret (Tab enters it); default true (offered
  *   when the model has an n-gram)
- * @property {boolean} [learning] learn from what is committed: the spelling chosen for a
- *   reading (下さい or ください) comes first next time, in every field of the page; default true.
- *   The history lives in wasm memory only and never leaves the page.
+ * @property {boolean} [learning] learn from what is committed: a candidate chosen over the
+ *   first one comes first next time, in every field of the page; default true. Kept per origin
+ *   by the `HenkanIme` (IndexedDB, see its `persistLearning`); it never leaves the browser.
  */
 
 /**

@@ -310,7 +310,10 @@ export class KeyHandler {
   apply(out, fallback) {
     this.last = out;
     this.enabled = out.mode !== 'direct';
-    if (out.committed) this.commit.insert(out.committed, fallback);
+    if (out.committed) {
+      this.commit.insert(out.committed, fallback);
+      this.ime.learned();
+    }
     if (this.reconverted !== null && !out.preedit.text) {
       // The reconversion ended: cancelled, the text it replaced goes back.
       if (!out.committed) this.commit.insert(this.reconverted, fallback);

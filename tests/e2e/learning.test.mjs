@@ -1,0 +1,93 @@
+// Learning and the user dictionary in Chromium on the demo: a choice made in the default engine
+// comes first next time and after a reload (IndexedDB), can be forgotten; words added in the demo's
+// dictionary editor convert, and the dictionary exports and imports Mozc's and MS-IME's formats.
+//
+//   node --test tests/e2e/learning.test.mjs        (after `make wasm`)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverAndBrowser, demoUrl, waitForIme } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+/** @param {import('playwright-core').Page} page */
+const last = (page) => page.evaluate(() => /** @type {any} */ (window).henkanDemo.last);
+
+/**
+ * Types a reading into the editor and converts it; returns the first conversion shown.
+ * @param {import('playwright-core').Page} page
+ * @param {string} romaji
+ */
+async function convert(page, romaji) {
+  await page.click('#editor');
+  await page.keyboard.type(romaji);
+  await page.keyboard.press('Space');
+  return (await last(page)).preedit.text;
+}
+
+/** A fresh demo page (the same browser profile: IndexedDB is kept between pages). */
+async function demo() {
+  const page = await env.browser.context.newPage();
+  await page.goto(demoUrl(env.server.url));
+  assert.equal(await waitForIme(page), 'ready');
+  await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.restoring);
+  return page;
+}
+
+test('a choice made in the default engine comes first next time, after a reload too, until forgotten', async () => {
+  let page = await demo();
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.engine), 'hybrid');
+  const first = await convert(page, 'kisha');
+  assert.notEqual(first, '汽車', 'the engine does not give 汽車 first on its own');
+  // Space until 汽車 is selected, then commit.
+  for (let i = 0; i < 20 && (await last(page)).preedit.text !== '汽車'; i++) await page.keyboard.press('Space');
+  assert.equal((await last(page)).preedit.text, '汽車');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  assert.equal(await convert(page, 'kisha'), '汽車', 'learned');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  // Saved to IndexedDB (at most a second after the commit), read back by the next page.
+  await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.save());
+  await page.close();
+  page = await demo();
+  assert.equal(await convert(page, 'kisha'), '汽車', 'kept across a reload');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  // Forget it (the demo's button).
+  await page.click('#dict summary');
+  await page.click('#learning-clear');
+  assert.equal(await convert(page, 'kisha'), first, 'forgotten');
+  await page.close();
+  page = await demo();
+  assert.equal(await convert(page, 'kisha'), first, 'forgotten in the store too');
+  await page.close();
+});
+
+test('the user dictionary: a word added in the editor converts; Mozc and MS-IME files export and import', async () => {
+  const page = await demo();
+  await page.click('#dict summary');
+  await page.fill('#dict-reading', 'へんかんたろう');
+  await page.fill('#dict-word', '変換太郎');
+  await page.selectOption('#dict-pos', { label: '人名' });
+  await page.click('#dict-form button[type="submit"]');
+  assert.match(await page.textContent('#dict-list'), /へんかんたろう → 変換太郎 \(人名\)/);
+  assert.equal(await convert(page, 'henkantarou'), '変換太郎');
+  await page.keyboard.press('Enter');
+  const exported = await page.evaluate(() => {
+    const d = /** @type {any} */ (window).henkanDemo.ime.userDictionary;
+    return { mozc: new TextDecoder().decode(d.export('mozc')), msime: [...d.export('msime').slice(0, 2)] };
+  });
+  assert.match(exported.mozc, /へんかんたろう\t変換太郎\t人名/);
+  assert.deepEqual(exported.msime, [0xff, 0xfe], 'MS-IME: UTF-16LE with its byte-order mark');
+  // An MS-IME file (UTF-16LE, BOM, its header) through the editor's file input.
+  const msime = '\ufeff!Microsoft IME Dictionary Tool\r\n!Version:\r\n!Format:WORDLIST\r\n\r\nしぶやくや\t渋谷区役\t名詞\r\n';
+  const bytes = Buffer.alloc(msime.length * 2);
+  for (let i = 0; i < msime.length; i++) bytes.writeUInt16LE(msime.charCodeAt(i), i * 2);
+  await page.setInputFiles('#dict-import', { name: 'msime.txt', mimeType: 'text/plain', buffer: bytes });
+  await page.waitForFunction(() => /しぶやくや/.test(document.getElementById('dict-list')?.textContent ?? ''));
+  assert.match(await page.textContent('#dict-status'), /1/);
+  // Remove the first word again.
+  await page.click('#dict-list li:first-child button');
+  assert.doesNotMatch(await page.textContent('#dict-list'), /変換太郎/);
+  await page.close();
+});
