@@ -449,3 +449,38 @@ test('emoji by reading: ねこ offers 🐱 after the words', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a strict Content-Security-Policy (no inline style, wasm-unsafe-eval only): the widget works and is styled', async () => {
+  const page = await env.browser.context.newPage();
+  /** @type {string[]} */
+  const violations = [];
+  page.on('console', (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text());
+  });
+  const html = `<!doctype html><html lang="ja"><head><meta charset="utf-8"></head><body>
+    <textarea id="ta"></textarea>
+    <script type="module" src="/tests/e2e/csp-page.mjs"></script></body></html>`;
+  await page.route(/\/csp\.html/, (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'text/html; charset=utf-8',
+      headers: { 'content-security-policy': "default-src 'self'; style-src 'self'; script-src 'self' 'wasm-unsafe-eval'" },
+      body: html,
+    }),
+  );
+  await page.goto(`${env.server.url}csp.html?model=/${MODEL}`);
+  // (waitForFunction evaluates strings the page's CSP forbids: poll instead)
+  for (let i = 0; i < 600 && !(await page.evaluate(() => /** @type {any} */ (window).ime?.ready)); i++) await page.waitForTimeout(100);
+  await page.click('#ta');
+  await page.keyboard.type('kyouha');
+  await page.keyboard.press('Space');
+  const r = await page.evaluate(() => {
+    const focused = document.querySelector('.henkan-preedit-runs .henkan-focused');
+    return { text: focused?.textContent, underline: focused && getComputedStyle(focused).textDecorationLine, position: getComputedStyle(/** @type {Element} */ (document.querySelector('.henkan-layer'))).position };
+  });
+  assert.deepEqual(r, { text: '今日は', underline: 'underline', position: 'fixed' });
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#ta'), '今日は');
+  assert.deepEqual(violations, []);
+  await page.close();
+});

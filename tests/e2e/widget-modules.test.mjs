@@ -41,12 +41,13 @@ test('style: one stylesheet per document, the layer and windows fixed', async ()
     const ul = document.body.appendChild(document.createElement('ul'));
     ul.className = 'henkan-candidates';
     return {
-      count: document.querySelectorAll(`style#${STYLE_ID}`).length,
+      adopted: document.adoptedStyleSheets.length,
+      styleElements: document.querySelectorAll(`style#${STYLE_ID}`).length,
       position: getComputedStyle(ul).position,
       display: getComputedStyle(ul).display,
     };
   });
-  assert.deepEqual(r, { count: 1, position: 'fixed', display: 'none' });
+  assert.deepEqual(r, { adopted: 1, styleElements: 0, position: 'fixed', display: 'none' }, 'one constructed stylesheet, no <style> element');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -1,4 +1,7 @@
-// The widget's stylesheet: one <style> per document, shared by every attached field.
+// The widget's stylesheet: one per document, shared by every attached field. A constructed
+// stylesheet (`document.adoptedStyleSheets`), which a Content-Security-Policy without
+// 'unsafe-inline' in `style-src` allows; a <style> element only where constructed stylesheets are
+// missing.
 
 export const STYLE_ID = 'henkan-ime-style';
 
@@ -34,14 +37,26 @@ export const CSS = `
 .henkan-sr-only { position: fixed; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; border: 0; }
 `;
 
+/** @type {WeakMap<Document, CSSStyleSheet | HTMLStyleElement>} */
+const added = new WeakMap();
+
 /**
  * Adds the stylesheet to a document once.
  * @param {Document} doc
  */
 export function ensureStyle(doc) {
-  if (doc.getElementById(STYLE_ID)) return;
+  if (added.has(doc) || doc.getElementById(STYLE_ID)) return;
+  const win = /** @type {(Window & typeof globalThis) | null} */ (doc.defaultView);
+  if (win && 'adoptedStyleSheets' in doc && typeof win.CSSStyleSheet?.prototype.replaceSync === 'function') {
+    const sheet = new win.CSSStyleSheet();
+    sheet.replaceSync(CSS);
+    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+    added.set(doc, sheet);
+    return;
+  }
   const style = doc.createElement('style');
   style.id = STYLE_ID;
   style.textContent = CSS;
   doc.head.appendChild(style);
+  added.set(doc, style);
 }
