@@ -17,6 +17,7 @@ export const META = 8;
  * @property {boolean} [isComposing]
  * @property {number} [keyCode]
  * @property {boolean} [repeat]
+ * @property {(key: string) => boolean} [getModifierState]
  */
 
 /**
@@ -25,6 +26,11 @@ export const META = 8;
  * @returns {number}
  */
 export function modsOf(e) {
+  // A character typed with AltGr (Windows reports Ctrl+Alt) or Option on a Mac (Alt, a printable
+  // non-ASCII key): text, not a shortcut, so it goes into the composition.
+  const altGr = !!e.getModifierState?.('AltGraph');
+  const option = !!e.altKey && !e.ctrlKey && !e.metaKey && [...e.key].length === 1 && e.key.charCodeAt(0) > 0x7f;
+  if ((altGr || option) && [...e.key].length === 1) return e.shiftKey ? SHIFT : 0;
   return (e.shiftKey ? SHIFT : 0) | (e.ctrlKey ? CTRL : 0) | (e.altKey ? ALT : 0) | (e.metaKey ? META : 0);
 }
 
@@ -103,6 +109,19 @@ export function fieldKind(el) {
   }
   if (el.isContentEditable) return 'contenteditable';
   return null;
+}
+
+/**
+ * Whether a field should start with the IME off: one-time codes, card numbers and fields whose
+ * `inputmode` asks for digits, a phone number, an e-mail address or a URL (the IME would type
+ * full-width characters into them). The user can still turn it on.
+ * @param {{getAttribute(name: string): string | null}} el
+ */
+export function startsDirect(el) {
+  const autocomplete = (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/);
+  if (autocomplete.some((t) => t === 'one-time-code' || t.startsWith('cc-') || t === 'tel' || t === 'email' || t === 'url')) return true;
+  const mode = (el.getAttribute('inputmode') ?? '').toLowerCase();
+  return ['numeric', 'decimal', 'tel', 'email', 'url'].includes(mode);
 }
 
 /**

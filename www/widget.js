@@ -40,7 +40,9 @@ import { KeyHandler } from './widget/keys.js';
 /**
  * @typedef {object} AttachOptions
  * @property {HenkanIme} ime the shared engine (may still be loading)
- * @property {boolean} [enabled] IME on when the field is attached (default true)
+ * @property {boolean} [enabled] IME on when the field is attached (default: on, except in fields
+ *   for one-time codes, card numbers, phone numbers, e-mail addresses and URLs, by their
+ *   `autocomplete` or `inputmode`)
  * @property {boolean} [indicator] show the on/off indicator while focused (default true)
  * @property {boolean} [live] convert on every key while composing, so outputs carry the n-best
  *   list and segments (default false: a page that only needs the preedit saves that work)
@@ -195,7 +197,12 @@ export function attach(el, options) {
     keys,
     teardown: () => {
       if (fields.get(el) !== attachment) return;
-      if (keys.hasComposition()) keys.flush(true);
+      unwatchRemoval(doc, el);
+      // A field still in the page gets its composition; a removed one has nowhere to put it.
+      if (keys.hasComposition()) {
+        if (el.isConnected) keys.flush(true);
+        else keys.drop();
+      }
       keys.cancelPreview();
       for (const [target, type, fn, capture] of listeners) target?.removeEventListener(type, fn, capture);
       keys.close();
@@ -207,8 +214,48 @@ export function attach(el, options) {
     },
   };
   fields.set(el, attachment);
+  watchRemoval(doc, el, attachment.teardown);
   render();
   return attachment.teardown;
+}
+
+/** @type {WeakMap<Document, {observer: MutationObserver, watched: Map<HTMLElement, () => void>}>} */
+const removals = new WeakMap();
+
+/**
+ * Detaches a field when the page removes it from the document (its composition, windows,
+ * session and listeners go with it): one observer per document for all its fields.
+ * @param {Document} doc
+ * @param {HTMLElement} el
+ * @param {() => void} teardown
+ */
+function watchRemoval(doc, el, teardown) {
+  let entry = removals.get(doc);
+  if (!entry) {
+    const watched = new Map();
+    const observer = new MutationObserver(() => {
+      for (const [field, detach] of [...watched]) if (!field.isConnected) detach();
+    });
+    observer.observe(doc, { childList: true, subtree: true });
+    entry = { observer, watched };
+    removals.set(doc, entry);
+  }
+  entry.watched.set(el, teardown);
+}
+
+/**
+ * Stops watching a field (it was detached).
+ * @param {Document} doc
+ * @param {HTMLElement} el
+ */
+function unwatchRemoval(doc, el) {
+  const entry = removals.get(doc);
+  if (!entry) return;
+  entry.watched.delete(el);
+  if (entry.watched.size === 0) {
+    entry.observer.disconnect();
+    removals.delete(doc);
+  }
 }
 
 /**

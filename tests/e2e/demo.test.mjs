@@ -396,21 +396,25 @@ test('a picked spelling comes first next time; the learning box turns learning o
     await convertIn(page, 'kudasai');
     return (await last(page)).preedit.text;
   };
-  assert.equal(await convertKudasai(), 'ください');
-  await page.keyboard.press('Space');
-  const options = page.locator('.henkan-candidates:visible [role="option"]');
-  const texts = (await options.allTextContents()).map((t) => t.replace(/^\d/, ''));
-  const kanji = texts.indexOf('下さい');
-  assert.ok(kanji >= 0, `candidates: ${texts.join(' / ')}`);
-  await options.nth(kanji).click();
-  await page.keyboard.press('Enter');
-  assert.equal(await page.inputValue('#editor'), '下さい');
+  // 下さい for ください is another spelling of the same word: learned when picked a second time
+  // (history.rs: a matter of style), unlike another word (汽車 for 記者), learned at once.
+  for (let i = 0; i < 2; i++) {
+    assert.equal(await convertKudasai(), 'ください');
+    await page.keyboard.press('Space');
+    const options = page.locator('.henkan-candidates:visible [role="option"]');
+    const texts = (await options.allTextContents()).map((t) => t.replace(/^\d/, ''));
+    const kanji = texts.findIndex((t) => t.startsWith('下さい'));
+    assert.ok(kanji >= 0, `candidates: ${texts.join(' / ')}`);
+    await options.nth(kanji).click();
+    await page.keyboard.press('Enter');
+  }
+  assert.equal(await page.inputValue('#editor'), '下さい下さい');
   assert.equal(await convertKudasai(), '下さい', 'the committed spelling is learned');
   await page.keyboard.press('Enter');
   await page.uncheck('#learning');
   assert.equal(await convertKudasai(), 'ください', 'learning off forgets it');
   await page.keyboard.press('Enter');
-  assert.equal(await page.inputValue('#editor'), '下さい下さいください');
+  assert.equal(await page.inputValue('#editor'), '下さい下さい下さいください');
   assert.deepEqual(errors, []);
   await page.close();
 });

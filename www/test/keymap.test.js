@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, SHIFT, CTRL, ALT, META } from '../keymap.js';
+import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, startsDirect, SHIFT, CTRL, ALT, META } from '../keymap.js';
 
 test('modifier bits', () => {
   assert.equal(modsOf({ key: 'a' }), 0);
@@ -92,4 +92,25 @@ test('the suggestion list: hidden when empty or converting, focus -1 when not en
   assert.deepEqual(suggestionsOf({ completions: ['は'], focusedCompletion: 5, state: 'suggesting' }), { items: ['は'], focused: -1, afterCommit: false });
   // An output from an older package without the field.
   assert.equal(suggestionsOf({ state: 'precomposition' }), null);
+});
+
+test('AltGr and Option characters are text, not shortcuts', () => {
+  const altGr = (/** @type {string} */ k) => k === 'AltGraph';
+  assert.equal(modsOf({ key: '€', ctrlKey: true, altKey: true, getModifierState: altGr }), 0);
+  assert.equal(modsOf({ key: 'å', altKey: true }), 0, 'Option+a on a Mac');
+  assert.equal(modsOf({ key: 'Å', altKey: true, shiftKey: true }), SHIFT);
+  assert.equal(modsOf({ key: 'a', altKey: true }), ALT, 'Alt+a stays a shortcut');
+  assert.equal(modsOf({ key: 'c', ctrlKey: true }), CTRL);
+  assert.equal(modsOf({ key: 'ArrowLeft', ctrlKey: true, altKey: true, getModifierState: altGr }), CTRL | ALT, 'named keys keep their modifiers');
+});
+
+test('fields for codes, card numbers, phone numbers, e-mail and URLs start with the IME off', () => {
+  const el = (/** @type {Record<string, string>} */ attrs) => ({ getAttribute: (/** @type {string} */ n) => attrs[n] ?? null });
+  assert.equal(startsDirect(el({ autocomplete: 'one-time-code' })), true);
+  assert.equal(startsDirect(el({ autocomplete: 'cc-number' })), true);
+  assert.equal(startsDirect(el({ autocomplete: 'section-a billing email' })), true);
+  assert.equal(startsDirect(el({ inputmode: 'numeric' })), true);
+  assert.equal(startsDirect(el({ inputmode: 'tel' })), true);
+  assert.equal(startsDirect(el({ inputmode: 'text', autocomplete: 'name' })), false);
+  assert.equal(startsDirect(el({})), false);
 });

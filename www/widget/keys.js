@@ -2,7 +2,7 @@
 // its outputs (commits, the preedit, the lists) come back to the field. Holds the composition
 // state of one field; drawing is the caller's (`render`).
 
-import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf } from '../keymap.js';
+import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect } from '../keymap.js';
 
 /** @typedef {import('../types.js').ImeOutput} ImeOutput */
 /** @typedef {import('../types.js').HenkanHandle} HenkanHandle */
@@ -47,7 +47,8 @@ export class KeyHandler {
     this.render = render;
     /** @type {number | null} the wasm session, opened with the first key */
     this.session = null;
-    this.enabled = options.enabled ?? true;
+    // On, except in fields for codes and numbers (the page's option wins).
+    this.enabled = options.enabled ?? !startsDirect(el);
     /** An OS IME composition is under way. */
     this.osComposing = false;
     /** @type {ImeOutput | null} the last output */
@@ -56,6 +57,8 @@ export class KeyHandler {
     this.previewTimer = null;
     /** @type {string | null} the text a reconversion in a contenteditable replaced */
     this.reconverted = null;
+    /** Our own composition events are being dispatched (not an OS IME's). */
+    this.dispatching = false;
   }
 
   /** Opens the session lazily: the model may still be loading at attach time. */
@@ -108,8 +111,9 @@ export class KeyHandler {
   /** @param {KeyboardEvent} e */
   keyDown(e) {
     const { ime, options } = this;
-    // Keys compose as soon as the wasm module runs; they convert once the dictionary is in.
-    if (!ime.composes) return;
+    // Keys compose as soon as the wasm module runs; they convert once the dictionary is in. A key
+    // the page has handled already is the page's.
+    if (!ime.composes || e.defaultPrevented) return;
     if (fieldKind(this.el) === null) {
       // The field became a password field (or read-only): drop any composition, store nothing.
       this.drop();
@@ -220,13 +224,37 @@ export class KeyHandler {
 
   /** An OS IME composition starts: ours is committed first, and stays out of its way. */
   compositionStart() {
+    if (this.dispatching) return; // our own event, for the page
     this.osComposing = true;
     if (this.hasComposition() || this.hasSuggestions()) this.flush(true);
     this.render();
   }
 
   compositionEnd() {
+    if (this.dispatching) return;
     this.osComposing = false;
+  }
+
+  /**
+   * Tells the page about the composition as a native IME does, with `compositionstart`,
+   * `compositionupdate` (the preedit) and `compositionend` (the committed text) on the field, so
+   * that editors and shortcut handlers (Enter that sends a message) can tell one is under way.
+   * @param {string} before the preedit before
+   * @param {string} after the preedit now
+   * @param {string} committed text committed in between
+   */
+  announce(before, after, committed) {
+    if (!before && !after) return;
+    const fire = (/** @type {string} */ type, /** @type {string} */ data) =>
+      this.el.dispatchEvent(new CompositionEvent(type, { bubbles: true, data }));
+    this.dispatching = true;
+    try {
+      if (before && (!after || committed)) fire('compositionend', committed);
+      if (after && (!before || committed)) fire('compositionstart', '');
+      if (after && (after !== before || committed)) fire('compositionupdate', after);
+    } finally {
+      this.dispatching = false;
+    }
   }
 
   /** @param {MouseEvent} e a mousedown on the field */
@@ -286,6 +314,7 @@ export class KeyHandler {
     const text = this.last?.preedit.text ?? '';
     this.last = null;
     if (text) this.commit.insert(text, true);
+    this.announce(text, '', text);
     this.render();
   }
 
@@ -299,7 +328,9 @@ export class KeyHandler {
         // nothing to drop
       }
     }
+    const before = this.last?.preedit.text ?? '';
     this.last = null;
+    this.announce(before, '', '');
     this.render();
   }
 
@@ -308,6 +339,7 @@ export class KeyHandler {
    * @param {boolean} fallback
    */
   apply(out, fallback) {
+    const before = this.last?.preedit.text ?? '';
     this.last = out;
     this.enabled = out.mode !== 'direct';
     if (out.committed) {
@@ -319,6 +351,7 @@ export class KeyHandler {
       if (!out.committed) this.commit.insert(this.reconverted, fallback);
       this.reconverted = null;
     }
+    this.announce(before, out.preedit.text, out.committed);
     this.render();
   }
 
