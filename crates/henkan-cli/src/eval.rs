@@ -65,8 +65,75 @@ pub struct ConversionArgs {
     /// exact top-1 and its standard error (points).
     #[arg(long, value_parser = engine_parser())]
     versus: Option<Scoring>,
+    /// The same sentences as gold words, `surface/reading/POS` per word and one line per
+    /// sentence (e.g. ../shared/data/dev/kwdlc.test.tok): also report where the expected text
+    /// of each segment of the first conversion stands among that segment's candidates, for
+    /// the segments whose reading starts and ends at gold word boundaries.
+    #[arg(long)]
+    candidates: Option<PathBuf>,
     #[command(flatten)]
     neural: NeuralArgs,
+}
+
+/// Where the expected text of a segment stands among its candidates (`--candidates`).
+#[derive(Default)]
+struct CandidateRanks {
+    /// Segments that start and end at gold word boundaries.
+    aligned: usize,
+    /// Their ranks (1 = first candidate) where the expected text is a candidate.
+    ranks: Vec<usize>,
+    /// Candidates per segment, all segments.
+    listed: usize,
+    segments: usize,
+}
+
+impl CandidateRanks {
+    /// Adds the segments of `conv`, whose reading is cut into the gold words of `gold` (a
+    /// `.tok` line); a sentence whose gold readings do not spell its reading is skipped.
+    fn add(&mut self, conv: &henkan::Conversion, gold: &str) {
+        let mut words = Vec::new();
+        let mut at = 0;
+        for w in gold.split_whitespace() {
+            let mut f = w.split('/');
+            let (surface, reading) = (f.next().unwrap_or(""), f.next().unwrap_or(""));
+            let len = reading.chars().count();
+            words.push((at, at + len, surface));
+            at += len;
+        }
+        let spelled: String = conv.segments.iter().map(|s| s.reading.as_str()).collect();
+        if spelled.chars().count() != at {
+            return;
+        }
+        for seg in &conv.segments {
+            self.segments += 1;
+            self.listed += seg.candidates.len();
+            let (a, e) = (seg.start, seg.start + seg.len);
+            let (Some(i), Some(j)) = (
+                words.iter().position(|w| w.0 == a),
+                words.iter().position(|w| w.1 == e),
+            ) else {
+                continue;
+            };
+            self.aligned += 1;
+            let want: String = words[i..=j].iter().map(|w| w.2).collect();
+            if let Some(k) = seg.candidates.iter().position(|c| *c == want) {
+                self.ranks.push(k + 1);
+            }
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let n = self.aligned.max(1) as f64;
+        let within = |k: usize| self.ranks.iter().filter(|&&r| r <= k).count() as f64 / n;
+        serde_json::json!({
+            "aligned_segments": self.aligned,
+            "found": self.ranks.len() as f64 / n,
+            "first": within(1),
+            "first_page": within(henkan::ime::PAGE_SIZE),
+            "mean_rank_found": self.ranks.iter().sum::<usize>() as f64 / self.ranks.len().max(1) as f64,
+            "mean_candidates": self.listed as f64 / self.segments.max(1) as f64,
+        })
+    }
 }
 
 fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
@@ -96,6 +163,9 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         .transpose()?;
     let with_context = a.context_lines > 0 && kind != Scoring::Classic;
     let mut paired = Paired::default();
+    let gold = a.candidates.as_deref().map(read_text).transpose()?;
+    let mut gold_lines = gold.as_deref().map(|t| t.lines());
+    let mut ranks = CandidateRanks::default();
     for (reading, expected) in &pairs {
         if with_context {
             session.set_context_words(&engine, &context.words());
@@ -104,6 +174,9 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         let t0 = Instant::now();
         let conv = session.convert_reading(&engine, reading);
         times.push(t0.elapsed().as_secs_f64() * 1000.0);
+        if let Some(line) = gold_lines.as_mut().and_then(|l| l.next()) {
+            ranks.add(&conv, line);
+        }
         let got = conv.text();
         if got == *expected {
             top1 += 1;
@@ -183,6 +256,21 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
                 paired.se_points()
             );
         }
+    }
+    if gold.is_some() {
+        let r = ranks.json();
+        if !json {
+            outln!(
+                "candidates: {} aligned segments; expected text among the candidates {:.2}%, first {:.2}%, on the first page {:.2}%; mean rank where found {:.3}; {:.2} candidates per segment",
+                r["aligned_segments"],
+                100.0 * r["found"].as_f64().unwrap_or(0.0),
+                100.0 * r["first"].as_f64().unwrap_or(0.0),
+                100.0 * r["first_page"].as_f64().unwrap_or(0.0),
+                r["mean_rank_found"].as_f64().unwrap_or(0.0),
+                r["mean_candidates"].as_f64().unwrap_or(0.0),
+            );
+        }
+        result["candidates"] = r;
     }
     if json {
         outln!("{result}");

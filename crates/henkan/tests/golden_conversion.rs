@@ -486,3 +486,42 @@ fn a_conversion_does_not_start_with_a_suffix() {
         assert_conversions(&engine, &mut session_for(scoring), &cases, scoring);
     }
 }
+
+/// Segment candidates (`tests/golden/candidates.tsv`), with every engine the model has: the
+/// real words are offered, and made-up re-cuts of a one-kanji reading with kana fragments are
+/// not. `ことし` offered three pages of `子とし 娘とし 個とし …` (a one-kanji noun, the
+/// particle と and the verb し, the segmenter keeping `として` together) and `つかいました`
+/// `付かいました 突かいました …` beside `使いました`.
+#[test]
+fn golden_candidates() {
+    let engine = shipped_engine();
+    let table = include_str!("../../../tests/golden/candidates.tsv");
+    let mut failures = Vec::new();
+    for scoring in [Scoring::Classic, engine.default_scoring()] {
+        let mut s = session_for(scoring);
+        for line in table
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let mut cols = line.split('\t');
+            let reading = cols.next().unwrap();
+            let offered = cols.next().unwrap_or("");
+            let not_offered = cols.next().unwrap_or("");
+            s.clear();
+            let conv = s.convert_reading(&engine, reading);
+            assert_eq!(conv.segments.len(), 1, "{reading}: one segment");
+            let cands = &conv.segments[0].candidates;
+            for w in offered.split_whitespace() {
+                if !cands.iter().any(|c| c == w) {
+                    failures.push(format!("{scoring:?} {reading}: {w} missing from {cands:?}"));
+                }
+            }
+            for w in not_offered.split_whitespace() {
+                if cands.iter().any(|c| c == w) {
+                    failures.push(format!("{scoring:?} {reading}: {w} offered in {cands:?}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
