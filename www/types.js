@@ -18,6 +18,8 @@
 /**
  * @typedef {object} CandidateList
  * @property {string[]} items
+ * @property {string[]} [annotations] the form annotation of each item (`[全]カタカナ`,
+ *   `[半]数字`, `[環境依存]`, …; empty: none)
  * @property {number} selected
  * @property {number} pageSize
  * @property {boolean} open

@@ -16,6 +16,8 @@ export const CSS = `
 .henkan-candidates li[aria-selected="true"], .henkan-suggestions li[aria-selected="true"] { background: #1f5fd6; color: #fff; }
 .henkan-candidates .henkan-num, .henkan-suggestions .henkan-num { display: inline-block; width: 1.5em; color: #777; font-size: 0.85em; }
 .henkan-candidates li[aria-selected="true"] .henkan-num, .henkan-suggestions li[aria-selected="true"] .henkan-num { color: #dbe6ff; }
+.henkan-candidates .henkan-annotation { margin-left: 1em; color: #666; font-size: 0.85em; }
+.henkan-candidates li[aria-selected="true"] .henkan-annotation { color: #dbe6ff; }
 .henkan-candidates li.henkan-page, .henkan-suggestions li.henkan-page { cursor: default; color: #777; font-size: 12px; text-align: right; padding: 0 8px; }
 .henkan-suggestions { border-style: dashed; border-color: #6d8fc9; background: #fbfcff; }
 .henkan-suggestions li.henkan-heading { cursor: default; color: #4a6aa5; font-size: 11px; padding: 0 8px 1px; border-bottom: 1px solid #e2e8f3; }

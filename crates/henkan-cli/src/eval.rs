@@ -43,8 +43,9 @@ pub struct ConversionArgs {
     /// Print each wrong conversion.
     #[arg(long)]
     errors: bool,
-    /// How digits of converted numbers are written.
-    #[arg(long, value_enum, default_value = "full")]
+    /// How digits of converted numbers are written (kwdlc.test writes them full width: use
+    /// `--digits full` there).
+    #[arg(long, value_enum, default_value = "half")]
     digits: Digits,
     /// Start each sentence's LSTM from the state after the expected text of the N lines
     /// before it (the text a user has committed just before, e.g. earlier sentences of the
@@ -141,10 +142,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
     let (pairs, kind) = a.sentences.read(&engine)?;
     let json = a.sentences.json;
     let mut session = session_for(&engine, kind, &a.neural)?;
-    session.set_digit_width(match a.digits {
-        Digits::Full => henkan::lattice::DigitWidth::Full,
-        Digits::Half => henkan::lattice::DigitWidth::Half,
-    });
+    session.set_digit_width(a.digits.width());
     let (mut top1, mut top10) = (0usize, 0usize);
     let (mut sum_lcs, mut sum_got, mut sum_exp) = (0usize, 0usize, 0usize);
     let mut times = Vec::with_capacity(pairs.len());

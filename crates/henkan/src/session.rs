@@ -289,7 +289,8 @@ impl Session {
         &self.composer
     }
 
-    /// Sets how digits of converted numbers are written (default: full width).
+    /// Sets how digits of converted numbers are written (default: half width, as Google
+    /// Japanese Input writes them).
     pub fn set_digit_width(&mut self, digits: crate::lattice::DigitWidth) {
         self.lattice.digits = digits;
     }
@@ -827,7 +828,11 @@ fn add_symbols(
     let extra = crate::symbols::for_reading(reading)
         .iter()
         .map(|s| s.to_string())
-        .chain(dates.iter().map(|d| digits.apply(d)));
+        .chain(dates.iter().map(|d| match digits {
+            // one width throughout: ２０２６／１１／２６, not ２０２６/１１/２６
+            crate::lattice::DigitWidth::Full => crate::composer::to_full_ascii(d),
+            crate::lattice::DigitWidth::Half => d.clone(),
+        }));
     insert_new(out, SYMBOLS_AT.min(out.len()), extra);
 }
 
