@@ -7,7 +7,7 @@ use crate::args::{
 use crate::predict::load_ngram;
 use anyhow::{bail, Context, Result};
 use henkan::options::Scoring;
-use henkan::predict::eval::{Predictor, Word};
+use henkan::predict::eval::{Predictor, SavesKeys, Word};
 use henkan::Engine;
 use henkan_builder::gold::CommittedContext;
 use std::path::{Path, PathBuf};
@@ -394,6 +394,11 @@ pub struct PredictionArgs {
     /// With --lm lstm: n-gram candidates re-ranked per call.
     #[arg(long, default_value_t = henkan::predict::neural::LSTM_CANDIDATES)]
     lstm_candidates: usize,
+    /// Only predictions whose reading has at least this many kana count, as the IME shows
+    /// only words that save keystrokes (`henkan::predict::MIN_READING_CHARS`); 1: every
+    /// prediction.
+    #[arg(long, default_value_t = henkan::predict::MIN_READING_CHARS)]
+    min_reading: usize,
     #[arg(long)]
     json: bool,
 }
@@ -504,7 +509,10 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
     let (n, mut ms) = match a.lm {
         PredictLm::Ngram => {
             let mut p = Timed {
-                inner: ngram_predictor,
+                inner: SavesKeys {
+                    inner: ngram_predictor,
+                    min_reading: a.min_reading,
+                },
                 ms: Vec::new(),
             };
             (henkan::predict::eval::evaluate(&lines, &mut p), p.ms)
@@ -520,13 +528,16 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
             inner.candidates = a.lstm_candidates;
             let inner = inner.with_full_vocabulary(a.lstm_full_vocabulary);
             let mut p = Timed {
-                inner,
+                inner: SavesKeys {
+                    inner,
+                    min_reading: a.min_reading,
+                },
                 ms: Vec::new(),
             };
             let n = henkan::predict::eval::evaluate(&lines, &mut p);
             eprintln!(
                 "lstm: {} of {} candidates scored as <unk>",
-                p.inner.unk_candidates, p.inner.scored_candidates
+                p.inner.inner.unk_candidates, p.inner.inner.scored_candidates
             );
             (n, p.ms)
         }
@@ -541,9 +552,13 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
             PredictLm::Ngram => "ngram",
             PredictLm::Lstm => "lstm",
         },
+        "min_reading": a.min_reading,
         "words": n.words,
         "nwp_top1": n.top1 as f64 / w,
         "nwp_top3": n.top3 as f64 / w,
+        "long_words": n.long_words,
+        "long_top1": n.long_top1 as f64 / n.long_words.max(1) as f64,
+        "long_top3": n.long_top3 as f64 / n.long_words.max(1) as f64,
         "ksr": n.ksr(),
         "mean_ms": mean,
         "p95_ms": p95,

@@ -1148,6 +1148,12 @@ impl Ime {
         self.session.set_learning(on);
     }
 
+    /// Suggestions of one kana (`の`, `は`) on or off; off by default: such a word takes as many
+    /// keys to type as to pick, so only words of two kana or more and phrases are suggested.
+    pub fn set_short_suggestions(&mut self, on: bool) {
+        self.suggester.set_short_words(on);
+    }
+
     /// How the digits of conversion results are written: half width (`2025年`, the default, as
     /// Google Japanese Input) or full width (`２０２５年`). Digits typed while composing show as
     /// the composer gives them (full width in hiragana mode).
