@@ -18,6 +18,8 @@
 /**
  * @typedef {object} CandidateList
  * @property {string[]} items
+ * @property {string[]} [annotations] the form annotation of each item (`[全]カタカナ`,
+ *   `[半]数字`, `[環境依存]`, …; empty: none)
  * @property {number} selected
  * @property {number} pageSize
  * @property {boolean} open
@@ -69,6 +71,7 @@
  * @property {(session: number) => void} cancel
  * @property {(session: number, live: boolean) => void} setLive
  * @property {(session: number, on: boolean) => void} setLiveConversion
+ * @property {(session: number, width: 'half' | 'full') => void} setDigitWidth
  * @property {(session: number, text: string) => ImeOutput} reconvert
  * @property {() => number} learningVersion
  * @property {() => string} exportLearning

@@ -46,6 +46,8 @@ import { KeyHandler } from './widget/keys.js';
  * @property {boolean} [indicator] show the on/off indicator while focused (default true)
  * @property {boolean} [live] convert on every key while composing, so outputs carry the n-best
  *   list and segments (default false: a page that only needs the preedit saves that work)
+ * @property {'half' | 'full'} [digits] how the digits of conversion results are written: `2025年`
+ *   (default, as Google Japanese Input) or `２０２５年`; dates follow (`2026/11/26`)
  * @property {boolean} [liveConversion] live conversion, as macOS and Windows 11 IMEs have it: the
  *   preedit shows the best conversion as you type, Enter commits it, Space opens the candidates
  *   (default false)

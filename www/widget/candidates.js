@@ -40,7 +40,18 @@ export class CandidateWindow {
     if (cands && cands.open && cands.items.length > 0) {
       const { options, page } = candidatePage(cands);
       /** @type {HTMLLIElement[]} */
-      const items = options.map((row) => optionElement(doc, this.optionId(row.index), row));
+      const items = options.map((row) => {
+        const li = optionElement(doc, this.optionId(row.index), row);
+        // The form annotation beside the candidate, as Mozc shows it: [全]カタカナ, [環境依存], …
+        const note = cands.annotations?.[row.index];
+        if (note) {
+          const span = doc.createElement('span');
+          span.className = 'henkan-annotation';
+          span.textContent = note;
+          li.append(span);
+        }
+        return li;
+      });
       if (page !== null) items.push(presentationRow(doc, 'henkan-page', page));
       list.replaceChildren(...items);
       list.style.display = 'block';

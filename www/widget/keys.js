@@ -68,6 +68,7 @@ export class KeyHandler {
       this.session = ime.handle.openSession();
       ime.handle.setLive(this.session, options.live ?? false);
       if (options.liveConversion) ime.handle.setLiveConversion(this.session, true);
+      if (options.digits === 'full') ime.handle.setDigitWidth(this.session, 'full');
       if (options.predictions === false) ime.handle.setPredictions(this.session, false);
       if (options.learning === false) ime.handle.setLearning(this.session, false);
       if (!this.enabled) ime.handle.setEnabled(this.session, false);

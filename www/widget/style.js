@@ -25,6 +25,8 @@ export const CSS = `
 .henkan-candidates li[aria-selected="true"], .henkan-suggestions li[aria-selected="true"] { background: #1f5fd6; color: #fff; }
 .henkan-candidates .henkan-num, .henkan-suggestions .henkan-num { display: inline-block; width: 1.5em; color: #666; font-size: 0.85em; }
 .henkan-candidates li[aria-selected="true"] .henkan-num, .henkan-suggestions li[aria-selected="true"] .henkan-num { color: #dbe6ff; }
+.henkan-candidates .henkan-annotation { margin-left: 1em; color: #666; font-size: 0.85em; }
+.henkan-candidates li[aria-selected="true"] .henkan-annotation { color: #dbe6ff; }
 .henkan-candidates li.henkan-page, .henkan-suggestions li.henkan-page { cursor: default; color: #666; font-size: 12px; text-align: right; padding: 0 8px; }
 .henkan-suggestions { border-style: dashed; border-color: #6d8fc9; background: #fbfcff; }
 .henkan-suggestions.henkan-passive { pointer-events: none; }

@@ -172,10 +172,20 @@ impl SentencesArgs {
 /// How converted numbers write their digits.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
 pub enum Digits {
-    /// Full-width (１２３), as the IME types them in hiragana mode.
+    /// Full-width (１２３).
     Full,
-    /// Half-width (123).
+    /// Half-width (123), the IME's default, as Google Japanese Input.
     Half,
+}
+
+impl Digits {
+    /// The engine's setting.
+    pub fn width(self) -> henkan::lattice::DigitWidth {
+        match self {
+            Digits::Full => henkan::lattice::DigitWidth::Full,
+            Digits::Half => henkan::lattice::DigitWidth::Half,
+        }
+    }
 }
 
 /// The model file: `--model`, else `$HENKAN_MODEL`, else `models/henkan.henkan` in the working

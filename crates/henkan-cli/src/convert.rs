@@ -1,6 +1,8 @@
 //! `henkan convert`: the best conversion of romaji or kana, its segments and n-best.
 
-use crate::args::{engine_or_default, engine_parser, is_romaji, load, session_for, NeuralArgs};
+use crate::args::{
+    engine_or_default, engine_parser, is_romaji, load, session_for, Digits, NeuralArgs,
+};
 use anyhow::Result;
 use henkan::options::Scoring;
 use henkan::{Engine, Session};
@@ -23,6 +25,9 @@ pub struct ConvertArgs {
     /// Previously committed text (kana or romaji) the LSTM starts from.
     #[arg(long)]
     context: Option<String>,
+    /// How digits of converted numbers are written.
+    #[arg(long, value_enum, default_value = "half")]
+    digits: Digits,
     #[command(flatten)]
     neural: NeuralArgs,
 }
@@ -32,6 +37,7 @@ pub fn run(model: &Option<PathBuf>, args: ConvertArgs) -> Result<()> {
     let engine = load(model)?;
     let scoring = engine_or_default(&engine, args.engine);
     let mut session = session_for(&engine, scoring, &args.neural)?;
+    session.set_digit_width(args.digits.width());
     if let Some(ctx) = args.context {
         let reading = if is_romaji(&ctx) {
             session.clear();

@@ -7,7 +7,7 @@ use crate::args::{
 use crate::predict::load_ngram;
 use anyhow::{bail, Context, Result};
 use henkan::options::Scoring;
-use henkan::predict::eval::{Predictor, Word};
+use henkan::predict::eval::{Predictor, SavesKeys, Word};
 use henkan::Engine;
 use henkan_builder::gold::CommittedContext;
 use std::path::{Path, PathBuf};
@@ -43,8 +43,9 @@ pub struct ConversionArgs {
     /// Print each wrong conversion.
     #[arg(long)]
     errors: bool,
-    /// How digits of converted numbers are written.
-    #[arg(long, value_enum, default_value = "full")]
+    /// How digits of converted numbers are written (kwdlc.test writes them full width: use
+    /// `--digits full` there).
+    #[arg(long, value_enum, default_value = "half")]
     digits: Digits,
     /// Start each sentence's LSTM from the state after the expected text of the N lines
     /// before it (the text a user has committed just before, e.g. earlier sentences of the
@@ -67,8 +68,75 @@ pub struct ConversionArgs {
     /// exact top-1 and its standard error (points).
     #[arg(long, value_parser = engine_parser())]
     versus: Option<Scoring>,
+    /// The same sentences as gold words, `surface/reading/POS` per word and one line per
+    /// sentence (e.g. ../shared/data/dev/kwdlc.test.tok): also report where the expected text
+    /// of each segment of the first conversion stands among that segment's candidates, for
+    /// the segments whose reading starts and ends at gold word boundaries.
+    #[arg(long)]
+    candidates: Option<PathBuf>,
     #[command(flatten)]
     neural: NeuralArgs,
+}
+
+/// Where the expected text of a segment stands among its candidates (`--candidates`).
+#[derive(Default)]
+struct CandidateRanks {
+    /// Segments that start and end at gold word boundaries.
+    aligned: usize,
+    /// Their ranks (1 = first candidate) where the expected text is a candidate.
+    ranks: Vec<usize>,
+    /// Candidates per segment, all segments.
+    listed: usize,
+    segments: usize,
+}
+
+impl CandidateRanks {
+    /// Adds the segments of `conv`, whose reading is cut into the gold words of `gold` (a
+    /// `.tok` line); a sentence whose gold readings do not spell its reading is skipped.
+    fn add(&mut self, conv: &henkan::Conversion, gold: &str) {
+        let mut words = Vec::new();
+        let mut at = 0;
+        for w in gold.split_whitespace() {
+            let mut f = w.split('/');
+            let (surface, reading) = (f.next().unwrap_or(""), f.next().unwrap_or(""));
+            let len = reading.chars().count();
+            words.push((at, at + len, surface));
+            at += len;
+        }
+        let spelled: String = conv.segments.iter().map(|s| s.reading.as_str()).collect();
+        if spelled.chars().count() != at {
+            return;
+        }
+        for seg in &conv.segments {
+            self.segments += 1;
+            self.listed += seg.candidates.len();
+            let (a, e) = (seg.start, seg.start + seg.len);
+            let (Some(i), Some(j)) = (
+                words.iter().position(|w| w.0 == a),
+                words.iter().position(|w| w.1 == e),
+            ) else {
+                continue;
+            };
+            self.aligned += 1;
+            let want: String = words[i..=j].iter().map(|w| w.2).collect();
+            if let Some(k) = seg.candidates.iter().position(|c| *c == want) {
+                self.ranks.push(k + 1);
+            }
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let n = self.aligned.max(1) as f64;
+        let within = |k: usize| self.ranks.iter().filter(|&&r| r <= k).count() as f64 / n;
+        serde_json::json!({
+            "aligned_segments": self.aligned,
+            "found": self.ranks.len() as f64 / n,
+            "first": within(1),
+            "first_page": within(henkan::ime::PAGE_SIZE),
+            "mean_rank_found": self.ranks.iter().sum::<usize>() as f64 / self.ranks.len().max(1) as f64,
+            "mean_candidates": self.listed as f64 / self.segments.max(1) as f64,
+        })
+    }
 }
 
 fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
@@ -76,10 +144,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
     let (pairs, kind) = a.sentences.read(&engine)?;
     let json = a.sentences.json;
     let mut session = session_for(&engine, kind, &a.neural)?;
-    session.set_digit_width(match a.digits {
-        Digits::Full => henkan::lattice::DigitWidth::Full,
-        Digits::Half => henkan::lattice::DigitWidth::Half,
-    });
+    session.set_digit_width(a.digits.width());
     let (mut top1, mut top10) = (0usize, 0usize);
     let (mut sum_lcs, mut sum_got, mut sum_exp) = (0usize, 0usize, 0usize);
     let mut times = Vec::with_capacity(pairs.len());
@@ -98,6 +163,9 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         .transpose()?;
     let with_context = a.context_lines > 0 && kind != Scoring::Classic;
     let mut paired = Paired::default();
+    let gold = a.candidates.as_deref().map(read_text).transpose()?;
+    let mut gold_lines = gold.as_deref().map(|t| t.lines());
+    let mut ranks = CandidateRanks::default();
     for (reading, expected) in &pairs {
         if with_context {
             session.set_context_words(&engine, &context.words());
@@ -106,6 +174,9 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         let t0 = Instant::now();
         let conv = session.convert_reading(&engine, reading);
         times.push(t0.elapsed().as_secs_f64() * 1000.0);
+        if let Some(line) = gold_lines.as_mut().and_then(|l| l.next()) {
+            ranks.add(&conv, line);
+        }
         let got = conv.text();
         if got == *expected {
             top1 += 1;
@@ -186,6 +257,21 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
                 paired.se_points()
             );
         }
+    }
+    if gold.is_some() {
+        let r = ranks.json();
+        if !json {
+            outln!(
+                "candidates: {} aligned segments; expected text among the candidates {:.2}%, first {:.2}%, on the first page {:.2}%; mean rank where found {:.3}; {:.2} candidates per segment",
+                r["aligned_segments"],
+                100.0 * r["found"].as_f64().unwrap_or(0.0),
+                100.0 * r["first"].as_f64().unwrap_or(0.0),
+                100.0 * r["first_page"].as_f64().unwrap_or(0.0),
+                r["mean_rank_found"].as_f64().unwrap_or(0.0),
+                r["mean_candidates"].as_f64().unwrap_or(0.0),
+            );
+        }
+        result["candidates"] = r;
     }
     if json {
         outln!("{result}");
@@ -311,6 +397,11 @@ pub struct PredictionArgs {
     /// With --lm lstm: n-gram candidates re-ranked per call.
     #[arg(long, default_value_t = henkan::predict::neural::LSTM_CANDIDATES)]
     lstm_candidates: usize,
+    /// Only predictions whose reading has at least this many kana count, as the IME shows
+    /// only words that save keystrokes (`henkan::predict::MIN_READING_CHARS`); 1: every
+    /// prediction.
+    #[arg(long, default_value_t = henkan::predict::MIN_READING_CHARS)]
+    min_reading: usize,
     #[arg(long)]
     json: bool,
 }
@@ -421,7 +512,10 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
     let (n, mut ms) = match a.lm {
         PredictLm::Ngram => {
             let mut p = Timed {
-                inner: ngram_predictor,
+                inner: SavesKeys {
+                    inner: ngram_predictor,
+                    min_reading: a.min_reading,
+                },
                 ms: Vec::new(),
             };
             (henkan::predict::eval::evaluate(&lines, &mut p), p.ms)
@@ -437,13 +531,16 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
             inner.candidates = a.lstm_candidates;
             let inner = inner.with_full_vocabulary(a.lstm_full_vocabulary);
             let mut p = Timed {
-                inner,
+                inner: SavesKeys {
+                    inner,
+                    min_reading: a.min_reading,
+                },
                 ms: Vec::new(),
             };
             let n = henkan::predict::eval::evaluate(&lines, &mut p);
             eprintln!(
                 "lstm: {} of {} candidates scored as <unk>",
-                p.inner.unk_candidates, p.inner.scored_candidates
+                p.inner.inner.unk_candidates, p.inner.inner.scored_candidates
             );
             (n, p.ms)
         }
@@ -458,9 +555,13 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
             PredictLm::Ngram => "ngram",
             PredictLm::Lstm => "lstm",
         },
+        "min_reading": a.min_reading,
         "words": n.words,
         "nwp_top1": n.top1 as f64 / w,
         "nwp_top3": n.top3 as f64 / w,
+        "long_words": n.long_words,
+        "long_top1": n.long_top1 as f64 / n.long_words.max(1) as f64,
+        "long_top3": n.long_top3 as f64 / n.long_words.max(1) as f64,
         "ksr": n.ksr(),
         "mean_ms": mean,
         "p95_ms": p95,

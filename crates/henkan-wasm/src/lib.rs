@@ -806,6 +806,21 @@ impl Henkan {
         Ok(self.user.export(f))
     }
 
+    /// How a session writes the digits of conversion results: `"half"` (`2025年`, the
+    /// default, as Google Japanese Input) or `"full"` (`２０２５年`).
+    #[wasm_bindgen(js_name = setDigitWidth)]
+    pub fn set_digit_width(&mut self, session: u32, width: &str) -> Result<(), JsError> {
+        let digits = match width {
+            "half" => henkan::lattice::DigitWidth::Half,
+            "full" => henkan::lattice::DigitWidth::Full,
+            _ => return Err(JsError::new("digit width: \"half\" or \"full\"")),
+        };
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_digit_width(digits);
+        }
+        Ok(())
+    }
+
     /// Suggestions (completions while composing, next-word predictions after a commit) on or
     /// off for a session; on by default, offered only when the model has an n-gram.
     #[wasm_bindgen(js_name = setPredictions)]

@@ -15,6 +15,16 @@
 //! - henkan's own: at the start of the input, a suffix noun before more words (`篇` + `感`,
 //!   `編` + `間` for `へんかん`; a suffix cannot begin what the user types).
 //!
+//! Besides, henkan's own rule for *re-cuts* ([`recut`]): a candidate whose first word is one
+//! kanji (with its okurigana) that ends inside the first word of the segment's top candidate
+//! cuts that word's reading differently, and mostly makes up a word from a rare one-kanji
+//! reading and kana fragments: `子` + `と` + `し` beside `今年` for `ことし`, `生` + `合` beside
+//! `記号` for `きごう`, `付か` + `い` + `まし` + `た` beside `使いました` for `つかいました`. A
+//! re-cut with another content word in hiragana (`し`, a verb) is never offered; any other
+//! re-cut only when it is within 1000 times the probability of the top candidate (`来` +
+//! `たい` beside `期待` for `きたい` is, `入` + `刀` beside `乳糖` for `にゅうとう` is, `付か` +
+//! `い` + … is not), judged with the costs in `Session`.
+//!
 //! The cost filter (in `Session`'s candidates, [`crate::Session`]) runs besides these. Without the groups in the model
 //! ([`Segmenter::has_groups`]) nothing is filtered here.
 
@@ -29,6 +39,8 @@ pub struct Word {
     pub right: u16,
     /// Its surface.
     pub surface: String,
+    /// The length of its reading, in characters.
+    pub len: usize,
 }
 
 /// Candidates after this many are no longer offered when they are connected weak compounds
@@ -46,6 +58,53 @@ fn numeral(s: &str) -> bool {
             || ('０'..='９').contains(&c)
             || "〇一二三四五六七八九十百千万億兆".contains(c)
     })
+}
+
+fn kanji(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}' | '\u{20000}'..='\u{3134f}' | '々')
+}
+
+/// One kanji, then hiragana only (`子`, `付か`, `来`); not a numeral (`二人` is a number and
+/// its counter).
+fn one_kanji(s: &str) -> bool {
+    let mut cs = s.chars();
+    cs.next().is_some_and(kanji) && hiragana(cs.as_str()) && !numeral(s)
+}
+
+/// How a candidate cuts the reading of the segment's top candidate ([`recut`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recut {
+    /// It does not re-cut the top's first word: the other rules judge it.
+    No,
+    /// A one-kanji word ending inside the top's first word, then other words (`来` + `たい`
+    /// beside `期待`): offered only near the top's cost.
+    Composition,
+    /// The same with another content word in hiragana (`子` + `と` + `し` beside `今年`): never
+    /// offered.
+    Fragments,
+}
+
+/// Whether the candidate of `words` re-cuts the first word of the segment's top candidate,
+/// whose reading is `top_head` characters long (see the module's doc).
+pub fn recut(words: &[Word], seg: &Segmenter, top_head: usize) -> Recut {
+    use PosGroup::*;
+    let [w0, rest @ ..] = words else {
+        return Recut::No;
+    };
+    if rest.is_empty() || !one_kanji(&w0.surface) || w0.len >= top_head {
+        return Recut::No;
+    }
+    // a noun or an independent verb; suffixes in hiragana (`さ`, `たち`) end a word
+    let content = |w: &Word| {
+        [ContentNoun, WeakCompoundNounSuffix, WeakCompoundVerbSuffix]
+            .iter()
+            .any(|&g| seg.in_group(w.left, g))
+    };
+    if rest.iter().any(|w| content(w) && hiragana(&w.surface)) {
+        Recut::Fragments
+    } else {
+        Recut::Composition
+    }
 }
 
 /// Whether a candidate of `words` (in order) is noise by Mozc's POS rules when it would be the

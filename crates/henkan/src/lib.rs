@@ -24,6 +24,7 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+pub mod annotation;
 pub mod candidate_filter;
 pub mod composer;
 pub mod dates;

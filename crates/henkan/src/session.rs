@@ -10,7 +10,7 @@
 //! Typing extends the lattice by the new kana and runs the forward pass over the new nodes
 //! only; the conversion (segments, candidates, n-best) is computed on request.
 
-use crate::candidate_filter::{self, Word};
+use crate::candidate_filter::{self, Recut, Word};
 use crate::composer::{to_katakana, Composer};
 use crate::decoder::neural::{NeuralDecoder, NeuralOptions, Scoring};
 use crate::decoder::{segment_starts, Decoder, Path, Span, Within, MAX_POPS, MAX_POPS_SEGMENT};
@@ -390,7 +390,8 @@ impl Session {
         &self.composer
     }
 
-    /// Sets how digits of converted numbers are written (default: full width).
+    /// Sets how digits of converted numbers are written (default: half width, as Google
+    /// Japanese Input writes them).
     pub fn set_digit_width(&mut self, digits: crate::lattice::DigitWidth) {
         self.lattice.digits = digits;
     }
@@ -651,7 +652,9 @@ impl Session {
             };
             let best_surface = self.surface_of(engine, &best.nodes[s..e]);
             let resized = seg_span.begin < fixed_end;
-            let candidates = self.segment_candidates(engine, seg_span, best_surface, resized);
+            let top_head = (first.end - first.begin) as usize;
+            let candidates =
+                self.segment_candidates(engine, seg_span, best_surface, top_head, resized);
             let seg_reading = self.lattice.span(seg_span.begin, seg_span.end).to_string();
             segments.push(Segment {
                 len: seg_reading.chars().count(),
@@ -747,12 +750,15 @@ impl Session {
     /// paths, then digit twins, number forms, symbols and dates, the kana and the katakana. As
     /// in Mozc, a candidate is one segment (文節): a path the segmenter would split (`キュ` +
     /// `雨` for `きゅう`) is left out, unless the user resized the segment (`resized`), and so
-    /// is a path of several words far dearer than the first ([`CandidateFilter`]).
+    /// is a path of several words far dearer than the first ([`CandidateFilter`]) and a
+    /// made-up re-cut of the best's first word, `top_head` characters long
+    /// ([`candidate_filter::recut`]).
     fn segment_candidates(
         &mut self,
         engine: &Engine,
         span: Span,
         best: String,
+        top_head: usize,
         resized: bool,
     ) -> Vec<String> {
         let lattice = &self.lattice;
@@ -789,6 +795,7 @@ impl Session {
         let mut filter: Option<CandidateFilter> = None;
         let at_start = span.begin == 0;
         let mut out = vec![best];
+        let mut recuts = 0;
         for (p, s) in found {
             let structure = structure(&p);
             let f = filter.get_or_insert_with(|| CandidateFilter::new(p.cost, structure));
@@ -810,10 +817,21 @@ impl Session {
                         left: n.left_id,
                         right: n.right_id,
                         surface: lattice.surface(lexicon, n),
+                        len: usize::from(n.end - n.begin),
                     }
                 })
                 .collect();
-            if !candidate_filter::is_noise(&words, segmenter, out.len(), at_start) {
+            let made_up = match candidate_filter::recut(&words, segmenter, top_head) {
+                Recut::No => false,
+                Recut::Composition => !f.near_top(p.cost),
+                Recut::Fragments => true,
+            };
+            // the rank counts the re-cuts left out before: leaving them out does not bring a
+            // weak compound (`お嬉々します`) up into the first ten
+            let rank = out.len() + recuts;
+            if made_up {
+                recuts += 1;
+            } else if !candidate_filter::is_noise(&words, segmenter, rank, at_start) {
                 out.push(s);
                 f.accepted += 1;
             }
@@ -944,6 +962,12 @@ impl CandidateFilter {
         }
     }
 
+    /// Whether a path of `cost` is within 1000 times the first's probability (the offset of
+    /// [`Self::STRUCTURE_OFFSET`]): how near a re-cut must be ([`candidate_filter::recut`]).
+    fn near_top(&self, cost: i32) -> bool {
+        cost <= self.top_cost.saturating_add(Self::STRUCTURE_OFFSET)
+    }
+
     fn keeps(&self, p: &Proposal) -> bool {
         if p.words <= 1 || p.chars <= 1 {
             return true;
@@ -977,7 +1001,11 @@ fn add_symbols(
     let extra = crate::symbols::for_reading(reading)
         .iter()
         .map(|s| s.to_string())
-        .chain(dates.iter().map(|d| digits.apply(d)));
+        .chain(dates.iter().map(|d| match digits {
+            // one width throughout: ２０２６／１１／２６, not ２０２６/１１/２６
+            crate::lattice::DigitWidth::Full => crate::composer::to_full_ascii(d),
+            crate::lattice::DigitWidth::Half => d.clone(),
+        }));
     insert_new(out, SYMBOLS_AT.min(out.len()), extra);
 }
 

@@ -1,7 +1,7 @@
 //! Mozc's candidate-filter rules (`henkan::candidate_filter`) on a toy segmenter section with
 //! POS groups.
 
-use henkan::candidate_filter::{is_noise, Word};
+use henkan::candidate_filter::{is_noise, recut, Recut, Word};
 use henkan::model::SectionBytes;
 use henkan::pos::{PosGroup, Segmenter};
 use henkan_builder::segmenter::{with_pos_groups, write_segmenter};
@@ -47,6 +47,7 @@ fn words(ws: &[W]) -> Vec<Word> {
             left,
             right,
             surface: surface.to_string(),
+            len: surface.chars().count(),
         })
         .collect()
 }
@@ -109,4 +110,59 @@ fn mozc_noise_rules() {
     .unwrap();
     let ws = words(&[(4, 4, "買い"), (6, 6, "て")]);
     assert!(!is_noise(&ws, &bare, 3, false));
+}
+
+/// A word of a re-cut case: left id (= right id), surface, reading length.
+type R = (u16, &'static str, usize);
+
+#[test]
+fn recuts_of_the_top_candidates_first_word() {
+    let seg = toy();
+    let recut_of = |ws: &[R], top_head: usize| {
+        let words: Vec<Word> = ws
+            .iter()
+            .map(|&(id, surface, len)| Word {
+                left: id,
+                right: id,
+                surface: surface.to_string(),
+                len,
+            })
+            .collect();
+        recut(&words, &seg, top_head)
+    };
+    // (words, reading length of the top candidate's first word, verdict)
+    let cases: &[(&[R], usize, Recut)] = &[
+        // ことし, top 今年 (3 characters): 子 + と + し makes a verb of kana: never offered
+        (
+            &[(1, "子", 1), (7, "と", 1), (10, "し", 1)],
+            3,
+            Recut::Fragments,
+        ),
+        // きごう, top 記号: a prefix and a noun of one kanji, offered only near the top's cost
+        (&[(2, "生", 1), (1, "合", 2)], 3, Recut::Composition),
+        // つかいました, top 使い (3): the stem 付か with an ending
+        (
+            &[(10, "付か", 2), (5, "い", 1), (5, "ました", 3)],
+            3,
+            Recut::Composition,
+        ),
+        // きたい, top 期待: 来 + たい, a verb and its ending
+        (&[(10, "来", 1), (5, "たい", 2)], 3, Recut::Composition),
+        // きが, top 気 (1): 木 + が ends where the top's first word ends: not a re-cut
+        (&[(1, "木", 1), (7, "が", 1)], 1, Recut::No),
+        // one word, two kanji first, a numeral first, a kana word first: not re-cuts
+        (&[(1, "木郷", 3)], 3, Recut::No),
+        (&[(1, "古都", 2), (10, "し", 1)], 3, Recut::No),
+        (&[(1, "二", 1), (11, "人", 1)], 3, Recut::No),
+        (&[(1, "こと", 2), (11, "氏", 1)], 3, Recut::No),
+        // a suffix in hiragana ends a word: 分かりやす + さ is no fragment
+        (
+            &[(10, "分かりやす", 5), (11, "さ", 1)],
+            6,
+            Recut::Composition,
+        ),
+    ];
+    for &(ws, top_head, want) in cases {
+        assert_eq!(recut_of(ws, top_head), want, "{ws:?} top {top_head}");
+    }
 }

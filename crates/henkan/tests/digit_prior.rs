@@ -49,7 +49,7 @@ fn only_the_hybrid_reads_it() {
     without.neural.as_mut().unwrap().bias = WordBias::new();
     let r = "へいしゃではいちねんをとおして、りぞーとばいとをぼしゅうしております。";
     let with_prior = convert(&engine, Scoring::Hybrid, r);
-    assert!(with_prior.contains("１年"), "{with_prior}");
+    assert!(with_prior.contains("1年"), "{with_prior}");
     assert!(convert(&without, Scoring::Hybrid, r).contains("一年"));
     for scoring in [Scoring::Classic, Scoring::Neural] {
         assert_eq!(convert(&engine, scoring, r), convert(&without, scoring, r));

@@ -44,10 +44,29 @@ fn typed(ime: &mut Ime, engine: &Engine, text: &str) -> ImeOutput {
     last.expect("some text")
 }
 
+/// The words of the tiny corpus have one kana mostly (は, 木, 葉): these tests offer them too.
 fn ime() -> Ime {
     let mut ime = Ime::new();
     ime.set_live(false);
+    ime.set_short_suggestions(true);
     ime
+}
+
+/// By default a word of one kana is not suggested: it takes as many keys to type (`ha`) as to
+/// pick. After 今日 the next words began with は; now its phrase は木 is offered instead. Words of
+/// two kana and phrases stay.
+#[test]
+fn words_of_one_kana_are_not_suggested_by_default() {
+    let engine = engine();
+    let mut ime = Ime::new();
+    ime.set_live(false);
+    let out = typed(&mut ime, &engine, "kyo");
+    assert_eq!(out.completions, ["今日", "今日は木", "京", "京は葉"]);
+    press(&mut ime, &engine, "Tab", 0);
+    let out = press(&mut ime, &engine, "1", 0);
+    assert_eq!(out.committed, "今日");
+    // after 今日: は (its only follower) is left out, its phrase は木 offered; 京 (きょう) stays
+    assert_eq!(out.completions, ["は木", "今日", "今日は木", "京"]);
 }
 
 #[test]

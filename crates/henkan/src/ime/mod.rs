@@ -130,6 +130,10 @@ pub struct Preedit {
 pub struct CandidateList {
     /// All candidates, best first.
     pub items: Vec<String>,
+    /// The form annotation of each item (`[全]カタカナ`, `[半]数字`, `[環境依存]`, …;
+    /// empty: none), as the candidate window shows it beside the item
+    /// ([`crate::annotation`]).
+    pub annotations: Vec<String>,
     /// The selected one.
     pub selected: usize,
     /// Candidates per page; the page shown is the one holding `selected`.
@@ -1239,6 +1243,7 @@ impl Machine {
             let seg = &conv.segs[conv.focus];
             out.candidates = Some(CandidateList {
                 items: seg.candidates.clone(),
+                annotations: crate::annotation::annotate(&seg.candidates),
                 selected: seg.selected,
                 page_size: PAGE_SIZE,
                 open: conv.window,
@@ -1461,6 +1466,19 @@ impl Ime {
     /// time, [`crate::history`]) on or off; on by default. Off forgets what was learned.
     pub fn set_learning(&mut self, on: bool) {
         self.session.set_learning(on);
+    }
+
+    /// Suggestions of one kana (`の`, `は`) on or off; off by default: such a word takes as many
+    /// keys to type as to pick, so only words of two kana or more and phrases are suggested.
+    pub fn set_short_suggestions(&mut self, on: bool) {
+        self.suggester.set_short_words(on);
+    }
+
+    /// How the digits of conversion results are written: half width (`2025年`, the default, as
+    /// Google Japanese Input) or full width (`２０２５年`). Digits typed while composing show as
+    /// the composer gives them (full width in hiragana mode).
+    pub fn set_digit_width(&mut self, digits: crate::lattice::DigitWidth) {
+        self.session.set_digit_width(digits);
     }
 
     /// Whether learning is on.

@@ -126,10 +126,11 @@ pub const MAX_WORD_CHARS: usize = 64;
 /// dictionary words (`12月`, `１つ`), like Mozc's character-form setting for digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DigitWidth {
-    /// `１８日`: full width, as digits typed in hiragana mode are (MS-IME, Mozc default).
-    #[default]
+    /// `１８日`: full width, as digits typed in hiragana mode show in the preedit (MS-IME's
+    /// conversion default).
     Full,
-    /// `18日`.
+    /// `18日`: half width, Google Japanese Input's default for conversion results.
+    #[default]
     Half,
 }
 
@@ -261,7 +262,15 @@ impl Lattice {
     pub fn surface(&self, lexicon: &Lexicon, node: &Node) -> String {
         let reading = self.span(node.begin as usize, node.end as usize);
         if node.entry == UNKNOWN_ENTRY {
-            return reading.to_string();
+            // typed digits convert in the session's width, and so do the separators between
+            // them (１，０００ → 1,000): the width is applied with one character of context
+            // on each side
+            let (b, e) = (node.begin as usize, node.end as usize);
+            let before = self.span(b.saturating_sub(1), b);
+            let after = self.span(e, (e + 1).min(self.len()));
+            let wide = self.digits.apply(&[before, reading, after].concat());
+            let n = reading.chars().count();
+            return wide.chars().skip(before.chars().count()).take(n).collect();
         }
         if let Some(i) = phrase_of(node.entry) {
             return match self.phrases.get(i as usize) {

@@ -8,7 +8,9 @@
 //! Figures:
 //! - `nwp_topK`: share of the words (every token, `<unk>` counted as a miss) whose surface
 //!   is among the top-K next-word predictions given the previous words of the line (the
-//!   line starts at `<s>`).
+//!   line starts at `<s>`). `long_topK`: the same over the words whose reading has at least
+//!   [`super::MIN_READING_CHARS`] kana, the words a list of keystroke-saving predictions
+//!   offers (`--min-reading`).
 //! - `ksr` = (n_c − n_k) / n_c, the keystroke saving rate. n_c = romaji keystrokes to type
 //!   every known word's reading ([`super::romaji`], the kana of the whole line, so ん and っ
 //!   see the next word's first kana). n_k = keystrokes of a simulated user who types each
@@ -42,6 +44,29 @@ pub trait Predictor {
     fn predict(&mut self, history: &[Option<Word>], query: &str, limit: usize) -> Vec<Prediction>;
 }
 
+/// Passes on only the predictions that save keystrokes ([`super::saves_keys`]: a reading of
+/// at least [`super::MIN_READING_CHARS`] kana), as the IME's suggestion list shows them; with
+/// `min_reading` 1, every prediction.
+pub struct SavesKeys<P> {
+    /// The predictor filtered.
+    pub inner: P,
+    /// Fewest kana a prediction's reading has.
+    pub min_reading: usize,
+}
+
+impl<P: Predictor> Predictor for SavesKeys<P> {
+    fn predict(&mut self, history: &[Option<Word>], query: &str, limit: usize) -> Vec<Prediction> {
+        if self.min_reading <= 1 {
+            return self.inner.predict(history, query, limit);
+        }
+        // the words left out make room for the next ones
+        let mut preds = self.inner.predict(history, query, limit + 12);
+        preds.retain(|p| p.reading.chars().count() >= self.min_reading);
+        preds.truncate(limit);
+        preds
+    }
+}
+
 /// Counts of one evaluation.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EvalCounts {
@@ -51,6 +76,13 @@ pub struct EvalCounts {
     pub top1: usize,
     /// Words predicted within the top 3 with no kana typed.
     pub top3: usize,
+    /// Words whose reading has at least [`super::MIN_READING_CHARS`] kana: those a list of
+    /// keystroke-saving predictions can offer.
+    pub long_words: usize,
+    /// Of them, predicted at rank 1 with no kana typed.
+    pub long_top1: usize,
+    /// Of them, predicted within the top 3 with no kana typed.
+    pub long_top3: usize,
     /// Keystrokes to type every reading (n_c).
     pub keys_full: u64,
     /// Keystrokes with predictions (n_k).
@@ -98,6 +130,11 @@ pub fn evaluate(lines: &[Vec<Option<Word>>], predictor: &mut dyn Predictor) -> E
             let r0 = rank(&preds, &w.surface);
             n.top1 += usize::from(r0 == Some(0));
             n.top3 += usize::from(r0.is_some());
+            if super::saves_keys(&w.reading) {
+                n.long_words += 1;
+                n.long_top1 += usize::from(r0 == Some(0));
+                n.long_top3 += usize::from(r0.is_some());
+            }
             let span = spans[i].clone();
             let unit_costs = &costs[span.clone()];
             let full: u64 = unit_costs.iter().map(|&c| c as u64).sum();

@@ -77,6 +77,18 @@ pub struct Prediction {
     pub score: f32,
 }
 
+/// A single word is offered as a suggestion only when its reading has at least this many kana:
+/// a word of one kana (`の`, `は`, `、`) takes one or two keys to type, as many as picking it
+/// from the list, so it saves nothing and only pushes the words that do out of the list.
+/// Phrases are always offered. Measured on chat.dev: docs/prediction.md.
+pub const MIN_READING_CHARS: usize = 2;
+
+/// Whether a single-word prediction saves keystrokes: its reading has at least
+/// [`MIN_READING_CHARS`] kana.
+pub fn saves_keys(reading: &str) -> bool {
+    reading.chars().count() >= MIN_READING_CHARS
+}
+
 /// How many vocabulary words with the query's prefix are scored at most (short queries
 /// match thousands of words; they come in key order, so this is a bound on latency, not a
 /// ranking: a one-kana query may miss frequent words late in the order).

@@ -66,12 +66,21 @@ pub struct Suggester {
     /// The LSTM state of the committed text (made on first use when the model has an LSTM).
     lstm: Option<LstmState>,
     scratch: RerankScratch,
+    /// Whether words of one kana are offered too (off: only words that save keystrokes,
+    /// [`super::saves_keys`]).
+    short_words: bool,
 }
 
 impl Suggester {
     /// A field at the start of a text.
     pub fn new() -> Self {
         Suggester::default()
+    }
+
+    /// Offers words of one kana (`の`, `は`) too, or (the default) only words that save
+    /// keystrokes and phrases ([`super::MIN_READING_CHARS`]).
+    pub fn set_short_words(&mut self, on: bool) {
+        self.short_words = on;
     }
 
     /// The context (the last two committed words).
@@ -183,8 +192,10 @@ impl Suggester {
             if self.items.len() >= limit {
                 break;
             }
-            // A stem before っ (思っ, 行っ) never ends what the user wants to insert.
+            // A stem before っ (思っ, 行っ) never ends what the user wants to insert; a word of
+            // one kana saves no keys (its phrase may).
             let shown = w.surface.ends_with('っ')
+                || !(self.short_words || super::saves_keys(&w.reading))
                 || exclude.contains(&w.surface.as_str())
                 || self.items.iter().any(|s| s.surface == w.surface);
             if !shown {
