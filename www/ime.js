@@ -47,6 +47,12 @@ export class HenkanIme extends EventTarget {
     this.restoring = Promise.resolve();
     /** The user dictionary of the page: add, remove, list, import, export (see `UserDictionary`). */
     this.userDictionary = new UserDictionary(this);
+    // What changed in the last second is saved when the page goes away.
+    globalThis.addEventListener?.('pagehide', () => {
+      if (this.saveTimer !== null) clearTimeout(this.saveTimer);
+      this.saveTimer = null;
+      this.save();
+    });
     /** @type {'idle' | 'loading' | 'ready' | 'error'} */
     this.status = 'idle';
     /** A message for the user when `status` is `error`. */

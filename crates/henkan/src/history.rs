@@ -15,13 +15,15 @@
 //!   writers flips all the time: a correction to a variant is learned the second time the user
 //!   makes it without having accepted the other spelling in between ([`History::choose`]); a
 //!   correction to another word (`汽車` for `記者`) is learned at once.
-//! - *active readings*: the [`ACTIVE_READINGS`] most recently learned or confirmed readings.
-//!   Their spellings are preferred wherever their reading occurs, in every engine: in the
+//! - *active readings*: the [`ACTIVE_READINGS`] most recently learned or confirmed readings
+//!   whose text has [`MIN_ACTIVE_TEXT_CHARS`] characters or more and is not all kana. Their
+//!   spellings are preferred wherever their reading occurs, in every engine: in the
 //!   classic engine the word cost of a *preferred entry* (an entry of the reading written as
 //!   learned) drops below that of every homophone converted alone (sentence start and end on
 //!   both sides, [`PREFERENCE_MARGIN`] to spare, [`History::adjustment`]); in the LM engines a
-//!   preferred node scores [`PREFERENCE_MARGIN_NATS`] above the best other node over the same
-//!   reading after the same path, and the final rescoring cannot overturn it
+//!   preferred node is raised to [`PREFERENCE_MARGIN_NATS`] above the best other node over the
+//!   same reading after the same path (by at most [`PREFERENCE_MAX_LIFT_NATS`]; a phrase as far
+//!   as it takes), and the final rescoring cannot overturn it
 //!   ([`crate::decoder::neural`]). A phrase becomes one lattice word over its reading
 //!   ([`History::phrases`]). Kana entries of the reading are written as learned (*respelled*,
 //!   [`History::respelling`]): a kana entry is the reading itself, so it is the same word.
@@ -62,6 +64,15 @@ pub const PREFERENCE_MARGIN_NATS: f32 = 1.0;
 /// How many of the most recently learned or confirmed readings are preferred wherever their
 /// reading occurs; the others only where their reading is a whole segment.
 pub const ACTIVE_READINGS: usize = 3;
+
+/// The most the LM engines raise a preferred node (nats): a context the LM finds far likelier
+/// otherwise still wins.
+pub const PREFERENCE_MAX_LIFT_NATS: f32 = 1.0;
+/// Shorter learned texts (one kanji: `端`, `台`) act only where their reading is the whole
+/// input: inside sentences a one-character word is as often a piece of a compound. So do
+/// texts all in kana (`こと` over `事`): a kana word fits almost any context, and carried into
+/// other sentences it splits the words around it (`3にんしょう` for `三人称`).
+pub const MIN_ACTIVE_TEXT_CHARS: usize = 2;
 
 /// First line of [`History::export`]: the format and its version.
 pub const EXPORT_HEADER: &str = "henkan-history\t1";
@@ -218,7 +229,8 @@ impl History {
 
     /// The user chose `text` for `reading` as one segment of several `words` (reading, text),
     /// e.g. `買え` `る` for `かえる`: converted on its own, the reading is written so next
-    /// time; its words of [`MIN_READING_CHARS`] or more are preferred as learned words are.
+    /// time; its words of [`MIN_ACTIVE_TEXT_CHARS`] or more characters are preferred as learned
+    /// words are, and the phrase becomes one lattice word ([`History::phrases`]).
     /// Returns whether the phrase was learned (`false`: already learned so, or too long).
     pub fn learn_phrase(
         &mut self,
@@ -236,6 +248,9 @@ impl History {
         }
         let (mut prefer, mut respell) = (Vec::new(), Vec::new());
         for (r, t) in words {
+            if t.chars().count() < MIN_ACTIVE_TEXT_CHARS {
+                continue;
+            }
             if let Some((p, s)) = resolve(engine, r, t) {
                 prefer.extend(p);
                 respell.extend(s);
@@ -292,6 +307,8 @@ impl History {
             .readings
             .values()
             .filter(|l| !l.prefer.is_empty() || !l.respell.is_empty() || l.node.is_some())
+            .filter(|l| l.text.chars().count() >= MIN_ACTIVE_TEXT_CHARS)
+            .filter(|l| !l.text.chars().all(is_kana))
             .collect();
         let n = ACTIVE_READINGS;
         if recent.len() > n {

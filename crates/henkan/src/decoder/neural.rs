@@ -26,12 +26,14 @@
 //! Hybrid scoring adds `λ · (−(word cost + connection cost) / cost_scale)` per word (and the
 //! connection to the sentence end), and the word's learned bias ([`crate::decoder::bias`]).
 //! A learned spelling ([`crate::history`]) comes first for its reading in both: a node the
-//! history prefers scores at least [`PREFERENCE_MARGIN_NATS`] above the best other node over
-//! the same reading after the same hypothesis, so the LM cannot overrule the user's choice for
-//! that reading, while the words around it are scored as always. A user-dictionary word
+//! history prefers is raised to [`PREFERENCE_MARGIN_NATS`] above the best other node over the
+//! same reading after the same hypothesis (by at most [`PREFERENCE_MAX_LIFT_NATS`]: a context
+//! the LM finds far likelier otherwise still wins), and the words around it are scored as
+//! always. A learned phrase or a user word is `<unk>` to the LM, which then says nothing about
+//! it: it is raised by as much as it takes. A user-dictionary word
 //! ([`crate::user_dictionary`]) is preferred so too.
 
-use crate::history::{History, PREFERENCE_MARGIN_NATS};
+use crate::history::{History, PREFERENCE_MARGIN_NATS, PREFERENCE_MAX_LIFT_NATS};
 use crate::lattice::{is_digit, Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::{log_sum_exp, LstmModel, NeuralLm, StepScratch, WordMatch};
@@ -68,8 +70,12 @@ struct Cand {
     node: u32,
     word: u32,
     num: f32,
-    /// The node writes a learned spelling ([`History::is_preferred`]).
+    /// The node writes a learned spelling ([`History::is_preferred`]), or is a learned phrase
+    /// or a user word.
     preferred: bool,
+    /// A learned phrase or a user word: `<unk>` to the LM, whose score says nothing of it, so
+    /// its lift is not capped.
+    own_word: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -461,8 +467,10 @@ impl NeuralDecoder {
         }
     }
 
-    /// Raises every candidate that writes a learned spelling to [`PREFERENCE_MARGIN_NATS`]
-    /// above the best other candidate over the same reading from the same hypothesis.
+    /// Raises every candidate that writes a learned spelling (or a user word) to
+    /// [`PREFERENCE_MARGIN_NATS`] above the best other candidate over the same reading from the
+    /// same hypothesis, by at most [`PREFERENCE_MAX_LIFT_NATS`] (learned phrases and user
+    /// words, `<unk>` to the LM, by as much as it takes).
     fn prefer_learned(&mut self, nodes: &[crate::lattice::Node]) {
         for a in 0..self.cand.len() {
             let c = self.cand[a];
@@ -478,7 +486,12 @@ impl NeuralDecoder {
                 })
                 .map(|o| o.num)
                 .fold(f32::NEG_INFINITY, f32::max);
-            let lift = rival + PREFERENCE_MARGIN_NATS - c.num;
+            let cap = if c.own_word {
+                f32::INFINITY
+            } else {
+                PREFERENCE_MAX_LIFT_NATS
+            };
+            let lift = (rival + PREFERENCE_MARGIN_NATS - c.num).min(cap);
             if lift > 0.0 {
                 self.cand[a].num += lift;
                 self.cand[a].score += lift;
@@ -560,9 +573,9 @@ impl NeuralDecoder {
                     + self.opts.spelling_cost_weight * extra_cost as f32 / scale;
             }
             let edge = self.digit_edges[i];
-            let preferred = n.entry >= crate::lattice::PHRASE_ENTRY_BASE
-                && n.entry < crate::lattice::NUMBER_ENTRY
-                || (!history.is_empty() && history.is_preferred(n.entry));
+            let own_word = (crate::lattice::PHRASE_ENTRY_BASE..crate::lattice::NUMBER_ENTRY)
+                .contains(&n.entry);
+            let preferred = own_word || (!history.is_empty() && history.is_preferred(n.entry));
             for k in self.pos_start[b] as usize..self.pos_start[b + 1] as usize {
                 let hy = self.hyps[k];
                 let join = if charge_joins && edge & DIGIT_FIRST != 0 && hy.node != NONE {
@@ -592,6 +605,7 @@ impl NeuralDecoder {
                     word: w,
                     num,
                     preferred,
+                    own_word,
                 });
             }
         }
