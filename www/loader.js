@@ -173,32 +173,40 @@ export async function streamModel(url, sink, memory, options = {}) {
   const reader = res.body.getReader();
   /** @type {unknown} */
   let broke = null;
-  for (;;) {
-    /** @type {ReadableStreamReadResult<Uint8Array>} */
-    let chunk;
-    try {
-      chunk = await reader.read();
-    } catch (e) {
-      broke = e;
-      break;
-    }
-    if (chunk.done) break;
-    const value = chunk.value;
-    for (let at = 0; at < value.length && state.len > 0; ) {
-      const n = Math.min(state.len, value.length - at);
-      // A fresh view each time: memory.buffer is replaced when linear memory grows.
-      new Uint8Array(memory().buffer, state.ptr, n).set(value.subarray(at, at + n));
-      at += n;
+  try {
+    // Until the body ends or breaks, or every section is in (bytes past the last are not needed).
+    while (!state.complete) {
+      /** @type {ReadableStreamReadResult<Uint8Array>} */
+      let chunk;
       try {
-        state = sink.modelWrote(n);
+        chunk = await reader.read();
       } catch (e) {
-        throw damaged(e);
+        broke = e;
+        break;
       }
-      if (state.coreReady && !info) loadCore();
+      if (chunk.done) break;
+      const value = chunk.value;
+      for (let at = 0; at < value.length && state.len > 0; ) {
+        const n = Math.min(state.len, value.length - at);
+        // A fresh view each time: memory.buffer is replaced when linear memory grows.
+        new Uint8Array(memory().buffer, state.ptr, n).set(value.subarray(at, at + n));
+        at += n;
+        try {
+          state = sink.modelWrote(n);
+        } catch (e) {
+          throw damaged(e);
+        }
+        if (state.coreReady && !info) loadCore();
+      }
+      loaded += value.length;
+      options.onProgress?.({ loaded, total });
     }
-    loaded += value.length;
-    options.onProgress?.({ loaded, total });
+  } catch (e) {
+    // Not a model, or damaged: the download stops (a huge or endless response would go on).
+    reader.cancel(e).catch(() => {});
+    throw e;
   }
+  if (state.complete) reader.cancel().catch(() => {});
   const expected = total || state.layout?.fileEnd || 0;
   const short = state.complete
     ? ''

@@ -235,3 +235,56 @@ test('prefetch passes a whole download, its headers and HTTP errors through', as
     (e) => e instanceof ModelLoadError && /HTTP 404/.test(e.message),
   );
 });
+
+/**
+ * An endless response: `first`, then the same 1,000 bytes for ever; counts the chunks pulled and
+ * whether the body was cancelled.
+ * @param {Uint8Array} first
+ */
+function endless(first) {
+  const stats = { pulls: 0, cancelled: false };
+  const fetch = async () => {
+    const body = new ReadableStream({
+      pull(controller) {
+        stats.pulls++;
+        controller.enqueue(stats.pulls === 1 ? first : new Uint8Array(1000));
+      },
+      cancel() {
+        stats.cancelled = true;
+      },
+    });
+    return new Response(body, { status: 200 });
+  };
+  return { stats, fetch };
+}
+
+test('a rejected download is cancelled: an endless response that is not a model stops', { timeout: 5000 }, async () => {
+  const { sink, memory } = fakeSink(shape);
+  const { stats, fetch } = endless(new Uint8Array(1000).fill(7));
+  await assert.rejects(streamModel('m', sink, memory, { fetch }), (e) => e instanceof ModelLoadError && /bad magic/.test(e.message));
+  const pulls = stats.pulls;
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(stats.cancelled, true);
+  assert.ok(stats.pulls <= pulls + 1, `no more reading after the rejection: ${pulls} → ${stats.pulls}`);
+});
+
+test('once every section is in, the rest of the response is not read', { timeout: 5000 }, async () => {
+  const { sink, memory } = fakeSink(shape);
+  const { stats, fetch } = endless(model);
+  const result = await streamModel('m', sink, memory, { fetch });
+  assert.equal(result.lmError, '');
+  assert.equal(stats.cancelled, true);
+  assert.ok(stats.pulls < 5, `${stats.pulls} chunks read`);
+});
+
+test('through prefetch too: the underlying download is cancelled', { timeout: 5000 }, async () => {
+  const { sink, memory } = fakeSink(shape);
+  const { stats, fetch } = endless(new Uint8Array(1000).fill(7));
+  const response = prefetch('m', { fetch });
+  await assert.rejects(streamModel('m', sink, memory, { fetch: () => response }), ModelLoadError);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(stats.cancelled, true);
+  const pulls = stats.pulls;
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(stats.pulls, pulls, 'the prefetch stopped reading');
+});
