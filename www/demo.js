@@ -14,6 +14,8 @@ import { indicatorView } from './widget/layout.js';
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.search);
+/** A `?model=` that was not a path on this site (ignored). */
+let rejectedModel = '';
 /** The page speaks Japanese; `?lang=en` or the button switches its labels to English. */
 let english = params.get('lang') === 'en';
 
@@ -41,7 +43,25 @@ function applyLanguage() {
   button.lang = english ? 'ja' : 'en';
   if (ime.status === 'ready') showModelState();
 }
-const modelUrl = new URL(params.get('model') || 'models/henkan.henkan', new URL('..', import.meta.url));
+const root = new URL('..', import.meta.url);
+const defaultModel = new URL('models/henkan.henkan', root);
+/**
+ * The model of `?model=`: a path on this site only. A link must not decide what a visitor's
+ * conversions produce by pointing the demo at a model elsewhere (another origin, `data:`); such a
+ * parameter is ignored and the page says so.
+ */
+const modelUrl = (() => {
+  const asked = params.get('model');
+  if (!asked) return defaultModel;
+  try {
+    const url = new URL(asked, root);
+    if (url.origin === location.origin && (url.protocol === 'http:' || url.protocol === 'https:')) return url;
+  } catch {
+    // not a URL: ignored below
+  }
+  rejectedModel = asked;
+  return defaultModel;
+})();
 
 /**
  * Starts the playground: attaches the IME to the fields and loads the model.
@@ -85,6 +105,11 @@ export function startDemo(wasmModule) {
   // The page's badge shows the focused field's state, as the field's own badge does.
   document.addEventListener('focusin', showMode);
   ime.addEventListener('status', showMode);
+  if (rejectedModel) {
+    const box = $('notice');
+    box.style.display = 'block';
+    box.textContent = t(`?model= はこのサイトのパスだけです: ${rejectedModel} は使わず、同梱の辞書を読みます。`, `?model= takes a path on this site only: ${rejectedModel} is ignored, the shipped model loads.`);
+  }
   $('editor').focus();
   demo.ready = ime.load({ module: wasmModule, modelUrl });
   return demo;

@@ -472,3 +472,14 @@ test('the demo holds still: fixed panels, one badge state, Japanese labels with 
   assert.match(String(await page.getAttribute('#editor', 'placeholder')), /Type romaji/);
   await page.close();
 });
+
+test('?model= takes a path on this site only: another origin or data: is ignored, with a notice', async () => {
+  for (const model of ['https://example.com/evil.henkan', 'data:application/octet-stream;base64,SEtOMQ==']) {
+    const page = await env.browser.context.newPage();
+    await page.goto(`${env.server.url}index.html?model=${encodeURIComponent(model)}`);
+    assert.equal(await waitForIme(page), 'ready', 'the shipped model loads instead');
+    assert.match(String(await page.textContent('#notice')), /\?model=/);
+    assert.equal(await page.isVisible('#notice'), true);
+    await page.close();
+  }
+});
