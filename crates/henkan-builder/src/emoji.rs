@@ -9,7 +9,7 @@
 //! the emoji whose *tts* name is the keyword come first, then in the file's order.
 
 use crate::error::{Error, Result};
-use henkan::composer::to_hiragana;
+use henkan::composer::{is_kana, to_hiragana};
 use henkan::emoji::MAGIC;
 use std::collections::BTreeMap;
 
@@ -30,10 +30,6 @@ pub struct EmojiReport {
 pub const MAX_PER_READING: usize = 8;
 /// Longest reading kept (chars): a segment is rarely longer, and the section stays small.
 pub const MAX_READING_CHARS: usize = 6;
-
-fn is_kana(c: char) -> bool {
-    matches!(c, 'ぁ'..='ゖ' | 'ァ'..='ヺ' | 'ー' | 'ゝ' | 'ゞ' | 'ヽ' | 'ヾ')
-}
 
 /// Builds the section from the annotations JSON; `reading_of` gives the reading of a word
 /// written with kanji (from the dictionary), if it knows one.

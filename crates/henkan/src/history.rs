@@ -40,6 +40,7 @@
 //! offsets (they change with the model): [`History::export`] writes a small versioned text,
 //! [`History::import`] reads it back against the loaded model.
 
+use crate::composer::is_kana;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::lattice::PhraseNode;
@@ -628,11 +629,6 @@ pub fn is_variant(a: &str, b: &str) -> bool {
     };
     let (x, y) = (skeleton(a), skeleton(b));
     x.is_empty() || y.is_empty() || x == y
-}
-
-/// Whether `c` is a hiragana, katakana or the prolonged sound mark.
-fn is_kana(c: char) -> bool {
-    matches!(c, 'ぁ'..='ゖ' | 'ゝ' | 'ゞ' | 'ァ'..='ヺ' | 'ー' | 'ヽ' | 'ヾ')
 }
 
 /// Whether `s` has a CJK ideograph (or the iteration mark 々).

@@ -9,7 +9,7 @@
 //! reading written exactly so. The cheapest cover of the text by such words (kana read as they
 //! are) wins; a kanji no word covers takes its cheapest reading.
 
-use crate::composer::to_hiragana;
+use crate::composer::{is_kana, to_hiragana};
 use crate::lexicon::{Lexicon, Surface};
 use std::collections::HashMap;
 
@@ -82,10 +82,6 @@ pub struct KanjiReadings {
 
 fn is_kanji(c: char) -> bool {
     matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '々' | '〆' | '\u{F900}'..='\u{FAFF}')
-}
-
-fn is_kana(c: char) -> bool {
-    matches!(c, 'ぁ'..='ゖ' | 'ァ'..='ヺ' | 'ー' | 'ゝ' | 'ゞ' | 'ヽ' | 'ヾ')
 }
 
 impl KanjiReadings {

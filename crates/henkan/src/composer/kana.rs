@@ -170,6 +170,16 @@ fn full_katakana(half: &[char]) -> Option<char> {
     })
 }
 
+/// Whether `c` is a hiragana, a katakana, the prolonged sound mark or a kana iteration mark.
+///
+/// ```
+/// assert!(henkan::composer::is_kana('ー') && henkan::composer::is_kana('ヴ'));
+/// assert!(!henkan::composer::is_kana('漢') && !henkan::composer::is_kana('ｶ'));
+/// ```
+pub fn is_kana(c: char) -> bool {
+    matches!(c, 'ぁ'..='ゖ' | 'ァ'..='ヺ' | 'ー' | 'ゝ' | 'ゞ' | 'ヽ' | 'ヾ')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
