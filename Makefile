@@ -30,7 +30,7 @@ HENKAN := target/release/henkan
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-full test setup lint test-native predict-bias digit-bias mozc-rules coherence emoji
+.PHONY: all mozc model model-sha model-full test setup lint test-native predict-bias digit-bias mozc-rules coherence emoji
 
 all: model
 
@@ -67,6 +67,12 @@ model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	$(MAKE) coherence MODEL=$(MODEL)
 	$(MAKE) emoji MODEL=$(MODEL)
 	cp $(MODEL) $(SHIPPED).tmp && mv $(SHIPPED).tmp $(SHIPPED)
+	$(MAKE) model-sha
+
+# The shipped model's SHA-256, recorded beside it (checked by `make test`; a page or package that
+# hosts the model can check a download against it). Run it after changing the shipped file in place.
+model-sha:
+	sha256sum $(SHIPPED) > $(SHIPPED).sha256
 
 # Mozc's rules into $(MODEL) (≈ 10 s): its prefix penalties (boundary.def) in the connection section, so
 # that a conversion starting with a suffix or a particle pays more, and the POS groups of its candidate
@@ -151,6 +157,7 @@ lint:
 
 # The workspace's native tests (the wasm crate's run in test-web-wasm).
 test-native:
+	sha256sum --check --quiet $(SHIPPED).sha256
 	cargo test --profile ci --workspace
 
 # The second README command: every test, native and in the browser.

@@ -3,10 +3,7 @@
 //! sections replaced or recompressed.
 
 use crate::error::Result;
-use henkan::model::{
-    Container, Encoding, SectionKind, ALIGN, ENTRY_LEN, FORMAT_VERSION, HEADER_LEN, MAGIC,
-    MAX_DECODED_LEN,
-};
+use henkan::model::{table_len, Container, Encoding, SectionKind, ALIGN, FORMAT_VERSION, MAGIC};
 
 /// Writes a container from sections.
 ///
@@ -40,7 +37,7 @@ impl ContainerWriter {
     /// One section as it goes into the file: (encoding, stored bytes, decoded length).
     fn encode<'a>(&self, bytes: &'a [u8]) -> (Encoding, std::borrow::Cow<'a, [u8]>, u32) {
         if let Some(level) = self.level {
-            if bytes.len() >= 256 && bytes.len() <= MAX_DECODED_LEN as usize {
+            if bytes.len() >= 256 && u32::try_from(bytes.len()).is_ok() {
                 if let Ok(mut c) = zstd::bulk::Compressor::new(level) {
                     // a 16 MiB window: the largest section fits, the decoder's window stays bounded
                     let _ = c.long_distance_matching(true);
@@ -65,7 +62,7 @@ impl ContainerWriter {
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         out.extend_from_slice(&(n as u32).to_le_bytes());
-        let mut offset = align(HEADER_LEN + n * ENTRY_LEN);
+        let mut offset = align(table_len(n));
         let mut offsets = Vec::with_capacity(n);
         for ((kind, _), (encoding, bytes, decoded)) in self.sections.iter().zip(&encoded) {
             offsets.push(offset);
@@ -77,6 +74,7 @@ impl ContainerWriter {
             out.extend_from_slice(&decoded.to_le_bytes());
             offset = align(offset + bytes.len());
         }
+        out.extend_from_slice(&crc32fast::hash(&out).to_le_bytes());
         for ((_, bytes, _), off) in encoded.iter().zip(offsets) {
             out.resize(off, 0);
             out.extend_from_slice(bytes);
@@ -406,6 +404,7 @@ mod tests {
         }
         let crc = crc32fast::hash(&bad[conn.offset as usize..(conn.offset + conn.length) as usize]);
         bad[at + 24..at + 28].copy_from_slice(&crc.to_le_bytes());
+        reseal(&mut bad);
         assert!(Container::from_bytes(bad).is_err());
         // a decoded length that disagrees with the frame
         for wrong in [
@@ -415,6 +414,7 @@ mod tests {
         ] {
             let mut bad = b.clone();
             bad[at + 28..at + 32].copy_from_slice(&wrong.to_le_bytes());
+            reseal(&mut bad);
             assert!(
                 matches!(
                     Container::from_bytes(bad).unwrap_err(),
@@ -429,9 +429,11 @@ mod tests {
         // absurd decoded length, unknown encoding
         let mut bad = b.clone();
         bad[at + 28..at + 32].copy_from_slice(&u32::MAX.to_le_bytes());
+        reseal(&mut bad);
         assert!(Container::from_bytes(bad).is_err());
         let mut bad = b.clone();
         bad[at + 4..at + 8].copy_from_slice(&9u32.to_le_bytes());
+        reseal(&mut bad);
         assert!(Container::from_bytes(bad).is_err());
         // every truncation of a compressed file is a typed error
         for len in (0..b.len()).step_by(97) {
@@ -439,15 +441,81 @@ mod tests {
         }
     }
 
+    /// Rewrites the table's CRC-32 after a test changed the table, so that the reader looks
+    /// past it.
+    fn reseal(b: &mut [u8]) {
+        let n = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+        let at = table_len(n) - 4;
+        let crc = crc32fast::hash(&b[..at]);
+        b[at..at + 4].copy_from_slice(&crc.to_le_bytes());
+    }
+
     #[test]
-    fn version_2_files_are_read() {
-        let mut b = sample();
-        b[8..12].copy_from_slice(&2u32.to_le_bytes());
-        let c = Container::from_bytes(b).unwrap();
-        assert_eq!(
-            c.section(SectionKind::Connection).unwrap().as_ref(),
-            &[1, 2, 3, 4, 5]
-        );
+    fn a_damaged_table_is_a_checksum_error() {
+        let b = sample();
+        let n = read_table(&b).unwrap().len();
+        for i in 16..table_len(n) {
+            let mut bad = b.clone();
+            bad[i] ^= 0x10;
+            assert_eq!(
+                Container::from_bytes(bad).unwrap_err(),
+                Error::Checksum {
+                    kind: "section table"
+                },
+                "byte {i}"
+            );
+        }
+    }
+
+    #[test]
+    fn lengths_over_the_limits_are_refused_before_anything_is_reserved() {
+        let b = compressed();
+        let at = 16 + 32;
+        // a stored length over the connection's ceiling, a decoded length over it, and one
+        // the stored bytes cannot expand to
+        let ceiling = SectionKind::Connection.max_len();
+        for (field, value) in [
+            (16..24, (ceiling + 1).to_le_bytes().to_vec()),
+            (28..32, (ceiling as u32 + 1).to_le_bytes().to_vec()),
+            (28..32, (ceiling as u32).to_le_bytes().to_vec()),
+        ] {
+            let mut bad = b.clone();
+            bad[at + field.start..at + field.end].copy_from_slice(&value);
+            reseal(&mut bad);
+            let err = read_table(&bad).unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    Error::Malformed {
+                        section: "connection",
+                        ..
+                    }
+                ),
+                "{err:?}"
+            );
+            let mut s = ContainerStream::new(None);
+            let n = s.window().len();
+            s.window().copy_from_slice(&bad[..n]);
+            s.wrote(n).unwrap();
+            let n = s.window().len();
+            s.window().copy_from_slice(&bad[16..16 + n]);
+            assert!(s.wrote(n).is_err());
+        }
+    }
+
+    #[test]
+    fn other_versions_are_refused() {
+        for v in [2u32, 3, 5] {
+            let mut b = sample();
+            b[8..12].copy_from_slice(&v.to_le_bytes());
+            assert_eq!(
+                Container::from_bytes(b).unwrap_err(),
+                Error::Version {
+                    expected: FORMAT_VERSION,
+                    got: v
+                }
+            );
+        }
     }
 
     /// The core first, then the LM sections, as the shipped models are laid out.
@@ -463,14 +531,14 @@ mod tests {
     #[test]
     fn layout_tells_where_the_core_ends() {
         let b = with_lm();
-        let l = layout(&b[..16 + 4 * 32]).unwrap();
+        let l = layout(&b[..table_len(4)]).unwrap();
         let conn = &l.entries[1];
         assert_eq!(l.core_end, conn.offset + conn.length);
         let ngram = &l.entries[3];
         assert_eq!(l.file_end, ngram.offset + ngram.length);
         assert!(l.core_end < l.entries[2].offset);
         assert!(matches!(
-            layout(&b[..16 + 3 * 32]).unwrap_err(),
+            layout(&b[..table_len(4) - 1]).unwrap_err(),
             Error::Truncated { .. }
         ));
     }
@@ -636,6 +704,7 @@ mod tests {
         let mut b = with_lm();
         let second = l.entries[0].offset;
         b[16 + 32 + 8..16 + 32 + 16].copy_from_slice(&second.to_le_bytes());
+        reseal(&mut b);
         assert!(matches!(
             stream(&b, 9, None).unwrap_err(),
             Error::Malformed { .. }

@@ -1,6 +1,6 @@
 //! `henkan`: the native command line of the henkan IME engine.
 //!
-//! User commands first — `convert`, `predict`, `eval`, `bench` — then the model work under
+//! User commands first — `convert`, `predict`, `eval`, `bench`, `fuzz` — then the model work under
 //! `henkan model …` (building a model file and reworking it section by section). One file per
 //! command group; the flags several commands share are in [`args`].
 
@@ -16,6 +16,7 @@ mod args;
 mod bench;
 mod convert;
 mod eval;
+mod fuzz;
 mod model;
 mod predict;
 
@@ -54,6 +55,11 @@ enum Command {
         #[command(subcommand)]
         what: bench::BenchCommand,
     },
+    /// Fuzz the model readers, the IME or the streaming loader (`henkan fuzz --help`).
+    Fuzz {
+        #[command(subcommand)]
+        what: fuzz::FuzzCommand,
+    },
     /// Build and rework model files (`henkan model --help`).
     Model {
         #[command(subcommand)]
@@ -69,6 +75,7 @@ fn main() {
         Command::Predict(a) => predict::run(model, a),
         Command::Eval { what } => eval::run(model, what),
         Command::Bench { what } => bench::run(model, what),
+        Command::Fuzz { what } => fuzz::run(model, what),
         Command::Model { command } => model::run(model, command),
     };
     if let Err(e) = result {

@@ -123,11 +123,18 @@ impl Connection {
             u16s(b, CONNECTION_HEADER, n_ids).ok_or_else(|| bad("left map truncated"))?;
         let right_map = u16s(b, CONNECTION_HEADER + 2 * n_ids, n_ids)
             .ok_or_else(|| bad("right map truncated"))?;
-        let matrix_start = CONNECTION_HEADER + 4 * n_ids;
-        let matrix_end = matrix_start + n_left * n_right * width;
-        if b.len() < matrix_end {
-            return Err(bad("matrix truncated"));
+        // Costs stay within [`INFINITE_COST`]: a cell (u8, or i16) times the step.
+        let largest_cell = if width == 1 { 255 } else { 32768 };
+        if step < 1 || step > INFINITE_COST / largest_cell {
+            return Err(bad("cost step out of range"));
         }
+        let matrix_start = CONNECTION_HEADER + 4 * n_ids;
+        let matrix_end = n_left
+            .checked_mul(n_right)
+            .and_then(|cells| cells.checked_mul(width))
+            .and_then(|len| len.checked_add(matrix_start))
+            .filter(|&end| end <= b.len())
+            .ok_or_else(|| bad("matrix truncated"))?;
         let (prefix, suffix) = match trailer(&b[matrix_end..], EDGE_MAGIC, n_ids).map_err(bad)? {
             None => (Vec::new(), Vec::new()),
             Some(t) => (
@@ -324,8 +331,10 @@ impl Segmenter {
         let left_class = u16s(b, 12, n_ids).ok_or_else(|| bad("truncated"))?;
         let right_class = u16s(b, 12 + 2 * n_ids, n_ids).ok_or_else(|| bad("truncated"))?;
         let start = 12 + 4 * n_ids;
-        let nbits = n_l * n_r;
-        let end = start + nbits.div_ceil(8);
+        let end = n_l
+            .checked_mul(n_r)
+            .map(|nbits| start + nbits.div_ceil(8))
+            .ok_or_else(|| bad("bad header"))?;
         let bits = b.get(start..end).ok_or_else(|| bad("truncated"))?.to_vec();
         let groups = match trailer(&b[end..], GROUPS_MAGIC, n_ids).map_err(bad)? {
             None => Vec::new(),

@@ -103,7 +103,7 @@ impl WordBias {
         let mut prev = 0u64;
         for _ in 0..n {
             let d = read_varint(bytes, &mut pos).ok_or_else(|| bad("truncated entries"))?;
-            prev += d;
+            prev = prev.saturating_add(d);
             if prev > u32::MAX as u64 {
                 return Err(bad("entry out of range"));
             }

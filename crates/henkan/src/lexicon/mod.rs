@@ -140,10 +140,14 @@ impl<'a> Iterator for Entries<'a> {
 impl Lexicon {
     /// Builds the view from the index and postings sections.
     pub fn new(index: SectionBytes, postings: SectionBytes) -> Result<Self> {
-        let index = Fst::new(index).map_err(|e| Error::Malformed {
+        let malformed_index = |e: fst::Error| Error::Malformed {
             section: "lexicon index",
             detail: e.to_string(),
-        })?;
+        };
+        let index = Fst::new(index).map_err(malformed_index)?;
+        // `Fst::new` reads only the header and the footer; the checksum that the fst carries
+        // over all its bytes catches a damaged or cut index before a lookup walks into it.
+        index.verify().map_err(malformed_index)?;
         let p = postings.as_ref();
         let bad = |detail: &str| Error::Malformed {
             section: "lexicon postings",
@@ -223,7 +227,10 @@ impl Lexicon {
         let b = self.postings.as_ref();
         let pair = read_varint(b, pos)? as usize;
         let (left_id, right_id) = *self.pairs.get(pair)?;
-        let cost = unzigzag(read_varint(b, pos)?).saturating_mul(self.cost_step);
+        // Kept within the connection's INFINITE_COST, so that a path's sum cannot overflow.
+        let cost = unzigzag(read_varint(b, pos)?)
+            .saturating_mul(self.cost_step)
+            .clamp(-crate::pos::INFINITE_COST, crate::pos::INFINITE_COST);
         let tag = read_varint(b, pos)?;
         let surface = match tag {
             0 => Surface::Reading,

@@ -86,7 +86,10 @@ impl Coherence {
         let mut entries = Vec::with_capacity(n);
         let mut at = 0u64;
         for _ in 0..n {
-            at += read_varint(b, &mut pos).ok_or_else(|| malformed("entries truncated"))?;
+            let step = read_varint(b, &mut pos).ok_or_else(|| malformed("entries truncated"))?;
+            at = at
+                .checked_add(step)
+                .ok_or_else(|| malformed("entry offset"))?;
             entries.push(u32::try_from(at).map_err(|_| malformed("entry offset"))?);
         }
         let mut row_of = Vec::with_capacity(n);

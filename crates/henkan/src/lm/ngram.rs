@@ -149,25 +149,29 @@ impl NgramModel {
             return Err(bad("bad header"));
         }
         let mut at = head;
-        let mut take = |n: usize| -> Result<usize> {
+        // `count` items of `size` bytes each (the counts come from the header: checked)
+        let mut take = |size: usize, count: usize| -> Result<usize> {
             let start = at;
-            at = at.checked_add(n).ok_or_else(|| bad("overflow"))?;
+            at = count
+                .checked_mul(size)
+                .and_then(|n| at.checked_add(n))
+                .ok_or_else(|| bad("overflow"))?;
             if at > b.len() {
                 return Err(bad("truncated"));
             }
             Ok(start)
         };
-        let unigram = take(vocab)?;
-        let word_offsets = take(4 * (vocab + 1))?;
-        let blob = take(blob_len)?;
-        let bi_offsets = take(4 * (vocab + 1))?;
-        let bi_ids = take(2 * nb)?;
-        let bi_q = take(nb)?;
-        let tri_ctx = take(4 * nt)?;
-        let tri_offsets = take(4 * (nt + 1))?;
-        let tri_ids = take(2 * nm)?;
-        let tri_q = take(nm)?;
-        let frequent = take(2 * nf)?;
+        let unigram = take(1, vocab)?;
+        let word_offsets = take(4, vocab + 1)?;
+        let blob = take(1, blob_len)?;
+        let bi_offsets = take(4, vocab + 1)?;
+        let bi_ids = take(2, nb)?;
+        let bi_q = take(1, nb)?;
+        let tri_ctx = take(4, nt)?;
+        let tri_offsets = take(4, nt.checked_add(1).ok_or_else(|| bad("overflow"))?)?;
+        let tri_ids = take(2, nm)?;
+        let tri_q = take(1, nm)?;
+        let frequent = take(2, nf)?;
         // Offsets must be monotone and inside the arrays.
         let check = |off: usize, n: usize, total: usize| -> Result<()> {
             let mut prev = 0;

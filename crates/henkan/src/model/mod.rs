@@ -8,17 +8,24 @@
 //! 12  count      u32      number of sections
 //! 16  table      count × 32 bytes: kind u32, encoding u32, offset u64, length u64, crc32 u32,
 //!                decoded length u32
+//! ..  table crc  u32      CRC-32 of the header and the table
 //! ..  sections   each starts at a 16-byte aligned offset
 //! ```
 //!
 //! *Encoding* ([`Encoding`]): a section is stored as it is (0) or as one zstd frame (1) that
 //! decodes to `decoded length` bytes; `length` and the CRC-32 are those of the stored bytes,
-//! so a streaming loader checks what it received before anything is decoded. Version 2 files
-//! (both fields zero: every section stored) are still read.
+//! so a streaming loader checks what it received before anything is decoded.
 //!
-//! Reading a container checks the magic, the version, that every section lies inside the
-//! bytes and that its CRC-32 matches, and decodes the compressed sections; a mismatch or a
-//! bad frame is a typed [`Error`], never a panic. Sections are then handed out as
+//! *Limits*: a section may not be longer, stored or decoded, than its kind's ceiling
+//! ([`SectionKind::max_len`]), and a compressed one may not decode to more than
+//! [`MAX_EXPANSION`] times its stored bytes (plus 1 MiB). So what a loader reserves follows
+//! from the bytes it really receives, whatever the table says.
+//!
+//! Reading a container checks the magic, the version, the table's own CRC-32 (so a damaged
+//! kind, offset or length is caught before anything is reserved), the limits, that every
+//! section lies inside the bytes and that its CRC-32 matches, and decodes the compressed
+//! sections; a mismatch or a bad frame is a typed [`Error`], never a panic. The readers of
+//! the sections check what is inside them in turn (`docs/model-format.md`, "Validation"). Sections are then handed out as
 //! [`SectionBytes`]: cheap views into the shared file buffer (stored sections) or into the
 //! section's own decoded buffer.
 //!
@@ -36,16 +43,27 @@ use std::sync::Arc;
 
 /// The 8 magic bytes every model file starts with.
 pub const MAGIC: [u8; 8] = *b"HENKAN\0\x1a";
-/// The container format version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 3;
-/// The oldest container format version this build still reads (no compressed sections).
-pub const OLDEST_READABLE_VERSION: u32 = 2;
-/// The largest decoded section this build accepts (a guard against absurd tables).
-pub const MAX_DECODED_LEN: u32 = 1 << 30;
+/// The container format version this build reads and writes (version 4: the section table
+/// has its own CRC-32).
+pub const FORMAT_VERSION: u32 = 4;
+/// The largest section this build accepts, stored or decoded, whatever its kind (see
+/// [`SectionKind::max_len`] for the ceiling of each kind).
+pub const MAX_DECODED_LEN: u32 = 1 << 29;
+/// How many times its stored bytes a compressed section may decode to (plus 1 MiB): the
+/// shipped model's sections decode to at most 19 times their stored bytes.
+pub const MAX_EXPANSION: u64 = 256;
 /// Bytes of the header (magic, version, section count).
 pub const HEADER_LEN: usize = 16;
 /// Bytes of one section-table entry.
 pub const ENTRY_LEN: usize = 32;
+/// Bytes of the table's CRC-32, after the last entry.
+pub const TABLE_CRC_LEN: usize = 4;
+
+/// Bytes of the header, the table of `count` sections and its CRC-32: where the sections
+/// may start.
+pub fn table_len(count: usize) -> usize {
+    HEADER_LEN + count * ENTRY_LEN + TABLE_CRC_LEN
+}
 /// Alignment of every section's offset.
 pub const ALIGN: usize = 16;
 
@@ -135,10 +153,30 @@ impl SectionKind {
         )
     }
 
+    /// The ceiling on a section of this kind, stored or decoded, in bytes: at least 16 times
+    /// what the shipped model holds, so that larger models fit and no table can make a loader
+    /// reserve more.
+    pub fn max_len(self) -> u64 {
+        const MIB: u64 = 1 << 20;
+        match self {
+            SectionKind::Meta => MIB,
+            SectionKind::Segmenter | SectionKind::Emoji | SectionKind::PredictBias => 16 * MIB,
+            SectionKind::Connection | SectionKind::LmVocab | SectionKind::WordBias => 64 * MIB,
+            SectionKind::LexiconIndex
+            | SectionKind::LexiconPostings
+            | SectionKind::Ngram
+            | SectionKind::Coherence => 128 * MIB,
+            SectionKind::Lstm | SectionKind::LstmBackward => u64::from(MAX_DECODED_LEN),
+        }
+    }
+
     fn from_u32(v: u32) -> Option<SectionKind> {
         SectionKind::ALL.into_iter().find(|k| *k as u32 == v)
     }
 }
+
+/// The ceiling on a section of a kind this build does not know (it is checked, then skipped).
+const MAX_UNKNOWN_LEN: u64 = 16 << 20;
 
 /// How a section's bytes are stored in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -247,7 +285,7 @@ pub struct Layout {
 /// whole model end.
 pub fn layout(bytes: &[u8]) -> Result<Layout> {
     let entries = read_table(bytes)?;
-    let table_end = (HEADER_LEN + entries.len() * ENTRY_LEN) as u64;
+    let table_end = table_len(entries.len()) as u64;
     let (mut core_end, mut file_end) = (table_end, table_end);
     for e in &entries {
         let end = e.range()?.end;
@@ -294,8 +332,9 @@ fn read_u64(b: &[u8], at: usize) -> u64 {
 
 /// Parses the header and section table from the first bytes of a file.
 ///
-/// Needs only `16 + 32 × count` bytes, so a streaming loader can learn the layout
-/// early. Checks magic and version, not the sections.
+/// Needs only [`table_len`]`(count)` bytes, so a streaming loader can learn the layout
+/// early. Checks the magic, the version, the table's CRC-32 and each section's limits
+/// ([`SectionKind::max_len`], [`MAX_EXPANSION`]), not the sections' bytes.
 pub fn read_table(bytes: &[u8]) -> Result<Vec<SectionEntry>> {
     if bytes.len() < HEADER_LEN {
         if bytes.len() >= 8 && bytes[..8] != MAGIC {
@@ -310,28 +349,34 @@ pub fn read_table(bytes: &[u8]) -> Result<Vec<SectionEntry>> {
         return Err(Error::Magic);
     }
     let version = read_u32(bytes, 8);
-    if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version) {
+    if version != FORMAT_VERSION {
         return Err(Error::Version {
             expected: FORMAT_VERSION,
             got: version,
         });
     }
-    let count = read_u32(bytes, 12) as u64;
-    let table_end = HEADER_LEN as u64 + count * ENTRY_LEN as u64;
+    let count = read_u32(bytes, 12);
     if count > 4096 {
         return Err(Error::Malformed {
             section: "table",
             detail: format!("{count} sections"),
         });
     }
-    if (bytes.len() as u64) < table_end {
+    let count = count as usize;
+    let crc_at = table_len(count) - TABLE_CRC_LEN;
+    if bytes.len() < table_len(count) {
         return Err(Error::Truncated {
-            needed: table_end,
+            needed: table_len(count) as u64,
             len: bytes.len() as u64,
         });
     }
-    let mut entries = Vec::with_capacity(count as usize);
-    for i in 0..count as usize {
+    if crc32fast::hash(&bytes[..crc_at]) != read_u32(bytes, crc_at) {
+        return Err(Error::Checksum {
+            kind: "section table",
+        });
+    }
+    let mut entries = Vec::with_capacity(count);
+    for i in 0..count {
         let at = HEADER_LEN + i * ENTRY_LEN;
         let raw_kind = read_u32(bytes, at);
         let kind = SectionKind::from_u32(raw_kind);
@@ -344,17 +389,25 @@ pub fn read_table(bytes: &[u8]) -> Result<Vec<SectionEntry>> {
         let length = read_u64(bytes, at + 16);
         let decoded_length = match encoding {
             Encoding::Stored => length,
-            Encoding::Zstd => {
-                let n = read_u32(bytes, at + 28);
-                if n > MAX_DECODED_LEN {
-                    return Err(Error::Malformed {
-                        section: name,
-                        detail: format!("decoded length {n} is too large"),
-                    });
-                }
-                u64::from(n)
-            }
+            Encoding::Zstd => u64::from(read_u32(bytes, at + 28)),
         };
+        let max = kind.map_or(MAX_UNKNOWN_LEN, SectionKind::max_len);
+        let too_long = |what: &str, n: u64| Error::Malformed {
+            section: name,
+            detail: format!("{what} length {n} is over the limit of {max} bytes"),
+        };
+        if length > max {
+            return Err(too_long("stored", length));
+        }
+        if decoded_length > max {
+            return Err(too_long("decoded", decoded_length));
+        }
+        if decoded_length > (1 << 20) + length * MAX_EXPANSION {
+            return Err(Error::Malformed {
+                section: name,
+                detail: format!("{length} bytes cannot decode to {decoded_length}"),
+            });
+        }
         entries.push(SectionEntry {
             kind,
             raw_kind,
@@ -548,10 +601,23 @@ impl Container {
     pub fn require(&self, kind: SectionKind) -> Result<SectionBytes> {
         self.section(kind).ok_or(Error::MissingSection(kind.name()))
     }
+
+    /// This container with the first section of `kind` holding `bytes` (decoded), as if they
+    /// had come checked from a file: what a model whose section is wrong inside but intact for
+    /// its CRC-32 gives the readers (the model-mutation fuzzing in `henkan fuzz model` builds
+    /// engines from it without writing files). `None` when there is no such section.
+    pub fn replacing(&self, kind: SectionKind, bytes: Vec<u8>) -> Option<Container> {
+        let at = self.entries.iter().position(|e| e.kind == Some(kind))?;
+        let mut c = self.clone();
+        c.sections[at] = Some(SectionBytes::from_vec(bytes));
+        Some(c)
+    }
 }
 
 /// The most bytes of padding between sections [`ContainerStream::window`] offers at once.
 const GAP_WINDOW: usize = 4096;
+/// The first reservation for a section's stored bytes when the file's length is unknown.
+const STORED_STEP: usize = 1 << 20;
 
 /// A model file read as it arrives (the browser's download), one section at a time.
 ///
@@ -658,6 +724,12 @@ impl ContainerStream {
             return &mut self.gap[..n];
         }
         let at = (self.received - e.offset) as usize;
+        if at == self.stored.len() {
+            // Without a known file length the stored bytes grow with what arrives (doubling,
+            // from 1 MiB), so a length in the table reserves nothing the input does not fill.
+            let grown = (2 * at).max(STORED_STEP).min(e.length as usize);
+            self.stored.resize(grown, 0);
+        }
         &mut self.stored[at..]
     }
 
@@ -793,12 +865,6 @@ impl ContainerStream {
                     detail: "overlaps the table or another section".into(),
                 });
             }
-            if e.length > u64::from(MAX_DECODED_LEN) {
-                return Err(Error::Malformed {
-                    section,
-                    detail: format!("{} bytes", e.length),
-                });
-            }
             end = e.range()?.end;
         }
         self.sections = vec![None; layout.entries.len()];
@@ -809,10 +875,14 @@ impl ContainerStream {
         Ok(())
     }
 
-    /// Reserves the stored bytes of the section `order[done]` (unless it is skipped).
+    /// Reserves the stored bytes of the section `order[done]` (unless it is skipped) when the
+    /// file's length is known (the table was checked against it): then the section's bytes
+    /// are on their way. Otherwise they are reserved as they arrive ([`ContainerStream::window`])
+    /// and the decoded bytes once the stored ones are in and checked.
     fn start_section(&mut self) {
         let Some(e) = self.current() else { return };
-        if !self.skips(&e) {
+        self.stored = Vec::new();
+        if !self.skips(&e) && self.expected.is_some() {
             if e.encoding == Encoding::Zstd {
                 self.out = vec![0; e.decoded_length as usize];
             }
@@ -841,8 +911,11 @@ impl ContainerStream {
             let stored = std::mem::take(&mut self.stored);
             let section = check(&stored, &e).and_then(|()| match e.encoding {
                 Encoding::Stored => Ok(SectionBytes::from_vec(stored)),
-                Encoding::Zstd => decode_into(&stored, &e, std::mem::take(&mut self.out))
-                    .map(SectionBytes::from_vec),
+                Encoding::Zstd => {
+                    let mut out = std::mem::take(&mut self.out);
+                    out.resize(e.decoded_length as usize, 0);
+                    decode_into(&stored, &e, out).map(SectionBytes::from_vec)
+                }
             });
             match section {
                 Ok(s) => self.sections[i] = Some(s),

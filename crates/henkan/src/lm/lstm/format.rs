@@ -57,6 +57,12 @@ pub const VOCAB_MAGIC: &[u8; 8] = b"HKLMVOC3";
 /// Magic of the `LmVocab` section with fixed-width pairs (still read).
 pub const VOCAB_MAGIC_V2: &[u8; 8] = b"HKLMVOC2";
 
+/// The largest vocabulary an `Lstm` section may declare.
+pub const MAX_VOCAB: usize = 1 << 22;
+/// The largest hidden or cell size an `Lstm` section may declare: the recurrent matrices are
+/// decoded to `f32` (4 × 2,048² weights: 64 MiB each at most).
+pub const MAX_DIM: usize = 2048;
+
 /// Offset of the entry offsets in an `LmVocab` section (after magic and five `u32` fields).
 pub const PAIRS_AT: usize = 28;
 
@@ -202,7 +208,9 @@ fn read_matrix_part(
             format!("matrix is {rr}x{cc}, expected {rows}x{cols}"),
         ));
     }
-    let n = rows * cols;
+    let n = rows
+        .checked_mul(cols)
+        .ok_or_else(|| bad("lstm", format!("a {rows}x{cols} matrix overflows")))?;
     Ok(match kind {
         0 => QuantMatrix::F32(r.f32s(n)?),
         1 => {
@@ -212,7 +220,8 @@ fn read_matrix_part(
             let k = read_centroid_count(r)?;
             let centroids = r.f32s(k)?;
             let len = r.u64()? as usize;
-            if len < (n * bits as usize).div_ceil(8) {
+            let needed = n.checked_mul(bits as usize).map(|b| b.div_ceil(8));
+            if needed.is_none_or(|needed| len < needed) {
                 return Err(bad("lstm", "codes shorter than the matrix"));
             }
             QuantMatrix::Codebook {
@@ -241,7 +250,7 @@ fn read_matrix_part(
             let k = read_centroid_count(r)?;
             let centroids = r.f32s(cols / sub * k * sub)?;
             let len = r.u64()? as usize;
-            if len != rows * (cols / sub) {
+            if Some(len) != rows.checked_mul(cols / sub) {
                 return Err(bad("lstm", "product codes do not match the matrix"));
             }
             QuantMatrix::Product {
@@ -296,10 +305,11 @@ pub fn read_lstm(bytes: SectionBytes) -> Result<LstmModel> {
     let unk_id = r.u32()?;
     let bos_id = r.u32()?;
     if vocab == 0
+        || vocab > MAX_VOCAB
         || hidden == 0
-        || hidden > 4096
+        || hidden > MAX_DIM
         || cell == 0
-        || cell > 4096
+        || cell > MAX_DIM
         || (projected && cell == hidden)
         || unk_id as usize >= vocab
         || bos_id as usize >= vocab
@@ -441,7 +451,8 @@ impl LmVocab {
             let mut at = r.at;
             let mut off = 0u64;
             for _ in 0..n {
-                off += read_varint(b, &mut at).ok_or_else(truncated)?;
+                let step = read_varint(b, &mut at).ok_or_else(truncated)?;
+                off = off.checked_add(step).ok_or_else(truncated)?;
                 offsets.push(u32::try_from(off).map_err(|_| truncated())?);
             }
             for m in matches.iter_mut() {

@@ -1,0 +1,42 @@
+//! A short fixed-seed slice of each fuzzing run (`henkan fuzz`, `henkan_builder::fuzz`) on the
+//! shipped model: sections changed inside with a valid CRC, key storms through the IME in every
+//! engine, and the download cut into random chunks. The long runs and their figures are in
+//! docs/model-format.md ("Validation"); any panic here is a bug to fix, with the case printed
+//! so that `henkan fuzz … --seed S` replays it.
+#[path = "../../../tests/common/mod.rs"]
+mod common;
+
+use henkan::model::Container;
+use henkan_builder::fuzz::{key_storm, model_mutations, stream_chunkings, Report};
+
+fn assert_no_panic(what: &str, r: &Report) {
+    assert!(r.cases > 0, "{what}: no cases ran");
+    assert_eq!(
+        r.panic_count, 0,
+        "{what}: {} panics in {} cases: {:#?}",
+        r.panic_count, r.cases, r.panics
+    );
+}
+
+#[test]
+fn damaged_sections_never_panic_the_engine() {
+    let base = Container::from_bytes(common::shipped_bytes()).unwrap();
+    let r = model_mutations(&base, 26, 120, 40);
+    assert_no_panic("model mutations", &r);
+    // most mutations are caught by a reader; some are harmless (a changed cost)
+    assert!(r.refused > 0 && r.refused < r.cases, "{r:?}");
+}
+
+#[test]
+fn key_storms_never_panic_the_ime() {
+    let engine = common::shipped_engine();
+    assert_no_panic("key events", &key_storm(&engine, 26, 6_000));
+}
+
+#[test]
+fn any_chunking_of_the_download_reads_the_same_model() {
+    assert_no_panic(
+        "chunked downloads",
+        &stream_chunkings(&common::shipped_bytes(), 26, 6),
+    );
+}
