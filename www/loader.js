@@ -100,10 +100,10 @@ const isAbort = (e, signal) => signal.aborted && (e === signal.reason || (e inst
  * during compilation would lose bytes that did arrive (seen in Chromium: megabytes). Here the
  * chunks wait in a queue of their own and the error comes after the last of them.
  *
- * The queue holds at most `maxQueued` bytes (default {@link MAX_QUEUED_BYTES}): when it is full
- * the download pauses until the body is read, so a huge or endless response cannot fill memory
- * while nobody reads it. `signal` aborts the fetch; an abort, or cancelling the returned body,
- * stops the download and drops the queue.
+ * The queue holds at most `maxQueued` bytes (default {@link MAX_QUEUED_BYTES}) and one chunk:
+ * when it is full the download pauses until the body is read, so a huge or endless response
+ * cannot fill memory while nobody reads it. `signal` aborts the fetch; an abort, or cancelling
+ * the returned body, stops the download and drops the queue.
  *
  * The returned response has the status and headers of the real one; reading its body hands out
  * the queued chunks, then the end or the error of the download.
