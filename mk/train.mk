@@ -43,7 +43,7 @@ build/lm/vocab.tsv: build/corpus/.done training/vocab.py
 vocab: build/lm/vocab.tsv
 
 train-deps:
-	@$(PYTHON) -c 'import torch, numpy, safetensors' 2>/dev/null || $(PYTHON) -m pip install torch numpy safetensors
+	$(PYTHON) -m pip install --quiet -r training/requirements-torch.txt
 	@test -f $(TCMALLOC) || apt-get install -y libtcmalloc-minimal4 || true
 
 # Resumable: continues from build/lm/ckpt.pt when present; stops cleanly after TRAIN_MINUTES.

@@ -6,6 +6,9 @@
 //   node scripts/serve-web.mjs [--port 8000] [--host 127.0.0.1] [--root .] [--test-routes]
 //
 // --port 0 picks a free port. The first line printed is `serving http://HOST:PORT/`.
+// Only files under the root are served: a path that leaves it (`..`, also percent-encoded) is
+// refused (403), a request whose path or URL does not decode is answered 400, and no request
+// can stop the server.
 // --test-routes adds /__test/truncated/<path>?bytes=N: the file's full Content-Length but only
 // N bytes, then the connection is cut (a broken model download).
 import http from 'node:http';
@@ -51,24 +54,42 @@ const isolation = {
   'Cache-Control': 'no-store',
 };
 
-/** @param {string} urlPath */
+/**
+ * The file under the root that a URL path names, `null` when it would be outside the root, or
+ * `undefined` when the path does not decode (bad percent-encoding) or holds a NUL.
+ * @param {string} urlPath
+ */
 function resolve(urlPath) {
-  const rel = decodeURIComponent(urlPath).replace(/^\/+/, '');
-  const file = path.resolve(root, rel);
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0')) return undefined;
+  const file = path.resolve(root, decoded.replace(/^\/+/, ''));
   if (file !== root && !file.startsWith(root + path.sep)) return null; // no ../ escapes
   return file;
 }
 
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url || '/', `http://${host}`);
+/** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
+function handle(req, res) {
   if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'method not allowed');
+  /** @type {URL} */
+  let url;
+  try {
+    url = new URL(req.url || '/', `http://${host}`);
+  } catch {
+    return fail(res, 400, 'bad request');
+  }
   let pathname = url.pathname;
   let truncateAt = -1;
   if (testRoutes && pathname.startsWith('/__test/truncated/')) {
     pathname = pathname.slice('/__test/truncated'.length);
-    truncateAt = Number(url.searchParams.get('bytes') || 0);
+    truncateAt = Math.max(0, Math.floor(Number(url.searchParams.get('bytes') || 0)) || 0);
   }
   let file = resolve(pathname);
+  if (file === undefined) return fail(res, 400, 'bad request: the path does not decode');
   if (!file) return fail(res, 403, 'forbidden');
   let stat;
   try {
@@ -77,6 +98,7 @@ const server = http.createServer((req, res) => {
       file = path.join(file, 'index.html');
       stat = fs.statSync(file);
     }
+    if (!stat.isFile()) throw new Error('not a file');
   } catch {
     return fail(res, 404, `not found: ${pathname}`);
   }
@@ -88,13 +110,27 @@ const server = http.createServer((req, res) => {
   if (req.method === 'HEAD') return res.end();
   if (truncateAt >= 0) {
     const stream = fs.createReadStream(file, { start: 0, end: Math.max(0, truncateAt - 1) });
+    stream.on('error', () => res.destroy());
     // The cut comes once the N bytes are out of this process. (Chromium still drops what it
     // holds in its data pipe, up to ≈2 MB, when the page has not taken it before the break.)
     stream.on('end', () => res.write(Buffer.alloc(0), () => setTimeout(() => res.destroy(), 50)));
     stream.pipe(res, { end: false });
     return;
   }
-  fs.createReadStream(file).pipe(res);
+  // A file that cannot be read after all (removed, no permission) cuts the response.
+  fs.createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
+}
+
+const server = http.createServer((req, res) => {
+  try {
+    handle(req, res);
+  } catch (e) {
+    console.error(`serve-web: ${req.method} ${req.url}: ${e instanceof Error ? e.message : String(e)}`);
+    if (!res.headersSent) fail(res, 500, 'internal error');
+    else res.destroy();
+  }
 });
 
 server.listen(port, host, () => {

@@ -3,8 +3,8 @@
 # Idempotent: each step is skipped when what it installs is already there.
 #
 #   wasm32 target          rustup target add wasm32-unknown-unknown
-#   wasm-bindgen CLI       cargo install wasm-bindgen-cli --version $WBG (only if `wasm-bindgen --version` differs;
-#                          never --locked: its lockfile pins a crate the registry does not serve)
+#   wasm-bindgen CLI       wasm-bindgen-cli $WBG by `cargo install --locked`, with the lockfile
+#                          scripts/wasm-bindgen-cli.lock (only if `wasm-bindgen --version` differs; see below)
 #   chromium + driver      Debian chromium, chromium-driver, fonts-ipafont-gothic (Japanese glyphs in screenshots)
 #   npm tools              playwright-core (driven against /usr/bin/chromium; never `npx playwright install`),
 #                          binaryen (wasm-opt; Debian's v108 breaks wasm-bindgen's externref table), typescript,
@@ -23,9 +23,34 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
   rustup target add wasm32-unknown-unknown
 fi
 
+# wasm-bindgen-cli from its crate's source with every dependency at the version in
+# scripts/wasm-bindgen-cli.lock: the crate's own Cargo.lock, except webpki-roots 1.0.11, which the
+# registry does not serve, moved to 1.0.10 (`cargo install --locked wasm-bindgen-cli` stops there).
+# A throwaway package that depends on the crate makes cargo unpack its source.
+install_wasm_bindgen() {
+  local lock=scripts/wasm-bindgen-cli.lock work src
+  if ! grep -A1 '^name = "wasm-bindgen-cli"$' "$lock" | grep -qx "version = \"$WBG\""; then
+    say "$lock is not for wasm-bindgen-cli $WBG: make it from that version's Cargo.lock (see the comment above)"
+    exit 1
+  fi
+  work="$(mktemp -d)"
+  mkdir -p "$work/get/src"
+  : > "$work/get/src/lib.rs"
+  printf '[package]\nname = "get-wasm-bindgen-cli"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\nwasm-bindgen-cli = "=%s"\n\n[workspace]\n' "$WBG" > "$work/get/Cargo.toml"
+  src="$(cargo metadata --format-version 1 --manifest-path "$work/get/Cargo.toml" \
+    | node -e 'let t = ""; process.stdin.on("data", (d) => (t += d)).on("end", () => {
+        const p = JSON.parse(t).packages.find((p) => p.name === "wasm-bindgen-cli");
+        console.log(require("path").dirname(p.manifest_path));
+      })')"
+  cp -r "$src" "$work/cli"
+  cp "$lock" "$work/cli/Cargo.lock"
+  cargo install --locked --force --path "$work/cli"
+  rm -rf "$work"
+}
+
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WBG" ]; then
   say "installing wasm-bindgen-cli $WBG (a few minutes)"
-  cargo install wasm-bindgen-cli --version "$WBG"
+  install_wasm_bindgen
 fi
 
 missing=()

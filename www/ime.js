@@ -28,13 +28,18 @@ import { openLearningStore } from './learning-store.js';
  */
 export class HenkanIme extends EventTarget {
   /**
-   * @param {{persistLearning?: boolean, store?: LearningStore}} [options] `persistLearning: false`
-   *   keeps what is learned (and the user dictionary) in this page's memory only; by default it
-   *   is kept per origin in IndexedDB (memory only where IndexedDB is unavailable, as in some
-   *   private windows). `store` replaces the IndexedDB store.
+   * @param {{persistLearning?: boolean, store?: LearningStore, disposeWhenUnused?: boolean}} [options]
+   *   `persistLearning: false` keeps what is learned (and the user dictionary) in this page's
+   *   memory only; by default it is kept per origin in IndexedDB (memory only where IndexedDB is
+   *   unavailable, as in some private windows). `store` replaces the IndexedDB store.
+   *   `disposeWhenUnused: true` disposes the IME (see {@link dispose}) when the last field
+   *   attached to it is detached, a load in progress included; by default it stays, since a page
+   *   whose fields come and go (a framework rendering a field anew) would lose its model.
    */
   constructor(options = {}) {
     super();
+    /** Whether to dispose when the last field is detached. */
+    this.disposeWhenUnused = options.disposeWhenUnused === true;
     /** @type {LearningStore | null} where what is learned is kept (null: memory only) */
     this.store = options.persistLearning === false ? null : options.store ?? null;
     /** Whether to open the IndexedDB store when the model is in. */
@@ -79,6 +84,14 @@ export class HenkanIme extends EventTarget {
     this.timing = { startMs: 0, wasmMs: 0, downloadMs: 0, sectionsMs: 0, buildMs: 0, lmBuildMs: 0, coreAt: NaN, lmAt: NaN };
   }
 
+  /** @type {Set<AbortController>} the loads in progress (`load()` aborts its own on a failure) */
+  #loads = new Set();
+  /** Counts the calls to `dispose()`: a load started before one leaves the state alone. */
+  #generation = 0;
+  /** @type {Set<() => void>} the detach functions of the fields attached to this IME */
+  #fields = new Set();
+  #disposing = false;
+
   /** Whether keys can be converted. */
   get ready() {
     return this.status === 'ready' && this.handle !== null;
@@ -110,19 +123,32 @@ export class HenkanIme extends EventTarget {
   /**
    * Loads the wasm module and streams the model. Never throws: a failure sets `status` to
    * `error` with a message, and the fields stay plain text fields.
-   * @param {{module: WasmModule, modelUrl: string | URL, wasmUrl?: string | URL, signal?: AbortSignal}} opts
-   * @returns {Promise<boolean>} whether the IME is ready
+   *
+   * The download has an `AbortController` of its own: it is aborted on any failure, by
+   * {@link dispose}, and when `signal` aborts. An abort before the dictionary is in is a failure
+   * (`error`: the download was cancelled); after it the classic engine stays (`lm` is `failed`).
+   * `maxModelBytes` refuses a longer model (default 256 MiB, `MAX_MODEL_BYTES` in loader.js).
+   * @param {{module: WasmModule, modelUrl: string | URL, wasmUrl?: string | URL, signal?: AbortSignal, maxModelBytes?: number}} opts
+   * @returns {Promise<boolean>} whether the IME is ready (false also when it was disposed meanwhile)
    */
   async load(opts) {
+    const generation = this.#generation;
+    const controller = new AbortController();
+    const follow = () => controller.abort(opts.signal?.reason);
+    if (opts.signal?.aborted) follow();
+    else opts.signal?.addEventListener('abort', follow, { once: true });
+    this.#loads.add(controller);
+    const signal = controller.signal;
     this.#setStatus('loading');
     try {
       const t0 = performance.now();
       this.timing.startMs = t0;
       // The download starts while wasm compiles; its chunks wait in a queue until there is
       // memory to write them into (kept even when the connection breaks meanwhile).
-      const response = prefetch(opts.modelUrl, { signal: opts.signal });
+      const response = prefetch(opts.modelUrl, { signal });
       response.catch(() => {}); // reported by streamModel
       const exports = await opts.module.default(opts.wasmUrl ? { module_or_path: opts.wasmUrl } : undefined);
+      if (signal.aborted) throw new ModelLoadError('the model download was cancelled', signal.reason);
       const t1 = performance.now();
       this.timing.wasmMs = t1 - t0;
       this.memory = exports.memory;
@@ -161,8 +187,9 @@ export class HenkanIme extends EventTarget {
         },
       };
       const { info, lmError } = await streamModel(opts.modelUrl, sink, () => /** @type {WebAssembly.Memory} */ (this.memory), {
-        signal: opts.signal,
+        signal,
         fetch: () => response,
+        maxBytes: opts.maxModelBytes,
         onCore: (core) => {
           this.engines = core.engines;
           this.engine = core.defaultEngine;
@@ -179,6 +206,7 @@ export class HenkanIme extends EventTarget {
           this.dispatchEvent(new CustomEvent('progress', { detail: p }));
         },
       });
+      if (generation !== this.#generation) return false; // disposed as the last bytes came
       this.engines = info.engines;
       this.engine = handle.defaultEngine();
       this.lmError = lmError;
@@ -186,12 +214,71 @@ export class HenkanIme extends EventTarget {
       this.#setLm(lmError ? 'failed' : info.engines.length > 1 ? 'ready' : 'absent');
       return true;
     } catch (e) {
+      // The download stops whatever failed (a prefetch still reading, a compile error).
+      controller.abort(e);
+      if (generation !== this.#generation) return false; // disposed: its state is gone
       this.error = e instanceof ModelLoadError ? e.message : `the input method could not start: ${e instanceof Error ? e.message : String(e)}`;
       this.lm = 'failed';
       this.lmError = this.error;
       this.#setStatus('error');
       return false;
+    } finally {
+      this.#loads.delete(controller);
+      opts.signal?.removeEventListener('abort', follow);
     }
+  }
+
+  /**
+   * Ends the IME: a load in progress is aborted (its download stops), every field attached to
+   * it is detached (a composition goes into its field), what was learned is saved and the wasm
+   * handle is freed. The IME is `idle` afterwards; `load()` may start it again.
+   * @returns {Promise<void>} resolves when what was learned is saved
+   */
+  async dispose() {
+    if (this.#disposing) return;
+    this.#disposing = true;
+    try {
+      this.#generation++;
+      for (const load of this.#loads) load.abort(new DOMException('the input method was disposed', 'AbortError'));
+      this.#loads.clear();
+      for (const detach of [...this.#fields]) detach();
+      if (this.saveTimer !== null) clearTimeout(this.saveTimer);
+      this.saveTimer = null;
+      await this.save().catch(() => {});
+      const handle = this.handle;
+      this.handle = null;
+      this.memory = null;
+      this.engines = [];
+      this.engine = '';
+      this.lm = 'pending';
+      this.lmError = '';
+      this.error = '';
+      this.modelBytes = 0;
+      this.savedVersion = -1;
+      this.restoring = Promise.resolve();
+      handle?.free?.();
+      this.#setStatus('idle');
+    } finally {
+      this.#disposing = false;
+    }
+  }
+
+  /**
+   * Called by `attach()` (widget.js): a field now uses this IME; `detach` detaches it (on
+   * {@link dispose}).
+   * @param {() => void} detach
+   */
+  fieldAttached(detach) {
+    this.#fields.add(detach);
+  }
+
+  /**
+   * Called by a field's detach: with `disposeWhenUnused`, the last one disposes the IME.
+   * @param {() => void} detach
+   */
+  fieldDetached(detach) {
+    if (!this.#fields.delete(detach)) return;
+    if (this.#fields.size === 0 && this.disposeWhenUnused && !this.#disposing) this.dispose();
   }
 
   /**

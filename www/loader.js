@@ -65,6 +65,34 @@ export class ModelLoadError extends Error {
 /** @param {unknown} e */
 const message = (e) => (e instanceof Error ? e.message : String(e));
 
+/** Default cap on the bytes {@link prefetch} holds that nobody has read yet. */
+export const MAX_QUEUED_BYTES = 32 << 20;
+
+/** Default cap on the length of a model {@link streamModel} accepts (the shipped one is 12 MB). */
+export const MAX_MODEL_BYTES = 256 << 20;
+
+/**
+ * A controller whose signal aborts when `outer` does (and already is when `outer` is), so that
+ * the loader can abort its own fetch on a failure while the caller can still abort it; `unlink`
+ * drops the listener on `outer`.
+ * @param {AbortSignal | undefined} outer
+ */
+function linkedController(outer) {
+  const controller = new AbortController();
+  const follow = () => controller.abort(outer?.reason);
+  if (outer?.aborted) follow();
+  else outer?.addEventListener('abort', follow, { once: true });
+  return { controller, unlink: () => outer?.removeEventListener('abort', follow) };
+}
+
+/**
+ * Whether `e` is the abort of a fetch or of its body: a DOMException `AbortError`, or the
+ * signal's own reason.
+ * @param {unknown} e
+ * @param {AbortSignal} signal
+ */
+const isAbort = (e, signal) => signal.aborted && (e === signal.reason || (e instanceof Error && e.name === 'AbortError'));
+
 /**
  * Starts downloading `url` now and keeps every chunk as it arrives, before anyone reads the
  * body: for a download that starts while wasm compiles. A plain response body that errors
@@ -72,35 +100,61 @@ const message = (e) => (e instanceof Error ? e.message : String(e));
  * during compilation would lose bytes that did arrive (seen in Chromium: megabytes). Here the
  * chunks wait in a queue of their own and the error comes after the last of them.
  *
+ * The queue holds at most `maxQueued` bytes (default {@link MAX_QUEUED_BYTES}) and one chunk:
+ * when it is full the download pauses until the body is read, so a huge or endless response
+ * cannot fill memory while nobody reads it. `signal` aborts the fetch; an abort, or cancelling
+ * the returned body, stops the download and drops the queue.
+ *
  * The returned response has the status and headers of the real one; reading its body hands out
  * the queued chunks, then the end or the error of the download.
  * @param {string | URL} url
- * @param {{signal?: AbortSignal, fetch?: typeof fetch}} [options]
+ * @param {{signal?: AbortSignal, fetch?: typeof fetch, maxQueued?: number}} [options]
  * @returns {Promise<Response>}
  */
 export async function prefetch(url, options = {}) {
-  const res = await (options.fetch ?? fetch)(url, { signal: options.signal });
+  const signal = options.signal;
+  const res = await (options.fetch ?? fetch)(url, { signal });
   if (!res.ok || !res.body) return res;
+  const limit = Math.max(1, options.maxQueued ?? MAX_QUEUED_BYTES);
   const reader = res.body.getReader();
   /** @type {Uint8Array[]} */
   const queue = [];
+  let queued = 0; // bytes in `queue`
   let done = false;
   /** @type {{error: unknown} | null} */
   let failure = null;
-  /** The body's pull waiting for the next chunk or the end. */
-  const waiting = { wake: /** @type {(() => void) | null} */ (null) };
+  /** The body's pull waiting for the next chunk or the end, and the download waiting for room. */
+  const waiting = { wake: /** @type {(() => void) | null} */ (null), room: /** @type {(() => void) | null} */ (null) };
+  /** Ends the download here: nothing more is read, what waits in the queue is dropped. */
+  const stop = (/** @type {unknown} */ reason, /** @type {boolean} */ failed) => {
+    if (done) return;
+    done = true;
+    if (failed) failure = { error: reason };
+    queue.length = 0;
+    queued = 0;
+    reader.cancel(reason).catch(() => {});
+    waiting.wake?.();
+    waiting.room?.();
+  };
+  const onAbort = () => stop(signal?.reason, true);
+  signal?.addEventListener('abort', onAbort, { once: true });
   (async () => {
     try {
-      for (;;) {
+      while (!done) {
+        while (queued >= limit && !done) await new Promise((r) => (waiting.room = () => r(undefined)));
+        waiting.room = null;
+        if (done) break;
         const chunk = await reader.read();
-        if (chunk.done) break;
+        if (chunk.done || done) break;
         queue.push(chunk.value);
+        queued += chunk.value.length;
         waiting.wake?.();
       }
     } catch (e) {
-      failure = { error: e };
+      if (!done) failure = { error: e };
     }
     done = true;
+    signal?.removeEventListener('abort', onAbort);
     waiting.wake?.();
   })();
   const body = new ReadableStream(
@@ -109,18 +163,24 @@ export async function prefetch(url, options = {}) {
         while (!queue.length && !done) await new Promise((r) => (waiting.wake = () => r(undefined)));
         waiting.wake = null;
         const next = queue.shift();
-        if (next) controller.enqueue(next);
-        else if (failure) controller.error(failure.error);
+        if (next) {
+          queued -= next.length;
+          waiting.room?.();
+          controller.enqueue(next);
+        } else if (failure) controller.error(failure.error);
         else controller.close();
       },
       cancel(reason) {
-        return reader.cancel(reason);
+        stop(reason, false);
       },
     },
     { highWaterMark: 0 },
   );
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
+
+/** @param {number} n bytes */
+const mib = (n) => `${(n / (1 << 20)).toFixed(1)} MiB`;
 
 /**
  * Downloads the model at `url` into wasm memory and loads it progressively.
@@ -130,29 +190,67 @@ export async function prefetch(url, options = {}) {
  * The expected length comes from `Content-Length` when the response is not content-encoded (with
  * a content encoding the header counts compressed bytes).
  *
- * A failure before the core is in (HTTP error, truncation, not a model, damaged dictionary)
- * rejects with a {@link ModelLoadError}; a failure after it (the LM part truncated or damaged)
- * resolves with the classic engine and `lmError`.
+ * A failure before the core is in (HTTP error, truncation, not a model, damaged dictionary, a
+ * model longer than `maxBytes`, an abort of `signal`) rejects with a {@link ModelLoadError}; a
+ * failure after it (the LM part truncated, damaged or cancelled) resolves with the classic engine
+ * and `lmError`. The fetch gets a signal of the loader's own, which follows `signal` and is
+ * aborted on every failure, so nothing is downloaded for a load that has failed.
+ *
+ * `maxBytes` (default {@link MAX_MODEL_BYTES}) bounds the model: a `Content-Length` or a section
+ * table that declares more is refused there, before its sections are read.
  *
  * @param {string | URL} url
  * @param {ModelSink} sink
  * @param {() => WebAssembly.Memory} memory the wasm memory (re-read after every call into wasm)
- * @param {{onProgress?: (p: Progress) => void, onCore?: (info: ModelInfo) => void, signal?: AbortSignal, fetch?: typeof fetch}} [options]
+ * @param {{onProgress?: (p: Progress) => void, onCore?: (info: ModelInfo) => void, signal?: AbortSignal, fetch?: typeof fetch, maxBytes?: number}} [options]
  * @returns {Promise<StreamResult>}
  */
 export async function streamModel(url, sink, memory, options = {}) {
+  const { controller, unlink } = linkedController(options.signal);
+  try {
+    const result = await stream(url, sink, memory, controller.signal, options);
+    if (result.lmError) controller.abort(new ModelLoadError(result.lmError));
+    return result;
+  } catch (e) {
+    controller.abort(e);
+    throw e;
+  } finally {
+    unlink();
+  }
+}
+
+/**
+ * The body of {@link streamModel}, with the loader's own signal.
+ * @param {string | URL} url
+ * @param {ModelSink} sink
+ * @param {() => WebAssembly.Memory} memory
+ * @param {AbortSignal} signal
+ * @param {{onProgress?: (p: Progress) => void, onCore?: (info: ModelInfo) => void, fetch?: typeof fetch, maxBytes?: number}} options
+ * @returns {Promise<StreamResult>}
+ */
+async function stream(url, sink, memory, signal, options) {
   const doFetch = options.fetch ?? fetch;
+  const maxBytes = options.maxBytes ?? MAX_MODEL_BYTES;
+  const cancelled = () => new ModelLoadError('the model download was cancelled', signal.reason);
+  if (signal.aborted) throw cancelled();
   /** @type {Response} */
   let res;
   try {
-    res = await doFetch(url, { signal: options.signal });
+    res = await doFetch(url, { signal });
   } catch (e) {
+    if (isAbort(e, signal)) throw cancelled();
     throw new ModelLoadError(`could not download the model (${String(e)})`, e);
   }
   if (!res.ok) throw new ModelLoadError(`could not download the model: HTTP ${res.status} ${res.statusText}`);
   const encoding = (res.headers.get('Content-Encoding') || 'identity').toLowerCase();
   const header = Number(res.headers.get('Content-Length') || 0);
   const total = encoding === 'identity' && Number.isFinite(header) && header > 0 ? header : 0;
+  const tooLarge = (/** @type {number} */ n) =>
+    new ModelLoadError(`the model is too large: ${mib(n)}, more than the ${mib(maxBytes)} this page accepts`);
+  if (total > maxBytes) {
+    res.body?.cancel().catch(() => {});
+    throw tooLarge(total);
+  }
   const damaged = (/** @type {unknown} */ e) =>
     new ModelLoadError(`the model is damaged or of another version: ${message(e)}`, e);
   /** @type {ModelInfo | null} */
@@ -171,11 +269,14 @@ export async function streamModel(url, sink, memory, options = {}) {
   options.onProgress?.({ loaded, total });
   if (!res.body) throw new ModelLoadError('could not download the model: empty response');
   const reader = res.body.getReader();
+  // A body that ignores the signal (a prefetched one, a test's) ends when the signal aborts.
+  const onAbort = () => reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
   /** @type {unknown} */
   let broke = null;
   try {
     // Until the body ends or breaks, or every section is in (bytes past the last are not needed).
-    while (!state.complete) {
+    while (!state.complete && !signal.aborted) {
       /** @type {ReadableStreamReadResult<Uint8Array>} */
       let chunk;
       try {
@@ -184,40 +285,47 @@ export async function streamModel(url, sink, memory, options = {}) {
         broke = e;
         break;
       }
-      if (chunk.done) break;
+      if (chunk.done || signal.aborted) break;
       const value = chunk.value;
       for (let at = 0; at < value.length && state.len > 0; ) {
         const n = Math.min(state.len, value.length - at);
         // A fresh view each time: memory.buffer is replaced when linear memory grows.
         new Uint8Array(memory().buffer, state.ptr, n).set(value.subarray(at, at + n));
         at += n;
+        const known = state.layout !== null;
         try {
           state = sink.modelWrote(n);
         } catch (e) {
           throw damaged(e);
         }
+        if (!known && state.layout && state.layout.fileEnd > maxBytes) throw tooLarge(state.layout.fileEnd);
         if (state.coreReady && !info) loadCore();
       }
       loaded += value.length;
       options.onProgress?.({ loaded, total });
     }
   } catch (e) {
-    // Not a model, or damaged: the download stops (a huge or endless response would go on).
+    // Not a model, damaged or too large: the download stops (a huge or endless response would go on).
     reader.cancel(e).catch(() => {});
     throw e;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
   if (state.complete) reader.cancel().catch(() => {});
   const expected = total || state.layout?.fileEnd || 0;
   const short = state.complete
     ? ''
-    : broke
-      ? `broke off after ${loaded} bytes${expected ? ` of ${expected}` : ''} (${String(broke)})`
-      : total && loaded < total
-        ? `is truncated: ${loaded} of ${total} bytes`
-        : state.layout
-          ? `is truncated: ${state.received} of ${state.layout.fileEnd} bytes`
-          : '';
+    : signal.aborted
+      ? 'was cancelled'
+      : broke
+        ? `broke off after ${loaded} bytes${expected ? ` of ${expected}` : ''} (${String(broke)})`
+        : total && loaded < total
+          ? `is truncated: ${loaded} of ${total} bytes`
+          : state.layout
+            ? `is truncated: ${state.received} of ${state.layout.fileEnd} bytes`
+            : '';
   if (!info) {
+    if (signal.aborted) throw cancelled();
     if (short) throw new ModelLoadError(`the model download ${short}`, broke);
     info = loadCore(); // the handle says what is missing
   }

@@ -88,6 +88,7 @@
  * @property {(session: number, on: boolean) => void} setLearning
  * @property {() => number} memoryBytes
  * @property {() => HeapStats} heapStats
+ * @property {() => void} [free] releases the handle's memory (wasm-bindgen; `HenkanIme.dispose`)
  */
 
 /**

@@ -213,9 +213,11 @@ export function attach(el, options) {
       layer.remove();
       indicator.el.remove();
       fields.delete(el);
+      ime.fieldDetached(attachment.teardown);
     },
   };
   fields.set(el, attachment);
+  ime.fieldAttached(attachment.teardown);
   watchRemoval(doc, el, attachment.teardown);
   render();
   return attachment.teardown;

@@ -2,68 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { prefetch, streamModel, ModelLoadError } from '../loader.js';
-
-/**
- * A sink standing in for the wasm handle (crates/henkan-wasm) over a fake wasm memory, for a "model"
- * whose first byte is 0x48 and whose core and whole length are given (the real layout comes from
- * the section table, src/model/mod.rs). Like the handle it hands out windows — here of at most
- * 700 bytes, at a moving address, the memory replaced on every call as growth detaches old
- * views — and it collects what was written there in file order.
- * @param {{coreEnd: number, fileEnd: number, badLm?: boolean}} shape
- */
-function fakeSink(shape) {
-  const memory = { buffer: new ArrayBuffer(16) };
-  const file = new Uint8Array(shape.fileEnd);
-  let received = 0;
-  let ptr = 0;
-  const state = () => {
-    const len = received < 16 ? 16 - received : Math.min(700, shape.fileEnd - received);
-    ptr = 8 + (received % 7);
-    memory.buffer = new ArrayBuffer(ptr + len);
-    return {
-      ptr,
-      len,
-      received,
-      layout: received >= 16 ? { coreEnd: shape.coreEnd, fileEnd: shape.fileEnd } : null,
-      coreReady: received >= shape.coreEnd,
-      complete: received >= shape.fileEnd,
-    };
-  };
-  const sink = {
-    /** @type {number[]} */
-    begins: [],
-    completes: 0,
-    /** @type {Uint8Array | null} the bytes the classic engine was built from */
-    core: null,
-    /** @type {Uint8Array | null} the bytes the LMs were attached from */
-    full: null,
-    beginModel(/** @type {number} */ expected) {
-      this.begins.push(expected);
-      received = 0;
-      return state();
-    },
-    modelWrote(/** @type {number} */ n) {
-      file.set(new Uint8Array(memory.buffer, ptr, n), received);
-      if (file[0] !== 0x48) throw new Error('not a henkan model (bad magic)');
-      received += n;
-      return state();
-    },
-    loadModelCore() {
-      if (received < shape.coreEnd) throw new Error(`model file is truncated: need ${shape.coreEnd} bytes, have ${received}`);
-      this.core = file.slice(0, shape.coreEnd);
-      const lmPending = shape.fileEnd > shape.coreEnd;
-      return { bytes: shape.fileEnd, engines: ['classic'], defaultEngine: 'classic', lmPending };
-    },
-    completeModel() {
-      this.completes++;
-      if (received < shape.fileEnd) throw new Error(`model file is truncated: need ${shape.fileEnd} bytes, have ${received}`);
-      if (shape.badLm) throw new Error('checksum mismatch in section lstm');
-      this.full = file.slice();
-      return { bytes: shape.fileEnd, engines: ['classic', 'neural', 'hybrid'], defaultEngine: 'hybrid', lmPending: false };
-    },
-  };
-  return { sink, memory: () => /** @type {WebAssembly.Memory} */ (/** @type {unknown} */ (memory)) };
-}
+import { fakeSink } from './fake-model.js';
 
 /**
  * @param {Uint8Array[]} chunks
@@ -287,4 +226,119 @@ test('through prefetch too: the underlying download is cancelled', { timeout: 50
   const pulls = stats.pulls;
   await new Promise((r) => setTimeout(r, 50));
   assert.equal(stats.pulls, pulls, 'the prefetch stopped reading');
+});
+
+/**
+ * A fetch that records the signal it was given and whether its body was cancelled.
+ * @param {(signal: AbortSignal) => Promise<Response>} respond
+ */
+function watchedFetch(respond) {
+  const seen = { signal: /** @type {AbortSignal | null} */ (null) };
+  /** @type {typeof fetch} */
+  const fetch = async (_url, init) => {
+    seen.signal = /** @type {AbortSignal} */ (init?.signal);
+    return respond(seen.signal);
+  };
+  return { seen, fetch };
+}
+
+test('every failure aborts the fetch: HTTP error, not a model, a damaged LM', async () => {
+  for (const [respond, settles] of /** @type {const} */ ([
+    [fakeFetch([], {}, { status: 404 }), 'rejects'],
+    [fakeFetch([new Uint8Array(10)], { 'Content-Length': '10' }), 'rejects'],
+    [fakeFetch(chunks.slice(0, 2), { 'Content-Length': '3000' }), 'resolves'],
+  ])) {
+    const { sink, memory } = fakeSink(shape);
+    const { seen, fetch } = watchedFetch(respond);
+    const load = streamModel('m', sink, memory, { fetch });
+    if (settles === 'rejects') await assert.rejects(load, ModelLoadError);
+    else assert.match((await load).lmError, /truncated/);
+    assert.equal(seen.signal?.aborted, true);
+  }
+  // A load that succeeds leaves its signal alone.
+  const { sink, memory } = fakeSink(shape);
+  const { seen, fetch } = watchedFetch(fakeFetch(chunks, { 'Content-Length': '3000' }));
+  await streamModel('m', sink, memory, { fetch });
+  assert.equal(seen.signal?.aborted, false);
+});
+
+test("the caller's signal cancels the download: an error before the core, the classic engine after it", { timeout: 5000 }, async () => {
+  {
+    const { sink, memory } = fakeSink({ coreEnd: 1e6, fileEnd: 2e6 });
+    const { stats, fetch } = endless(model);
+    const controller = new AbortController();
+    const load = streamModel('m', sink, memory, { fetch, signal: controller.signal, onProgress: (p) => p.loaded >= 5000 && controller.abort() });
+    await assert.rejects(load, (e) => e instanceof ModelLoadError && e.message === 'the model download was cancelled');
+    assert.equal(stats.cancelled, true);
+    const pulls = stats.pulls;
+    await later();
+    assert.ok(stats.pulls <= pulls + 1, `no more reading after the abort: ${pulls} → ${stats.pulls}`);
+  }
+  {
+    const { sink, memory } = fakeSink({ coreEnd: 1800, fileEnd: 1e6 });
+    const { stats, fetch } = endless(model);
+    const controller = new AbortController();
+    const result = await streamModel('m', sink, memory, { fetch, signal: controller.signal, onCore: () => controller.abort() });
+    assert.deepEqual(result.info.engines, ['classic']);
+    assert.equal(result.lmError, 'the language model download was cancelled');
+    assert.equal(stats.cancelled, true);
+    assert.equal(sink.completes, 1, 'the handle lets the unfinished part go');
+  }
+  // Aborted before it starts: nothing is fetched.
+  const { sink, memory } = fakeSink(shape);
+  const { seen, fetch } = watchedFetch(fakeFetch(chunks, {}));
+  await assert.rejects(streamModel('m', sink, memory, { fetch, signal: AbortSignal.abort() }), /cancelled/);
+  assert.equal(seen.signal, null);
+});
+
+test('a model longer than maxBytes is refused before its bytes are read', { timeout: 5000 }, async () => {
+  {
+    // By its Content-Length: not one chunk goes to the handle.
+    const { sink, memory } = fakeSink(shape);
+    const { seen, fetch } = watchedFetch(fakeFetch(chunks, { 'Content-Length': '3000' }));
+    await assert.rejects(
+      streamModel('m', sink, memory, { fetch, maxBytes: 2999 }),
+      (e) => e instanceof ModelLoadError && /too large: 0\.0 MiB, more than the 0\.0 MiB/.test(e.message),
+    );
+    assert.deepEqual(sink.begins, []);
+    assert.equal(seen.signal?.aborted, true);
+  }
+  // By its section table (no Content-Length): the download stops there.
+  const { sink, memory } = fakeSink({ coreEnd: 1800, fileEnd: 300 << 20 });
+  const { stats, fetch } = endless(model);
+  await assert.rejects(
+    streamModel('m', sink, memory, { fetch }),
+    (e) => e instanceof ModelLoadError && e.message === 'the model is too large: 300.0 MiB, more than the 256.0 MiB this page accepts',
+  );
+  assert.equal(stats.cancelled, true);
+  assert.ok(stats.pulls <= 2, `${stats.pulls} chunks read`);
+});
+
+test('prefetch holds at most maxQueued bytes that nobody reads, then goes on as they are read', { timeout: 5000 }, async () => {
+  const { stats, fetch } = endless(new Uint8Array(1000));
+  const res = await prefetch('m', { fetch, maxQueued: 10_000 });
+  await later();
+  assert.ok(stats.pulls >= 10 && stats.pulls <= 12, `${stats.pulls} chunks read with nobody reading`);
+  const reader = /** @type {ReadableStream<Uint8Array>} */ (res.body).getReader();
+  let got = 0;
+  while (got < 50_000) got += (await reader.read()).value?.length ?? 0;
+  await later();
+  assert.ok(stats.pulls >= 60 && stats.pulls <= 62, `${stats.pulls} chunks read after 50 were taken`);
+  await reader.cancel();
+  assert.equal(stats.cancelled, true);
+});
+
+test('an abort stops the prefetch and drops its queue; the body ends with the reason', { timeout: 5000 }, async () => {
+  const { stats, fetch } = endless(new Uint8Array(1000));
+  const controller = new AbortController();
+  const { seen, fetch: watched } = watchedFetch(() => fetch());
+  const res = await prefetch('m', { fetch: watched, signal: controller.signal });
+  assert.equal(seen.signal, controller.signal);
+  await later();
+  controller.abort(new Error('gone'));
+  const pulls = stats.pulls;
+  await later();
+  assert.equal(stats.cancelled, true);
+  assert.ok(stats.pulls <= pulls + 1);
+  await assert.rejects(/** @type {ReadableStream<Uint8Array>} */ (res.body).getReader().read(), /gone/);
 });
