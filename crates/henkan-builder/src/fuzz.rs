@@ -227,11 +227,20 @@ pub fn probe(engine: &Engine, reverse: bool) {
     }
 }
 
+/// How often [`model_mutations`] exercises what it loads.
+#[derive(Debug, Clone, Copy)]
+pub struct ProbeRate {
+    /// [`probe`] one engine that loads in this many (1: every one).
+    pub probe_every: u32,
+    /// With the reverse conversion (it reads the whole lexicon) one time in this many probes
+    /// after a change to the lexicon.
+    pub reverse_every: u32,
+}
+
 /// Model mutations: `cases` changed copies of `base`, each [`Mutation`] drawn by a generator
-/// seeded with `seed` in one section; every engine that loads is [`probe`]d (with the reverse
-/// conversion one time in `reverse_every` when the lexicon was changed). Panics are caught and
-/// counted.
-pub fn model_mutations(base: &Container, seed: u64, cases: u64, reverse_every: u32) -> Report {
+/// seeded with `seed` in one section; the engines that load are [`probe`]d as often as `rate`
+/// says. Panics are caught and counted.
+pub fn model_mutations(base: &Container, seed: u64, cases: u64, rate: ProbeRate) -> Report {
     let kinds: Vec<SectionKind> = base.entries().iter().filter_map(|e| e.kind).collect();
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut report = Report::default();
@@ -246,7 +255,8 @@ pub fn model_mutations(base: &Container, seed: u64, cases: u64, reverse_every: u
         let reverse = matches!(
             kind,
             SectionKind::LexiconIndex | SectionKind::LexiconPostings
-        ) && rng.u32(..reverse_every.max(1)) == 0;
+        ) && rng.u32(..rate.reverse_every.max(1)) == 0;
+        let probing = rng.u32(..rate.probe_every.max(1)) == 0;
         let Some(container) = base.replacing(kind, bytes) else {
             continue;
         };
@@ -254,7 +264,9 @@ pub fn model_mutations(base: &Container, seed: u64, cases: u64, reverse_every: u
         let run = catch_unwind(AssertUnwindSafe(|| {
             match Engine::from_container(container) {
                 Ok(engine) => {
-                    probe(&engine, reverse);
+                    if probing {
+                        probe(&engine, reverse);
+                    }
                     true
                 }
                 Err(_) => false,

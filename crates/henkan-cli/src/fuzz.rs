@@ -7,7 +7,7 @@ use crate::args::{model_path, read_bytes};
 use anyhow::{bail, Result};
 use henkan::model::Container;
 use henkan::Engine;
-use henkan_builder::fuzz::{key_storm, model_mutations, stream_chunkings, Report};
+use henkan_builder::fuzz::{key_storm, model_mutations, stream_chunkings, ProbeRate, Report};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -18,8 +18,12 @@ pub enum FuzzCommand {
     Model {
         #[command(flatten)]
         run: RunArgs,
-        /// The reverse conversion (it reads the whole lexicon) one time in N after a change
-        /// to the lexicon.
+        /// Exercise one engine that loads in N (conversions in every engine, the IME, the
+        /// predictions); loading alone runs every section reader.
+        #[arg(long, default_value_t = 1)]
+        probe_every: u32,
+        /// The reverse conversion (it reads the whole lexicon) one time in N probes after a
+        /// change to the lexicon.
         #[arg(long, default_value_t = 50)]
         reverse_every: u32,
     },
@@ -56,10 +60,18 @@ pub fn run(model: &Option<PathBuf>, what: FuzzCommand) -> Result<()> {
     std::panic::set_hook(Box::new(|_| {}));
     let started = Instant::now();
     let (name, run, report) = match what {
-        FuzzCommand::Model { run, reverse_every } => {
+        FuzzCommand::Model {
+            run,
+            probe_every,
+            reverse_every,
+        } => {
             let base = Container::from_bytes(bytes)?;
+            let rate = ProbeRate {
+                probe_every,
+                reverse_every,
+            };
             let report = threads(&run, |seed, cases| {
-                model_mutations(&base, seed, cases, reverse_every)
+                model_mutations(&base, seed, cases, rate)
             });
             ("model mutations", run, report)
         }

@@ -7,7 +7,7 @@
 mod common;
 
 use henkan::model::Container;
-use henkan_builder::fuzz::{key_storm, model_mutations, stream_chunkings, Report};
+use henkan_builder::fuzz::{key_storm, model_mutations, stream_chunkings, ProbeRate, Report};
 
 fn assert_no_panic(what: &str, r: &Report) {
     assert!(r.cases > 0, "{what}: no cases ran");
@@ -21,7 +21,11 @@ fn assert_no_panic(what: &str, r: &Report) {
 #[test]
 fn damaged_sections_never_panic_the_engine() {
     let base = Container::from_bytes(common::shipped_bytes()).unwrap();
-    let r = model_mutations(&base, 26, 120, 40);
+    let rate = ProbeRate {
+        probe_every: 1,
+        reverse_every: 40,
+    };
+    let r = model_mutations(&base, 26, 120, rate);
     assert_no_panic("model mutations", &r);
     // most mutations are caught by a reader; some are harmless (a changed cost)
     assert!(r.refused > 0 && r.refused < r.cases, "{r:?}");
