@@ -15,7 +15,6 @@
 //! | [`coherence`] | the word vectors of the topical coherence |
 //! | [`gold`] | gold paths through the lattice for annotated sentences |
 //! | [`token`] | the analyzed-corpus token format, shared with the analyzer |
-//! | [`fuzz`] | damaged models, key storms and chunked downloads for `henkan fuzz` and the tests |
 #![deny(missing_docs)]
 
 pub mod bias;
@@ -26,7 +25,6 @@ pub mod dictionary;
 pub mod digit_prior;
 pub mod emoji;
 pub mod error;
-pub mod fuzz;
 pub mod gold;
 pub mod lexicon;
 pub mod lstm;

@@ -1,13 +1,13 @@
 //! `henkan fuzz`: long fuzzing runs of the model readers, the IME state machine and the
-//! streaming loader (the drivers are [`henkan_builder::fuzz`]'s; `make test` runs a short
+//! streaming loader (the drivers are [`henkan::fuzz`]'s; `make test` runs a short
 //! fixed-seed slice of each). Runs split the cases over threads, each with its own seed
 //! (`seed + thread`), print what they saw and fail when anything panicked.
 
 use crate::args::{model_path, read_bytes};
 use anyhow::{bail, Result};
+use henkan::fuzz::{key_storm, model_mutations, stream_chunkings, ProbeRate, Report};
 use henkan::model::Container;
 use henkan::Engine;
-use henkan_builder::fuzz::{key_storm, model_mutations, stream_chunkings, ProbeRate, Report};
 use std::path::PathBuf;
 use std::time::Instant;
 

@@ -337,3 +337,24 @@ fn learning_is_shared_by_the_sessions_of_a_page() {
     h.set_learning(b, true);
     assert_eq!(preedit(&type_and_convert(&mut h, b, "kisha")), first);
 }
+
+/// A fixed-seed slice of the model fuzzing (`henkan::fuzz`) in wasm32, where sizes are 32 bits
+/// wide (a header-derived size that wraps here but not natively would show) and a panic
+/// aborts the whole module, as it would the page's IME.
+#[wasm_bindgen_test]
+fn damaged_sections_never_panic_in_wasm32() {
+    use henkan::fuzz::{model_mutations, stream_chunkings, ProbeRate};
+    let base = henkan::model::Container::from_bytes(MODEL.to_vec()).unwrap();
+    let rate = ProbeRate {
+        probe_every: 4,
+        reverse_every: 1000,
+    };
+    // HENKAN_WASM_FUZZ_CASES (at build time) makes a long run of it:
+    // HENKAN_WASM_FUZZ_CASES=20000 make test-web-wasm
+    let cases = option_env!("HENKAN_WASM_FUZZ_CASES").map_or(60, |n| n.parse().unwrap_or(60));
+    let r = model_mutations(&base, 32, cases, rate);
+    assert!(r.refused > 0 && r.refused < r.cases, "{r:?}");
+    assert_eq!(r.panic_count, 0, "{r:?}");
+    let r = stream_chunkings(MODEL, 32, 2);
+    assert_eq!(r.panic_count, 0, "{r:?}");
+}

@@ -32,6 +32,8 @@ pub mod decoder;
 pub mod emoji;
 mod engine;
 pub mod error;
+#[cfg(feature = "fuzz")]
+pub mod fuzz;
 pub mod history;
 pub mod ime;
 pub mod kernels;

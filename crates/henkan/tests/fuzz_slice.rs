@@ -1,4 +1,4 @@
-//! A short fixed-seed slice of each fuzzing run (`henkan fuzz`, `henkan_builder::fuzz`) on the
+//! A short fixed-seed slice of each fuzzing run (`henkan fuzz`, `henkan::fuzz`) on the
 //! shipped model: sections changed inside with a valid CRC, key storms through the IME in every
 //! engine, and the download cut into random chunks. The long runs and their figures are in
 //! docs/model-format.md ("Validation"); any panic here is a bug to fix, with the case printed
@@ -6,8 +6,8 @@
 #[path = "../../../tests/common/mod.rs"]
 mod common;
 
+use henkan::fuzz::{key_storm, model_mutations, stream_chunkings, ProbeRate, Report};
 use henkan::model::Container;
-use henkan_builder::fuzz::{key_storm, model_mutations, stream_chunkings, ProbeRate, Report};
 
 fn assert_no_panic(what: &str, r: &Report) {
     assert!(r.cases > 0, "{what}: no cases ran");

@@ -83,6 +83,33 @@ pub fn unzigzag(v: u64) -> i32 {
     ((v >> 1) as i32) ^ -((v & 1) as i32)
 }
 
+/// Checks what `Fst::new` reads before it is called: an fst with a checksum (format 3, as the
+/// builder writes) whose root address and key count, the two `u64`s before the checksum, lie
+/// within its bytes. On a 32-bit target (wasm32) `Fst::new` panics on an address that does not
+/// fit a `usize`.
+fn check_fst_footer(b: &[u8]) -> Result<()> {
+    let bad = |detail: &str| Error::Malformed {
+        section: "lexicon index",
+        detail: detail.to_string(),
+    };
+    let u64_at = |at: usize| {
+        b.get(at..at + 8)
+            .map(|w| u64::from_le_bytes(w.try_into().unwrap_or([0xff; 8])))
+    };
+    let n = b.len();
+    if n < 36 {
+        return Err(bad("too short"));
+    }
+    if u64_at(0) != Some(3) {
+        return Err(bad("not an fst of format 3 (with a checksum)"));
+    }
+    let within = |v: Option<u64>| v.is_some_and(|v| v < n as u64);
+    if !within(u64_at(n - 12)) || !within(u64_at(n - 20)) {
+        return Err(bad("root address or key count outside the index"));
+    }
+    Ok(())
+}
+
 /// The lexicon: an index from reading to postings, and the postings.
 #[derive(Clone)]
 pub struct Lexicon {
@@ -144,6 +171,7 @@ impl Lexicon {
             section: "lexicon index",
             detail: e.to_string(),
         };
+        check_fst_footer(index.as_ref())?;
         let index = Fst::new(index).map_err(malformed_index)?;
         // `Fst::new` reads only the header and the footer; the checksum that the fst carries
         // over all its bytes catches a damaged or cut index before a lookup walks into it.

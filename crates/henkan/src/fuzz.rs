@@ -1,6 +1,7 @@
-//! Fuzzing drivers: damaged models, key storms and arbitrary chunkings of a download, each run
-//! with a seed so that a failure can be replayed. They back `henkan fuzz` (long runs, figures in
-//! `docs/model-format.md`) and a fixed-seed slice of each runs in `make test`.
+//! Fuzzing drivers (feature `fuzz`): damaged models, key storms and arbitrary chunkings of a
+//! download, each run with a seed so that a failure can be replayed. They back `henkan fuzz`
+//! (long runs, figures in `docs/model-format.md`); a fixed-seed slice of each runs in `make
+//! test`, natively and in wasm32 (where sizes are 32 bits wide and a panic aborts).
 //!
 //! *Model mutations* are structured: a section of a checked model is changed *inside* (bytes
 //! flipped, header words set to extreme values, cut, extended, ranges zeroed or copied) and
@@ -8,10 +9,10 @@
 //! damage to a file never gets past the checksums. An engine that loads is then exercised by
 //! [`probe`]: conversions, candidates and predictions in every engine it offers.
 
-use henkan::decoder::neural::{NeuralOptions, Scoring};
-use henkan::ime::{Ime, KeyEvent, ALT, CTRL, META, SHIFT};
-use henkan::model::{Container, ContainerStream, SectionKind};
-use henkan::Engine;
+use crate::decoder::neural::{NeuralOptions, Scoring};
+use crate::ime::{Ime, KeyEvent, ALT, CTRL, META, SHIFT};
+use crate::model::{Container, ContainerStream, SectionKind};
+use crate::Engine;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// What a fuzzing run saw.
@@ -191,7 +192,7 @@ pub fn probe(engine: &Engine, reverse: bool) {
         scorings.extend([Scoring::Neural, Scoring::Hybrid]);
     }
     for scoring in scorings {
-        let mut session = henkan::Session::new();
+        let mut session = crate::Session::new();
         session.set_scoring(scoring, NeuralOptions::default());
         let readings: &[&str] = match scoring {
             Scoring::Classic => &CLASSIC_READINGS,
