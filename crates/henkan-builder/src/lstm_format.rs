@@ -260,3 +260,40 @@ mod tests {
         assert_eq!(v.lm_word(3), (2, WordMatch::Own));
     }
 }
+
+#[cfg(test)]
+mod crafted {
+    use super::*;
+    use henkan::lm::lstm::LstmModel;
+    use henkan::model::SectionBytes;
+
+    /// An 8-bit codebook that lists 2 centroids while its codes name up to 255: the codes past
+    /// the list decode to 0 (reading one of them used to index past the centroids and panic).
+    #[test]
+    fn codes_past_the_centroids_decode_to_zero() {
+        let (vocab, hidden) = (4, 2);
+        let f = |n: usize| MatrixPayload::F32(vec![0.5; n]);
+        let embedding =
+            MatrixPayload::Codebook(8, vec![1.0, 2.0], vec![0, 1, 200, 255, 1, 0, 7, 9]);
+        let (w_ih, w_hh) = (f(4 * hidden * hidden), f(4 * hidden * hidden));
+        let section = write_lstm(&LstmPayload {
+            vocab,
+            hidden,
+            cell: hidden,
+            unk_id: 0,
+            bos_id: 1,
+            embedding: &embedding,
+            w_ih: &w_ih,
+            w_hh: &w_hh,
+            w_hr: None,
+            b: &[0.0; 8],
+            out_bias: &[0.0; 4],
+        });
+        let lm = LstmModel::from_section(SectionBytes::from_vec(section)).unwrap();
+        let mut row = vec![9.0; hidden];
+        lm.embed(1, &mut row);
+        assert_eq!(row, [0.0, 0.0]);
+        lm.embed(0, &mut row);
+        assert_eq!(row, [1.0, 2.0]);
+    }
+}

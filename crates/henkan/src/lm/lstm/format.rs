@@ -218,7 +218,9 @@ fn read_matrix_part(
                 return Err(bad("lstm", format!("codebook bits {bits}")));
             }
             let k = read_centroid_count(r)?;
-            let centroids = r.f32s(k)?;
+            let mut centroids = r.f32s(k)?;
+            // Every code of `bits` bits names a centroid: those past `k` decode to 0.
+            centroids.resize(centroids.len().max(1 << bits), 0.0);
             let len = r.u64()? as usize;
             let needed = n.checked_mul(bits as usize).map(|b| b.div_ceil(8));
             if needed.is_none_or(|needed| len < needed) {
