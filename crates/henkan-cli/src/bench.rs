@@ -1,9 +1,10 @@
 //! `henkan bench`: per-key latency of the engine and of the IME key machine.
 
 use crate::args::{
-    load, percentile, print_result, read_pairs, read_text, session_for, NeuralArgs, SentencesArgs,
-    SoftmaxKind,
+    engine_or_default, engine_parser, load, percentile, print_result, read_pairs, read_text,
+    session_for, NeuralArgs, SentencesArgs, SoftmaxKind,
 };
+use crate::heap;
 use anyhow::{bail, Result};
 use henkan::options::Scoring;
 use henkan::Engine;
@@ -20,6 +21,10 @@ pub enum BenchCommand {
     Ime(ImeArgs),
     /// Types each reading one kana at a time through a Session; per-key latency.
     Keystroke(KeystrokeArgs),
+    /// The heap of long inputs: one composition typed key by key through the IME, sentences
+    /// typed and committed one after another, and one long reading converted at once (a
+    /// paste), each with its peak and what stays allocated after it.
+    Memory(MemoryArgs),
 }
 
 /// Runs `henkan bench …`.
@@ -27,6 +32,7 @@ pub fn run(model: &Option<PathBuf>, what: BenchCommand) -> Result<()> {
     match what {
         BenchCommand::Ime(a) => ime(model, a),
         BenchCommand::Keystroke(a) => keystroke(model, a),
+        BenchCommand::Memory(a) => memory(model, a),
     }
 }
 
@@ -249,4 +255,122 @@ fn bench_ime(engine: &Engine, lines: &[Vec<String>]) -> serde_json::Value {
         "enter_on": stats(&mut on_enter),
         "enter_off": stats(&mut off_enter),
     })
+}
+
+/// `henkan bench memory`.
+#[derive(clap::Args)]
+pub struct MemoryArgs {
+    /// `reading<TAB>expected` lines; their readings, in order and repeated as needed, are
+    /// the text typed and converted.
+    #[arg(long)]
+    input: PathBuf,
+    /// Default: hybrid when the model has an LSTM LM, else classic.
+    #[arg(long, value_parser = engine_parser())]
+    engine: Option<Scoring>,
+    /// Kana typed key by key into one composition (never converted, then Enter), after the
+    /// sentences.
+    #[arg(long, default_value_t = 5000)]
+    typed: usize,
+    /// Kana typed sentence by sentence (each converted with Space, committed with Enter),
+    /// first.
+    #[arg(long, default_value_t = 100_000)]
+    keys: usize,
+    /// Kana converted at once (`Session::convert_reading`, as `henkan convert` does).
+    #[arg(long, default_value_t = 5000)]
+    paste: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+fn memory(model: &Option<PathBuf>, a: MemoryArgs) -> Result<()> {
+    use henkan::ime::{Ime, Key, KeyEvent};
+    let engine = load(model)?;
+    let scoring = engine_or_default(&engine, a.engine);
+    let readings: Vec<String> = read_pairs(&a.input, None)?
+        .into_iter()
+        .map(|(r, _)| r)
+        .filter(|r| !r.is_empty())
+        .collect();
+    if readings.is_empty() {
+        bail!("no readings in {}", a.input.display());
+    }
+    // The first `n` kana of the readings, repeated as needed.
+    let text = |n: usize| -> String {
+        readings
+            .iter()
+            .cycle()
+            .flat_map(|r| r.chars())
+            .take(n)
+            .collect()
+    };
+    let mib = |b: usize| b as f64 / (1 << 20) as f64;
+    // Live and peak heap of one phase, relative to the live heap before it.
+    let phase = |f: &mut dyn FnMut() -> serde_json::Value| {
+        let before = heap::live();
+        heap::reset_peak();
+        let t0 = Instant::now();
+        let mut out = f();
+        out["seconds"] = t0.elapsed().as_secs_f64().into();
+        out["peak_mib"] = mib(heap::peak() - before).into();
+        out["kept_mib"] = (mib(heap::live()) - mib(before)).into();
+        out
+    };
+    let new_ime = || {
+        let mut ime = Ime::new();
+        ime.set_live(false);
+        ime.session_mut().set_scoring(scoring, Default::default());
+        ime
+    };
+    let base = heap::live();
+    let mut ime = new_ime();
+    let sentences = phase(&mut || {
+        let (mut keys, mut lines) = (0, 0);
+        for r in readings.iter().cycle() {
+            if keys >= a.keys {
+                break;
+            }
+            for c in r.chars() {
+                ime.key(&engine, KeyEvent::plain(Key::Char(c)));
+            }
+            ime.key(&engine, KeyEvent::plain(Key::Space));
+            ime.key(&engine, KeyEvent::plain(Key::Enter));
+            keys += r.chars().count() + 2;
+            lines += 1;
+        }
+        serde_json::json!({ "keys": keys, "sentences": lines })
+    });
+    let typed = phase(&mut || {
+        let mut committed = String::new();
+        let mut heads = 0;
+        let reading = text(a.typed);
+        for c in reading.chars() {
+            let out = ime.key(&engine, KeyEvent::plain(Key::Char(c)));
+            heads += usize::from(!out.committed.is_empty());
+            committed.push_str(&out.committed);
+        }
+        let preedit = ime.session().composer().submission();
+        let out = ime.key(&engine, KeyEvent::plain(Key::Enter));
+        committed.push_str(&out.committed);
+        serde_json::json!({
+            "kana": a.typed,
+            "heads_committed": heads,
+            "preedit_at_enter": preedit.chars().count(),
+            "committed_chars": committed.chars().count(),
+        })
+    });
+    let mut session = henkan::Session::new();
+    session.set_scoring(scoring, Default::default());
+    let paste = phase(&mut || {
+        let conv = session.convert_reading(&engine, &text(a.paste));
+        serde_json::json!({ "kana": a.paste, "segments": conv.segments.len() })
+    });
+    let result = serde_json::json!({
+        "engine": scoring.name(),
+        "heap_after_load_mib": mib(base),
+        "typed": typed,
+        "sentences": sentences,
+        "paste": paste,
+    });
+    print_result(&result, a.json);
+    Ok(())
 }

@@ -4,6 +4,7 @@ use crate::args::{
     engine_or_default, engine_parser, is_romaji, load, session_for, Digits, NeuralArgs,
 };
 use anyhow::Result;
+use henkan::composer::Composer;
 use henkan::options::Scoring;
 use henkan::{Engine, Session};
 use std::io::{BufRead, Write};
@@ -67,9 +68,12 @@ pub fn run(model: &Option<PathBuf>, args: ConvertArgs) -> Result<()> {
 
 fn print_conversion(engine: &Engine, session: &mut Session, text: &str, debug: bool) {
     session.clear();
+    // Romaji are composed first and the kana converted at once (not key by key), so that a
+    // long text is converted in pieces ([`Session::convert_reading`]).
     let conv = if is_romaji(text) {
-        session.insert_str(engine, text);
-        session.convert(engine)
+        let mut composer = Composer::new();
+        composer.insert_str(text);
+        session.convert_reading(engine, &composer.submission())
     } else {
         session.convert_reading(engine, text)
     };

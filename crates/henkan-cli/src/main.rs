@@ -17,11 +17,16 @@ mod bench;
 mod convert;
 mod eval;
 mod fuzz;
+mod heap;
 mod model;
 mod predict;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
+
+/// Every allocation counted, for `henkan bench memory` (two relaxed atomic adds each).
+#[global_allocator]
+static ALLOCATOR: heap::Counting = heap::Counting;
 
 #[derive(Parser)]
 #[command(

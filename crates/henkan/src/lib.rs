@@ -53,4 +53,4 @@ pub mod user_dictionary;
 pub use engine::Engine;
 pub use error::{Error, Result};
 pub use options::{NeuralOptions, Scoring};
-pub use session::{Conversion, Segment, Session};
+pub use session::{Conversion, Segment, Session, KEPT_BUFFER_BYTES, MAX_PIECE_CHARS};

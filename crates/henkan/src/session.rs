@@ -40,6 +40,36 @@ fn shown_text(seen: &[(usize, usize, String, String)], begin: usize, end: usize)
     None
 }
 
+/// The longest reading converted in one piece, in characters (Mozc's longest composition):
+/// a longer one is converted in pieces ([`Session::convert_reading_with_fixed`]). The IME
+/// never composes more ([`crate::ime::MAX_COMPOSITION_CHARS`]).
+pub const MAX_PIECE_CHARS: usize = 256;
+/// At a cut without a sentence end, at least this many characters at the end of the window
+/// are converted again with what follows (longer than any word).
+const PIECE_TAIL_CHARS: usize = 32;
+/// The piece converted where a long reading has no sentence end for [`MAX_PIECE_CHARS`]
+/// characters, in characters: a piece's cost per character grows with its length (the LSTM's
+/// vocabulary is that of the whole lattice), and this length costs about what sentences do.
+const CUT_WINDOW_CHARS: usize = 128;
+
+/// Where the first sentence of `window` ends: one past its first `。！？!?．` and the closing
+/// brackets right after it; `None` when it has none.
+fn sentence_end(window: &[char]) -> Option<usize> {
+    let end = window
+        .iter()
+        .position(|c| matches!(c, '。' | '！' | '？' | '!' | '?' | '．'))?;
+    let closing = window[end + 1..]
+        .iter()
+        .take_while(|c| matches!(c, '」' | '』' | '）' | ')' | '】' | '〉' | '》' | '”' | '’'))
+        .count();
+    Some(end + 1 + closing)
+}
+
+/// The decoder buffers a session keeps between inputs, in bytes (at most): those of a
+/// sentence of about 60 kana with the hybrid. A longer input frees what it grew when it is
+/// cleared or, converted in pieces, when it is converted ([`Session::clear`]).
+pub const KEPT_BUFFER_BYTES: usize = 8 << 20;
+
 /// How many distinct whole sentences [`Conversion::nbest`] holds (at most).
 pub const NBEST: usize = 10;
 /// How many candidates a segment offers (at most, before the kana forms).
@@ -338,10 +368,16 @@ impl Session {
     }
 
     /// Starts the LSTM from the state after previously committed text: `reading` is
-    /// converted and the LM words of its best path become the context.
+    /// converted and the LM words of its best path become the context. Only its last
+    /// [`MAX_PIECE_CHARS`] characters are read (the LSTM state hardly depends on more).
     pub fn set_context(&mut self, engine: &Engine, reading: &str) {
         let Some(lm) = engine.neural.as_ref() else {
             return;
+        };
+        let skip = reading.chars().count().saturating_sub(MAX_PIECE_CHARS);
+        let reading = match reading.char_indices().nth(skip) {
+            Some((at, _)) => &reading[at..],
+            None => reading,
         };
         self.neural.set_context(lm, &[]);
         let mut words = Vec::new();
@@ -402,7 +438,10 @@ impl Session {
     }
 
     /// Types one character (romaji letter, kana, anything): the composer takes it and the
-    /// lattice is extended to the settled kana.
+    /// lattice is extended to the settled kana. The lattice and the beam grow with the
+    /// composition, faster than its length; the IME keeps compositions within
+    /// [`crate::ime::MAX_COMPOSITION_CHARS`], and a long text is better converted at once
+    /// ([`Session::convert_reading`], which converts it in pieces).
     pub fn insert(&mut self, engine: &Engine, c: char) {
         self.composer.insert(c);
         let kana = self.composer.kana().to_string();
@@ -437,6 +476,14 @@ impl Session {
         self.sync(engine, &kana);
     }
 
+    /// The first `chars` characters of the composition were committed: the composer drops
+    /// them ([`Composer::drop_head`]) and the lattice is built over the rest.
+    pub fn drop_head(&mut self, engine: &Engine, chars: usize) {
+        self.composer.drop_head(chars);
+        let kana = self.composer.kana().to_string();
+        self.sync(engine, &kana);
+    }
+
     /// Alphanumeric input on or off ([`Composer::set_ascii`]).
     pub fn set_ascii(&mut self, engine: &Engine, on: bool) {
         self.composer.set_ascii(on);
@@ -459,11 +506,26 @@ impl Session {
         self.sync(engine, &kana);
     }
 
-    /// Forgets the input (keeps buffers).
+    /// Forgets the input. The buffers are kept for the next input, unless a long one grew
+    /// them past [`KEPT_BUFFER_BYTES`]: then they are freed, so that what a session holds
+    /// after any composition is at most that much.
     pub fn clear(&mut self) {
         self.composer.clear();
+        self.release();
+    }
+
+    /// Forgets the lattice; frees the lattice's and the decoders' buffers when together they
+    /// hold more than [`KEPT_BUFFER_BYTES`].
+    fn release(&mut self) {
         self.lattice.clear();
         self.forward_valid = 0;
+        let held =
+            self.lattice.buffer_bytes() + self.decoder.buffer_bytes() + self.neural.buffer_bytes();
+        if held > KEPT_BUFFER_BYTES {
+            self.lattice.free_buffers();
+            self.decoder = Decoder::new();
+            self.neural.free_buffers();
+        }
     }
 
     /// Makes the lattice cover `reading` and runs the forward pass over what changed.
@@ -544,12 +606,97 @@ impl Session {
     }
 
     /// [`Session::convert_reading`] with fixed leading segments.
+    ///
+    /// A reading of at most [`MAX_PIECE_CHARS`] characters (every composition of the IME) is
+    /// converted in one piece. A longer one is converted piece by piece, so that time and
+    /// memory grow linearly with its length: each sentence alone, and a run of more than
+    /// [`MAX_PIECE_CHARS`] characters without a sentence end cut at segment boundaries. The
+    /// fixed lengths then shape the first piece only. After such a conversion the lattice is
+    /// empty and the buffers a long input grew are freed, as by [`Session::clear`].
     pub fn convert_reading_with_fixed(
         &mut self,
         engine: &Engine,
         reading: &str,
         fixed: &[usize],
     ) -> Conversion {
+        if reading.chars().nth(MAX_PIECE_CHARS).is_some() {
+            self.convert_long(engine, reading, fixed)
+        } else {
+            self.convert_piece(engine, reading, fixed)
+        }
+    }
+
+    /// Converts a reading longer than [`MAX_PIECE_CHARS`] in pieces, as the IME commits a long
+    /// composition (the lattice, the beam and the LSTM's logits of one piece grow faster than
+    /// its length, so one lattice over thousands of kana would take minutes and gigabytes):
+    ///
+    /// - each sentence (up to `。！？!?．` and the closing brackets after it) of at most
+    ///   [`MAX_PIECE_CHARS`] characters is one piece, converted as it would be alone;
+    /// - where the next [`MAX_PIECE_CHARS`] characters hold no sentence end, the next
+    ///   [`CUT_WINDOW_CHARS`] are converted, their segments that end at least
+    ///   [`PIECE_TAIL_CHARS`] before the window's end are kept (at least one), and the rest
+    ///   is converted again with what follows, so that no cut falls inside a word.
+    ///
+    /// The conversion is the pieces' segments in order (their `start` in the whole reading),
+    /// and its n-best are the best text of the pieces before the last followed by each of the
+    /// last piece's n-best. The LSTM starts each piece from the session's context. The
+    /// lattice is empty afterwards, and the decoder's buffers are freed as by
+    /// [`Session::clear`].
+    fn convert_long(&mut self, engine: &Engine, reading: &str, fixed: &[usize]) -> Conversion {
+        let chars: Vec<char> = reading.chars().collect();
+        let mut segments: Vec<Segment> = Vec::new();
+        let mut head = String::new();
+        let mut fixed = fixed;
+        let mut at = 0;
+        loop {
+            let rest = &chars[at..];
+            let window = &rest[..rest.len().min(MAX_PIECE_CHARS)];
+            // a sentence that ends before the reading does
+            let cut = sentence_end(window).filter(|&c| c < rest.len());
+            let last = cut.is_none() && rest.len() <= MAX_PIECE_CHARS;
+            let len = match cut {
+                Some(c) => c,
+                None if last => window.len(),
+                None => CUT_WINDOW_CHARS,
+            };
+            let piece: String = window[..len].iter().collect();
+            let conv = self.convert_piece(engine, &piece, fixed);
+            fixed = &[];
+            let keep = if last || cut.is_some() {
+                conv.segments.len()
+            } else {
+                let within = CUT_WINDOW_CHARS - PIECE_TAIL_CHARS;
+                conv.segments
+                    .iter()
+                    .take_while(|s| s.start + s.len <= within)
+                    .count()
+                    .max(1)
+            };
+            let mut taken = 0;
+            for mut seg in conv.segments.into_iter().take(keep) {
+                taken = seg.start + seg.len;
+                seg.start += at;
+                if !last {
+                    head.push_str(seg.candidates.first().unwrap_or(&seg.reading));
+                }
+                segments.push(seg);
+            }
+            if last {
+                self.release();
+                let nbest = conv.nbest.iter().map(|s| format!("{head}{s}")).collect();
+                return Conversion {
+                    reading: reading.to_string(),
+                    segments,
+                    nbest,
+                };
+            }
+            // A piece without segments (none is ever empty) still moves on.
+            at += taken.max(1);
+        }
+    }
+
+    /// Converts one piece of reading: the whole reading, or a piece of a long one.
+    fn convert_piece(&mut self, engine: &Engine, reading: &str, fixed: &[usize]) -> Conversion {
         self.sync(engine, reading);
         let n = self.lattice.len();
         if n == 0 {

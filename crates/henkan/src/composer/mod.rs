@@ -282,6 +282,71 @@ impl Composer {
         self.caret == self.units.len()
     }
 
+    /// How many settled kana characters lie before the caret (the pending letters are not
+    /// among them): how much [`drop_head`](Self::drop_head) can remove.
+    pub fn kana_before_caret(&self) -> usize {
+        let (kana, _) = self.offsets(self.caret);
+        self.kana[..kana].chars().count()
+    }
+
+    /// Removes the first `chars` characters of the kana (at most
+    /// [`kana_before_caret`](Self::kana_before_caret)) with the raw keys of their units: the
+    /// head of a long composition was committed. A unit cut in two (`きゃ` from `kya`, its
+    /// `き` committed) keeps the rest of its kana as its keys (`ゃ`), as
+    /// [`raw_range`](Self::raw_range) does. The caret stays before the same text.
+    ///
+    /// ```
+    /// let mut composer = henkan::composer::Composer::new();
+    /// composer.insert_str("kyoumokyaku");
+    /// assert_eq!(composer.kana(), "きょうもきゃく");
+    /// composer.drop_head(5);
+    /// assert_eq!(composer.kana(), "ゃく");
+    /// assert_eq!(composer.raw(), "ゃku");
+    /// composer.insert_str("sann");
+    /// assert_eq!(composer.preedit(), "ゃくさん");
+    /// ```
+    pub fn drop_head(&mut self, chars: usize) {
+        let mut left = chars;
+        let (mut kana_at, mut raw_at, mut units) = (0, 0, 0);
+        let mut rest: Option<usize> = None;
+        for u in &self.units[..self.caret] {
+            if left == 0 {
+                break;
+            }
+            let kana = &self.kana[kana_at..kana_at + u.kana_len];
+            match kana.char_indices().nth(left) {
+                // the unit is cut: its first `left` characters go
+                Some((cut, _)) => {
+                    rest = Some(cut);
+                    break;
+                }
+                None => {
+                    left -= kana.chars().count();
+                    kana_at += u.kana_len;
+                    raw_at += u.raw_len;
+                    units += 1;
+                }
+            }
+        }
+        let Some(cut) = rest else {
+            self.kana.drain(..kana_at);
+            self.raw.drain(..raw_at);
+            self.units.drain(..units);
+            self.caret -= units;
+            return;
+        };
+        let unit = self.units[units];
+        let kept = self.kana[kana_at + cut..kana_at + unit.kana_len].to_string();
+        self.raw.replace_range(..raw_at + unit.raw_len, &kept);
+        self.kana.drain(..kana_at + cut);
+        self.units.drain(..units);
+        self.units[0] = Unit {
+            kana_len: kept.len(),
+            raw_len: kept.len(),
+        };
+        self.caret -= units;
+    }
+
     /// Empties the composer (and ends alphanumeric input).
     pub fn clear(&mut self) {
         self.kana.clear();

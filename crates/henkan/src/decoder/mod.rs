@@ -90,6 +90,15 @@ impl Decoder {
         Self::default()
     }
 
+    /// The bytes of its scratch: forward costs per node, and the A* search's states and heap
+    /// (at most [`MAX_POPS`] pops, whatever the input's length).
+    pub fn buffer_bytes(&self) -> usize {
+        self.fwd.capacity() * std::mem::size_of::<i32>()
+            + self.back.capacity() * std::mem::size_of::<u32>()
+            + self.states.capacity() * std::mem::size_of::<State>()
+            + self.heap.capacity() * std::mem::size_of::<Reverse<(i32, u32)>>()
+    }
+
     /// Viterbi forward pass over `span`, recomputing only nodes that end after `from`
     /// (pass `span.begin` for a full pass). Nodes outside the span or crossing a barrier
     /// get an infinite cost.

@@ -200,6 +200,29 @@ impl NeuralDecoder {
         self.stats
     }
 
+    /// The bytes held by the buffers that grow with the input: each hypothesis's logits over
+    /// the lattice vocabulary (most of it: about 130 KB a kana at beam 10), the LSTM states
+    /// and the vocabulary's decoded rows.
+    pub fn buffer_bytes(&self) -> usize {
+        let f = std::mem::size_of::<f32>();
+        let logits: usize = self.logits.iter().map(|l| l.capacity() * f).sum();
+        logits
+            + self.logits.capacity() * std::mem::size_of::<Vec<f32>>()
+            + (self.h.capacity() + self.c.capacity() + self.rows.capacity()) * f
+            + self.hyps.capacity() * std::mem::size_of::<Hyp>()
+    }
+
+    /// Frees those buffers ([`buffer_bytes`](Self::buffer_bytes)) and forgets the decoded
+    /// positions (a long input grew them; the next input allocates what it needs).
+    pub fn free_buffers(&mut self) {
+        self.reset();
+        self.hyps = Vec::new();
+        self.logits = Vec::new();
+        self.h = Vec::new();
+        self.c = Vec::new();
+        self.rows = Vec::new();
+    }
+
     /// Forgets the decoded positions (keeps buffers and the context).
     pub fn reset(&mut self) {
         self.hyps.clear();
@@ -780,6 +803,10 @@ impl NeuralDecoder {
         bwd: &LstmModel,
         finals: Vec<(f32, usize)>,
     ) -> Vec<Directions> {
+        // Nothing decoded (a fresh or freed decoder): the vocabulary has no rows to read.
+        if finals.is_empty() {
+            return Vec::new();
+        }
         let words: Vec<Vec<u32>> = finals.iter().map(|&(_, k)| self.words_of(k)).collect();
         let ks: Vec<usize> = finals.iter().map(|f| f.1).collect();
         let forward = self.forward_log_probs(lm, &ks);

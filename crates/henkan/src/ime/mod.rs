@@ -199,6 +199,13 @@ pub trait Backend {
     fn set_ascii(&mut self, on: bool);
     /// Whether keys pass through as typed.
     fn ascii(&self) -> bool;
+    /// How many characters at the start of the composition are settled kana before the
+    /// caret: what [`drop_head`](Self::drop_head) can remove.
+    fn kana_before_caret(&self) -> usize;
+    /// The first `chars` characters of the composition (at most
+    /// [`kana_before_caret`](Self::kana_before_caret)) were committed: they leave the
+    /// composer, the rest stays.
+    fn drop_head(&mut self, chars: usize);
     /// Empties the composer.
     fn clear(&mut self);
     /// True when nothing is composed.
@@ -255,6 +262,9 @@ macro_rules! composer_views {
         fn ascii(&self) -> bool {
             self.session.composer().ascii()
         }
+        fn kana_before_caret(&self) -> usize {
+            self.session.composer().kana_before_caret()
+        }
         fn is_empty(&self) -> bool {
             self.session.composer().is_empty()
         }
@@ -296,6 +306,9 @@ impl Backend for SessionBackend<'_> {
     }
     fn move_caret(&mut self, to: CaretMove) {
         self.session.move_caret(self.engine, to);
+    }
+    fn drop_head(&mut self, chars: usize) {
+        self.session.drop_head(self.engine, chars);
     }
     fn set_ascii(&mut self, on: bool) {
         if self.session.composer().ascii() != on {
@@ -393,6 +406,9 @@ impl Backend for ComposerBackend<'_> {
     }
     fn move_caret(&mut self, to: CaretMove) {
         self.session.composer_mut().move_caret(to);
+    }
+    fn drop_head(&mut self, chars: usize) {
+        self.session.composer_mut().drop_head(chars);
     }
     fn set_ascii(&mut self, on: bool) {
         self.session.composer_mut().set_ascii(on);
@@ -580,6 +596,15 @@ pub struct Machine {
     /// reads it back exactly.
     recent: Vec<(String, String)>,
 }
+
+/// The longest composition, in characters of the preedit, as in Mozc (`kMaxPreeditLength`,
+/// 256): a character typed into a full composition first commits its head
+/// ([`Machine::key`]). Equal to [`crate::MAX_PIECE_CHARS`], so that every conversion of a
+/// composition is one piece.
+pub const MAX_COMPOSITION_CHARS: usize = crate::session::MAX_PIECE_CHARS;
+/// What stays composed (at least) when the head of a full composition is committed, in
+/// characters: the sentence being typed goes on in the composition.
+pub const KEPT_TAIL_CHARS: usize = 32;
 
 /// Commits remembered for reconversion.
 const RECENT_COMMITS: usize = 64;
@@ -779,6 +804,49 @@ impl Machine {
             out.push_str(&text);
         }
         b.clear();
+    }
+
+    /// Commits the head of a full composition: the leading segments of its conversion that
+    /// end before the caret and at least [`KEPT_TAIL_CHARS`] before the end (where none does,
+    /// the characters up to there as one segment). The committed text goes into the field
+    /// before the preedit, as any commit; the rest stays composed, so nothing typed is lost.
+    /// False when nothing is before the caret.
+    fn commit_head<B: Backend + ?Sized>(&mut self, b: &mut B, out: &mut String) -> bool {
+        let len = b.submission().chars().count();
+        let bound = b
+            .kana_before_caret()
+            .min(len.saturating_sub(KEPT_TAIL_CHARS));
+        if bound == 0 {
+            return false;
+        }
+        let first = |s: &crate::session::Segment| {
+            let text = s.candidates.first().unwrap_or(&s.reading);
+            (s.reading.clone(), text.clone())
+        };
+        let mut head: Vec<(String, String)> = b
+            .convert(&[])
+            .segments
+            .iter()
+            .take_while(|s| s.start + s.len <= bound)
+            .map(first)
+            .collect();
+        if head.is_empty() {
+            head.extend(b.convert(&[bound]).segments.first().map(first));
+        }
+        let cut: usize = head.iter().map(|(r, _)| r.chars().count()).sum();
+        if cut == 0 || cut > bound {
+            return false;
+        }
+        let pieces: Vec<(&str, &str)> =
+            head.iter().map(|(r, t)| (r.as_str(), t.as_str())).collect();
+        // What the engine chose is committed as it is: accepted, nothing corrected.
+        b.committed(&pieces, &pieces);
+        let text: String = head.iter().map(|(_, t)| t.as_str()).collect();
+        let reading: String = head.iter().map(|(r, _)| r.as_str()).collect();
+        self.remember(&text, reading);
+        out.push_str(&text);
+        b.drop_head(cut);
+        true
     }
 
     /// Remembers a commit for reconversion.
@@ -1023,7 +1091,15 @@ impl Machine {
             return true;
         }
         match ev.key {
-            Key::Char(c) if !c.is_control() => type_char(b, c, ev.shift),
+            Key::Char(c) if !c.is_control() => {
+                let full = b.preedit().chars().count() >= MAX_COMPOSITION_CHARS;
+                // With the caret at the start nothing can be committed before it: the
+                // character is refused (consumed, nothing typed) rather than typed past the
+                // limit.
+                if !full || self.commit_head(b, out) {
+                    type_char(b, c, ev.shift);
+                }
+            }
             Key::Space | Key::Convert => self.start_conversion(b),
             Key::Tab if !self.sugg.items.is_empty() => {
                 self.sugg.focus = Some(if ev.shift {

@@ -65,6 +65,14 @@ impl Backend for Fake {
     fn caret(&self) -> usize {
         self.caret
     }
+    fn kana_before_caret(&self) -> usize {
+        self.caret
+    }
+    fn drop_head(&mut self, chars: usize) {
+        let at = self.byte(chars);
+        self.input.drain(..at);
+        self.caret -= chars;
+    }
     fn set_ascii(&mut self, on: bool) {
         self.ascii = on;
     }
@@ -519,4 +527,71 @@ fn shift_letter_starts_alphanumeric_input_until_space_or_enter() {
     assert_eq!(out.committed, "i#P#ha#G");
     let out = press(&mut m, &mut b, "G", 0);
     assert_eq!(out.preedit.text, "G");
+}
+
+/// A composition never grows past [`MAX_COMPOSITION_CHARS`]: the character that would take
+/// it past commits the head first (the fake's segments are pairs of letters, in upper case),
+/// and the committed text and the preedit are always what was typed.
+#[test]
+fn a_full_composition_commits_its_head() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    m.set_live(false);
+    let text: String = (0..1000).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+    let mut committed = String::new();
+    let mut heads = 0;
+    for c in text.chars() {
+        let out = press(&mut m, &mut b, &c.to_string(), 0);
+        assert!(out.consumed);
+        assert!(out.preedit.text.chars().count() <= MAX_COMPOSITION_CHARS);
+        if !out.committed.is_empty() {
+            heads += 1;
+            // the head is whole segments, and what stays is the tail at least
+            assert!(out.preedit.text.chars().count() > KEPT_TAIL_CHARS);
+        }
+        committed.push_str(&out.committed);
+        assert_eq!(
+            committed.to_lowercase() + &out.preedit.text,
+            text[..committed.len() + out.preedit.text.len()]
+        );
+    }
+    assert!(heads >= 3, "{heads} heads");
+    let out = press(&mut m, &mut b, "Enter", 0);
+    committed.push_str(&out.committed);
+    assert_eq!(committed.to_lowercase(), text);
+}
+
+/// With the caret inside a full composition only what is before the caret can go; with the
+/// caret at the start nothing can, and the character is refused rather than typed past the
+/// limit.
+#[test]
+fn a_full_composition_commits_only_before_the_caret() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    m.set_live(false);
+    let text = "x".repeat(MAX_COMPOSITION_CHARS);
+    typed(&mut m, &mut b, &text);
+    for _ in 0..MAX_COMPOSITION_CHARS - 10 {
+        press(&mut m, &mut b, "ArrowLeft", 0);
+    }
+    let out = press(&mut m, &mut b, "y", 0);
+    // The 10 before the caret, as 5 segments of 2.
+    assert_eq!(out.committed, "XXXXXXXXXX");
+    assert_eq!(out.preedit.text, format!("y{}", &text[10..]));
+    assert_eq!(out.preedit.cursor, 1);
+    press(&mut m, &mut b, "Home", 0);
+    let before = b.input.clone();
+    typed(&mut m, &mut b, &"q".repeat(9));
+    assert_eq!(b.input.chars().count(), MAX_COMPOSITION_CHARS);
+    let out = press(&mut m, &mut b, "q", 0);
+    assert!(out.consumed);
+    assert_eq!(out.committed, "QQQQQQQQ");
+    assert_eq!(out.preedit.text, format!("qq{}", before));
+    press(&mut m, &mut b, "Home", 0);
+    let room = MAX_COMPOSITION_CHARS - b.input.chars().count();
+    typed(&mut m, &mut b, &"w".repeat(room));
+    let full = b.input.clone();
+    press(&mut m, &mut b, "Home", 0);
+    let out = press(&mut m, &mut b, "v", 0);
+    assert!(out.consumed);
+    assert_eq!(out.committed, "");
+    assert_eq!(out.preedit.text, full);
 }

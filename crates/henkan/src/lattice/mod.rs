@@ -225,6 +225,27 @@ impl Lattice {
         self.walks.clear();
     }
 
+    /// The bytes of the buffers that grow with the reading (nodes, offsets, live walks).
+    pub fn buffer_bytes(&self) -> usize {
+        self.reading.capacity()
+            + self.offsets.capacity() * std::mem::size_of::<usize>()
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.end_start.capacity() * std::mem::size_of::<u32>()
+            + (self.walks.capacity() + self.walks_next.capacity()) * std::mem::size_of::<Walk>()
+    }
+
+    /// Empties the lattice and frees those buffers; the settings (respellings, phrases, the
+    /// user dictionary, the digit width) stay.
+    pub fn free_buffers(&mut self) {
+        self.reading = String::new();
+        self.offsets = Vec::new();
+        self.nodes = Vec::new();
+        self.end_start = Vec::new();
+        self.walks = Vec::new();
+        self.walks_next = Vec::new();
+        self.clear();
+    }
+
     /// The reading the lattice covers.
     pub fn reading(&self) -> &str {
         &self.reading
