@@ -317,7 +317,7 @@ fn help_lists_user_commands_then_model_work() {
         .collect();
     assert_eq!(
         commands,
-        ["convert", "predict", "eval", "bench", "model", "help"]
+        ["convert", "predict", "eval", "bench", "fuzz", "model", "help"]
     );
     let (ok, out, _) = run(Command::new(env!("CARGO_BIN_EXE_henkan")).args(["model", "--help"]));
     assert!(ok);
