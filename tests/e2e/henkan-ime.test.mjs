@@ -89,6 +89,16 @@ test('data-henkan and <henkan-ime> fields convert; nothing loads before the firs
   await convert(page, 'nihongo');
   assert.equal(await page.textContent('#c'), '日本語');
   assert.equal(modelRequests.length, 1);
+  // The theme: custom properties on :root.
+  await page.evaluate(() => document.documentElement.style.setProperty('--henkan-selected-bg', 'rgb(1, 2, 3)'));
+  await page.keyboard.type('kisya');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => {
+    const li = document.querySelector('.henkan-candidates li[aria-selected="true"]');
+    return li && getComputedStyle(li).backgroundColor === 'rgb(1, 2, 3)';
+  });
+  await page.keyboard.press('Enter');
   // Removing the attribute detaches the field: keys go in as typed.
   await page.evaluate(() => document.getElementById('a')?.removeAttribute('data-henkan'));
   await page.click('#a');
