@@ -8,7 +8,8 @@
 #   chromium + driver      Debian chromium, chromium-driver, fonts-ipafont-gothic (Japanese glyphs in screenshots)
 #   npm tools              playwright-core (driven against /usr/bin/chromium; never `npx playwright install`),
 #                          binaryen (wasm-opt; Debian's v108 breaks wasm-bindgen's externref table), typescript,
-#                          axe-core (accessibility checks in the Playwright tests)
+#                          axe-core (accessibility checks in the Playwright tests), esbuild (the npm
+#                          package's consumer test bundles a page with it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,7 +66,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-if ! [ -x node_modules/.bin/wasm-opt ] || ! [ -x node_modules/.bin/tsc ] || ! [ -d node_modules/playwright-core ] || ! [ -d node_modules/axe-core ]; then
+if ! [ -x node_modules/.bin/wasm-opt ] || ! [ -x node_modules/.bin/tsc ] || ! [ -d node_modules/playwright-core ] || ! [ -d node_modules/axe-core ] || ! [ -x node_modules/.bin/esbuild ]; then
   if [ -f package-lock.json ]; then
     say "npm ci"
     npm ci --no-audit --no-fund

@@ -128,7 +128,8 @@ export class HenkanIme extends EventTarget {
    * {@link dispose}, and when `signal` aborts. An abort before the dictionary is in is a failure
    * (`error`: the download was cancelled); after it the classic engine stays (`lm` is `failed`).
    * `maxModelBytes` refuses a longer model (default 256 MiB, `MAX_MODEL_BYTES` in loader.js).
-   * @param {{module: WasmModule, modelUrl: string | URL, wasmUrl?: string | URL, signal?: AbortSignal, maxModelBytes?: number}} opts
+   * `fetch` replaces the global fetch for the model (model-cache.js: from the Cache API, checked).
+   * @param {{module: WasmModule, modelUrl: string | URL, wasmUrl?: string | URL, signal?: AbortSignal, maxModelBytes?: number, fetch?: typeof fetch}} opts
    * @returns {Promise<boolean>} whether the IME is ready (false also when it was disposed meanwhile)
    */
   async load(opts) {
@@ -145,7 +146,7 @@ export class HenkanIme extends EventTarget {
       this.timing.startMs = t0;
       // The download starts while wasm compiles; its chunks wait in a queue until there is
       // memory to write them into (kept even when the connection breaks meanwhile).
-      const response = prefetch(opts.modelUrl, { signal });
+      const response = prefetch(opts.modelUrl, { signal, fetch: opts.fetch });
       response.catch(() => {}); // reported by streamModel
       const exports = await opts.module.default(opts.wasmUrl ? { module_or_path: opts.wasmUrl } : undefined);
       if (signal.aborted) throw new ModelLoadError('the model download was cancelled', signal.reason);

@@ -1,7 +1,10 @@
 // The widget's stylesheet: one per document, shared by every attached field. A constructed
 // stylesheet (`document.adoptedStyleSheets`), which a Content-Security-Policy without
 // 'unsafe-inline' in `style-src` allows; a <style> element only where constructed stylesheets are
-// missing.
+// missing. Colours and the font of the windows are CSS custom properties with these defaults, so a
+// page themes them on :root (the windows live in a layer at the end of <body>): --henkan-font,
+// --henkan-bg, --henkan-fg, --henkan-border, --henkan-selected-bg, --henkan-selected-fg,
+// --henkan-focused-segment-bg, --henkan-indicator-on-bg.
 
 export const STYLE_ID = 'henkan-ime-style';
 
@@ -14,15 +17,15 @@ export const CSS = `
 .henkan-preedit { position: fixed; display: none; pointer-events: none; margin: 0; background: transparent; }
 .henkan-preedit-runs span { text-decoration: underline dotted 1px; text-underline-offset: 0.18em; }
 .henkan-preedit-runs span.henkan-converted { text-decoration: underline solid 1px; }
-.henkan-preedit-runs span.henkan-focused { text-decoration: underline solid 3px; background: #cfe0ff; color: #111; }
+.henkan-preedit-runs span.henkan-focused { text-decoration: underline solid 3px; background: var(--henkan-focused-segment-bg, #cfe0ff); color: var(--henkan-fg, #111); }
 .henkan-preedit-runs span.henkan-caret { display: inline-block; width: 0; height: 1.15em; margin-right: -1px; vertical-align: text-bottom;
   border-left: 1px solid currentColor; text-decoration: none; animation: henkan-blink 1.06s steps(1) infinite; }
 @keyframes henkan-blink { 50% { border-left-color: transparent; } }
-.henkan-candidates, .henkan-suggestions { position: fixed; display: none; margin: 0; padding: 2px 0; list-style: none; background: #fff; color: #111;
-  border: 1px solid #8a8a8a; border-radius: 3px; box-shadow: 0 3px 10px rgba(0,0,0,.25); min-width: 7em; max-width: 32em;
-  font: 16px/1.5 system-ui, "IPAGothic", "IPAPGothic", "Noto Sans CJK JP", sans-serif; }
+.henkan-candidates, .henkan-suggestions { position: fixed; display: none; margin: 0; padding: 2px 0; list-style: none; background: var(--henkan-bg, #fff); color: var(--henkan-fg, #111);
+  border: 1px solid var(--henkan-border, #8a8a8a); border-radius: 3px; box-shadow: 0 3px 10px rgba(0,0,0,.25); min-width: 7em; max-width: 32em;
+  font: var(--henkan-font, 16px/1.5 system-ui, "IPAGothic", "IPAPGothic", "Noto Sans CJK JP", sans-serif); }
 .henkan-candidates li, .henkan-suggestions li { padding: 1px 10px 1px 6px; cursor: pointer; white-space: nowrap; }
-.henkan-candidates li[aria-selected="true"], .henkan-suggestions li[aria-selected="true"] { background: #1f5fd6; color: #fff; }
+.henkan-candidates li[aria-selected="true"], .henkan-suggestions li[aria-selected="true"] { background: var(--henkan-selected-bg, #1f5fd6); color: var(--henkan-selected-fg, #fff); }
 .henkan-candidates .henkan-num, .henkan-suggestions .henkan-num { display: inline-block; width: 1.5em; color: #666; font-size: 0.85em; }
 .henkan-candidates li[aria-selected="true"] .henkan-num, .henkan-suggestions li[aria-selected="true"] .henkan-num { color: #dbe6ff; }
 .henkan-candidates .henkan-annotation { margin-left: 1em; color: #666; font-size: 0.85em; }
@@ -33,7 +36,7 @@ export const CSS = `
 .henkan-suggestions li.henkan-heading { cursor: default; color: #4a6aa5; font-size: 11px; padding: 0 8px 1px; border-bottom: 1px solid #e2e8f3; }
 .henkan-indicator { position: fixed; display: none; font: bold 12px/1 system-ui, "IPAGothic", sans-serif; padding: 3px 5px;
   border-radius: 3px; background: #666; color: #fff; cursor: pointer; opacity: .9; user-select: none; }
-.henkan-indicator[data-mode="hiragana"] { background: #c62828; }
+.henkan-indicator[data-mode="hiragana"] { background: var(--henkan-indicator-on-bg, #c62828); }
 .henkan-indicator[data-status="error"] { background: #666; }
 .henkan-indicator:focus-visible { outline: 2px solid #1f5fd6; outline-offset: 1px; }
 .henkan-sr-only { position: fixed; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; border: 0; }

@@ -1,0 +1,165 @@
+// The one-line API (www/henkan-ime.js) in Chromium, in the repository's layout: fields attached
+// by a `data-henkan` attribute and inside `<henkan-ime>`, nothing downloaded before the first
+// focus, one engine for every field, the model from the Cache API on the next visit, and a
+// damaged cached copy discarded and downloaded again.
+//
+//   node --test tests/e2e/henkan-ime.test.mjs        (after `make wasm`; the shipped model)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverAndBrowser, MODEL } from './harness.mjs';
+
+const env = serverAndBrowser();
+const SHIPPED = MODEL === 'models/henkan.henkan';
+
+/**
+ * Opens a page whose body is `html` with www/henkan-ime.js loaded as a plain module script, and
+ * records the model's requests.
+ * @param {string} html
+ */
+async function open(html) {
+  const page = await env.browser.context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  /** @type {string[]} */
+  const modelRequests = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('.henkan')) modelRequests.push(r.url());
+  });
+  await page.goto(`${env.server.url}www/test/blank.html`);
+  await page.evaluate(
+    async ([html, model, shipped]) => {
+      document.body.innerHTML = String(html);
+      const api = await import('/www/henkan-ime.js');
+      if (!shipped) api.configure({ modelUrl: `/${model}`, modelInfo: null });
+      const w = /** @type {any} */ (window);
+      w.henkanApi = api;
+      w.modelEvents = [];
+      api.getIme().addEventListener('model', (/** @type {any} */ e) => w.modelEvents.push(e.detail));
+      api.getIme().addEventListener('modelstored', (/** @type {any} */ e) => w.modelEvents.push({ stored: e.detail.stored }));
+    },
+    [html, MODEL, SHIPPED],
+  );
+  return { page, errors, modelRequests };
+}
+
+/**
+ * Waits until the page's IME has the whole model (or failed).
+ * @param {import('playwright-core').Page} page
+ */
+async function ready(page) {
+  await page.waitForFunction(() => {
+    const ime = /** @type {any} */ (window).henkanApi.getIme();
+    return ime.status === 'error' || (ime.status === 'ready' && ime.lm !== 'pending');
+  }, null, { timeout: 60000 });
+  return page.evaluate(() => /** @type {any} */ (window).henkanApi.getIme().status);
+}
+
+/**
+ * Types romaji into the focused field, converts and commits.
+ * @param {import('playwright-core').Page} page
+ * @param {string} romaji
+ */
+async function convert(page, romaji) {
+  await page.keyboard.type(romaji);
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+}
+
+test('data-henkan and <henkan-ime> fields convert; nothing loads before the first focus; one engine', async () => {
+  const { page, errors, modelRequests } = await open(
+    '<textarea id="a" data-henkan></textarea><henkan-ime live-conversion><input id="b"></henkan-ime><input id="pw" type="password" data-henkan>',
+  );
+  // A field added later is attached too.
+  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<div id="c" contenteditable="true" data-henkan></div>'));
+  await page.waitForTimeout(200);
+  assert.deepEqual(modelRequests, []);
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).henkanApi.getIme().status), 'idle');
+  await page.click('#a');
+  assert.equal(await ready(page), 'ready');
+  assert.equal(modelRequests.length, 1);
+  await convert(page, 'kyouhaiitenki');
+  assert.equal(await page.inputValue('#a'), '今日はいい天気');
+  // <henkan-ime live-conversion>: Enter commits the live conversion.
+  await page.click('#b');
+  await page.keyboard.type('kisyanokisya');
+  await page.keyboard.press('Enter');
+  assert.match(await page.inputValue('#b'), /^[^a-z]*記者[^a-z]*$/);
+  await page.click('#c');
+  await convert(page, 'nihongo');
+  assert.equal(await page.textContent('#c'), '日本語');
+  assert.equal(modelRequests.length, 1);
+  // The theme: custom properties on :root.
+  await page.evaluate(() => document.documentElement.style.setProperty('--henkan-selected-bg', 'rgb(1, 2, 3)'));
+  await page.keyboard.type('kisya');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => {
+    const li = document.querySelector('.henkan-candidates li[aria-selected="true"]');
+    return li && getComputedStyle(li).backgroundColor === 'rgb(1, 2, 3)';
+  });
+  await page.keyboard.press('Enter');
+  // Removing the attribute detaches the field: keys go in as typed.
+  await page.evaluate(() => document.getElementById('a')?.removeAttribute('data-henkan'));
+  await page.click('#a');
+  await page.keyboard.press('End');
+  await page.keyboard.type('abc');
+  assert.equal(await page.inputValue('#a'), '今日はいい天気abc');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the next visit reads the model from the cache; a damaged copy is discarded and downloaded again', { skip: !SHIPPED && 'another model than the shipped one' }, async () => {
+  const html = '<textarea id="a" data-henkan></textarea>';
+  // A first visit stores the model (the test above may have already).
+  let v = await open(html);
+  await v.page.click('#a');
+  assert.equal(await ready(v.page), 'ready');
+  await v.page.waitForFunction(() => /** @type {any} */ (window).modelEvents.some((/** @type {any} */ e) => e.source === 'cache' || 'stored' in e));
+  await v.page.close();
+
+  v = await open(html);
+  await v.page.click('#a');
+  assert.equal(await ready(v.page), 'ready');
+  assert.deepEqual(v.modelRequests, []);
+  assert.deepEqual(await v.page.evaluate(() => /** @type {any} */ (window).modelEvents.map((/** @type {any} */ e) => e.source)), ['cache']);
+  await convert(v.page, 'henkan');
+  assert.equal(await v.page.inputValue('#a'), '変換');
+  // Damage the cached copy: one byte of the LM part.
+  await v.page.evaluate(async () => {
+    const cache = await caches.open('henkan-ime-model');
+    const [key] = await cache.keys();
+    const bytes = new Uint8Array(await (/** @type {Response} */ (await cache.match(key))).arrayBuffer());
+    bytes[bytes.length - 100_000] ^= 1;
+    await cache.put(key, new Response(bytes));
+  });
+  await v.page.close();
+
+  v = await open(html);
+  await v.page.click('#a');
+  assert.equal(await ready(v.page), 'ready');
+  assert.equal(await v.page.evaluate(() => /** @type {any} */ (window).henkanApi.getIme().lm), 'ready');
+  assert.equal(v.modelRequests.length, 1);
+  await v.page.waitForFunction(() => /** @type {any} */ (window).modelEvents.some((/** @type {any} */ e) => 'stored' in e));
+  const events = await v.page.evaluate(() => /** @type {any} */ (window).modelEvents);
+  assert.deepEqual(events.map((/** @type {any} */ e) => [e.source, e.discarded]), [['network', true], [undefined, undefined]]);
+  assert.deepEqual(v.errors, []);
+  await v.page.close();
+});
+
+test('a model that is not the expected one fails with a clear error, and is not cached', async () => {
+  const { page } = await open('<textarea id="a" data-henkan></textarea>');
+  // The right length and a wrong core hash: the core gate refuses it twice.
+  await page.evaluate(() => {
+    const api = /** @type {any} */ (window).henkanApi;
+    const info = { ...api.MODEL_INFO, coreSha256: '0'.repeat(64) };
+    api.configure({ modelInfo: info, cache: false });
+  });
+  await page.click('#a');
+  assert.equal(await ready(page), 'error');
+  const error = await page.evaluate(() => /** @type {any} */ (window).henkanApi.getIme().error);
+  assert.match(error, /failed its integrity check twice/);
+  await page.keyboard.type('abc');
+  assert.equal(await page.inputValue('#a'), 'abc');
+  await page.close();
+});
