@@ -51,4 +51,4 @@ pub mod user_dictionary;
 pub use engine::Engine;
 pub use error::{Error, Result};
 pub use options::{NeuralOptions, Scoring};
-pub use session::{Conversion, Segment, Session};
+pub use session::{BestPath, Conversion, PathWord, Segment, Session, WordSource};
