@@ -74,4 +74,8 @@ fn hybrid_words_carry_their_lm_scores() {
         .all(|w| w.lm_log_prob.is_some_and(|p| p < 0.0)));
     let text: String = best.words.iter().map(|w| w.surface.as_str()).collect();
     assert_eq!(text, s.convert(&e).nbest[0]);
+    // After a commit the lattice is empty while the beam still holds the last sentence: the
+    // view asked for then has no words (it once indexed the empty lattice with the beam's path).
+    s.clear();
+    assert!(s.best_path_words(&e).words.is_empty());
 }

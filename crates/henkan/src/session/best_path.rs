@@ -115,6 +115,11 @@ impl Session {
             },
             ..BestPath::default()
         };
+        // An empty lattice (nothing composed, or just committed): no words, whatever the neural
+        // beam still holds from the last composition.
+        if lattice.is_empty() {
+            return out;
+        }
         let path = match lm {
             Some(lm) => self
                 .rescored_finals(conn, lm)
