@@ -1,23 +1,37 @@
 // The demo playground (index.html): load the IME, attach it to the fields, show the model
-// progress, mode, per-key latency, n-best list and segments. `window.henkanDemo` exposes the
-// state to the browser tests and the measurement script.
+// progress, mode, per-key latency, n-best list, segments and the lattice view (the words and costs
+// of the best path). The engine, the options, the editor's text and the reading being composed
+// live in the URL (www/demo-state.js), so a copied link opens the same playground.
+// `window.henkanDemo` exposes the state to the browser tests and the measurement script.
 
 import { HenkanIme } from './ime.js';
 import { attach, stateOf } from './widget.js';
 import { percentile } from './keymap.js';
 import { indicatorView } from './widget/layout.js';
+import { readState, writeState, readingOf } from './demo-state.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
 /** @typedef {import('./types.js').WasmModule} WasmModule */
 /** @typedef {import('./widget.js').KeyTiming} KeyTiming */
+/** @typedef {import('./types.js').BestPath} BestPath */
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-const params = new URLSearchParams(location.search);
+/** What the URL asks for; kept up to date and written back by `saveState`. */
+const state = readState(new URLSearchParams(location.search));
 /** A `?model=` that was not a path on this site (ignored). */
 let rejectedModel = '';
 /** The page speaks Japanese; `?lang=en` or the button switches its labels to English. */
-let english = params.get('lang') === 'en';
+let english = state.lang === 'en';
+/** The fields with the IME, by element id. */
+const FIELDS = ['editor', 'line', 'rich', 'secret'];
+/**
+ * `performance.now()` is fine-grained (5 µs in Chromium) only in a cross-origin isolated page
+ * (COOP/COEP headers); elsewhere it is coarsened (100 µs), and the latency meter shows one
+ * decimal less.
+ */
+const isolated = globalThis.crossOriginIsolated === true;
+const msDigits = isolated ? 2 : 1;
 
 /**
  * A label in the page's language.
@@ -41,6 +55,9 @@ function applyLanguage() {
   const button = $('lang');
   button.textContent = english ? '日本語' : 'English';
   button.lang = english ? 'ja' : 'en';
+  $('latency').title = isolated
+    ? t('cross-origin isolated: タイマーの分解能は細かい (Chromium 5 µs)', 'cross-origin isolated: fine timer resolution (Chromium: 5 µs)')
+    : t('cross-origin isolated でない: タイマーの分解能は粗い (Chromium 100 µs)', 'not cross-origin isolated: coarse timer resolution (Chromium: 100 µs)');
   if (ime.status === 'ready') showModelState();
 }
 const root = new URL('..', import.meta.url);
@@ -51,7 +68,7 @@ const defaultModel = new URL('models/henkan.henkan', root);
  * parameter is ignored and the page says so.
  */
 const modelUrl = (() => {
-  const asked = params.get('model');
+  const asked = state.model;
   if (!asked) return defaultModel;
   try {
     const url = new URL(asked, root);
@@ -68,39 +85,76 @@ const modelUrl = (() => {
  * @param {WasmModule} wasmModule the namespace of pkg/henkan.js
  */
 export function startDemo(wasmModule) {
-  const predictions = /** @type {HTMLInputElement} */ ($('predictions'));
-  predictions.checked = params.get('predictions') !== '0';
-  const learning = /** @type {HTMLInputElement} */ ($('learning'));
-  learning.checked = params.get('learning') !== '0';
+  const checkbox = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id));
+  const [predictions, learning, live, digits] = ['predictions', 'learning', 'live', 'digits'].map(checkbox);
+  predictions.checked = state.predictions;
+  learning.checked = state.learning;
+  live.checked = state.live;
+  digits.checked = state.digits === 'full';
+  const editor = /** @type {HTMLTextAreaElement} */ ($('editor'));
+  editor.value = state.text;
+  editor.setSelectionRange(editor.value.length, editor.value.length);
   /** @type {import('./widget.js').AttachOptions[]} */
   const all = [];
-  for (const id of ['editor', 'line', 'rich', 'secret']) {
+  for (const id of FIELDS) {
     // Keys stay cheap (no n-best while composing); the n-best list and segments follow when
     // typing pauses. ?live=1 turns live conversion on (the preedit shows the best conversion as you
     // type); ?predictions=0 starts without suggestions, ?learning=0 without learning.
-    const options = { ime, onOutput, onPreview: showConversion, liveConversion: params.get('live') === '1', predictions: predictions.checked, learning: learning.checked };
+    const options = {
+      ime,
+      onOutput: (/** @type {ImeOutput} */ out, /** @type {KeyTiming} */ timing) => onOutput(out, timing, id),
+      onPreview: (/** @type {ImeOutput} */ out) => showConversion(out, id),
+      liveConversion: state.live,
+      digits: state.digits,
+      predictions: state.predictions,
+      learning: state.learning,
+    };
     all.push(options);
     demo.detach[id] = attach($(id), options);
   }
-  predictions.addEventListener('change', () => {
-    for (const [i, id] of ['editor', 'line', 'rich', 'secret'].entries()) {
-      all[i].predictions = predictions.checked; // for sessions not opened yet
-      const s = stateOf($(id))?.session;
-      if (s != null && ime.handle) ime.handle.setPredictions(s, predictions.checked);
-    }
-  });
-  learning.addEventListener('change', () => {
-    for (const [i, id] of ['editor', 'line', 'rich', 'secret'].entries()) {
-      all[i].learning = learning.checked;
-      const s = stateOf($(id))?.session;
-      if (s != null && ime.handle) ime.handle.setLearning(s, learning.checked);
-    }
-  });
+  /**
+   * An option checkbox: `set(options, on)` for the sessions to come, `apply(handle, session, on)`
+   * for every open one, then the URL.
+   * @param {HTMLInputElement} box
+   * @param {(options: import('./widget.js').AttachOptions, on: boolean) => void} set
+   * @param {(handle: import('./types.js').HenkanHandle, session: number, on: boolean) => void} apply
+   */
+  const option = (box, set, apply) =>
+    box.addEventListener('change', () => {
+      for (const [i, id] of FIELDS.entries()) {
+        set(all[i], box.checked);
+        const s = stateOf($(id))?.session;
+        if (s != null && ime.handle) apply(ime.handle, s, box.checked);
+      }
+      saveState();
+    });
+  option(predictions, (o, on) => (o.predictions = state.predictions = on), (h, s, on) => h.setPredictions(s, on));
+  option(learning, (o, on) => (o.learning = state.learning = on), (h, s, on) => h.setLearning(s, on));
+  option(live, (o, on) => (o.liveConversion = state.live = on), (h, s, on) => h.setLiveConversion(s, on));
+  option(
+    digits,
+    (o, on) => (o.digits = state.digits = on ? 'full' : 'half'),
+    (h, s, on) => h.setDigitWidth(s, on ? 'full' : 'half'),
+  );
   setUpDictionary();
   $('lang').addEventListener('click', () => {
     english = !english;
+    state.lang = english ? 'en' : 'ja';
     applyLanguage();
+    saveState();
   });
+  const lattice = /** @type {HTMLDetailsElement} */ ($('lattice-view'));
+  lattice.open = state.lattice;
+  lattice.addEventListener('toggle', () => {
+    state.lattice = lattice.open;
+    if (lattice.open) showLattice(shownField);
+    saveState();
+  });
+  editor.addEventListener('input', () => saveState());
+  // The button takes no focus from a click: the editor's composition stays open (a blur would
+  // commit it) and goes into the link as the reading being composed.
+  $('share').addEventListener('mousedown', (e) => e.preventDefault());
+  $('share').addEventListener('click', () => void copyLink());
   applyLanguage();
   // The page's badge shows the focused field's state, as the field's own badge does.
   document.addEventListener('focusin', showMode);
@@ -110,9 +164,87 @@ export function startDemo(wasmModule) {
     box.style.display = 'block';
     box.textContent = t(`?model= はこのサイトのパスだけです: ${rejectedModel} は使わず、同梱の辞書を読みます。`, `?model= takes a path on this site only: ${rejectedModel} is ignored, the shipped model loads.`);
   }
-  $('editor').focus();
+  editor.focus();
   demo.ready = ime.load({ module: wasmModule, modelUrl });
+  // The reading of a shared link is typed again once the whole model is in (and the engine the
+  // link asks for is chosen), so its conversion is the one the link was made with.
+  demo.restored = demo.ready.then((ok) => (ok ? restoreInput() : false));
   return demo;
+}
+
+/** The field whose conversion the n-best, segment and lattice views show. */
+let shownField = 'editor';
+/** @type {ReturnType<typeof setTimeout> | null} */
+let saveTimer = null;
+/**
+ * The URL's reading is still to be typed again (the model is loading): the URL keeps it until
+ * then, whatever the editor composes (nothing yet).
+ */
+let inputPending = state.input !== '';
+
+/**
+ * Writes the state into the URL (`history.replaceState`: no new history entry), at most every
+ * 250 ms while typing; `now` writes at once.
+ * @param {boolean} [now]
+ */
+function saveState(now = false) {
+  if (saveTimer !== null) clearTimeout(saveTimer);
+  saveTimer = null;
+  const write = () => {
+    saveTimer = null;
+    const editor = /** @type {HTMLTextAreaElement} */ ($('editor'));
+    state.text = editor.value;
+    if (!inputPending) state.input = readingOf(stateOf(editor)?.last);
+    const url = writeState(state, location.href);
+    if (url !== location.href) history.replaceState(history.state, '', url);
+  };
+  if (now) write();
+  else saveTimer = setTimeout(write, 250);
+}
+
+/**
+ * Copies the link to this state. Where the clipboard is refused (an insecure origin, a denied
+ * permission) the link is shown selected in a field, to copy by hand.
+ */
+async function copyLink() {
+  saveState(true);
+  const field = /** @type {HTMLInputElement} */ ($('share-url'));
+  field.value = location.href;
+  demo.shared = location.href;
+  try {
+    await navigator.clipboard.writeText(location.href);
+    field.hidden = true;
+    $('share-status').textContent = t('コピーしました', 'copied');
+  } catch {
+    field.hidden = false;
+    field.select();
+    $('share-status').textContent = t('リンクを選択しました', 'the link is selected');
+  }
+}
+
+/** Applies the engine of the URL when the model offers it (the neural ones after the LM is in). */
+function applyWantedEngine() {
+  if (!state.engine || !ime.engines.includes(state.engine) || ime.engine === state.engine) return;
+  try {
+    ime.setEngine(state.engine);
+  } catch {
+    // not offered after all: the default stays
+  }
+}
+
+/**
+ * Types the URL's reading into the editor as keys, so the widget composes it as if typed.
+ * Returns whether there was one.
+ */
+function restoreInput() {
+  const editor = $('editor');
+  inputPending = false;
+  if (!state.input) return false;
+  editor.focus();
+  for (const key of state.input) {
+    editor.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+  }
+  return true;
 }
 
 const ime = new HenkanIme();
@@ -138,6 +270,16 @@ const demo = {
   detach: {},
   /** @type {Promise<boolean>} */
   ready: Promise.resolve(false),
+  /** @type {Promise<boolean>} whether a reading from the URL was typed again (after `ready`) */
+  restored: Promise.resolve(false),
+  /** @type {BestPath | null} what the lattice view shows */
+  bestPath: null,
+  /** the link the last "copy link" made */
+  shared: '',
+  /** whether the page is cross-origin isolated (fine timers) */
+  isolated,
+  /** writes the state into the URL now */
+  saveState: () => saveState(true),
 };
 /** @type {any} */ (window).henkanDemo = demo;
 
@@ -155,6 +297,8 @@ ime.addEventListener('progress', (e) => {
 });
 const select = /** @type {HTMLSelectElement} */ ($('engine'));
 select.addEventListener('change', () => {
+  state.engine = select.value;
+  saveState();
   try {
     ime.setEngine(select.value);
   } catch (e) {
@@ -201,6 +345,7 @@ function showMode() {
 ime.addEventListener('status', () => {
   if (ime.status === 'ready') {
     demo.readyAt = performance.now();
+    applyWantedEngine();
     showModelState();
     showEngines();
   } else if (ime.status === 'error') {
@@ -216,6 +361,7 @@ ime.addEventListener('status', () => {
 ime.addEventListener('lm', () => {
   if (ime.status !== 'ready') return;
   if (ime.lm === 'ready') demo.neuralAt = performance.now();
+  applyWantedEngine();
   progress.max = 1;
   progress.value = 1;
   showModelState();
@@ -233,8 +379,9 @@ ime.addEventListener('lm', () => {
 /**
  * @param {ImeOutput} out
  * @param {KeyTiming} timing
+ * @param {string} field the id of the field
  */
-function onOutput(out, timing) {
+function onOutput(out, timing, field) {
   demo.last = out;
   demo.wasmMs.push(timing.wasmMs);
   demo.totalMs.push(timing.totalMs);
@@ -243,19 +390,24 @@ function onOutput(out, timing) {
   if (Number.isNaN(demo.firstConversionAt) && out.state === 'converting') demo.firstConversionAt = performance.now();
   const recent = demo.totalMs.slice(-200);
   const wasm = demo.wasmMs.slice(-200);
+  const ms = (/** @type {number} */ v) => v.toFixed(msDigits);
   $('latency').textContent =
-    `${timing.totalMs.toFixed(2)} ms (wasm ${timing.wasmMs.toFixed(2)}) · p50 ${percentile(recent, 50).toFixed(2)} · p95 ${percentile(recent, 95).toFixed(2)} ms` +
-    ` (wasm p95 ${percentile(wasm, 95).toFixed(2)}, last ${recent.length} keys)`;
+    `${ms(timing.totalMs)} ms (wasm ${ms(timing.wasmMs)}) · p50 ${ms(percentile(recent, 50))} · p95 ${ms(percentile(recent, 95))} ms` +
+    ` (wasm p95 ${ms(percentile(wasm, 95))}, last ${recent.length} keys)`;
   showMode();
-  if (out.state !== 'composing' || out.segments.length > 0) showConversion(out);
+  if (out.state !== 'composing' || out.segments.length > 0) showConversion(out, field);
+  if (field === 'editor') saveState();
 }
 
 /**
- * The n-best list and the segments of an output.
+ * The n-best list and the segments of an output, and the lattice view when it is open.
  * @param {ImeOutput} out
+ * @param {string} field the id of the field
  */
-function showConversion(out) {
+function showConversion(out, field) {
   demo.preview = out;
+  shownField = field;
+  if (/** @type {HTMLDetailsElement} */ ($('lattice-view')).open) showLattice(field);
   $('nbest').replaceChildren(
     ...out.nbest.map((s) => {
       const li = document.createElement('li');
@@ -278,6 +430,67 @@ function showConversion(out) {
       div.append(r, t);
       return div;
     }),
+  );
+}
+
+/**
+ * The lattice view: the best path over the field's lattice, word by word with its costs, then the
+ * sentence end and the totals (`bestPath`, one wasm call, made only while the view is open).
+ * @param {string} field the id of the field
+ */
+function showLattice(field) {
+  const session = stateOf($(field))?.session;
+  /** @type {BestPath | null} */
+  let path = null;
+  if (session != null && ime.ready && ime.handle) {
+    try {
+      path = ime.handle.bestPath(session);
+    } catch {
+      path = null; // the session was closed meanwhile: an empty view
+    }
+  }
+  demo.bestPath = path;
+  const nats = (/** @type {number | null} */ v) => (v == null ? '–' : v.toFixed(2));
+  const SOURCES = {
+    dictionary: t('辞書', 'dictionary'),
+    number: t('数字', 'number'),
+    unknown: t('未知語', 'unknown'),
+    userWord: t('ユーザー辞書', 'user word'),
+    learnedPhrase: t('学習', 'learned'),
+  };
+  /** @param {(string | number)[]} cells */
+  const row = (cells) => {
+    const tr = document.createElement('tr');
+    for (const c of cells) {
+      const td = document.createElement('td');
+      td.textContent = String(c);
+      tr.append(td);
+    }
+    return tr;
+  };
+  const words = path?.words ?? [];
+  $('lattice-words').replaceChildren(
+    ...words.map((w) =>
+      row([
+        w.reading,
+        w.surface,
+        SOURCES[w.source] + (w.inLmVocabulary === false ? ' <unk>' : ''),
+        `${w.leftId}/${w.rightId}`,
+        w.wordCost,
+        w.connectionCost,
+        nats(w.lmLogProb),
+        nats(w.lmStep),
+      ]),
+    ),
+  );
+  const wordCosts = words.reduce((sum, w) => sum + w.wordCost, 0);
+  $('lattice-total').replaceChildren(
+    ...(path && words.length > 0
+      ? [
+          row(['', t('(文末)', '(end)'), '', '', '', path.endConnectionCost, '', nats(path.lmEnd)]),
+          row([t('合計', 'total'), path.engine, '', '', wordCosts, path.cost - wordCosts, '', nats(path.lmScore)]),
+        ]
+      : []),
   );
 }
 

@@ -58,6 +58,33 @@
  */
 
 /**
+ * @typedef {object} PathWord one word of the best path (crates/henkan `PathWord`)
+ * @property {string} reading
+ * @property {string} surface
+ * @property {number} start character offset of the reading
+ * @property {number} len reading length in characters
+ * @property {number} leftId left POS id (Mozc's id.def)
+ * @property {number} rightId right POS id
+ * @property {number} wordCost the word cost (the dictionary's, adjusted by learning)
+ * @property {number} connectionCost from the previous word (the sentence start: id 0)
+ * @property {'dictionary' | 'number' | 'unknown' | 'userWord' | 'learnedPhrase'} source
+ * @property {number | null} lmLogProb log p under the LM (nats); null with the classic engine
+ * @property {number | null} lmStep what the word added to the neural scorer's path score (nats)
+ * @property {boolean | null} inLmVocabulary whether the LM knows the word (else `<unk>`)
+ */
+
+/**
+ * @typedef {object} BestPath the best path over a session's lattice (crates/henkan `BestPath`)
+ * @property {string} reading
+ * @property {string} engine the scorer that chose it
+ * @property {PathWord[]} words
+ * @property {number} endConnectionCost to the sentence end
+ * @property {number} cost every word and connection cost, the end included
+ * @property {number | null} lmScore the neural scorer's path score (nats) before its re-ranking
+ * @property {number | null} lmEnd what the sentence end added to it
+ */
+
+/**
  * @typedef {object} HenkanHandle the wasm handle (pkg/henkan.js `Henkan`)
  * @property {() => boolean} isLoaded
  * @property {() => string[]} engines
@@ -67,6 +94,7 @@
  * @property {(session: number, index: number) => ImeOutput} selectCandidate
  * @property {(session: number) => ImeOutput} flush
  * @property {(session: number) => ImeOutput} preview
+ * @property {(session: number) => BestPath} bestPath the words behind the session's conversion (for a view; not per key)
  * @property {(session: number, on: boolean) => ImeOutput} setEnabled
  * @property {(session: number) => void} cancel
  * @property {(session: number, live: boolean) => void} setLive

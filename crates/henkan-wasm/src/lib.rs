@@ -579,6 +579,18 @@ impl Henkan {
         to_js(&ime.preview(engine))
     }
 
+    /// The words behind the session's conversion, for a lattice view: `{ reading, engine, words:
+    /// [{ reading, surface, start, len, leftId, rightId, wordCost, connectionCost, source,
+    /// lmLogProb, lmStep, inLmVocabulary }], endConnectionCost, cost, lmScore, lmEnd }`
+    /// ([`henkan::BestPath`]; the LM fields are `null` with the classic engine). With a neural
+    /// scorer it re-ranks the final beam again: call it when the view is shown, not per key.
+    /// Changes nothing.
+    #[wasm_bindgen(js_name = bestPath)]
+    pub fn best_path(&mut self, session: u32) -> Result<JsValue, JsError> {
+        let (engine, ime) = self.parts(session)?;
+        to_js(&ime.session().best_path_words(engine))
+    }
+
     /// Commits whatever is composed (the field lost focus, a click moved the caret).
     pub fn flush(&mut self, session: u32) -> Result<JsValue, JsError> {
         self.act(session, |engine, ime| match engine {

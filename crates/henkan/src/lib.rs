@@ -53,4 +53,7 @@ pub mod user_dictionary;
 pub use engine::Engine;
 pub use error::{Error, Result};
 pub use options::{NeuralOptions, Scoring};
-pub use session::{Conversion, Segment, Session, KEPT_BUFFER_BYTES, MAX_PIECE_CHARS};
+pub use session::{
+    BestPath, Conversion, PathWord, Segment, Session, WordSource, KEPT_BUFFER_BYTES,
+    MAX_PIECE_CHARS,
+};

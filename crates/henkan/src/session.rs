@@ -20,6 +20,9 @@ use crate::lattice::{Lattice, Node};
 use crate::lm::lstm::NeuralLm;
 use serde::Serialize;
 
+mod best_path;
+pub use best_path::{BestPath, PathWord, WordSource};
+
 /// Whether a node of `entry` is preferred: a learned spelling, phrase or a user word.
 fn is_preferred(history: &History, entry: u32) -> bool {
     (crate::lattice::PHRASE_ENTRY_BASE..crate::lattice::NUMBER_ENTRY).contains(&entry)
@@ -411,6 +414,18 @@ impl Session {
         }
     }
 
+    /// The final beam re-ranked as a conversion ranks it: a learned spelling or a user word
+    /// keeps the lead its forward score gave it.
+    fn rescored_finals(
+        &self,
+        conn: &crate::pos::Connection,
+        lm: &NeuralLm,
+    ) -> Vec<(f32, Vec<u32>)> {
+        let h = &self.history;
+        self.neural
+            .rescored_finals_preferring(conn, lm, &self.lattice, |n| is_preferred(h, n.entry))
+    }
+
     /// The best path of the neural/hybrid scorer (node indices), if it is in use.
     pub fn neural_best(&self, engine: &Engine) -> Option<Vec<u32>> {
         let lm = self.neural_lm(engine)?;
@@ -717,13 +732,7 @@ impl Session {
         let conn = &engine.connection;
         let neural = if barriers.is_empty() {
             self.neural_lm(engine)
-                .map(|lm| {
-                    let h = &self.history;
-                    self.neural
-                        .rescored_finals_preferring(conn, lm, &self.lattice, |n| {
-                            is_preferred(h, n.entry)
-                        })
-                })
+                .map(|lm| self.rescored_finals(conn, lm))
                 .filter(|f| !f.is_empty())
         } else {
             None

@@ -103,6 +103,30 @@ pub struct Directions {
     pub backward: f32,
 }
 
+/// What one word of a final path added to its score ([`NeuralDecoder::path_scores`]), in nats.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WordScore {
+    /// log p of the word's LM word after the words before it, normalised over V (the rank
+    /// prior included, as the beam scores it; for `<unk>`, the class `<unk>` alone).
+    pub lm_log_prob: f32,
+    /// All the word added to the path's score: the LM term, `<unk>`'s within-class term, the
+    /// word's bias, the hybrid's cost term and the penalties.
+    pub step: f32,
+    /// Whether the word is in the LM's vocabulary (else it is `<unk>`).
+    pub in_vocabulary: bool,
+}
+
+/// The scores behind one final path of the beam ([`NeuralDecoder::path_scores`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathScores {
+    /// One per word of the path, in order.
+    pub words: Vec<WordScore>,
+    /// What the end of the sentence added (`<s>`, and in the hybrid the connection to id 0).
+    pub end: f32,
+    /// The beam's score of the path: the sum of every `step` and `end`.
+    pub score: f32,
+}
+
 /// Time spent, for benchmarks (nanoseconds; zero on wasm).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct NeuralStats {
@@ -821,6 +845,44 @@ impl NeuralDecoder {
                 backward,
             })
             .collect()
+    }
+
+    /// What each word of `path` (node indices, as [`NeuralDecoder::finals`] gives it) added to
+    /// its beam score; `None` when no final hypothesis has that path. For a view of a
+    /// conversion; not on the key path.
+    pub fn path_scores(
+        &self,
+        conn: &Connection,
+        lm: &NeuralLm,
+        path: &[u32],
+    ) -> Option<PathScores> {
+        let (score, k) = self
+            .final_hyps(conn, lm)
+            .into_iter()
+            .find(|&(_, k)| self.path_of(k) == path)?;
+        let words = self
+            .chain(k)
+            .into_iter()
+            .map(|j| {
+                let hy = self.hyps[j];
+                let parent = self.hyps[hy.parent as usize];
+                let s = self.slot.get(hy.word as usize).copied().unwrap_or(NONE);
+                let lm_log_prob = match self.logits[hy.parent as usize].get(s as usize) {
+                    Some(logit) if s != NONE => logit - parent.lse,
+                    _ => f32::NAN,
+                };
+                WordScore {
+                    lm_log_prob,
+                    step: hy.score - parent.score,
+                    in_vocabulary: hy.word != lm.model.unk_id,
+                }
+            })
+            .collect();
+        Some(PathScores {
+            words,
+            end: score - self.hyps[k].score,
+            score,
+        })
     }
 
     /// The final hypotheses (index into `hyps`) with their scores, best first.
