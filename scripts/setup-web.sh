@@ -9,7 +9,9 @@
 #   npm tools              playwright-core (driven against /usr/bin/chromium; never `npx playwright install`),
 #                          binaryen (wasm-opt; Debian's v108 breaks wasm-bindgen's externref table), typescript,
 #                          axe-core (accessibility checks in the Playwright tests), esbuild (the npm
-#                          package's consumer test bundles a page with it)
+#                          package's consumer test and the editor test bundle pages with it), the
+#                          editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical):
+#                          `npm ci` whenever a devDependency of package.json is missing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -66,7 +68,12 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-if ! [ -x node_modules/.bin/wasm-opt ] || ! [ -x node_modules/.bin/tsc ] || ! [ -d node_modules/playwright-core ] || ! [ -d node_modules/axe-core ] || ! [ -x node_modules/.bin/esbuild ]; then
+# Every devDependency of package.json installed (a new one added to the file triggers `npm ci`).
+devdeps_missing() {
+  node -e 'const fs = require("fs"); const d = JSON.parse(fs.readFileSync("package.json", "utf8")).devDependencies || {};
+    process.exit(Object.keys(d).every((n) => fs.existsSync(`node_modules/${n}/package.json`)) ? 1 : 0)'
+}
+if ! [ -x node_modules/.bin/wasm-opt ] || ! [ -x node_modules/.bin/tsc ] || ! [ -x node_modules/.bin/esbuild ] || devdeps_missing; then
   if [ -f package-lock.json ]; then
     say "npm ci"
     npm ci --no-audit --no-fund

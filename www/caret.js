@@ -5,6 +5,8 @@
 // <span>, and the marker's offset is the caret's position inside the field. For contenteditable
 // the collapsed selection range has client rects.
 
+import { selectionOf } from './widget/root.js';
+
 /** The properties that decide where text wraps and how tall lines are. */
 export const MIRRORED = [
   'direction', 'boxSizing', 'width', 'height', 'overflowX', 'overflowY',
@@ -85,11 +87,11 @@ export function editableCaret(el) {
   const box = el.getBoundingClientRect();
   const lineHeight = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
   const right = box.right - (parseFloat(cs.paddingRight) || 0);
-  const sel = doc.getSelection();
+  const sel = selectionOf(el);
   if (sel && sel.rangeCount > 0 && el.contains(sel.anchorNode)) {
     const range = sel.getRangeAt(0).cloneRange();
     range.collapse(true);
-    const rect = range.getClientRects()[0];
+    const rect = range.getClientRects()[0] ?? besideCaret(doc, range);
     if (rect) return { left: rect.left, top: rect.top, height: rect.height || lineHeight, right };
     // A caret on an empty line has no rect: use its container's box (no DOM changes here,
     // they would disturb the editor's undo history).
@@ -112,6 +114,54 @@ export function editableCaret(el) {
     height: lineHeight,
     right,
   };
+}
+
+/**
+ * Where a collapsed range is when it has no rect of its own (Chromium gives none at the edge of an
+ * element, as between a bold run and the text after it): the right edge of the character before
+ * it in its text node, else the left edge of the character after it.
+ * @param {Document} doc
+ * @param {Range} range collapsed
+ * @returns {{left: number, top: number, height: number} | null}
+ */
+function besideCaret(doc, range) {
+  const walker = doc.createTreeWalker(range.commonAncestorContainer.getRootNode(), NodeFilter.SHOW_TEXT);
+  const { startContainer: node, startOffset: offset } = range;
+  /** @type {Text | null} */
+  let before = null;
+  /** @type {Text | null} */
+  let after = null;
+  if (node.nodeType === Node.TEXT_NODE) {
+    const text = /** @type {Text} */ (node);
+    if (offset > 0) before = text;
+    else after = text;
+  } else {
+    const child = node.childNodes[offset] ?? null;
+    if (child) {
+      walker.currentNode = child;
+      before = /** @type {Text | null} */ (walker.previousNode());
+      walker.currentNode = child;
+      after = child.nodeType === Node.TEXT_NODE ? /** @type {Text} */ (child) : /** @type {Text | null} */ (walker.nextNode());
+    } else {
+      walker.currentNode = node;
+      before = /** @type {Text | null} */ (walker.lastChild());
+    }
+  }
+  const probe = doc.createRange();
+  if (before && before.length > 0) {
+    const end = before === node ? offset : before.length;
+    probe.setStart(before, end - 1);
+    probe.setEnd(before, end);
+    const r = probe.getClientRects()[0];
+    if (r) return { left: r.right, top: r.top, height: r.height };
+  }
+  if (after && after.length > 0) {
+    probe.setStart(after, 0);
+    probe.setEnd(after, 1);
+    const r = probe.getClientRects()[0];
+    if (r) return { left: r.left, top: r.top, height: r.height };
+  }
+  return null;
 }
 
 /** @param {string} s a camelCase CSS property name */

@@ -112,6 +112,51 @@ export function fieldKind(el) {
 }
 
 /**
+ * Editors that keep their document in a model of their own and draw their DOM from it
+ * (ProseMirror, CodeMirror 6, Lexical, Quill, Slate, CKEditor 5, Draft.js): the element that
+ * matches is their contenteditable. They read back every change of that DOM, so the widget draws
+ * the preedit over it (`overlay`) and commits through `beforeinput`/`insertText`, which they
+ * handle as typing.
+ */
+export const MODEL_EDITORS = /** @type {const} */ ([
+  ['prosemirror', '.ProseMirror'],
+  ['codemirror', '.cm-content'],
+  ['lexical', '[data-lexical-editor]'],
+  ['quill', '.ql-editor'],
+  ['slate', '[data-slate-editor]'],
+  ['ckeditor', '.ck-editor__editable'],
+  ['draft', '.public-DraftEditor-content'],
+]);
+
+/**
+ * Editors that take their keys through a hidden <textarea> and draw the text themselves
+ * (CodeMirror 5, Monaco, Ace): the field the widget would attach to is that textarea, a pixel
+ * wide or off screen, so neither the preedit nor the candidate window could be placed, and the
+ * editor reads the textarea on every input on its own terms. The widget does not attach there:
+ * keys pass through to the editor (and an OS IME still works).
+ */
+export const HIDDEN_INPUT_EDITORS = /** @type {const} */ ([
+  ['codemirror5', '.CodeMirror'],
+  ['monaco', '.monaco-editor'],
+  ['ace', '.ace_editor'],
+]);
+
+/**
+ * The editor a field belongs to, if it is one the widget knows: `supported` false for the
+ * hidden-textarea editors.
+ * @param {{tagName: string, closest(selector: string): unknown}} el
+ * @returns {{name: string, supported: boolean} | null}
+ */
+export function editorOf(el) {
+  if (el.tagName.toUpperCase() === 'TEXTAREA') {
+    for (const [name, selector] of HIDDEN_INPUT_EDITORS) if (el.closest(selector)) return { name, supported: false };
+    return null;
+  }
+  for (const [name, selector] of MODEL_EDITORS) if (el.closest(selector)) return { name, supported: true };
+  return null;
+}
+
+/**
  * Whether a field should start with the IME off: one-time codes, card numbers and fields whose
  * `inputmode` asks for digits, a phone number, an e-mail address or a URL (the IME would type
  * full-width characters into them). The user can still turn it on.

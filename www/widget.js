@@ -2,8 +2,9 @@
 // and contenteditable elements.
 //
 // The preedit is shown in the text flow (a mirror over a textarea or input, an inline span in a
-// contenteditable); the field's value is not touched until a commit (widget/preedit.js says
-// why). The parts, one module each under widget/:
+// contenteditable, an overlay over an editor that draws its DOM from a model); the field's value
+// is not touched until a commit (widget/preedit.js says why). The field may be in a same-origin
+// iframe or an open shadow root. The parts, one module each under widget/:
 //   keys.js         keys, text input, OS compositions → the wasm session; flush, rescue, drop
 //   commit.js       committed text into the field (execCommand, or setRangeText / a Range)
 //   preedit.js      the preedit in the text, with its caret
@@ -13,9 +14,10 @@
 //   announce.js     a polite live region: the preedit, the focused candidate
 //   layout.js       pure logic of the windows (rows, placement, the badge's text)
 //   style.js        the stylesheet
+//   root.js         the field's document or shadow root (focus, selection), across iframes
 // attach() creates them and wires the field's events to them.
 
-import { fieldKind } from './keymap.js';
+import { fieldKind, editorOf } from './keymap.js';
 import { ensureStyle } from './widget/style.js';
 import { AriaLink } from './widget/aria.js';
 import { Committer } from './widget/commit.js';
@@ -26,6 +28,7 @@ import { optionIndex } from './widget/listbox.js';
 import { Indicator } from './widget/indicator.js';
 import { Announcer } from './widget/announce.js';
 import { KeyHandler } from './widget/keys.js';
+import { rootOf, activeIn } from './widget/root.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
 /** @typedef {import('./ime.js').HenkanIme} HenkanIme */
@@ -61,6 +64,10 @@ import { KeyHandler } from './widget/keys.js';
  * @property {boolean} [learning] learn from what is committed: a candidate chosen over the
  *   first one comes first next time, in every field of the page; default true. Kept per origin
  *   by the `HenkanIme` (IndexedDB, see its `persistLearning`); it never leaves the browser.
+ * @property {'inline' | 'overlay'} [preedit] how a contenteditable shows the preedit: `inline`, a
+ *   span in its text, or `overlay`, drawn over it with its DOM untouched. Default: `overlay` in the
+ *   editors that draw their DOM from a model (ProseMirror, CodeMirror 6, Lexical, Quill, Slate,
+ *   CKEditor 5, Draft.js: keymap.js `MODEL_EDITORS`), `inline` elsewhere.
  */
 
 /**
@@ -74,8 +81,10 @@ const fields = new WeakMap();
 let nextId = 0;
 
 /**
- * Attaches the IME to a field. Password fields and other input types get nothing (a no-op
- * detach). Attaching twice returns the first attachment's detach.
+ * Attaches the IME to a field. Password fields, other input types and the hidden textareas of
+ * editors that draw their own text (CodeMirror 5, Monaco, Ace: keymap.js `HIDDEN_INPUT_EDITORS`)
+ * get nothing (a no-op detach: keys pass through). Attaching twice returns the first
+ * attachment's detach. The field may be in a same-origin iframe or an open shadow root.
  * @param {HTMLElement} el
  * @param {AttachOptions} options
  * @returns {() => void} detach
@@ -85,13 +94,18 @@ export function attach(el, options) {
   if (existing) return existing.teardown;
   const kind = fieldKind(el);
   if (kind === null) return () => {};
+  const editor = editorOf(el);
+  if (editor && !editor.supported) return () => {};
   const doc = el.ownerDocument;
+  const root = rootOf(el);
   ensureStyle(doc);
+  if (root !== doc) ensureStyle(root);
   const id = `henkan-${++nextId}`;
   const ime = options.ime;
 
   const aria = new AriaLink(el);
-  const preedit = new PreeditBox(el, kind);
+  const overlay = options.preedit ? options.preedit === 'overlay' : !!editor;
+  const preedit = new PreeditBox(el, kind, overlay);
   const candidates = new CandidateWindow(doc, id, preedit, aria);
   const indicator = new Indicator(doc);
   const announcer = new Announcer(doc);
@@ -107,7 +121,8 @@ export function attach(el, options) {
   const render = () => {
     const out = keys.last;
     const showPreedit = !!out && out.preedit.text.length > 0 && !keys.osComposing && ime.composes;
-    const focused = doc.activeElement === el || doc.activeElement === indicator.el || toBadge;
+    const active = activeIn(el);
+    const focused = active === el || active === indicator.el || toBadge;
     preedit.render(showPreedit && out ? out.preedit : null);
     candidates.render(showPreedit && out ? out.candidates : null);
     suggestions.render(false);
@@ -145,7 +160,7 @@ export function attach(el, options) {
     preedit.invalidate();
     suggestions.invalidate();
     indicator.invalidate();
-    if (keys.hasComposition() || doc.activeElement === el) render();
+    if (keys.hasComposition() || activeIn(el) === el) render();
   };
   /** @param {MouseEvent} e */
   const onListDown = (e) => {
@@ -199,7 +214,7 @@ export function attach(el, options) {
     keys,
     teardown: () => {
       if (fields.get(el) !== attachment) return;
-      unwatchRemoval(doc, el);
+      unwatchRemoval(el);
       // A field still in the page gets its composition; a removed one has nowhere to put it.
       if (keys.hasComposition()) {
         if (el.isConnected) keys.flush(true);
@@ -218,47 +233,61 @@ export function attach(el, options) {
   };
   fields.set(el, attachment);
   ime.fieldAttached(attachment.teardown);
-  watchRemoval(doc, el, attachment.teardown);
+  watchRemoval(el, attachment.teardown);
   render();
   return attachment.teardown;
 }
 
-/** @type {WeakMap<Document, {observer: MutationObserver, watched: Map<HTMLElement, () => void>}>} */
+/** @type {WeakMap<Node, {observer: MutationObserver, watched: Map<HTMLElement, () => void>}>} */
 const removals = new WeakMap();
 
 /**
+ * Where a field's removal shows: its document, and its shadow root when it is in one (whose
+ * changes the document's observer does not see).
+ * @param {HTMLElement} el
+ * @returns {Node[]}
+ */
+function removalRoots(el) {
+  const root = rootOf(el);
+  return root === el.ownerDocument ? [root] : [el.ownerDocument, root];
+}
+
+/**
  * Detaches a field when the page removes it from the document (its composition, windows,
- * session and listeners go with it): one observer per document for all its fields.
- * @param {Document} doc
+ * session and listeners go with it): one observer per document (and shadow root) for all its
+ * fields.
  * @param {HTMLElement} el
  * @param {() => void} teardown
  */
-function watchRemoval(doc, el, teardown) {
-  let entry = removals.get(doc);
-  if (!entry) {
-    const watched = new Map();
-    const observer = new MutationObserver(() => {
-      for (const [field, detach] of [...watched]) if (!field.isConnected) detach();
-    });
-    observer.observe(doc, { childList: true, subtree: true });
-    entry = { observer, watched };
-    removals.set(doc, entry);
+function watchRemoval(el, teardown) {
+  for (const root of removalRoots(el)) {
+    let entry = removals.get(root);
+    if (!entry) {
+      const watched = new Map();
+      const observer = new MutationObserver(() => {
+        for (const [field, detach] of [...watched]) if (!field.isConnected) detach();
+      });
+      observer.observe(root, { childList: true, subtree: true });
+      entry = { observer, watched };
+      removals.set(root, entry);
+    }
+    entry.watched.set(el, teardown);
   }
-  entry.watched.set(el, teardown);
 }
 
 /**
  * Stops watching a field (it was detached).
- * @param {Document} doc
  * @param {HTMLElement} el
  */
-function unwatchRemoval(doc, el) {
-  const entry = removals.get(doc);
-  if (!entry) return;
-  entry.watched.delete(el);
-  if (entry.watched.size === 0) {
-    entry.observer.disconnect();
-    removals.delete(doc);
+function unwatchRemoval(el) {
+  for (const root of removalRoots(el)) {
+    const entry = removals.get(root);
+    if (!entry) continue;
+    entry.watched.delete(el);
+    if (entry.watched.size === 0) {
+      entry.observer.disconnect();
+      removals.delete(root);
+    }
   }
 }
 

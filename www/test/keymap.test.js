@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, startsDirect, SHIFT, CTRL, ALT, META } from '../keymap.js';
+import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, startsDirect, editorOf, SHIFT, CTRL, ALT, META } from '../keymap.js';
 
 test('modifier bits', () => {
   assert.equal(modsOf({ key: 'a' }), 0);
@@ -113,4 +113,18 @@ test('fields for codes, card numbers, phone numbers, e-mail and URLs start with 
   assert.equal(startsDirect(el({ inputmode: 'tel' })), true);
   assert.equal(startsDirect(el({ inputmode: 'text', autocomplete: 'name' })), false);
   assert.equal(startsDirect(el({})), false);
+});
+
+test('editors: model editors get the overlay, hidden-textarea editors are left alone', () => {
+  /** An element inside the ancestors matched by `inside` (selectors). */
+  const el = (/** @type {string} */ tagName, /** @type {string[]} */ inside) => ({ tagName, closest: (/** @type {string} */ s) => (inside.includes(s) ? {} : null) });
+  assert.deepEqual(editorOf(el('DIV', ['.ProseMirror'])), { name: 'prosemirror', supported: true });
+  assert.deepEqual(editorOf(el('DIV', ['.cm-content'])), { name: 'codemirror', supported: true });
+  assert.deepEqual(editorOf(el('DIV', ['[data-lexical-editor]'])), { name: 'lexical', supported: true });
+  assert.deepEqual(editorOf(el('DIV', ['.ql-editor'])), { name: 'quill', supported: true });
+  assert.equal(editorOf(el('DIV', [])), null, 'a plain contenteditable');
+  assert.deepEqual(editorOf(el('TEXTAREA', ['.CodeMirror'])), { name: 'codemirror5', supported: false });
+  assert.deepEqual(editorOf(el('textarea', ['.monaco-editor'])), { name: 'monaco', supported: false });
+  assert.deepEqual(editorOf(el('TEXTAREA', ['.ace_editor'])), { name: 'ace', supported: false });
+  assert.equal(editorOf(el('TEXTAREA', [])), null, 'a plain textarea');
 });

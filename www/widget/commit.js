@@ -1,7 +1,11 @@
 // Committing text into the field. Commits go in through `execCommand('insertText')`, which fires
 // `beforeinput`/`input` like typing and adds one undo step; when the field is not focused (a
 // commit on blur) or the command is refused, `setRangeText` (or a Range in a contenteditable)
-// plus an `input` event.
+// plus an `input` event. In an editor that keeps a model of its document (ProseMirror,
+// CodeMirror, Lexical: keymap.js `MODEL_EDITORS`) the command's `beforeinput`/`insertText` is what
+// the editor handles as typing, so the commit is its own edit, one step of its own history.
+
+import { isFocused, selectionOf } from './root.js';
 
 export class Committer {
   /**
@@ -23,7 +27,7 @@ export class Committer {
   /** Remembers the selection of a contenteditable (before a key is handled). */
   saveRange() {
     if (this.kind !== 'contenteditable') return;
-    const sel = this.el.ownerDocument.getSelection();
+    const sel = selectionOf(this.el);
     if (sel && sel.rangeCount > 0 && this.el.contains(sel.anchorNode)) this.range = sel.getRangeAt(0).cloneRange();
   }
 
@@ -38,9 +42,9 @@ export class Committer {
     this.onMove?.();
     this.inserting = true;
     try {
-      if (!fallback && doc.activeElement === el && doc.execCommand('insertText', false, text)) return;
+      if (!fallback && isFocused(el) && doc.execCommand('insertText', false, text)) return;
       if (this.kind === 'contenteditable') {
-        const sel = doc.getSelection();
+        const sel = selectionOf(el);
         let range = sel && sel.rangeCount > 0 && el.contains(sel.anchorNode) ? sel.getRangeAt(0) : this.range;
         if (!range) {
           range = doc.createRange();
@@ -53,7 +57,7 @@ export class Committer {
         range.setStartAfter(node);
         range.collapse(true);
         this.range = range.cloneRange();
-        if (sel && doc.activeElement === el) {
+        if (sel && isFocused(el)) {
           sel.removeAllRanges();
           sel.addRange(range);
         }

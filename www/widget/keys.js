@@ -3,6 +3,7 @@
 // state of one field; drawing is the caller's (`render`).
 
 import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect } from '../keymap.js';
+import { isFocused, isTextField, selectionOf } from './root.js';
 
 /** @typedef {import('../types.js').ImeOutput} ImeOutput */
 /** @typedef {import('../types.js').HenkanHandle} HenkanHandle */
@@ -23,12 +24,12 @@ function isReconvertKey(e) {
  * @param {HTMLElement} el
  */
 function selectedText(el) {
-  if (el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) {
+  if (isTextField(el)) {
     const start = el.selectionStart ?? 0;
     const end = el.selectionEnd ?? start;
     return el.value.slice(start, end);
   }
-  const sel = el.ownerDocument.getSelection();
+  const sel = selectionOf(el);
   return sel && sel.rangeCount > 0 && el.contains(sel.anchorNode) && el.contains(sel.focusNode) ? sel.toString() : '';
 }
 
@@ -105,7 +106,7 @@ export class KeyHandler {
    * candidate window.
    */
   suggestionView() {
-    const visible = this.el.ownerDocument.activeElement === this.el && this.ime.ready && !this.osComposing && !this.last?.candidates?.open;
+    const visible = isFocused(this.el) && this.ime.ready && !this.osComposing && !this.last?.candidates?.open;
     return visible && this.last ? suggestionsOf(this.last) : null;
   }
 
@@ -146,8 +147,10 @@ export class KeyHandler {
       return;
     }
     if (out.consumed) {
+      // Nothing else hears a key the IME took, the field's own listeners included (an editor's
+      // keymap is on the field: Enter that commits must not also split its paragraph).
       e.preventDefault();
-      e.stopPropagation();
+      e.stopImmediatePropagation();
     }
     this.apply(out, false);
     options.onOutput?.(out, { key: e.key, wasmMs: t1 - t0, totalMs: performance.now() - t0 });
@@ -169,7 +172,7 @@ export class KeyHandler {
     const out = this.run((handle) => handle.reconvert(s, text));
     if (!out || !out.consumed) return false;
     e.preventDefault();
-    e.stopPropagation();
+    e.stopImmediatePropagation();
     // A contenteditable loses the selection when the preedit goes in: put it back if the
     // reconversion is cancelled.
     this.reconverted = this.el.isContentEditable ? text : null;
@@ -314,8 +317,8 @@ export class KeyHandler {
   rescue() {
     const text = this.last?.preedit.text ?? '';
     this.last = null;
-    if (text) this.commit.insert(text, true);
     this.announce(text, '', text);
+    if (text) this.commit.insert(text, true);
     this.render();
   }
 
@@ -343,6 +346,11 @@ export class KeyHandler {
     const before = this.last?.preedit.text ?? '';
     this.last = out;
     this.enabled = out.mode !== 'direct';
+    // The composition ends before its text goes in, so that an editor takes the commit as typed
+    // text, an edit (and an undo step) of its own: CodeMirror joins the changes it sees while a
+    // composition is under way to the previous undo step.
+    const ends = before !== '' && (!out.preedit.text || out.committed !== '');
+    if (ends) this.announce(before, '', out.committed);
     if (out.committed) {
       this.commit.insert(out.committed, fallback);
       this.ime.learned();
@@ -352,7 +360,7 @@ export class KeyHandler {
       if (!out.committed) this.commit.insert(this.reconverted, fallback);
       this.reconverted = null;
     }
-    this.announce(before, out.preedit.text, out.committed);
+    this.announce(ends ? '' : before, out.preedit.text, '');
     this.render();
   }
 

@@ -59,6 +59,6 @@ export function presentationRow(doc, className, text) {
  * @returns {number | null}
  */
 export function optionIndex(target) {
-  const li = /** @type {HTMLElement | null} */ (target instanceof Element ? target.closest('li[data-index]') : null);
+  const li = /** @type {HTMLElement | null} */ (target && /** @type {Node} */ (target).nodeType === 1 ? /** @type {Element} */ (target).closest('li[data-index]') : null);
   return li ? Number(li.dataset.index) : null;
 }

@@ -16,9 +16,16 @@
 //   selection is deleted first, as native IMEs do: one undo step); it is removed, and the text
 //   nodes it split are joined again, before a commit goes in or when the composition ends, so
 //   the editor's DOM and undo history are what they were.
+// - an editor that draws its DOM from a model of its own (ProseMirror, CodeMirror, Lexical, …:
+//   keymap.js `MODEL_EDITORS`): its DOM is left alone, since the editor reads every change of it
+//   back into its document (a span at the caret would be typed into it) or undoes it. The preedit
+//   is an *overlay* over the text at the caret: a box in the caret's block, in the font at the
+//   caret, whose first line starts at the caret (`text-indent`), so that it wraps like the text;
+//   its runs are painted over what follows the caret with the editor's background.
 
 import { preeditRuns } from '../keymap.js';
 import { textFieldCaret, editableCaret, MIRRORED, toKebab } from '../caret.js';
+import { isFocused, selectionOf } from './root.js';
 
 /** @typedef {import('../types.js').Preedit} Preedit */
 /** @typedef {import('../caret.js').CaretRect} CaretRect */
@@ -27,12 +34,15 @@ export class PreeditBox {
   /**
    * @param {HTMLElement} field
    * @param {'textarea' | 'input' | 'contenteditable'} kind
+   * @param {boolean} [overlay] a contenteditable whose DOM the widget must not touch (an editor):
+   *   the preedit is drawn over it
    */
-  constructor(field, kind) {
+  constructor(field, kind, overlay = false) {
     this.field = field;
     this.kind = kind;
+    this.overlay = kind === 'contenteditable' && overlay;
     const doc = field.ownerDocument;
-    /** The mirror (text fields); unused and hidden for a contenteditable. */
+    /** The mirror (text fields) or the overlay (editors); unused and hidden for an inline preedit. */
     this.el = doc.createElement('div');
     this.el.className = 'henkan-preedit';
     this.el.setAttribute('aria-hidden', 'true');
@@ -96,7 +106,9 @@ export class PreeditBox {
     }
     if (caretAt === pos) nodes.push(caretSpan(doc));
     this.runs.replaceChildren(...nodes);
-    if (this.kind !== 'contenteditable') {
+    if (this.overlay) {
+      if (!this.placed) this.placeOverlay();
+    } else if (this.kind !== 'contenteditable') {
       this.placeMirror();
       // The page changed the value meanwhile: copy it again.
       const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (this.field);
@@ -109,6 +121,14 @@ export class PreeditBox {
   begin() {
     const { field } = this;
     this.active = true;
+    if (this.overlay) {
+      // The editor's DOM stays as it is (no class either: an editor may own its root's classes).
+      deleteSelection(field);
+      this.el.classList.add('henkan-preedit-overlay');
+      this.el.replaceChildren(this.runs);
+      this.placed = '';
+      return;
+    }
     field.classList.add('henkan-composing');
     if (this.kind === 'contenteditable') {
       this.insertInline();
@@ -142,11 +162,43 @@ export class PreeditBox {
     const { field } = this;
     field.classList.remove('henkan-composing', 'henkan-hidden-text');
     this.runs.replaceChildren();
-    if (this.kind === 'contenteditable') return this.removeInline();
+    if (this.kind === 'contenteditable' && !this.overlay) return this.removeInline();
     this.el.style.display = 'none';
+    this.el.classList.remove('henkan-preedit-overlay');
     this.el.replaceChildren();
     this.placed = '';
     return null;
+  }
+
+  /**
+   * Puts the overlay over an editor's text at the caret: the box spans the content box of the
+   * caret's block, its first line starts at the caret and sits on the caret's line, in the font
+   * and colour of the text at the caret (what the commit will look like: a bold run gives bold).
+   */
+  placeOverlay() {
+    const { field } = this;
+    const caret = editableCaret(field);
+    const sel = selectionOf(field);
+    const anchor = sel && sel.rangeCount > 0 && field.contains(sel.anchorNode) ? sel.getRangeAt(0).startContainer : field;
+    const inline = anchor.nodeType === Node.ELEMENT_NODE ? /** @type {HTMLElement} */ (anchor) : anchor.parentElement ?? field;
+    let block = inline;
+    while (block !== field && getComputedStyle(block).display.startsWith('inline') && block.parentElement) block = block.parentElement;
+    const bcs = getComputedStyle(block);
+    const b = block.getBoundingClientRect();
+    const left = b.left + px(bcs.borderLeftWidth) + px(bcs.paddingLeft);
+    const right = b.right - px(bcs.borderRightWidth) - px(bcs.paddingRight);
+    const ics = getComputedStyle(inline);
+    const style = this.el.style;
+    for (const p of OVERLAID) style.setProperty(p, ics.getPropertyValue(p));
+    const lineHeight = px(ics.lineHeight) || caret.height;
+    style.display = 'block';
+    style.left = `${left}px`;
+    style.top = `${caret.top - Math.max(0, lineHeight - caret.height) / 2}px`;
+    style.width = `${Math.max(0, right - left)}px`;
+    style.textIndent = `${Math.max(0, caret.left - left)}px`;
+    style.lineHeight = `${lineHeight}px`;
+    style.setProperty('--henkan-overlay-bg', backgroundOf(inline));
+    this.placed = 'overlay';
   }
 
   /** The focused segment's span (or the first run, or the box): where the candidate window goes. */
@@ -254,7 +306,9 @@ export class PreeditBox {
       this.rect = null;
       return;
     }
-    if (this.kind !== 'contenteditable') {
+    if (this.overlay) {
+      // Over the editor: nothing to scroll (its text did not move).
+    } else if (this.kind !== 'contenteditable') {
       const box = this.el.getBoundingClientRect();
       const target = (this.runs.querySelector('.henkan-caret') ?? this.anchor()).getBoundingClientRect();
       const last = runs[runs.length - 1];
@@ -273,8 +327,8 @@ export class PreeditBox {
   /** Puts the inline span at the caret of a contenteditable (deleting a selection first). */
   insertInline() {
     const doc = this.field.ownerDocument;
-    const sel = doc.getSelection();
-    if (sel && sel.rangeCount > 0 && !sel.isCollapsed && this.field.contains(sel.anchorNode)) doc.execCommand('delete');
+    deleteSelection(this.field);
+    const sel = selectionOf(this.field);
     /** @type {Range} */
     let range;
     if (sel && sel.rangeCount > 0 && this.field.contains(sel.anchorNode)) {
@@ -289,7 +343,7 @@ export class PreeditBox {
     this.runs.classList.add('henkan-preedit-inline');
     range.insertNode(this.runs);
     // Chromium puts the caret after the span; it is hidden while composing (caret-color).
-    if (sel && doc.activeElement === this.field) {
+    if (sel && isFocused(this.field)) {
       const after = doc.createRange();
       after.setStartAfter(this.runs);
       after.collapse(true);
@@ -323,13 +377,45 @@ export class PreeditBox {
       range.collapse(false);
     }
     range.collapse(true);
-    const sel = doc.getSelection();
-    if (sel && doc.activeElement === this.field) {
+    const sel = selectionOf(this.field);
+    if (sel && isFocused(this.field)) {
       sel.removeAllRanges();
       sel.addRange(range);
     }
     return range;
   }
+}
+
+/** What the overlay copies from the text at the caret. */
+const OVERLAID = ['font-family', 'font-size', 'font-weight', 'font-style', 'font-stretch', 'font-variant', 'font-feature-settings',
+  'letter-spacing', 'word-spacing', 'color', 'direction', 'tab-size', 'word-break'];
+
+/**
+ * A non-collapsed selection in a contenteditable is deleted when a composition starts, as native
+ * IMEs do (one undo step; in an editor, its own `deleteContentBackward`).
+ * @param {HTMLElement} field
+ */
+function deleteSelection(field) {
+  const sel = selectionOf(field);
+  if (sel && sel.rangeCount > 0 && !sel.isCollapsed && field.contains(sel.anchorNode)) field.ownerDocument.execCommand('delete');
+}
+
+/**
+ * The colour behind an element: the first background that is not transparent on it or its
+ * ancestors (across shadow roots), else white.
+ * @param {Element} el
+ */
+function backgroundOf(el) {
+  /** @type {Node | null} */
+  let node = el;
+  while (node) {
+    if (node.nodeType === Node.ELEMENT_NODE) {
+      const bg = getComputedStyle(/** @type {Element} */ (node)).backgroundColor;
+      if (bg && bg !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(bg)) return bg;
+    }
+    node = node.parentNode ?? /** @type {ShadowRoot} */ (node).host ?? null;
+  }
+  return '#fff';
 }
 
 /**

@@ -1,10 +1,11 @@
-// The widget's stylesheet: one per document, shared by every attached field. A constructed
-// stylesheet (`document.adoptedStyleSheets`), which a Content-Security-Policy without
-// 'unsafe-inline' in `style-src` allows; a <style> element only where constructed stylesheets are
-// missing. Colours and the font of the windows are CSS custom properties with these defaults, so a
-// page themes them on :root (the windows live in a layer at the end of <body>): --henkan-font,
-// --henkan-bg, --henkan-fg, --henkan-border, --henkan-selected-bg, --henkan-selected-fg,
-// --henkan-focused-segment-bg, --henkan-indicator-on-bg.
+// The widget's stylesheet: one per document, shared by every attached field, and one per shadow
+// root that holds a field. A constructed stylesheet (`adoptedStyleSheets`), which a
+// Content-Security-Policy without 'unsafe-inline' in `style-src` allows; a <style> element only
+// where constructed stylesheets are missing. Colours and the font of the windows are CSS custom
+// properties with these defaults, so a page themes them on :root (the windows live in a layer at
+// the end of <body>): --henkan-font, --henkan-bg, --henkan-fg, --henkan-border,
+// --henkan-selected-bg, --henkan-selected-fg, --henkan-focused-segment-bg,
+// --henkan-indicator-on-bg.
 
 export const STYLE_ID = 'henkan-ime-style';
 
@@ -15,6 +16,8 @@ export const CSS = `
 .henkan-hidden-text { color: transparent !important; -webkit-text-fill-color: transparent !important; }
 .henkan-hidden-text::selection { background: transparent !important; color: transparent !important; }
 .henkan-preedit { position: fixed; display: none; pointer-events: none; margin: 0; background: transparent; }
+.henkan-preedit-overlay { white-space: pre-wrap; overflow-wrap: anywhere; }
+.henkan-preedit-overlay .henkan-preedit-runs span:not(.henkan-focused) { background: var(--henkan-overlay-bg, #fff); }
 .henkan-preedit-runs span { text-decoration: underline dotted 1px; text-underline-offset: 0.18em; }
 .henkan-preedit-runs span.henkan-converted { text-decoration: underline solid 1px; }
 .henkan-preedit-runs span.henkan-focused { text-decoration: underline solid 3px; background: var(--henkan-focused-segment-bg, #cfe0ff); color: var(--henkan-fg, #111); }
@@ -42,26 +45,30 @@ export const CSS = `
 .henkan-sr-only { position: fixed; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; border: 0; }
 `;
 
-/** @type {WeakMap<Document, CSSStyleSheet | HTMLStyleElement>} */
+/** @type {WeakMap<Document | ShadowRoot, CSSStyleSheet | HTMLStyleElement>} */
 const added = new WeakMap();
 
 /**
- * Adds the stylesheet to a document once.
- * @param {Document} doc
+ * Adds the stylesheet to a document, or to a shadow root (whose fields carry the widget's classes
+ * and whose indicator sits beside them, out of reach of the document's sheets), once. The sheet
+ * is constructed in the root's own window (an iframe's document adopts only sheets of its realm).
+ * @param {Document | ShadowRoot} root
  */
-export function ensureStyle(doc) {
-  if (added.has(doc) || doc.getElementById(STYLE_ID)) return;
+export function ensureStyle(root) {
+  if (added.has(root) || root.getElementById(STYLE_ID)) return;
+  const doc = root.nodeType === Node.DOCUMENT_NODE ? /** @type {Document} */ (root) : /** @type {Document} */ (root.ownerDocument);
   const win = /** @type {(Window & typeof globalThis) | null} */ (doc.defaultView);
-  if (win && 'adoptedStyleSheets' in doc && typeof win.CSSStyleSheet?.prototype.replaceSync === 'function') {
+  if (win && 'adoptedStyleSheets' in root && typeof win.CSSStyleSheet?.prototype.replaceSync === 'function') {
     const sheet = new win.CSSStyleSheet();
     sheet.replaceSync(CSS);
-    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
-    added.set(doc, sheet);
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    added.set(root, sheet);
     return;
   }
   const style = doc.createElement('style');
   style.id = STYLE_ID;
   style.textContent = CSS;
-  doc.head.appendChild(style);
-  added.set(doc, style);
+  if (root === doc) doc.head.appendChild(style);
+  else root.prepend(style);
+  added.set(root, style);
 }

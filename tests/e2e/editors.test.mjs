@@ -1,0 +1,379 @@
+// Typing Japanese through the widget into the editors people use, in Chromium with the shipped
+// model: ProseMirror, CodeMirror 6 and Lexical installed from npm and bundled with esbuild
+// (tests/e2e/editors/), a plain contenteditable with a bold run and a link, and fields inside an
+// open shadow root and a same-origin iframe. In each: the commit lands at the caret inside the
+// formatted text, the editor's own state equals what is shown (the preedit never enters it), its
+// undo takes back one commit, and its key bindings (Enter, Tab, Ctrl+B) do not fire while
+// composing. Screenshots after a commit go to tests/e2e/output/editors-*.png.
+//
+//   node --test tests/e2e/editors.test.mjs        (after `make wasm`)
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serverAndBrowser, ensureOutput, MODEL } from './harness.mjs';
+import { bundleEditors, BUNDLE_URL } from './editors/bundle.mjs';
+
+const env = serverAndBrowser();
+before(bundleEditors);
+
+/** Longer than the editors' history grouping delays (ProseMirror and CodeMirror 500 ms, Lexical 300 here). */
+const PAUSE = 650;
+
+/**
+ * A blank page with `html` in its body, one `HenkanIme` on the shipped model (`window.ime`), the
+ * widget's `attach` (`window.attach`) and the editors' bundle (`window.editors`).
+ * @param {string} html
+ */
+async function imePage(html) {
+  const page = await env.browser.context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${env.server.url}www/test/blank.html`);
+  const status = await page.evaluate(
+    async ([model, bundle, html]) => {
+      const w = /** @type {any} */ (window);
+      const henkan = await import('/pkg/henkan.js');
+      const { HenkanIme } = await import('/www/ime.js');
+      w.attach = (await import('/www/widget.js')).attach;
+      w.editors = await import(bundle);
+      document.body.innerHTML = html;
+      w.ime = new HenkanIme();
+      await w.ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
+      return w.ime.status;
+    },
+    /** @type {[string, string, string]} */ ([MODEL, BUNDLE_URL, html]),
+  );
+  assert.equal(status, 'ready');
+  return { page, errors };
+}
+
+/**
+ * A page with one editor from the bundle mounted in `#host` and the widget attached to its
+ * contenteditable; `window.m` is what editors.mjs returns.
+ * @param {'prosemirror' | 'codemirror' | 'lexical'} name
+ */
+async function editorPage(name) {
+  const r = await imePage(`<style>.ProseMirror { white-space: pre-wrap; outline: none }</style>
+    <div id="host" style='font: 20px/1.5 "IPAGothic", "Noto Sans CJK JP", sans-serif; margin: 20px; width: 520px; border: 1px solid #888; background: #fffdf5'></div>`);
+  await r.page.evaluate((name) => {
+    const w = /** @type {any} */ (window);
+    w.m = w.editors[name](document.getElementById('host'));
+    w.attach(w.m.field, { ime: w.ime });
+  }, name);
+  return r;
+}
+
+/**
+ * The editor's state and what is shown: its text from its own model, its marks, the text of its
+ * DOM (Lexical keeps a zero-width character at a composition's start in the DOM only), the
+ * overlay's text, the bindings that fired.
+ * @param {import('playwright-core').Page} page
+ */
+function look(page) {
+  return page.evaluate(() => {
+    const m = /** @type {any} */ (window).m;
+    const overlay = /** @type {HTMLElement | null} */ (document.querySelector('.henkan-preedit-overlay'));
+    return {
+      text: /** @type {string} */ (m.text()),
+      html: /** @type {string} */ (m.html()),
+      shown: /** @type {string} */ (m.field.innerText).replace(/\u200b/g, ''),
+      overlay: overlay && overlay.style.display === 'block' ? overlay.textContent : null,
+      fired: /** @type {string[]} */ ([...m.fired]),
+    };
+  });
+}
+
+/**
+ * Focuses the editor and puts its caret `n` characters from the start (with the arrow keys, as a
+ * user would: the editor follows).
+ * @param {import('playwright-core').Page} page
+ * @param {number} n
+ */
+async function caretAt(page, n) {
+  await page.click('#host');
+  await page.keyboard.press('Control+Home');
+  for (let i = 0; i < n; i++) await page.keyboard.press('ArrowRight');
+}
+
+/**
+ * The editor cases: where the caret goes, the text before, and what its state must be after each
+ * commit (`今日はいい天気` inside the bold run or the line, then `それで` after it).
+ * @type {{name: 'prosemirror' | 'codemirror' | 'lexical', caret: number, before: string, first: string, second: string, html: string}[]}
+ */
+const EDITORS = [
+  {
+    name: 'prosemirror',
+    caret: 6,
+    before: '前の文、太字の部分とリンク。',
+    first: '前の文、太字今日はいい天気の部分とリンク。',
+    second: '前の文、太字今日はいい天気それでの部分とリンク。',
+    html: '前の文、<strong>太字今日はいい天気の部分</strong>と<link>リンク</link>。',
+  },
+  {
+    name: 'codemirror',
+    caret: 6,
+    before: '前の文、後ろの文。\n二行目',
+    first: '前の文、後ろ今日はいい天気の文。\n二行目',
+    second: '前の文、後ろ今日はいい天気それでの文。\n二行目',
+    html: '前の文、後ろ今日はいい天気の文。\n二行目',
+  },
+  {
+    name: 'lexical',
+    caret: 6,
+    before: '前の文、太字の部分と後ろ。',
+    first: '前の文、太字今日はいい天気の部分と後ろ。',
+    second: '前の文、太字今日はいい天気それでの部分と後ろ。',
+    html: '前の文、<strong>太字今日はいい天気の部分</strong>と後ろ。',
+  },
+];
+
+for (const c of EDITORS) {
+  test(`${c.name}: the commit lands at the caret, one undo step each, no key binding fires while composing`, async () => {
+    const { page, errors } = await editorPage(c.name);
+    await caretAt(page, c.caret);
+    let r = await look(page);
+    assert.equal(r.text, c.before);
+    await page.keyboard.type('kyouhaiitenki');
+    r = await look(page);
+    assert.equal(r.text, c.before, 'the preedit is not in the editor’s document');
+    assert.equal(r.shown, r.text, 'nor in its DOM');
+    assert.equal(r.overlay, 'きょうはいいてんき', 'it is drawn over the text');
+    await page.keyboard.press('Space');
+    // The editor's bindings, pressed while converting: the IME keeps them.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+b');
+    r = await look(page);
+    assert.deepEqual(r.fired, [], 'no binding fired while converting');
+    assert.equal(r.text, c.before);
+    await page.keyboard.press('Enter');
+    r = await look(page);
+    assert.deepEqual(r.fired, [], 'Enter committed; the editor did not see it');
+    assert.equal(r.text, c.first);
+    assert.equal(r.html, c.html, 'inside the formatted run, marks kept');
+    assert.equal(r.shown, r.text, 'what is shown is the editor’s state');
+    assert.equal(r.overlay, null);
+    await page.screenshot({ path: path.join(ensureOutput(), `editors-${c.name}.png`) });
+
+    await page.waitForTimeout(PAUSE);
+    await page.keyboard.type('sorede');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    r = await look(page);
+    assert.equal(r.text, c.second);
+    // Outside a composition the keys are the editor's again.
+    await page.keyboard.press('Escape'); // hides the next-word predictions
+    await page.keyboard.press('Control+z');
+    assert.equal((await look(page)).text, c.first, 'one undo takes back the second commit only');
+    await page.keyboard.press('Control+z');
+    r = await look(page);
+    assert.equal(r.text, c.before, 'and the next one the first');
+    assert.equal(r.shown, r.text);
+    await page.keyboard.press('Tab');
+    assert.deepEqual((await look(page)).fired, ['Tab'], 'the editor’s Tab binding runs outside a composition');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+/**
+ * The caret after the `n`th character of the text of `selector` (in `root`: the document, a
+ * shadow root or an iframe's document), with the field focused.
+ * @param {import('playwright-core').Page} page
+ * @param {string} where a script returning the field: `document.getElementById('ce')` …
+ * @param {string} needle the caret goes right after its first occurrence
+ */
+async function placeAfter(page, where, needle) {
+  await page.evaluate(
+    ([where, needle]) => {
+      const el = /** @type {HTMLElement} */ (new Function(`return ${where}`)());
+      el.focus();
+      const doc = el.ownerDocument;
+      if (el.tagName === 'TEXTAREA' || el.tagName === 'INPUT') {
+        const f = /** @type {HTMLTextAreaElement} */ (el);
+        const at = f.value.indexOf(needle) + needle.length;
+        f.setSelectionRange(at, at);
+        return;
+      }
+      const walker = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const i = (node.textContent ?? '').indexOf(needle);
+        if (i < 0) continue;
+        const range = doc.createRange();
+        range.setStart(node, i + needle.length);
+        range.collapse(true);
+        const root = /** @type {any} */ (el.getRootNode());
+        const sel = /** @type {Selection} */ (root.getSelection ? root.getSelection() : doc.getSelection());
+        sel.removeAllRanges();
+        sel.addRange(range);
+        return;
+      }
+      throw new Error(`${needle} not found`);
+    },
+    [where, needle],
+  );
+}
+
+test('a plain contenteditable: the commit goes into the bold run and the link at the caret; Enter, Tab and Ctrl+B stay with the IME', async () => {
+  const html = `<div id="ce" contenteditable="true" style='font: 20px/1.5 "IPAGothic", sans-serif; width: 520px; margin: 20px; border: 1px solid #888'>前の文、<b>太字の部分</b>と<a href="#x">リンク</a>。</div>`;
+  const { page, errors } = await imePage(html);
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.attach(document.getElementById('ce'), { ime: w.ime });
+    w.fired = [];
+    const el = /** @type {HTMLElement} */ (document.getElementById('ce'));
+    el.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === 'Tab' || (e.ctrlKey && e.key === 'b')) w.fired.push(e.key);
+    });
+  });
+  const html0 = () => page.evaluate(() => /** @type {HTMLElement} */ (document.getElementById('ce')).innerHTML);
+  await page.click('#ce');
+  await placeAfter(page, "document.getElementById('ce')", '太字');
+  await page.keyboard.type('kyouhaiitenki');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Control+b');
+  await page.keyboard.press('Enter');
+  assert.equal(await html0(), '前の文、<b>太字今日はいい天気の部分</b>と<a href="#x">リンク</a>。');
+  assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).fired), [], 'the page’s key handlers did not see them');
+  await page.waitForTimeout(100);
+  await placeAfter(page, "document.getElementById('ce')", 'リ');
+  await page.keyboard.type('sorede');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+  assert.equal(await html0(), '前の文、<b>太字今日はいい天気の部分</b>と<a href="#x">リそれでンク</a>。');
+  await page.screenshot({ path: path.join(ensureOutput(), 'editors-contenteditable.png') });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+z');
+  assert.equal(await html0(), '前の文、<b>太字今日はいい天気の部分</b>と<a href="#x">リンク</a>。', 'one undo, one commit');
+  await page.keyboard.press('Control+z');
+  assert.equal(await html0(), '前の文、<b>太字の部分</b>と<a href="#x">リンク</a>。');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/**
+ * Where the candidate window is against the field's caret line: the window's top-left and the
+ * preedit's first rect, both in the field's viewport (the iframe's for a field in one).
+ * @param {import('playwright-core').Page} page
+ * @param {string} docOf a script returning the document the widget's layer is in
+ */
+function windowPlace(page, docOf) {
+  return page.evaluate((docOf) => {
+    const doc = /** @type {Document} */ (new Function(`return ${docOf}`)());
+    const list = /** @type {HTMLElement} */ (doc.querySelector('.henkan-candidates'));
+    const runs = /** @type {HTMLElement} */ (doc.querySelector('.henkan-preedit-runs'));
+    const l = list.getBoundingClientRect();
+    const p = runs.getBoundingClientRect();
+    return { shown: getComputedStyle(list).display !== 'none', listTop: l.top, listLeft: l.left, runsBottom: p.bottom, runsLeft: p.left, position: getComputedStyle(list).position };
+  }, docOf);
+}
+
+test('fields inside an open shadow root: preedit, styles, candidate window and commits', async () => {
+  const { page, errors } = await imePage('<div id="host" style="margin: 40px"></div>');
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    const host = /** @type {HTMLElement} */ (document.getElementById('host'));
+    const shadow = host.attachShadow({ mode: 'open' });
+    shadow.innerHTML = `<div style='font: 20px/1.5 "IPAGothic", sans-serif'><textarea id="ta" rows="3" style="width: 400px; font: inherit"></textarea>
+      <div id="ce" contenteditable="true" style="width: 400px; border: 1px solid #888">前の<b>太字</b>後ろ</div></div>`;
+    w.shadow = shadow;
+    w.attach(shadow.getElementById('ta'), { ime: w.ime });
+    w.attach(shadow.getElementById('ce'), { ime: w.ime });
+  });
+  // The textarea: the mirror over it, the field's own text hidden by the widget's class (styled
+  // by the sheet adopted in the shadow root).
+  await page.click('#host >> #ta');
+  await page.keyboard.type('henkan');
+  const hidden = await page.evaluate(() => {
+    const ta = /** @type {any} */ (window).shadow.getElementById('ta');
+    return { cls: ta.className, color: getComputedStyle(ta).webkitTextFillColor, sheets: /** @type {any} */ (window).shadow.adoptedStyleSheets.length };
+  });
+  assert.match(hidden.cls, /henkan-hidden-text/);
+  assert.equal(hidden.color, 'rgba(0, 0, 0, 0)', 'the widget’s style applies inside the shadow root');
+  assert.equal(hidden.sheets, 1);
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  const at = await windowPlace(page, 'document');
+  assert.ok(at.shown, 'the candidate window opens');
+  assert.ok(Math.abs(at.listTop - at.runsBottom) < 6 && Math.abs(at.listLeft - at.runsLeft) < 6, JSON.stringify(at));
+  const picked = await page.evaluate(() => document.querySelector('.henkan-candidates li[aria-selected="true"]')?.textContent ?? '');
+  await page.keyboard.press('Enter');
+  assert.ok(picked.endsWith(await page.evaluate(() => /** @type {any} */ (window).shadow.getElementById('ta').value)), picked);
+  // The contenteditable: the inline preedit at the caret inside the bold run, the commit there.
+  await page.click('#host >> #ce');
+  await placeAfter(page, "window.shadow.getElementById('ce')", '太');
+  await page.keyboard.type('kyou');
+  const inline = await page.evaluate(() => /** @type {any} */ (window).shadow.getElementById('ce').textContent);
+  assert.equal(inline, '前の太きょう字後ろ', 'the preedit is at the caret');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).shadow.getElementById('ce').innerHTML), '前の<b>太今日字</b>後ろ');
+  await page.screenshot({ path: path.join(ensureOutput(), 'editors-shadow.png') });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).shadow.getElementById('ce').innerHTML), '前の<b>太字</b>後ろ', 'one undo step');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('fields inside a same-origin iframe: preedit, candidate window inside the frame, commits', async () => {
+  const { page, errors } = await imePage(
+    '<p style="height: 60px; margin: 0">above</p><iframe id="frame" src="/www/test/blank.html" style="width: 600px; height: 400px; margin-left: 50px; border: 1px solid #888"></iframe>',
+  );
+  await page.waitForFunction(() => /** @type {HTMLIFrameElement} */ (document.getElementById('frame')).contentDocument?.readyState === 'complete');
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    const doc = /** @type {Document} */ (/** @type {HTMLIFrameElement} */ (document.getElementById('frame')).contentDocument);
+    doc.body.innerHTML = `<div style='font: 20px/1.5 "IPAGothic", sans-serif; margin: 20px'><textarea id="ta" rows="3" style="width: 400px; font: inherit">前後</textarea>
+      <div id="ce" contenteditable="true" style="width: 400px; border: 1px solid #888">前の<a href="#x">リンク</a>後ろ</div></div>`;
+    w.attach(doc.getElementById('ta'), { ime: w.ime });
+    w.attach(doc.getElementById('ce'), { ime: w.ime });
+  });
+  const frame = /** @type {import('playwright-core').Frame} */ (await (await page.$('#frame'))?.contentFrame());
+  await frame.click('#ta');
+  await placeAfter(page, "document.getElementById('frame').contentDocument.getElementById('ta')", '前');
+  await page.keyboard.type('henkan');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  const frameDoc = "document.getElementById('frame').contentDocument";
+  const at = await windowPlace(page, frameDoc);
+  assert.ok(at.shown, 'the candidate window opens, in the frame');
+  assert.equal(at.position, 'fixed', 'styled by the frame’s own sheet');
+  assert.ok(Math.abs(at.listTop - at.runsBottom) < 6 && Math.abs(at.listLeft - at.runsLeft) < 6, JSON.stringify(at));
+  await page.screenshot({ path: path.join(ensureOutput(), 'editors-iframe-candidates.png') });
+  // A click on a candidate in the frame's window picks it.
+  const first = await frame.evaluate(() => document.querySelector('.henkan-candidates li[data-index="0"]')?.textContent?.slice(1) ?? '');
+  await frame.click('.henkan-candidates li[data-index="0"]');
+  assert.equal(await frame.evaluate(() => document.querySelector('.henkan-preedit-runs')?.textContent), first, 'the clicked candidate is in the preedit');
+  await page.keyboard.press('Enter');
+  assert.equal(await frame.inputValue('#ta'), `前${first}後`);
+  await frame.click('#ce');
+  await placeAfter(page, `${frameDoc}.getElementById('ce')`, 'リン');
+  await page.keyboard.type('kyou');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+  assert.equal(await frame.evaluate(() => /** @type {HTMLElement} */ (document.getElementById('ce')).innerHTML), '前の<a href="#x">リン今日ク</a>後ろ');
+  await page.screenshot({ path: path.join(ensureOutput(), 'editors-iframe.png') });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+z');
+  assert.equal(await frame.evaluate(() => /** @type {HTMLElement} */ (document.getElementById('ce')).innerHTML), '前の<a href="#x">リンク</a>後ろ');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an editor that types through a hidden textarea (CodeMirror 5, Monaco, Ace) is left alone: keys pass through', async () => {
+  const { page, errors } = await imePage('<div class="CodeMirror"><textarea id="cm5"></textarea></div><textarea id="plain"></textarea>');
+  const attached = await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.attach(document.getElementById('cm5'), { ime: w.ime });
+    w.attach(document.getElementById('plain'), { ime: w.ime });
+    return document.querySelectorAll('.henkan-indicator').length;
+  });
+  assert.equal(attached, 1, 'only the plain textarea got the widget');
+  await page.click('#cm5');
+  await page.keyboard.type('kyou');
+  assert.equal(await page.inputValue('#cm5'), 'kyou');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

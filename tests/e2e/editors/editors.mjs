@@ -1,0 +1,194 @@
+// The editors of tests/e2e/editors.test.mjs, from npm, bundled by esbuild (editors/bundle.mjs)
+// into one module that the test page imports: each function mounts one editor into a container
+// with some formatted text, its own undo history and key bindings, and returns what the test
+// reads: the editor's own state (`text()`, `html()`), its undo (`undo()`) and the bindings that
+// fired (`fired`: Enter, Tab, Mod-b).
+import { EditorState as PmState } from 'prosemirror-state';
+import { EditorView as PmView } from 'prosemirror-view';
+import { schema } from 'prosemirror-schema-basic';
+import { history as pmHistory, undo as pmUndo, redo as pmRedo } from 'prosemirror-history';
+import { keymap as pmKeymap } from 'prosemirror-keymap';
+import { baseKeymap, toggleMark } from 'prosemirror-commands';
+
+import { EditorView as CmView, keymap as cmKeymap } from '@codemirror/view';
+import { EditorState as CmState } from '@codemirror/state';
+import { history as cmHistory, historyKeymap, defaultKeymap, undo as cmUndo, insertNewlineAndIndent } from '@codemirror/commands';
+
+import {
+  createEditor,
+  $getRoot,
+  $createParagraphNode,
+  $createTextNode,
+  COMMAND_PRIORITY_CRITICAL,
+  KEY_ENTER_COMMAND,
+  KEY_TAB_COMMAND,
+  FORMAT_TEXT_COMMAND,
+  UNDO_COMMAND,
+} from 'lexical';
+import { registerRichText } from '@lexical/rich-text';
+import { registerHistory, createEmptyHistoryState } from '@lexical/history';
+
+/**
+ * @typedef {object} Mounted
+ * @property {HTMLElement} field the element to attach the IME to (the editor's contenteditable)
+ * @property {() => string} text the editor's document as plain text, from its own state
+ * @property {() => string} html its document as HTML with the marks (from its state where it has one)
+ * @property {() => void} undo the editor's own undo command
+ * @property {string[]} fired the key bindings that ran (Enter, Tab, Mod-b)
+ * @property {any} editor the editor object itself
+ */
+
+/**
+ * ProseMirror (prosemirror-view with the basic schema, history and keymaps): one paragraph
+ * `前の文、太字の部分とリンク。` with a bold run and a link.
+ * @param {HTMLElement} host
+ * @returns {Mounted}
+ */
+export function prosemirror(host) {
+  /** @type {string[]} */
+  const fired = [];
+  /** @param {string} name @param {import('prosemirror-state').Command} cmd @returns {import('prosemirror-state').Command} */
+  const record = (name, cmd) => (state, dispatch, view) => {
+    fired.push(name);
+    return cmd(state, dispatch, view);
+  };
+  const strong = schema.marks.strong;
+  const link = schema.marks.link.create({ href: 'https://example.com/' });
+  const doc = schema.node('doc', null, [
+    schema.node('paragraph', null, [
+      schema.text('前の文、'),
+      schema.text('太字の部分', [strong.create()]),
+      schema.text('と'),
+      schema.text('リンク', [link]),
+      schema.text('。'),
+    ]),
+  ]);
+  const state = PmState.create({
+    doc,
+    plugins: [
+      pmHistory(),
+      pmKeymap({
+        'Mod-z': pmUndo,
+        'Mod-y': pmRedo,
+        'Shift-Mod-z': pmRedo,
+        'Mod-b': record('Mod-b', toggleMark(strong)),
+        Tab: record('Tab', () => true),
+        Enter: record('Enter', baseKeymap.Enter),
+      }),
+      pmKeymap(baseKeymap),
+    ],
+  });
+  const view = new PmView(host, { state });
+  return {
+    field: /** @type {HTMLElement} */ (view.dom),
+    text: () => view.state.doc.textContent,
+    html: () => {
+      const out = /** @type {string[]} */ ([]);
+      view.state.doc.descendants((node) => {
+        if (node.isText) out.push(node.marks.reduce((t, m) => `<${m.type.name}>${t}</${m.type.name}>`, node.text ?? ''));
+        else if (node.isBlock && out.length) out.push('|');
+        return true;
+      });
+      return out.join('');
+    },
+    undo: () => pmUndo(view.state, view.dispatch),
+    fired,
+    editor: view,
+  };
+}
+
+/**
+ * CodeMirror 6 (@codemirror/view, history and the default keymap): two lines of text.
+ * @param {HTMLElement} host
+ * @returns {Mounted}
+ */
+export function codemirror(host) {
+  /** @type {string[]} */
+  const fired = [];
+  /** @param {string} name @param {(view: CmView) => boolean} cmd */
+  const record = (name, cmd) => (/** @type {CmView} */ view) => {
+    fired.push(name);
+    return cmd(view);
+  };
+  const view = new CmView({
+    parent: host,
+    state: CmState.create({
+      doc: '前の文、後ろの文。\n二行目',
+      extensions: [
+        cmHistory(),
+        cmKeymap.of([
+          { key: 'Enter', run: record('Enter', insertNewlineAndIndent) },
+          { key: 'Tab', run: record('Tab', () => true) },
+          { key: 'Mod-b', run: record('Mod-b', () => true) },
+          ...historyKeymap,
+          ...defaultKeymap,
+        ]),
+      ],
+    }),
+  });
+  return {
+    field: view.contentDOM,
+    text: () => view.state.doc.toString(),
+    html: () => view.state.doc.toString(),
+    undo: () => {
+      cmUndo(view);
+    },
+    fired,
+    editor: view,
+  };
+}
+
+/**
+ * Lexical (rich text, history): one paragraph `前の文、太字の部分と後ろ。` with a bold run.
+ * @param {HTMLElement} host
+ * @returns {Mounted}
+ */
+export function lexical(host) {
+  /** @type {string[]} */
+  const fired = [];
+  const editor = createEditor({
+    namespace: 'henkan-test',
+    onError: (e) => {
+      throw e;
+    },
+  });
+  const root = document.createElement('div');
+  root.contentEditable = 'true';
+  root.className = 'lexical-root';
+  host.append(root);
+  editor.setRootElement(root);
+  registerRichText(editor);
+  registerHistory(editor, createEmptyHistoryState(), 300);
+  /** @param {string} name */
+  const record = (name) => () => {
+    fired.push(name);
+    return false;
+  };
+  editor.registerCommand(KEY_ENTER_COMMAND, record('Enter'), COMMAND_PRIORITY_CRITICAL);
+  editor.registerCommand(KEY_TAB_COMMAND, record('Tab'), COMMAND_PRIORITY_CRITICAL);
+  editor.registerCommand(FORMAT_TEXT_COMMAND, record('Mod-b'), COMMAND_PRIORITY_CRITICAL);
+  editor.update(
+    () => {
+      const p = $createParagraphNode();
+      p.append($createTextNode('前の文、'), $createTextNode('太字の部分').toggleFormat('bold'), $createTextNode('と後ろ。'));
+      $getRoot().clear().append(p);
+    },
+    { discrete: true },
+  );
+  return {
+    field: root,
+    text: () => editor.getEditorState().read(() => $getRoot().getTextContent()),
+    html: () =>
+      editor.getEditorState().read(() =>
+        $getRoot()
+          .getAllTextNodes()
+          .map((n) => (n.hasFormat('bold') ? `<strong>${n.getTextContent()}</strong>` : n.getTextContent()))
+          .join(''),
+      ),
+    undo: () => {
+      editor.dispatchCommand(UNDO_COMMAND, undefined);
+    },
+    fired,
+    editor,
+  };
+}
