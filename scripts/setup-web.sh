@@ -9,7 +9,8 @@
 #   npm tools              playwright-core (driven against /usr/bin/chromium; never `npx playwright install`),
 #                          binaryen (wasm-opt; Debian's v108 breaks wasm-bindgen's externref table), typescript,
 #                          axe-core (accessibility checks in the Playwright tests), esbuild (the npm
-#                          package's consumer test bundles a page with it)
+#                          package's consumer test bundles a page with it; the extension's build too), web-ext
+#                          (`make lint-extension`: the Firefox variant of the browser extension)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -66,7 +67,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-if ! [ -x node_modules/.bin/wasm-opt ] || ! [ -x node_modules/.bin/tsc ] || ! [ -d node_modules/playwright-core ] || ! [ -d node_modules/axe-core ] || ! [ -x node_modules/.bin/esbuild ]; then
+if ! [ -x node_modules/.bin/wasm-opt ] || ! [ -x node_modules/.bin/tsc ] || ! [ -d node_modules/playwright-core ] || ! [ -d node_modules/axe-core ] || ! [ -x node_modules/.bin/esbuild ] || ! [ -x node_modules/.bin/web-ext ]; then
   if [ -f package-lock.json ]; then
     say "npm ci"
     npm ci --no-audit --no-fund
