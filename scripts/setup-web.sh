@@ -9,7 +9,8 @@
 #   npm tools              playwright-core (driven against /usr/bin/chromium; never `npx playwright install`),
 #                          binaryen (wasm-opt; Debian's v108 breaks wasm-bindgen's externref table), typescript,
 #                          axe-core (accessibility checks in the Playwright tests), esbuild (the npm
-#                          package's consumer test and the editor test bundle pages with it), the
+#                          package's consumer test, the editor test and the extension's build bundle with
+#                          it), web-ext (`make lint-extension`: the Firefox variant of the extension), the
 #                          editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical):
 #                          `npm ci` whenever a devDependency of package.json is missing
 set -euo pipefail
@@ -74,6 +75,7 @@ devdeps_missing() {
     process.exit(Object.keys(d).every((n) => fs.existsSync(`node_modules/${n}/package.json`)) ? 1 : 0)'
 }
 if ! [ -x node_modules/.bin/wasm-opt ] || ! [ -x node_modules/.bin/tsc ] || ! [ -x node_modules/.bin/esbuild ] || devdeps_missing; then
+#                          and web-ext (`make lint-extension`: the Firefox variant of the browser extension)
   if [ -f package-lock.json ]; then
     say "npm ci"
     npm ci --no-audit --no-fund

@@ -61,6 +61,9 @@ import { rootOf, activeIn } from './widget/root.js';
  * @property {boolean} [predictions] suggestions: completions while composing and next-word
  *   predictions after a commit, in a list at the caret (Tab enters it); default true (offered
  *   when the model has an n-gram)
+ * @property {typeof KeyHandler} [KeyHandler] the class that handles the field's keys (default
+ *   widget/keys.js `KeyHandler`; the browser extension passes one that reaches its engine by
+ *   messages)
  * @property {boolean} [learning] learn from what is committed: a candidate chosen over the
  *   first one comes first next time, in every field of the page; default true. Kept per origin
  *   by the `HenkanIme` (IndexedDB, see its `persistLearning`); it never leaves the browser.
@@ -129,7 +132,7 @@ export function attach(el, options) {
     indicator.render(el, focused && options.indicator !== false, ime, keys.enabled);
     announcer.render(showPreedit ? out : null);
   };
-  const keys = new KeyHandler(el, options, committer, render);
+  const keys = new (options.KeyHandler ?? KeyHandler)(el, options, committer, render);
   const suggestions = new SuggestionList(el, kind, id, preedit, aria, () => keys.suggestionView());
   const layer = doc.createElement('div');
   layer.className = 'henkan-layer';

@@ -1,0 +1,45 @@
+// What the background does in both browsers: the toolbar button and the `toggle-site` shortcut
+// turn the IME on or off for the current tab's site (site.js); the badge shows あ (on) or A
+// (off); a page's `engine` message starts the engine (`ensureEngine`, per browser) and is
+// answered when it runs; the offscreen document's storage requests are served.
+
+import { toggleSite, setBadge } from './site.js';
+
+/**
+ * Wires the background's listeners.
+ * @param {() => Promise<void>} ensureEngine
+ */
+export function serveBackground(ensureEngine) {
+  chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+    // Only the extension's own pages (the offscreen document, the options page) reach the
+    // storage and the toggle this way; content scripts have chrome.storage themselves.
+    const fromExtension = sender.id === chrome.runtime.id && !!sender.url?.startsWith(chrome.runtime.getURL(''));
+    switch (msg?.type) {
+      case 'engine':
+        ensureEngine().then(() => sendResponse(true), (e) => sendResponse({ error: String(e) }));
+        return true;
+      case 'storage-get':
+        if (!fromExtension) return false;
+        chrome.storage.local.get(msg.key).then((items) => sendResponse(items[msg.key]));
+        return true;
+      case 'storage-set':
+        if (!fromExtension) return false;
+        chrome.storage.local.set({ [msg.key]: msg.value }).then(() => sendResponse(true));
+        return true;
+      case 'badge':
+        if (sender.tab?.id !== undefined && sender.frameId === 0) setBadge(sender.tab.id, !!msg.on);
+        return false;
+      case 'toggle-site':
+        // The tests' way to press the toolbar button (commands cannot be triggered from a page).
+        if (!fromExtension) return false;
+        chrome.tabs.get(msg.tabId).then(toggleSite).then(() => sendResponse(true));
+        return true;
+      default:
+        return false;
+    }
+  });
+  chrome.action.onClicked.addListener((tab) => toggleSite(tab));
+  chrome.commands.onCommand.addListener((command, tab) => {
+    if (command === 'toggle-site' && tab) toggleSite(tab);
+  });
+}

@@ -1,0 +1,134 @@
+// The content script: attaches the widget (www/widget.js) to an editable field when it first gets
+// the focus, with a key handler that reaches the extension's engine by messages (remote.js).
+// Focus events are caught once on the window (capture), so fields inside open shadow roots and
+// fields added after load need nothing more. Nothing runs for a page nobody types in: no port,
+// no engine, no wasm (the engine lives in an extension context: a page's CSP may forbid wasm).
+//
+// Never attached: password fields and other non-text inputs (the widget's `fieldKind`), fields
+// for one-time codes, card data and passwords by their `autocomplete`, and every field of a site
+// the user turned off (the toolbar button, the shortcut; site.js). Fields for e-mail addresses,
+// phone numbers and URLs attach with the IME off, as the widget starts them.
+
+import { attach } from '../../www/widget.js';
+import { fieldKind } from '../../www/keymap.js';
+import { RemoteIme, RemoteKeyHandler } from './remote.js';
+import { siteOf, siteOn } from '../site.js';
+
+/** @typedef {import('../site.js').Settings} Settings */
+
+const ime = new RemoteIme();
+// An about:blank or srcdoc frame belongs to the site of the page that made it (its origin).
+const site = siteOf(location.protocol === 'about:' ? `${location.origin}/` : location.href);
+/** @type {Map<HTMLElement, () => void>} the attached fields and their detach */
+const attached = new Map();
+/** @type {Settings} */
+let settings = {};
+let on = false;
+
+/**
+ * Whether a field must never get the IME, beyond what `fieldKind` refuses: one-time codes, card
+ * data, passwords typed into a text input (a "show password" toggle).
+ * @param {HTMLElement} el
+ */
+export function forbidden(el) {
+  const tokens = (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/);
+  return tokens.some((t) => t === 'one-time-code' || t.startsWith('cc-') || t === 'current-password' || t === 'new-password');
+}
+
+/**
+ * The field an event target belongs to: a textarea or input, or the editing host of a
+ * contenteditable (its outermost contenteditable element).
+ * @param {EventTarget | null} target
+ * @returns {HTMLElement | null}
+ */
+function fieldOf(target) {
+  if (!(target instanceof HTMLElement)) return null;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement) return target;
+  if (!target.isContentEditable) return null;
+  let host = target;
+  while (host.parentElement?.isContentEditable) host = host.parentElement;
+  return host;
+}
+
+/**
+ * Attaches the widget to a field that got the focus.
+ * @param {HTMLElement | null} el
+ */
+function take(el) {
+  if (!on || !el || attached.has(el) || fieldKind(el) === null || forbidden(el)) return;
+  const detach = attach(el, {
+    ime: /** @type {any} */ (ime),
+    KeyHandler: RemoteKeyHandler,
+    liveConversion: !!settings.liveConversion,
+    predictions: settings.predictions !== false,
+    digits: settings.digits === 'full' ? 'full' : 'half',
+    learning: settings.learning !== false,
+  });
+  attached.set(el, detach);
+  ime.connect();
+}
+
+/** The element that has the focus, inside open shadow roots too. */
+function deepActive() {
+  let el = document.activeElement;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  return el;
+}
+
+/** Detaches every field (the site was turned off). */
+function detachAll() {
+  for (const detach of attached.values()) detach();
+  attached.clear();
+}
+
+/** @param {boolean} now */
+function setOn(now) {
+  if (now === on) return;
+  on = now;
+  if (window === globalThis.top) chrome.runtime.sendMessage({ type: 'badge', on }).catch(() => {});
+  if (on) take(fieldOf(deepActive()));
+  else detachAll();
+}
+
+window.addEventListener(
+  'focusin',
+  (e) => {
+    // The first element of the composed path is the field itself, also inside a shadow root.
+    const target = e.composedPath()[0] ?? null;
+    for (const [el, detach] of attached) {
+      if (!el.isConnected) {
+        detach();
+        attached.delete(el);
+      }
+    }
+    take(fieldOf(target));
+  },
+  true,
+);
+
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area !== 'local' || !site) return;
+  if (changes.settings) settings = changes.settings.newValue ?? {};
+  if (changes.sites || changes.settings) {
+    chrome.storage.local.get('sites').then((items) => setOn(siteOn(/** @type {Record<string, boolean> | undefined} */ (items.sites), settings, site)));
+  }
+});
+
+// The toolbar button or the shortcut (background, site.js): flips this site; answers the new state.
+chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
+  if (msg?.type !== 'toggle-site' || !site || window !== globalThis.top) return false;
+  chrome.storage.local.get('sites').then((items) => {
+    const now = !on;
+    const sites = /** @type {Record<string, boolean>} */ (items.sites ?? {});
+    chrome.storage.local.set({ sites: { ...sites, [site]: now } }).then(() => sendResponse(now));
+  });
+  return true;
+});
+
+if (site) {
+  chrome.storage.local.get(['sites', 'settings']).then((items) => {
+    settings = /** @type {Settings} */ (items.settings ?? {});
+    setOn(siteOn(/** @type {Record<string, boolean> | undefined} */ (items.sites), settings, site));
+    if (!on && window === globalThis.top) chrome.runtime.sendMessage({ type: 'badge', on }).catch(() => {});
+  });
+}

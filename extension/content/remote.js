@@ -1,0 +1,395 @@
+// The page's side of the extension's engine: `RemoteIme` stands where the widget expects a
+// `HenkanIme` (status, events), and `RemoteKeyHandler` is the widget's `KeyHandler` with every
+// wasm call sent over a `chrome.runtime` port to the engine (extension/engine.js) instead.
+//
+// A keydown handler must decide at once whether the key is the IME's (preventDefault), but the
+// engine's answer arrives later: predict.js decides from the state the page last heard of. Answers
+// come back in the order the keys were sent (one port, FIFO); each is applied as the widget
+// applies a wasm output. A key predicted to be consumed that the engine refused (possible only
+// while an earlier key was in flight) is replayed where a replay is meaningful (Backspace,
+// Delete, Enter, text); `mispredicted` counts them all.
+
+import { KeyHandler } from '../../www/widget/keys.js';
+import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf } from '../../www/keymap.js';
+import { predictKey, predictedOf } from './predict.js';
+
+/** @typedef {import('../../www/types.js').ImeOutput} ImeOutput */
+/** @typedef {import('./predict.js').Predicted} Predicted */
+
+/**
+ * What goes to the engine: an operation on a session (numbered by the page) or on the engine.
+ * @typedef {{op: string, session?: number, [arg: string]: unknown}} Request
+ */
+
+/** The name of the engine's port (extension/engine.js listens for it). */
+export const PORT_NAME = 'henkan-engine';
+
+/**
+ * The engine as the widget sees it: `status` (idle → loading → ready | error) and `composes`
+ * mirror the engine's, events `status` and `lm` follow it. One per frame, shared by its fields;
+ * it connects on the first `connect()` (a field got the focus), so a page nobody types in opens
+ * no port and starts no engine.
+ */
+export class RemoteIme extends EventTarget {
+  constructor() {
+    super();
+    /** @type {'idle' | 'loading' | 'ready' | 'error'} */
+    this.status = 'idle';
+    this.error = '';
+    /** @type {'pending' | 'ready' | 'failed' | 'absent'} */
+    this.lm = 'pending';
+    /** Whether the engine's wasm module runs (keys compose). */
+    this.engineComposes = false;
+    /** Counts the connections: sessions opened on an earlier one are gone. */
+    this.epoch = 0;
+    /** Keys whose prediction the engine contradicted. */
+    this.mispredicted = 0;
+    /** @type {chrome.runtime.Port | null} */
+    this.port = null;
+    /** @type {Map<number, {resolve: (out: any) => void, reject: (e: Error) => void}>} */
+    this.pending = new Map();
+    this.nextId = 0;
+    this.nextSession = 0;
+    /** A stand-in for the wasm handle: the base KeyHandler checks that one exists. */
+    this.handle = {};
+  }
+
+  get ready() {
+    return this.status === 'ready';
+  }
+
+  get composes() {
+    return this.engineComposes && this.status !== 'error';
+  }
+
+  /** Asks the background for the engine (it starts the offscreen document), then connects. */
+  async connect() {
+    if (this.port || this.status === 'loading') return;
+    this.status = 'loading';
+    this.dispatchEvent(new Event('status'));
+    try {
+      await chrome.runtime.sendMessage({ type: 'engine' });
+    } catch (e) {
+      this.#fail(`the extension's engine did not start: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    const port = chrome.runtime.connect({ name: PORT_NAME });
+    this.port = port;
+    this.epoch++;
+    port.onMessage.addListener((/** @type {any} */ msg) => {
+      if (msg.type === 'status') {
+        this.engineComposes = msg.composes;
+        this.error = msg.error;
+        const lmChanged = msg.lm !== this.lm;
+        this.lm = msg.lm;
+        this.status = msg.status === 'idle' ? 'loading' : msg.status;
+        this.dispatchEvent(new Event('status'));
+        if (lmChanged) this.dispatchEvent(new Event('lm'));
+        return;
+      }
+      const waiter = this.pending.get(msg.id);
+      if (!waiter) return;
+      this.pending.delete(msg.id);
+      if ('error' in msg) waiter.reject(new Error(msg.error));
+      else waiter.resolve(msg.out);
+    });
+    port.onDisconnect.addListener(() => {
+      // The engine went away (the extension was reloaded or its document closed): the next
+      // focus connects again, with new sessions.
+      this.port = null;
+      this.engineComposes = false;
+      this.status = 'idle';
+      for (const waiter of this.pending.values()) waiter.reject(new Error('the engine went away'));
+      this.pending.clear();
+      this.dispatchEvent(new Event('status'));
+    });
+  }
+
+  /**
+   * Sends a request; resolves with the engine's answer.
+   * @param {Request} req
+   * @returns {Promise<any>}
+   */
+  request(req) {
+    const port = this.port;
+    if (!port) return Promise.reject(new Error('not connected'));
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      port.postMessage({ ...req, id });
+    });
+  }
+
+  /**
+   * Sends a request whose answer nobody waits for.
+   * @param {Request} req
+   */
+  post(req) {
+    this.port?.postMessage(req);
+  }
+
+  /** A new session number (the engine opens the session at its `open` request). */
+  newSession() {
+    return ++this.nextSession;
+  }
+
+  /** The engine saves what is learned itself. */
+  learned() {}
+
+  /** @param {unknown} e */
+  fail(e) {
+    this.#fail(`the input method stopped: ${e instanceof Error ? e.message : String(e)}`);
+  }
+
+  /** @param {string} message */
+  #fail(message) {
+    this.error = message;
+    this.status = 'error';
+    this.dispatchEvent(new Event('status'));
+  }
+
+  /** @param {() => void} _detach */
+  fieldAttached(_detach) {}
+
+  /** @param {() => void} _detach */
+  fieldDetached(_detach) {}
+}
+
+/**
+ * The key handler of one field, over the engine's port.
+ */
+export class RemoteKeyHandler extends KeyHandler {
+  /**
+   * @param {HTMLElement} el
+   * @param {import('../../www/widget.js').AttachOptions} options
+   * @param {import('../../www/widget/commit.js').Committer} commit
+   * @param {() => void} render
+   */
+  constructor(el, options, commit, render) {
+    super(el, options, commit, render);
+    this.remote = /** @type {RemoteIme} */ (/** @type {unknown} */ (options.ime));
+    /** The connection the session was opened on. */
+    this.epoch = -1;
+    /** @type {Predicted} */
+    this.predicted = { on: this.enabled, composing: false, listed: false };
+    /** Requests sent whose answer has not come back. */
+    this.inflight = 0;
+  }
+
+  /** Opens the session on the current connection (again after a reconnection). */
+  open() {
+    const { remote, options } = this;
+    if (!remote.port) return null;
+    if (this.session === null || this.epoch !== remote.epoch) {
+      this.session = remote.newSession();
+      this.epoch = remote.epoch;
+      this.last = null;
+      this.predicted = { on: this.enabled, composing: false, listed: false };
+      remote.post({
+        op: 'open',
+        session: this.session,
+        live: options.live ?? false,
+        liveConversion: !!options.liveConversion,
+        digits: options.digits ?? 'half',
+        predictions: options.predictions !== false,
+        learning: options.learning !== false,
+        enabled: this.enabled,
+      });
+    }
+    return this.session;
+  }
+
+  /**
+   * Sends a request and applies its output in order; null when it failed.
+   * @param {Request} req
+   * @param {(out: ImeOutput) => void} [then]
+   */
+  send(req, then) {
+    this.inflight++;
+    this.remote.request(req).then(
+      (out) => {
+        this.inflight--;
+        if (out) then ? then(out) : this.apply(out, !this.el.matches(':focus'));
+        if (this.inflight === 0 && this.last) this.predicted = predictedOf(this.last);
+      },
+      (e) => {
+        this.inflight--;
+        if (this.remote.port) this.remote.fail(e);
+        this.rescue();
+      },
+    );
+  }
+
+  /** @param {KeyboardEvent} e */
+  keyDown(e) {
+    const { remote, options } = this;
+    if (!remote.composes || e.defaultPrevented) return;
+    if (fieldKind(this.el) === null) {
+      this.drop();
+      return;
+    }
+    if (!shouldSend(e, { ready: true, osComposing: this.osComposing })) return;
+    const s = this.open();
+    if (s === null) return;
+    const mods = modsOf(e);
+    const units = keyUnits(e.key);
+    if (this.isReconvert(e) && remote.ready && this.reconvertRemote(e, s)) return;
+    const p = predictKey(this.predicted, units[0], mods);
+    this.predicted = p.next;
+    if (p.consumed) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+    this.commit.saveRange();
+    const t0 = performance.now();
+    const key = e.key;
+    this.send({ op: 'key', session: s, units, mods }, (out) => {
+      if (out.consumed !== p.consumed) {
+        remote.mispredicted++;
+        if (p.consumed) this.replay(key, out);
+      }
+      const t1 = performance.now();
+      this.apply(out, !this.el.matches(':focus'));
+      options.onOutput?.(out, { key, wasmMs: t1 - t0, totalMs: performance.now() - t0 });
+      if (options.onPreview && out.state === 'composing') this.schedulePreview();
+    });
+  }
+
+  /**
+   * The widget's reconversion keys (変換, Ctrl+Shift+Space).
+   * @param {KeyboardEvent} e
+   */
+  isReconvert(e) {
+    if (e.altKey || e.metaKey || this.hasComposition() || this.inflight > 0) return false;
+    return (e.key === 'Convert' && !e.ctrlKey && !e.shiftKey) || (e.key === ' ' && e.ctrlKey && e.shiftKey);
+  }
+
+  /**
+   * Reconversion of the selection; returns whether it was taken.
+   * @param {KeyboardEvent} e
+   * @param {number} s
+   */
+  reconvertRemote(e, s) {
+    const sel = this.el instanceof HTMLTextAreaElement || this.el instanceof HTMLInputElement
+      ? this.el.value.slice(this.el.selectionStart ?? 0, this.el.selectionEnd ?? 0)
+      : this.el.ownerDocument.getSelection()?.toString() ?? '';
+    if (!sel || sel.length > 100) return false;
+    e.preventDefault();
+    e.stopPropagation();
+    this.predicted = { on: true, composing: null, listed: false };
+    this.send({ op: 'reconvert', session: s, text: sel }, (out) => {
+      if (!out.consumed) return;
+      this.reconverted = this.el.isContentEditable ? sel : null;
+      this.apply(out, false);
+    });
+    return true;
+  }
+
+  /**
+   * The native action of a key that was held back for the IME but that the engine refused.
+   * @param {string} key
+   * @param {ImeOutput} out
+   */
+  replay(key, out) {
+    const doc = this.el.ownerDocument;
+    if (!this.el.matches(':focus')) return;
+    if (out.committed) {
+      this.commit.insert(out.committed, false);
+      out = { ...out, committed: '' };
+    }
+    if (key === 'Backspace') doc.execCommand('delete');
+    else if (key === 'Delete') doc.execCommand('forwardDelete');
+    else if (key === 'Enter' && this.el.tagName !== 'INPUT') doc.execCommand('insertLineBreak');
+    else if ([...key].length === 1) doc.execCommand('insertText', false, key);
+  }
+
+  /** When typing pauses: the live conversion for `onPreview`. */
+  schedulePreview() {
+    const { remote, options } = this;
+    if (this.previewTimer !== null) clearTimeout(this.previewTimer);
+    this.previewTimer = setTimeout(() => {
+      this.previewTimer = null;
+      const s = this.session;
+      if (s === null || !remote.ready || this.last?.state !== 'composing' || this.inflight > 0) return;
+      remote.request({ op: 'preview', session: s }).then(
+        (out) => {
+          if (out && out.state === 'composing' && this.inflight === 0) options.onPreview?.(out);
+        },
+        () => {},
+      );
+    }, options.previewDelay ?? 40);
+  }
+
+  /** @param {InputEvent} e */
+  beforeInput(e) {
+    if (this.commit.inserting || e.isComposing || this.osComposing) return;
+    if (!this.hasComposition() && this.inflight === 0) {
+      if (this.hasSuggestions()) this.flush(true);
+      return;
+    }
+    const text = e.data ?? e.dataTransfer?.getData('text/plain') ?? null;
+    const s = this.session;
+    if (e.inputType.startsWith('insert') && text && s !== null) {
+      // Text from elsewhere (a virtual keyboard, a drop): our composition first, then the text.
+      e.preventDefault();
+      this.send({ op: 'flush', session: s }, (out) => {
+        const all = out.committed + text;
+        this.apply({ ...out, committed: '' }, true);
+        this.commit.insert(all, !this.el.matches(':focus'));
+      });
+      return;
+    }
+    this.flush(true);
+  }
+
+  /** What the suggestion list shows (`:focus`: the field may be inside a shadow root). */
+  suggestionView() {
+    const visible = this.el.matches(':focus') && this.remote.ready && !this.osComposing && !this.last?.candidates?.open;
+    return visible && this.last ? suggestionsOf(this.last) : null;
+  }
+
+  /** The field lost the focus: the composition goes in (also one still in flight). */
+  blur() {
+    if (this.hasComposition() || this.hasSuggestions() || this.inflight > 0) this.flush(true);
+    this.render();
+  }
+
+  /** @param {number} index a click on a candidate or a suggestion */
+  select(index) {
+    const s = this.session;
+    if (s === null || !this.remote.composes) return;
+    this.send({ op: 'select', session: s, index });
+  }
+
+  /** A click on the indicator: IME on/off. */
+  toggle() {
+    const s = this.open();
+    if (s === null) return;
+    this.predicted = { on: !this.predicted.on, composing: false, listed: false };
+    this.send({ op: 'setEnabled', session: s, on: !this.enabled });
+  }
+
+  /** @param {boolean} fallback */
+  flush(fallback) {
+    const s = this.session;
+    if (s === null || !this.remote.port) return;
+    this.predicted = { ...this.predicted, composing: false, listed: false };
+    this.send({ op: 'flush', session: s }, (out) => this.apply(out, fallback || !this.el.matches(':focus')));
+  }
+
+  /** Drops the composition without committing (the field became a password field). */
+  drop() {
+    const s = this.session;
+    if (s !== null) this.remote.post({ op: 'cancel', session: s });
+    const before = this.last?.preedit.text ?? '';
+    this.last = null;
+    this.predicted = { ...this.predicted, composing: false, listed: false };
+    this.announce(before, '', '');
+    this.render();
+  }
+
+  /** Closes the session (on detach). */
+  close() {
+    if (this.session !== null && this.epoch === this.remote.epoch) this.remote.post({ op: 'close', session: this.session });
+  }
+}

@@ -1,0 +1,196 @@
+// The extension's engine: one `HenkanIme` (www/ime.js) for the whole browser, in an extension
+// context where wasm may compile (Chromium: the offscreen document; Firefox: the background
+// page). Pages reach it over `chrome.runtime` ports named `henkan-engine`: each request names an
+// operation and, for key work, a session numbered by the page; each answer carries the request's
+// id and the `ImeOutput`. The options page uses the same port for learning and the user
+// dictionary. A port's sessions close when it disconnects (the tab or frame went away).
+
+import * as henkan from '../pkg/henkan.js';
+import { HenkanIme } from '../www/ime.js';
+
+/**
+ * Where the engine keeps what it learned and reads the settings: chrome.storage.local, directly
+ * or through the background (an offscreen document has no chrome.storage).
+ * @typedef {{get(key: string): Promise<any>, set(key: string, value: any): Promise<void>}} Storage
+ */
+
+/** @typedef {import('../www/ime.js').LoadingHandle} LoadingHandle */
+
+export const PORT_NAME = 'henkan-engine';
+
+/**
+ * Starts the engine and serves its ports.
+ * @param {Storage} storage
+ */
+export function startEngine(storage) {
+  /** @type {import('../www/learning-store.js').LearningStore} */
+  const store = {
+    persistent: true,
+    load: async () => (await storage.get('learning')) ?? null,
+    save: (text) => storage.set('learning', text),
+    clear: () => storage.set('learning', null),
+  };
+  const ime = new HenkanIme({ store });
+  /** @type {Set<chrome.runtime.Port>} */
+  const ports = new Set();
+  const status = () => ({ type: 'status', status: ime.status, composes: ime.composes, error: ime.error, lm: ime.lm });
+  const broadcast = () => {
+    const msg = status();
+    for (const port of ports) port.postMessage(msg);
+  };
+  /** Applies the engine setting (once the model offers it). */
+  const applyEngine = async () => {
+    const settings = (await storage.get('settings')) ?? {};
+    try {
+      if (ime.ready && typeof settings.engine === 'string') ime.setEngine(settings.engine);
+    } catch {
+      // an engine this model lacks (or not yet: the LM is still loading): the default
+    }
+  };
+  ime.addEventListener('status', broadcast);
+  ime.addEventListener('lm', () => {
+    broadcast();
+    applyEngine();
+  });
+  const loaded = ime.load({
+    module: henkan,
+    wasmUrl: chrome.runtime.getURL('pkg/henkan_bg.wasm'),
+    modelUrl: chrome.runtime.getURL('models/henkan.henkan'),
+  });
+  loaded.then(applyEngine);
+
+  chrome.runtime.onConnect.addListener((port) => {
+    if (port.name !== PORT_NAME) return;
+    ports.add(port);
+    /** @type {Map<number, number>} the page's session numbers → the handle's sessions */
+    const sessions = new Map();
+    port.postMessage(status());
+    port.onMessage.addListener((/** @type {any} */ req) => {
+      try {
+        const out = serve(ime, sessions, req, applyEngine);
+        if (req.id === undefined) return;
+        if (out instanceof Promise) {
+          out.then(
+            (value) => port.postMessage({ id: req.id, out: value ?? null }),
+            (e) => port.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) }),
+          );
+        } else port.postMessage({ id: req.id, out: out ?? null });
+      } catch (e) {
+        if (req.id !== undefined) port.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) });
+      }
+    });
+    port.onDisconnect.addListener(() => {
+      ports.delete(port);
+      for (const s of sessions.values()) ime.handle?.closeSession(s);
+      ime.save();
+    });
+  });
+  return { ime, loaded };
+}
+
+/**
+ * One request.
+ * @param {HenkanIme} ime
+ * @param {Map<number, number>} sessions
+ * @param {any} req
+ * @param {() => Promise<void>} applyEngine
+ * @returns {unknown}
+ */
+function serve(ime, sessions, req, applyEngine) {
+  const handle = /** @type {LoadingHandle} */ (ime.handle);
+  if (!handle) throw new Error('the input method is not ready');
+  /** The handle's session for the page's number. */
+  const session = () => {
+    const s = sessions.get(req.session);
+    if (s === undefined) throw new Error(`no session ${req.session}`);
+    return s;
+  };
+  switch (req.op) {
+    case 'open': {
+      const s = handle.openSession();
+      sessions.set(req.session, s);
+      handle.setLive(s, !!req.live);
+      if (req.liveConversion) handle.setLiveConversion(s, true);
+      if (req.digits === 'full') handle.setDigitWidth(s, 'full');
+      if (req.predictions === false) handle.setPredictions(s, false);
+      if (req.learning === false) handle.setLearning(s, false);
+      if (req.enabled === false) handle.setEnabled(s, false);
+      return null;
+    }
+    case 'key': {
+      const s = session();
+      /** @type {string[]} */
+      const units = req.units;
+      let out = handle.key(s, units[0], req.mods);
+      // Several characters in one key: one call each, their commits joined (as widget/keys.js).
+      for (let i = 1; i < units.length; i++) {
+        const next = handle.key(s, units[i], req.mods);
+        out = { ...next, committed: out.committed + next.committed };
+      }
+      if (out.committed) ime.learned();
+      return out;
+    }
+    case 'select':
+      return learnedAfter(ime, handle.selectCandidate(session(), req.index));
+    case 'flush':
+      return learnedAfter(ime, handle.flush(session()));
+    case 'setEnabled':
+      return handle.setEnabled(session(), req.on);
+    case 'reconvert':
+      return handle.reconvert(session(), req.text);
+    case 'preview':
+      return handle.preview(session());
+    case 'cancel':
+      handle.cancel(session());
+      return null;
+    case 'close': {
+      const s = sessions.get(req.session);
+      if (s !== undefined) handle.closeSession(s);
+      sessions.delete(req.session);
+      return null;
+    }
+    // The options page.
+    case 'info':
+      return {
+        status: ime.status,
+        lm: ime.lm,
+        engines: ime.engines,
+        engine: ime.engine,
+        memoryBytes: handle.memoryBytes(),
+        // Chromium's non-standard heap size of this document (the measurements read it).
+        jsHeapBytes: /** @type {any} */ (performance).memory?.usedJSHeapSize ?? null,
+      };
+    case 'setEngine':
+      return applyEngine();
+    case 'learning.export':
+      return ime.exportLearning();
+    case 'learning.import':
+      return ime.importLearning(req.text);
+    case 'learning.clear':
+      return ime.clearLearning();
+    case 'dict.list':
+      return ime.userDictionary.list();
+    case 'dict.posList':
+      return ime.userDictionary.posList();
+    case 'dict.add':
+      return ime.userDictionary.add(req.reading, req.word, req.pos, req.comment ?? '');
+    case 'dict.remove':
+      return ime.userDictionary.remove(req.reading, req.word);
+    case 'dict.import':
+      return ime.userDictionary.import(new Uint8Array(req.bytes));
+    case 'dict.export':
+      return [...ime.userDictionary.export(req.format)];
+    default:
+      throw new Error(`unknown operation ${req.op}`);
+  }
+}
+
+/**
+ * Tells the IME to save when an output committed text.
+ * @param {HenkanIme} ime
+ * @param {import('../www/types.js').ImeOutput} out
+ */
+function learnedAfter(ime, out) {
+  if (out.committed) ime.learned();
+  return out;
+}

@@ -1,0 +1,155 @@
+// The options page: the settings (chrome.storage.local `settings`, read by the content scripts
+// for new fields and by the engine for its engine choice), and what the engine keeps — learning
+// and the user dictionary — through the engine's port (the same requests a page's fields use).
+
+import { RemoteIme } from './content/remote.js';
+
+/** @typedef {import('./site.js').Settings} Settings */
+/** @typedef {import('../www/types.js').UserWord} UserWord */
+
+const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
+const engine = new RemoteIme();
+
+/** @param {string} text */
+function say(text) {
+  $('status').textContent = text;
+}
+
+/**
+ * The engine, once its dictionary is in.
+ * @returns {Promise<RemoteIme>}
+ */
+function ready() {
+  if (engine.ready) return Promise.resolve(engine);
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (engine.ready) resolve(engine);
+      else if (engine.status === 'error') reject(new Error(engine.error));
+      else return;
+      engine.removeEventListener('status', check);
+    };
+    engine.addEventListener('status', check);
+    engine.connect();
+  });
+}
+
+/**
+ * A request to the engine.
+ * @param {string} op
+ * @param {Record<string, unknown>} [args]
+ */
+async function call(op, args = {}) {
+  return (await ready()).request({ op, ...args });
+}
+
+/**
+ * Offers bytes as a download.
+ * @param {BlobPart} data
+ * @param {string} name
+ * @param {string} type
+ */
+function download(data, name, type) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([data], { type }));
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+async function loadSettings() {
+  /** @type {{settings?: Settings}} */
+  const { settings = {} } = await chrome.storage.local.get('settings');
+  $('engine').value = settings.engine ?? '';
+  $('liveConversion').checked = !!settings.liveConversion;
+  $('predictions').checked = settings.predictions !== false;
+  $('digits').value = settings.digits ?? 'half';
+  $('learning').checked = settings.learning !== false;
+  $('defaultOn').checked = settings.defaultOn !== false;
+}
+
+async function saveSettings() {
+  /** @type {Settings} */
+  const settings = {
+    engine: $('engine').value,
+    liveConversion: $('liveConversion').checked,
+    predictions: $('predictions').checked,
+    digits: $('digits').value,
+    learning: $('learning').checked,
+    defaultOn: $('defaultOn').checked,
+  };
+  await chrome.storage.local.set({ settings });
+  say('Saved. Fields take the new settings when they are next focused in a newly loaded page.');
+  if (engine.port) await engine.request({ op: 'setEngine' });
+}
+
+async function showDictionary() {
+  /** @type {UserWord[]} */
+  const words = await call('dict.list');
+  const body = document.querySelector('#dict tbody');
+  if (!body) return;
+  body.replaceChildren(
+    ...words.map((w) => {
+      const tr = document.createElement('tr');
+      for (const text of [w.reading, w.word, w.pos]) {
+        const td = document.createElement('td');
+        td.textContent = text;
+        tr.append(td);
+      }
+      const remove = document.createElement('button');
+      remove.textContent = 'Remove';
+      remove.addEventListener('click', async () => {
+        await call('dict.remove', { reading: w.reading, word: w.word });
+        showDictionary();
+      });
+      const td = document.createElement('td');
+      td.append(remove);
+      tr.append(td);
+      return tr;
+    }),
+  );
+}
+
+async function init() {
+  await loadSettings();
+  for (const id of ['engine', 'liveConversion', 'predictions', 'digits', 'learning', 'defaultOn']) $(id).addEventListener('change', saveSettings);
+  $('learningExport').addEventListener('click', async () => download(await call('learning.export'), 'henkan-learning.txt', 'text/plain'));
+  $('learningImport').addEventListener('change', async (/** @type {Event} */ e) => {
+    const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];
+    if (!file) return;
+    const report = await call('learning.import', { text: await file.text() });
+    say(`Imported: ${report.readings} readings, ${report.words} words, ${report.skipped} skipped.`);
+    showDictionary();
+  });
+  $('learningClear').addEventListener('click', async () => {
+    await call('learning.clear');
+    say('What henkan learned is forgotten (the dictionary stays).');
+  });
+  $('dictAdd').addEventListener('submit', async (/** @type {Event} */ e) => {
+    e.preventDefault();
+    try {
+      await call('dict.add', { reading: $('reading').value, word: $('word').value, pos: $('pos').value });
+      $('reading').value = '';
+      $('word').value = '';
+      showDictionary();
+    } catch (err) {
+      say(String(err instanceof Error ? err.message : err));
+    }
+  });
+  $('dictImport').addEventListener('change', async (/** @type {Event} */ e) => {
+    const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];
+    if (!file) return;
+    const report = await call('dict.import', { bytes: [...new Uint8Array(await file.arrayBuffer())] });
+    say(`Added ${report.added}, ${report.duplicates} already there, ${report.skipped} skipped.`);
+    showDictionary();
+  });
+  $('dictExportMozc').addEventListener('click', async () => download(new Uint8Array(await call('dict.export', { format: 'mozc' })), 'henkan-dictionary.txt', 'text/plain'));
+  $('dictExportMsime').addEventListener('click', async () => download(new Uint8Array(await call('dict.export', { format: 'msime' })), 'henkan-dictionary-msime.txt', 'text/plain'));
+  say('Loading the dictionary…');
+  /** @type {{name: string, key: string}[]} */
+  const pos = await call('dict.posList');
+  $('pos').replaceChildren(...pos.map((p) => new Option(p.name, p.key)));
+  await showDictionary();
+  say('');
+}
+
+init().catch((e) => say(String(e instanceof Error ? e.message : e)));

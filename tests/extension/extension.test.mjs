@@ -1,0 +1,191 @@
+// The browser extension in real Chromium (Debian's, through playwright-core) with
+// dist/extension loaded: typing into the fields of local test pages, the fields it must leave
+// alone, the in-page toggle, and the per-site switch of the toolbar button. `make test-extension`.
+//
+// The `toggle-site` shortcut is a browser accelerator: keys sent to a page by the DevTools
+// protocol never reach it, so the tests press the toolbar button's code path instead (the
+// options page asks the background to toggle the tab's site, as a click does).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { servePages, launchWithExtension, focusReady } from './harness.mjs';
+
+/** @type {Awaited<ReturnType<typeof servePages>>} */
+let server;
+/** @type {Awaited<ReturnType<typeof launchWithExtension>>} */
+let ext;
+
+before(async () => {
+  server = await servePages();
+  ext = await launchWithExtension();
+});
+after(async () => {
+  await ext?.close();
+  await server?.stop();
+});
+
+/**
+ * A page of the test server, its errors collected.
+ * @param {string} name
+ */
+async function open(name) {
+  const page = await ext.context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${server.url}${name}`);
+  return { page, errors };
+}
+
+/**
+ * Types romaji, converts with Space and commits with Enter.
+ * @param {import('playwright-core').Page} page
+ * @param {string} romaji
+ */
+async function convertAndCommit(page, romaji) {
+  await page.keyboard.type(romaji, { delay: 15 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').trim()));
+  await page.keyboard.press('Space');
+  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].every((p) => !(p.textContent ?? '').trim()));
+}
+
+/**
+ * The value of a field, a contenteditable's text, a field in the host's shadow root.
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector
+ */
+function valueOf(page, selector) {
+  return page.locator(selector).evaluate((el) => (el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement ? el.value : el.textContent));
+}
+
+/**
+ * Toggles the site of a page as the toolbar button does; returns the tab's badge text.
+ * @param {import('playwright-core').Page} page
+ */
+async function toggleSite(page) {
+  const options = await ext.context.newPage();
+  await options.goto(`chrome-extension://${ext.id}/options.html`);
+  await page.bringToFront();
+  const badge = await options.evaluate(async () => {
+    const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    await chrome.runtime.sendMessage({ type: 'toggle-site', tabId: tab.id });
+    return chrome.action.getBadgeText({ tabId: tab.id });
+  });
+  await options.close();
+  return badge;
+}
+
+test('types and converts in a textarea, an input and a contenteditable', async () => {
+  const { page, errors } = await open('plain.html');
+  for (const selector of ['#ta', '#in', '#ce']) {
+    await focusReady(page, selector);
+    await convertAndCommit(page, 'nihongo');
+    assert.equal(await valueOf(page, selector), '日本語', selector);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('types in a field inside an open shadow root and in a field added after load', async () => {
+  const { page } = await open('plain.html');
+  await focusReady(page, '#host >> #shadow-input');
+  await convertAndCommit(page, 'nihongo');
+  assert.equal(await valueOf(page, '#host >> #shadow-input'), '日本語');
+  await page.waitForSelector('#late');
+  await focusReady(page, '#late');
+  await convertAndCommit(page, 'toukyou');
+  assert.equal(await valueOf(page, '#late'), '東京');
+  await page.close();
+});
+
+test('types on a page whose CSP forbids wasm and inline script', async () => {
+  const { page, errors } = await open('csp.html');
+  await focusReady(page, '#ta');
+  await convertAndCommit(page, 'nihongo');
+  assert.equal(await valueOf(page, '#ta'), '日本語');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('leaves password, one-time-code and card fields alone', async () => {
+  const { page } = await open('plain.html');
+  await focusReady(page, '#ta'); // the engine runs: a field it took would compose
+  for (const selector of ['#pw', '#otp', '#cc']) {
+    await page.focus(selector);
+    await page.keyboard.type('nihongo ', { delay: 10 });
+    assert.equal(await valueOf(page, selector), 'nihongo ', selector);
+    assert.equal(await page.locator(`${selector} + .henkan-indicator`).count(), 0, selector);
+  }
+  await page.close();
+});
+
+test('with the IME off in the field (Ctrl+Space) keys go to the page and its handlers', async () => {
+  const { page } = await open('plain.html');
+  await focusReady(page, '#ta');
+  await page.keyboard.press('Control+Space');
+  await page.waitForSelector('.henkan-indicator[data-mode="direct"]', { state: 'attached' });
+  await page.evaluate(() => {
+    /** @type {any} */ (window).seen = [];
+  });
+  await page.keyboard.type('abc d', { delay: 15 });
+  assert.equal(await valueOf(page, '#ta'), 'abc d');
+  assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).seen), ['a', 'b', 'c', ' ', 'd']);
+  await page.keyboard.press('Control+Space');
+  await page.waitForSelector('.henkan-indicator[data-mode="hiragana"]', { state: 'attached' });
+  await convertAndCommit(page, 'nihongo');
+  assert.equal(await valueOf(page, '#ta'), 'abc d日本語');
+  await page.close();
+});
+
+test('the toolbar button turns a site off and on, remembered across a reload', async () => {
+  const { page } = await open('plain.html');
+  await focusReady(page, '#ta');
+  assert.equal(await toggleSite(page), 'A');
+  await page.waitForSelector('.henkan-indicator', { state: 'detached' });
+  await page.keyboard.type('abc', { delay: 15 });
+  assert.equal(await valueOf(page, '#ta'), 'abc');
+  assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).seen), ['a', 'b', 'c']);
+
+  await page.reload();
+  await page.focus('#ta');
+  await page.waitForTimeout(300); // time enough for the content script to attach, if it would
+  await page.keyboard.type('abc', { delay: 15 });
+  assert.equal(await valueOf(page, '#ta'), 'abc');
+  assert.equal(await page.locator('.henkan-indicator').count(), 0);
+
+  // Another site (localhost is not 127.0.0.1) is still on.
+  const other = await ext.context.newPage();
+  await other.goto(`http://localhost:${server.port}/plain.html`);
+  await focusReady(other, '#ta');
+  await convertAndCommit(other, 'nihongo');
+  assert.equal(await valueOf(other, '#ta'), '日本語');
+  await other.close();
+
+  assert.equal(await toggleSite(page), 'あ');
+  await page.reload();
+  await focusReady(page, '#ta');
+  await convertAndCommit(page, 'nihongo');
+  assert.equal(await valueOf(page, '#ta'), '日本語');
+  await page.close();
+});
+
+test('the options page reaches the engine: a user dictionary word converts in a page', async () => {
+  const options = await ext.context.newPage();
+  await options.goto(`chrome-extension://${ext.id}/options.html`);
+  await options.waitForSelector('#pos option', { state: 'attached' });
+  await options.fill('#reading', 'へんかんてすと');
+  await options.fill('#word', '変換試験語');
+  await options.click('#dictAdd button');
+  await options.waitForSelector('#dict td:text("変換試験語")');
+  const { page } = await open('plain.html');
+  await focusReady(page, '#ta');
+  await page.keyboard.type('henkantesuto', { delay: 15 });
+  await page.keyboard.press('Space');
+  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].every((p) => !(p.textContent ?? '').trim()));
+  assert.equal(await valueOf(page, '#ta'), '変換試験語');
+  await page.close();
+  await options.close();
+});

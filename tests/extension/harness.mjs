@@ -1,0 +1,116 @@
+// Shared by the extension's tests and its measurements: the test pages, served by a small server
+// of the test's own (one page sends a strict CSP), and Debian's Chromium with the built extension
+// (dist/extension, `make extension`) loaded in a persistent context.
+import http from 'node:http';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { ROOT, CHROMIUM } from '../e2e/harness.mjs';
+
+export const EXTENSION = path.join(ROOT, 'dist/extension');
+
+/** The page script of the plain page: a log of the keys its own handlers see, a shadow root, a field added later. */
+const PAGE_JS = `
+window.seen = [];
+document.addEventListener('keydown', (e) => window.seen.push(e.key));
+const host = document.getElementById('host');
+host.attachShadow({ mode: 'open' }).innerHTML = '<input id="shadow-input">';
+setTimeout(() => {
+  const late = document.createElement('textarea');
+  late.id = 'late';
+  document.body.append(late);
+}, 200);
+`;
+
+const FIELDS = `
+<textarea id="ta"></textarea>
+<input id="in">
+<div id="ce" contenteditable="true" style="min-height:2em;border:1px solid #999"></div>
+<div id="host"></div>
+<input id="pw" type="password">
+<input id="otp" autocomplete="one-time-code">
+<input id="cc" autocomplete="cc-number">
+`;
+
+/** @type {Record<string, {type: string, body: string, headers?: Record<string, string>}>} */
+const PAGES = {
+  '/plain.html': { type: 'text/html', body: `<!doctype html><meta charset="utf-8"><body>${FIELDS}<script src="/page.js"></script></body>` },
+  '/page.js': { type: 'text/javascript', body: PAGE_JS },
+  '/csp.html': {
+    type: 'text/html',
+    body: '<!doctype html><meta charset="utf-8"><body><textarea id="ta"></textarea><script src="/page-csp.js"></script></body>',
+    headers: { 'Content-Security-Policy': "default-src 'self'; script-src 'self'" },
+  },
+  '/page-csp.js': { type: 'text/javascript', body: 'window.seen = []; document.addEventListener("keydown", (e) => window.seen.push(e.key));' },
+};
+
+/**
+ * Serves the test pages on a free port of 127.0.0.1 (`localhost` also reaches it: a second site).
+ * @returns {Promise<{url: string, port: number, stop: () => Promise<void>}>}
+ */
+export function servePages() {
+  const server = http.createServer((req, res) => {
+    const page = PAGES[new URL(req.url ?? '/', 'http://x').pathname];
+    if (!page) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': `${page.type}; charset=utf-8`, ...page.headers }).end(page.body);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const port = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
+      resolve({ url: `http://127.0.0.1:${port}/`, port, stop: () => new Promise((r) => server.close(() => r(undefined))) });
+    });
+  });
+}
+
+/**
+ * Chromium with the extension loaded (new headless: the old one has no extensions).
+ * @returns {Promise<{context: import('playwright-core').BrowserContext, id: string, worker: import('playwright-core').Worker, close: () => Promise<void>}>}
+ */
+export async function launchWithExtension() {
+  if (!existsSync(path.join(EXTENSION, 'manifest.json'))) throw new Error('dist/extension is missing: run `make extension`');
+  const dir = mkdtempSync(path.join(tmpdir(), 'henkan-ext-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: false,
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+      `--disable-extensions-except=${EXTENSION}`,
+      `--load-extension=${EXTENSION}`,
+    ],
+    viewport: { width: 1000, height: 700 },
+    locale: 'ja-JP',
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 20000 }));
+  const id = new URL(worker.url()).host;
+  return {
+    context,
+    id,
+    worker,
+    close: async () => {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Focuses a field (a selector, or a function that finds it) and waits until the extension's
+ * widget on it is ready: its badge (the field's next sibling) says the engine's dictionary is in.
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector
+ */
+export async function focusReady(page, selector) {
+  await page.focus(selector);
+  await page.waitForSelector(`${selector} + .henkan-indicator[data-status="ready"]`, { state: 'attached', timeout: 60000 });
+}

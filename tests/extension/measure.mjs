@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+// The extension's figures (`make measure-extension`, docs/extension.md): the content script's
+// size, the memory of a tab with the IME unused and in use (against the same page without the
+// extension) and of the engine, the per-key latency in the page (keydown → the preedit in the
+// DOM, through the engine's port), and the time from a field's first focus to the engine's
+// dictionary and from the first key to the first conversion. Writes
+// tests/extension/output/measurements.json and prints a Markdown table.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { chromium } from 'playwright-core';
+import { ROOT, CHROMIUM } from '../e2e/harness.mjs';
+import { percentile } from '../../www/keymap.js';
+import { servePages, launchWithExtension, EXTENSION } from './harness.mjs';
+
+const OUTPUT = path.join(ROOT, 'tests/extension/output');
+const SENTENCES = ['kyouhaiitenkidesune', 'watashihanihongowobenkyoushiteimasu', 'ashitanokaigihajuujikaradesu', 'tokyoueikinoudenshaniorimashita'];
+
+/**
+ * The page's heap after a GC (its isolate: the page's scripts and the content script's world).
+ * @param {import('playwright-core').Page} page
+ */
+async function heap(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  const { metrics } = await cdp.send('Performance.getMetrics').catch(async () => {
+    await cdp.send('Performance.enable');
+    return cdp.send('Performance.getMetrics');
+  });
+  await cdp.detach();
+  return { heapBytes: usedSize, nodes: metrics.find((m) => m.name === 'Nodes')?.value ?? null };
+}
+
+/** Starts recording, in the page, the time from each keydown to the next change of the DOM. */
+function recordLatency() {
+  const w = /** @type {any} */ (window);
+  w.latencies = [];
+  let t0 = 0;
+  window.addEventListener('keydown', (e) => (t0 = e.timeStamp), true);
+  new MutationObserver(() => {
+    if (t0) w.latencies.push(performance.now() - t0);
+    t0 = 0;
+  }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+}
+
+const server = await servePages();
+const result = /** @type {any} */ ({ chromium: '', sizes: {}, memory: {}, latency: {}, startup: {} });
+
+// The content script.
+const content = fs.readFileSync(path.join(EXTENSION, 'content.js'));
+result.sizes.contentScript = { raw: content.length, gzip: zlib.gzipSync(content).length };
+result.sizes.zip = fs.statSync(path.join(ROOT, 'dist/henkan-extension.zip')).size;
+
+// The same page without the extension.
+{
+  const dir = mkdtempSync(path.join(tmpdir(), 'henkan-ext-base-'));
+  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: false, args: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+  const page = await context.newPage();
+  await page.goto(`${server.url}plain.html`);
+  await page.waitForTimeout(500);
+  result.memory.withoutExtension = await heap(page);
+  await context.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const ext = await launchWithExtension();
+result.chromium = ext.context.browser()?.version() ?? '';
+const page = await ext.context.newPage();
+await page.goto(`${server.url}plain.html`);
+await page.waitForTimeout(500);
+result.memory.unused = await heap(page);
+
+// First focus → the engine's dictionary in (a cold engine: the offscreen document starts).
+let t = Date.now();
+await page.focus('#ta');
+await page.waitForSelector('#ta + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+result.startup.focusToReadyMs = Date.now() - t;
+
+// First key → first conversion (Space), the engine warm.
+await page.evaluate(recordLatency);
+t = Date.now();
+await page.keyboard.type('nihongo');
+await page.keyboard.press('Space');
+await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+result.startup.firstKeyToConversionMs = Date.now() - t;
+await page.keyboard.press('Enter');
+
+/**
+ * Per key: each sentence typed at 60 ms a key, converted, committed.
+ * @param {string} engine
+ */
+async function typeSentences(engine) {
+  await page.evaluate(() => (/** @type {any} */ (window).latencies = []));
+  /** @type {number[]} */
+  const conversions = [];
+  for (const s of SENTENCES) {
+    await page.keyboard.type(s, { delay: 60 });
+    await page.waitForTimeout(100);
+    const before = await page.evaluate(() => /** @type {any} */ (window).latencies.length);
+    await page.keyboard.press('Space');
+    await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+    await page.waitForTimeout(100);
+    conversions.push(await page.evaluate((i) => /** @type {any} */ (window).latencies[i], before));
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(100);
+  }
+  /** @type {number[]} */
+  const all = await page.evaluate(() => /** @type {any} */ (window).latencies);
+  const keys = all.filter((x) => !conversions.includes(x));
+  result.latency[engine] = {
+    keys: { n: keys.length, p50: percentile(keys, 50), p95: percentile(keys, 95), max: Math.max(...keys) },
+    conversions: { n: conversions.length, p50: percentile(conversions, 50), max: Math.max(...conversions) },
+  };
+}
+await typeSentences('hybrid');
+result.memory.inUse = await heap(page);
+
+// The engine (the offscreen document), asked through the options page.
+const options = await ext.context.newPage();
+await options.goto(`chrome-extension://${ext.id}/options.html`);
+await options.waitForSelector('#pos option', { state: 'attached' });
+result.memory.engine = await options.evaluate(async () => {
+  await chrome.runtime.sendMessage({ type: 'engine' });
+  const port = chrome.runtime.connect({ name: 'henkan-engine' });
+  return new Promise((resolve) => {
+    port.onMessage.addListener((/** @type {any} */ m) => {
+      if (m.id === 1) resolve(m.out);
+    });
+    port.postMessage({ op: 'info', id: 1 });
+  });
+});
+
+// The classic engine (the options page's setting): what the port costs beyond the engine's work.
+await options.evaluate(async () => {
+  await chrome.storage.local.set({ settings: { engine: 'classic' } });
+  const port = chrome.runtime.connect({ name: 'henkan-engine' });
+  await new Promise((resolve) => {
+    port.onMessage.addListener((/** @type {any} */ m) => m.id === 2 && resolve(m.out));
+    port.postMessage({ op: 'setEngine', id: 2 });
+  });
+});
+await page.bringToFront();
+await page.focus('#ta');
+await typeSentences('classic');
+await ext.close();
+await server.stop();
+
+fs.mkdirSync(OUTPUT, { recursive: true });
+fs.writeFileSync(path.join(OUTPUT, 'measurements.json'), `${JSON.stringify(result, null, 2)}\n`);
+const kib = (/** @type {number} */ n) => `${(n / 1024).toFixed(1)} KiB`;
+const mib = (/** @type {number} */ n) => `${(n / 1048576).toFixed(1)} MiB`;
+const ms = (/** @type {number} */ n) => `${n.toFixed(1)} ms`;
+console.log(`Chromium ${result.chromium}
+| figure | value |
+| --- | --- |
+| content script (raw / gzip) | ${kib(result.sizes.contentScript.raw)} / ${kib(result.sizes.contentScript.gzip)} |
+| dist/henkan-extension.zip | ${mib(result.sizes.zip)} |
+| tab heap, page without the extension | ${mib(result.memory.withoutExtension.heapBytes)} |
+| tab heap, extension, IME unused | ${mib(result.memory.unused.heapBytes)} |
+| tab heap, extension, IME in use | ${mib(result.memory.inUse.heapBytes)} |
+| engine (offscreen document): wasm memory / JS heap | ${mib(result.memory.engine.memoryBytes)} / ${mib(result.memory.engine.jsHeapBytes ?? 0)} |
+${['hybrid', 'classic'].map((e) => { const l = result.latency[e]; return `| per key, keydown → preedit in the DOM, ${e}: p50 / p95 / max (n = ${l.keys.n}) | ${ms(l.keys.p50)} / ${ms(l.keys.p95)} / ${ms(l.keys.max)} |
+| Space → conversion in the DOM, ${e}: p50 / max (n = ${l.conversions.n}) | ${ms(l.conversions.p50)} / ${ms(l.conversions.max)} |`; }).join('\n')}
+| first focus → dictionary in (cold engine) | ${result.startup.focusToReadyMs} ms |
+| first key → first conversion (7 keys + Space, engine warm) | ${result.startup.firstKeyToConversionMs} ms |`);
