@@ -1041,19 +1041,23 @@ impl Session {
 /// right after its digits (`１２３４`): the other digit width (`1234`), with thousands separators
 /// (`１，２３４`), in kanji (`千二百三十四`, `一二三四`), as Mozc's number rewriter offers them
 /// ([`crate::lattice::number::styles`]); a form already among the candidates is not repeated.
+/// A day of the month (`にじゅうよっか`, [`crate::lattice::number::day`]) gets the same forms
+/// with 日 (`24日`, `二十四日`).
 fn add_number_styles(out: &mut Vec<String>, reading: &str, digits: crate::lattice::DigitWidth) {
     use crate::lattice::{number, DigitWidth};
-    let Some(v) = number::parse(reading) else {
-        return;
+    let (v, unit) = match (number::parse(reading), number::day(reading)) {
+        (Some(v), _) => (v, ""),
+        (None, Some(v)) => (v, "日"),
+        (None, None) => return,
     };
-    let own = digits.apply(&number::written(v));
+    let own = digits.apply(&format!("{}{unit}", number::written(v)));
     let other = match digits {
         DigitWidth::Full => DigitWidth::Half,
         DigitWidth::Half => DigitWidth::Full,
     };
     let styles = number::styles(v);
-    let forms = std::iter::once(other.apply(&number::written(v)))
-        .chain(styles.iter().map(|f| digits.apply(f)));
+    let forms = std::iter::once(other.apply(&format!("{}{unit}", number::written(v))))
+        .chain(styles.iter().map(|f| digits.apply(&format!("{f}{unit}"))));
     let at = out
         .iter()
         .position(|c| *c == own)

@@ -20,8 +20,8 @@ use fst::raw::{CompiledAddr, Output};
 /// `entry` value of unknown nodes.
 pub const UNKNOWN_ENTRY: u32 = u32::MAX;
 /// `entry` value of a number node: the reading parsed as a number ([`number::parse`]),
-/// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]), or as a decimal
-/// ([`number::decimal`]).
+/// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]), as a decimal
+/// ([`number::decimal`]) or as a day of the month (`24日`, [`number::day`]).
 pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
 /// `entry` values from here on are user words: `USER_ENTRY_BASE + i` is word `i` of the
 /// user dictionary ([`crate::user_dictionary`]).
@@ -311,9 +311,10 @@ impl Lattice {
         if node.entry == NUMBER_ENTRY {
             return match number::parse(reading) {
                 Some(v) => self.digits.apply(&number::written(v)),
-                None => match number::decimal(reading) {
-                    Some(d) => self.digits.apply(&d),
-                    None => reading.to_string(),
+                None => match (number::decimal(reading), number::day(reading)) {
+                    (Some(d), _) => self.digits.apply(&d),
+                    (None, Some(v)) => self.digits.apply(&format!("{}日", number::written(v))),
+                    (None, None) => reading.to_string(),
                 },
             };
         }
@@ -512,7 +513,10 @@ impl Lattice {
     fn add_numbers(&mut self, special: &SpecialIds, end: usize) {
         for begin in end.saturating_sub(MAX_NUMBER_CHARS)..end.saturating_sub(1) {
             let span = &self.reading[self.offsets[begin]..self.offsets[end]];
-            if number::parse(span).is_some() || number::decimal(span).is_some() {
+            if number::parse(span).is_some()
+                || number::decimal(span).is_some()
+                || number::day(span).is_some()
+            {
                 self.nodes.push(Node {
                     begin: begin as u16,
                     end: end as u16,

@@ -53,6 +53,26 @@ enum Tok {
     Big(u64),
 }
 
+/// The day of a reading that is a number ending in よっ followed by the day counter か
+/// (じゅうよっか, にじゅうよっか: the 14th, the 24th), written as one word `N日`: the counter
+/// alone (か) would also read as the question particle. A lone よっか is the dictionary's (四日,
+/// ４日).
+///
+/// ```
+/// use henkan::lattice::number::day;
+/// assert_eq!(day("にじゅうよっか"), Some(24));
+/// assert_eq!(day("じゅうよっか"), Some(14));
+/// assert_eq!(day("よっか"), None);
+/// assert_eq!(day("にじゅうよん"), None);
+/// ```
+pub fn day(reading: &str) -> Option<u64> {
+    let number = reading.strip_suffix('か')?;
+    if !number.ends_with("よっ") {
+        return None;
+    }
+    parse(number)
+}
+
 /// The value of a kana number reading made of at least two number words, or of one
 /// geminated form (いっ, ろっ, はっ, じゅっ, じっ) or one of じゅう, ひゃく, せん (the dictionary
 /// has digits for the single digits only), or `None`.
