@@ -6,7 +6,6 @@
 use crate::args::{model_path, read_bytes};
 use anyhow::{bail, Result};
 use henkan::fuzz::{key_storm, model_mutations, stream_chunkings, ProbeRate, Report};
-use henkan::model::Container;
 use henkan::Engine;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -65,7 +64,7 @@ pub fn run(model: &Option<PathBuf>, what: FuzzCommand) -> Result<()> {
             probe_every,
             reverse_every,
         } => {
-            let base = Container::from_bytes(bytes)?;
+            let base = Engine::from_bytes(bytes)?;
             let rate = ProbeRate {
                 probe_every,
                 reverse_every,

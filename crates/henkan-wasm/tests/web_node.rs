@@ -344,7 +344,7 @@ fn learning_is_shared_by_the_sessions_of_a_page() {
 #[wasm_bindgen_test]
 fn damaged_sections_never_panic_in_wasm32() {
     use henkan::fuzz::{model_mutations, stream_chunkings, ProbeRate};
-    let base = henkan::model::Container::from_bytes(MODEL.to_vec()).unwrap();
+    let base = Engine::from_bytes(MODEL.to_vec()).unwrap();
     let rate = ProbeRate {
         probe_every: 4,
         reverse_every: 1000,

@@ -144,29 +144,7 @@ impl Engine {
                 len: 0,
             });
         }
-        let neural = match (
-            container.section(SectionKind::Lstm),
-            container.section(SectionKind::LmVocab),
-        ) {
-            (Some(l), Some(v)) => {
-                let mut lm = NeuralLm::from_sections(l, v)?;
-                if let Some(b) = container.section(SectionKind::WordBias) {
-                    lm.bias = WordBias::from_section(b.as_ref())?;
-                }
-                if let Some(b) = container.section(SectionKind::PredictBias) {
-                    lm.predict_bias =
-                        crate::predict::adapt::from_section(b.as_ref(), lm.model.vocab)?;
-                }
-                if let Some(b) = container.section(SectionKind::LstmBackward) {
-                    lm.backward = Some(crate::lm::lstm::format::read_backward(b, &lm.model)?);
-                }
-                if let Some(b) = container.section(SectionKind::Coherence) {
-                    lm.coherence = Some(crate::lm::coherence::Coherence::from_section(b.as_ref())?);
-                }
-                Some(lm)
-            }
-            _ => None,
-        };
+        let neural = read_neural(&container)?;
         let ngram = match container.section(SectionKind::Ngram) {
             Some(s) => Some(NgramModel::from_section(s)?),
             None => None,
@@ -175,6 +153,56 @@ impl Engine {
         self.neural = neural;
         self.ngram = ngram;
         Ok(())
+    }
+
+    /// This engine with the first section of `kind` holding `bytes` (decoded), re-reading only
+    /// what reads that section, with the checks and the wiring of [`Engine::from_container`]
+    /// (an LM section is re-read only when the engine has its LMs). It costs one section's
+    /// reader instead of every one: the model-mutation fuzzing (`henkan fuzz model`) builds an
+    /// engine per mutation with it. [`Error::MissingSection`] when the model has no such
+    /// section.
+    pub fn with_section(&self, kind: SectionKind, bytes: Vec<u8>) -> Result<Engine> {
+        let container = self
+            .container
+            .replacing(kind, bytes)
+            .ok_or(Error::MissingSection(kind.name()))?;
+        let section = |k: SectionKind| container.require(k);
+        let mut e = Engine {
+            kanji: std::sync::OnceLock::new(),
+            ..self.clone()
+        };
+        match kind {
+            SectionKind::Meta => {}
+            SectionKind::LexiconIndex | SectionKind::LexiconPostings => {
+                e.lexicon = Lexicon::new(
+                    section(SectionKind::LexiconIndex)?,
+                    section(SectionKind::LexiconPostings)?,
+                )?;
+            }
+            SectionKind::Connection => e.connection = Connection::new(section(kind)?)?,
+            SectionKind::Segmenter => e.segmenter = Segmenter::new(section(kind)?)?,
+            SectionKind::Emoji => {
+                e.emoji = Some(EmojiTable::from_section(section(kind)?.as_ref())?)
+            }
+            SectionKind::Ngram if e.ngram.is_some() => {
+                e.ngram = Some(NgramModel::from_section(section(kind)?)?);
+            }
+            SectionKind::Lstm | SectionKind::LmVocab if e.neural.is_some() => {
+                e.neural = read_neural(&container)?;
+            }
+            _ => {
+                if let Some(lm) = &mut e.neural {
+                    read_lm_extra(lm, kind, section(kind)?)?;
+                }
+            }
+        }
+        e.container = container;
+        Ok(e)
+    }
+
+    /// The checked model container the engine reads.
+    pub fn container(&self) -> &Container {
+        &self.container
     }
 
     /// Each kanji's readings ([`crate::reverse`]), collected from the lexicon on first use.
@@ -375,4 +403,52 @@ mod tests {
             convert(&full, Scoring::Hybrid, READING)
         );
     }
+}
+
+/// The LSTM LM of a container with its `Lstm` and `LmVocab` sections (none without them), and
+/// the [`LM_EXTRAS`] it has.
+fn read_neural(container: &Container) -> Result<Option<NeuralLm>> {
+    let (Some(l), Some(v)) = (
+        container.section(SectionKind::Lstm),
+        container.section(SectionKind::LmVocab),
+    ) else {
+        return Ok(None);
+    };
+    let mut lm = NeuralLm::from_sections(l, v)?;
+    for kind in LM_EXTRAS {
+        if let Some(b) = container.section(kind) {
+            read_lm_extra(&mut lm, kind, b)?;
+        }
+    }
+    Ok(Some(lm))
+}
+
+/// The LM sections that [`read_lm_extra`] attaches to the LSTM LM.
+const LM_EXTRAS: [SectionKind; 4] = [
+    SectionKind::WordBias,
+    SectionKind::PredictBias,
+    SectionKind::LstmBackward,
+    SectionKind::Coherence,
+];
+
+/// Reads one of [`LM_EXTRAS`] into `lm` (another kind changes nothing).
+fn read_lm_extra(
+    lm: &mut NeuralLm,
+    kind: SectionKind,
+    b: crate::model::SectionBytes,
+) -> Result<()> {
+    match kind {
+        SectionKind::WordBias => lm.bias = WordBias::from_section(b.as_ref())?,
+        SectionKind::PredictBias => {
+            lm.predict_bias = crate::predict::adapt::from_section(b.as_ref(), lm.model.vocab)?;
+        }
+        SectionKind::LstmBackward => {
+            lm.backward = Some(crate::lm::lstm::format::read_backward(b, &lm.model)?);
+        }
+        SectionKind::Coherence => {
+            lm.coherence = Some(crate::lm::coherence::Coherence::from_section(b.as_ref())?);
+        }
+        _ => {}
+    }
+    Ok(())
 }

@@ -7,7 +7,6 @@
 mod common;
 
 use henkan::fuzz::{key_storm, model_mutations, stream_chunkings, ProbeRate, Report};
-use henkan::model::Container;
 
 fn assert_no_panic(what: &str, r: &Report) {
     assert!(r.cases > 0, "{what}: no cases ran");
@@ -20,7 +19,7 @@ fn assert_no_panic(what: &str, r: &Report) {
 
 #[test]
 fn damaged_sections_never_panic_the_engine() {
-    let base = Container::from_bytes(common::shipped_bytes()).unwrap();
+    let base = common::shipped_engine();
     let rate = ProbeRate {
         probe_every: 1,
         reverse_every: 40,

@@ -88,3 +88,32 @@ fn errors_read_well() {
         "model file is truncated: need 100 bytes, have 10"
     );
 }
+
+/// `Engine::with_section` re-reads one section with the checks of `Engine::from_container`:
+/// the same bytes give the same engine, a cut section the same refusal.
+#[test]
+fn with_section_reads_like_from_container() {
+    use henkan::model::Container;
+    let engine = shipped_engine();
+    let container = Container::from_bytes(shipped_bytes()).unwrap();
+    let text = |e: &Engine| {
+        let mut s = henkan::Session::new();
+        s.set_scoring(e.default_scoring(), Default::default());
+        s.convert_reading(e, "きしゃのきしゃがきしゃできしゃした")
+            .text()
+    };
+    let want = text(&engine);
+    for e in container.entries() {
+        let kind = e.kind.unwrap();
+        let bytes = container.section(kind).unwrap().as_ref().to_vec();
+        let same = engine.with_section(kind, bytes.clone()).unwrap();
+        assert_eq!(text(&same), want, "{}", kind.name());
+        let cut = bytes[..bytes.len() / 2].to_vec();
+        let whole = Engine::from_container(container.replacing(kind, cut.clone()).unwrap());
+        let one = engine.with_section(kind, cut);
+        assert_eq!(one.is_ok(), whole.is_ok(), "{}", kind.name());
+        if let (Err(a), Err(b)) = (one, whole) {
+            assert_eq!(a, b, "{}", kind.name());
+        }
+    }
+}
