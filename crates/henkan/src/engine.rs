@@ -254,6 +254,54 @@ impl Engine {
     }
 }
 
+/// The LSTM LM of a container with its `Lstm` and `LmVocab` sections (none without them), and
+/// the [`LM_EXTRAS`] it has.
+fn read_neural(container: &Container) -> Result<Option<NeuralLm>> {
+    let (Some(l), Some(v)) = (
+        container.section(SectionKind::Lstm),
+        container.section(SectionKind::LmVocab),
+    ) else {
+        return Ok(None);
+    };
+    let mut lm = NeuralLm::from_sections(l, v)?;
+    for kind in LM_EXTRAS {
+        if let Some(b) = container.section(kind) {
+            read_lm_extra(&mut lm, kind, b)?;
+        }
+    }
+    Ok(Some(lm))
+}
+
+/// The LM sections that [`read_lm_extra`] attaches to the LSTM LM.
+const LM_EXTRAS: [SectionKind; 4] = [
+    SectionKind::WordBias,
+    SectionKind::PredictBias,
+    SectionKind::LstmBackward,
+    SectionKind::Coherence,
+];
+
+/// Reads one of [`LM_EXTRAS`] into `lm` (another kind changes nothing).
+fn read_lm_extra(
+    lm: &mut NeuralLm,
+    kind: SectionKind,
+    b: crate::model::SectionBytes,
+) -> Result<()> {
+    match kind {
+        SectionKind::WordBias => lm.bias = WordBias::from_section(b.as_ref())?,
+        SectionKind::PredictBias => {
+            lm.predict_bias = crate::predict::adapt::from_section(b.as_ref(), lm.model.vocab)?;
+        }
+        SectionKind::LstmBackward => {
+            lm.backward = Some(crate::lm::lstm::format::read_backward(b, &lm.model)?);
+        }
+        SectionKind::Coherence => {
+            lm.coherence = Some(crate::lm::coherence::Coherence::from_section(b.as_ref())?);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -403,52 +451,4 @@ mod tests {
             convert(&full, Scoring::Hybrid, READING)
         );
     }
-}
-
-/// The LSTM LM of a container with its `Lstm` and `LmVocab` sections (none without them), and
-/// the [`LM_EXTRAS`] it has.
-fn read_neural(container: &Container) -> Result<Option<NeuralLm>> {
-    let (Some(l), Some(v)) = (
-        container.section(SectionKind::Lstm),
-        container.section(SectionKind::LmVocab),
-    ) else {
-        return Ok(None);
-    };
-    let mut lm = NeuralLm::from_sections(l, v)?;
-    for kind in LM_EXTRAS {
-        if let Some(b) = container.section(kind) {
-            read_lm_extra(&mut lm, kind, b)?;
-        }
-    }
-    Ok(Some(lm))
-}
-
-/// The LM sections that [`read_lm_extra`] attaches to the LSTM LM.
-const LM_EXTRAS: [SectionKind; 4] = [
-    SectionKind::WordBias,
-    SectionKind::PredictBias,
-    SectionKind::LstmBackward,
-    SectionKind::Coherence,
-];
-
-/// Reads one of [`LM_EXTRAS`] into `lm` (another kind changes nothing).
-fn read_lm_extra(
-    lm: &mut NeuralLm,
-    kind: SectionKind,
-    b: crate::model::SectionBytes,
-) -> Result<()> {
-    match kind {
-        SectionKind::WordBias => lm.bias = WordBias::from_section(b.as_ref())?,
-        SectionKind::PredictBias => {
-            lm.predict_bias = crate::predict::adapt::from_section(b.as_ref(), lm.model.vocab)?;
-        }
-        SectionKind::LstmBackward => {
-            lm.backward = Some(crate::lm::lstm::format::read_backward(b, &lm.model)?);
-        }
-        SectionKind::Coherence => {
-            lm.coherence = Some(crate::lm::coherence::Coherence::from_section(b.as_ref())?);
-        }
-        _ => {}
-    }
-    Ok(())
 }
