@@ -5,7 +5,7 @@
 //!
 //! *Model mutations* are structured: a section of a checked model is changed *inside* (bytes
 //! flipped, header words set to extreme values, cut, extended, ranges zeroed or copied) and
-//! handed to the engine as if its CRC-32 were right ([`Container::replacing`]), because random
+//! handed to the engine as if its CRC-32 were right ([`Engine::with_section`]), because random
 //! damage to a file never gets past the checksums. An engine that loads is then exercised by
 //! [`probe`]: conversions, candidates and predictions in every engine it offers.
 
