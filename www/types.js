@@ -46,6 +46,8 @@
  * @property {SegmentView[]} segments
  * @property {'direct' | 'hiragana'} mode
  * @property {'direct' | 'precomposition' | 'composing' | 'converting' | 'suggesting'} state
+ * @property {boolean} [refused] the key's character was refused: the composition is full and the
+ *   caret at its start (the widget shows it)
  */
 
 /**

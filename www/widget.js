@@ -83,6 +83,9 @@ import { rootOf, activeIn } from './widget/root.js';
 const fields = new WeakMap();
 let nextId = 0;
 
+/** What the live region says when a key is refused because the composition is full. */
+const REFUSED_MESSAGE = '入力中の文字数が上限です。確定してから続けてください';
+
 /**
  * Attaches the IME to a field. Password fields, other input types and the hidden textareas of
  * editors that draw their own text (CodeMirror 5, Monaco, Ace: keymap.js `HIDDEN_INPUT_EDITORS`)
@@ -120,6 +123,17 @@ export function attach(el, options) {
     const where = preedit.end();
     if (where) committer.range = where;
   });
+  /** The output whose refusal was shown (a render of the same output shows nothing more). */
+  let signalled = /** @type {import('./types.js').ImeOutput | null} */ (null);
+  /** The composition is full and the key was refused: a red wavy underline for a moment, and
+   * the live region says why. */
+  let refusedTimer = /** @type {ReturnType<typeof setTimeout> | null} */ (null);
+  const refusedSign = () => {
+    preedit.runs.classList.add('henkan-refused');
+    announcer.say(REFUSED_MESSAGE);
+    if (refusedTimer !== null) clearTimeout(refusedTimer);
+    refusedTimer = setTimeout(() => preedit.runs.classList.remove('henkan-refused'), 800);
+  };
   /** Draws the preedit, the candidate window, the suggestions and the indicator. */
   const render = () => {
     const out = keys.last;
@@ -130,7 +144,11 @@ export function attach(el, options) {
     candidates.render(showPreedit && out ? out.candidates : null);
     suggestions.render(false);
     indicator.render(el, focused && options.indicator !== false, ime, keys.enabled);
-    announcer.render(showPreedit ? out : null);
+    if (!out?.refused) announcer.render(showPreedit ? out : null);
+    else if (out !== signalled) {
+      signalled = out;
+      refusedSign();
+    }
   };
   const keys = new (options.KeyHandler ?? KeyHandler)(el, options, committer, render);
   const suggestions = new SuggestionList(el, kind, id, preedit, aria, () => keys.suggestionView());

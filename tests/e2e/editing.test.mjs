@@ -484,3 +484,28 @@ test('a strict Content-Security-Policy (no inline style, wasm-unsafe-eval only):
   assert.deepEqual(violations, []);
   await page.close();
 });
+
+test('a full composition: typing commits its head; with the caret at its start the key is refused, visibly', async () => {
+  const { page, errors } = await fields();
+  await page.click('#ta');
+  // 300 あ: past the 256-character limit the converted head goes into the field.
+  await page.keyboard.type('a'.repeat(300), { delay: 0 });
+  const field = await page.$eval('#ta', (el) => /** @type {HTMLTextAreaElement} */ (el).value);
+  assert.ok(field.length > 0, 'a head was committed');
+  const composed = await page.$eval('.henkan-preedit-runs', (el) => el.textContent ?? '');
+  assert.equal(field.length + composed.length, 300, 'no character lost');
+  // Fill the composition up again, move to its start and type: refused, shown and said.
+  await page.keyboard.type('a'.repeat(256 - composed.length), { delay: 0 });
+  await page.keyboard.press('Home');
+  const before = await page.$eval('.henkan-preedit-runs', (el) => el.textContent ?? '');
+  assert.equal(before.length, 256);
+  await page.keyboard.press('k');
+  await page.keyboard.press('a');
+  const after = await page.$eval('.henkan-preedit-runs', (el) => ({ text: el.textContent ?? '', refused: el.classList.contains('henkan-refused') }));
+  assert.equal(after.text, before);
+  assert.ok(after.refused, 'the preedit shows the refusal');
+  const said = await page.$eval('[role=status]', (el) => el.textContent ?? '');
+  assert.match(said, /上限/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

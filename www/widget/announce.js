@@ -27,4 +27,14 @@ export class Announcer {
     this.said = text;
     this.el.textContent = text;
   }
+
+  /**
+   * Says a one-off message (said again the next time too).
+   * @param {string} text
+   */
+  say(text) {
+    this.said = text;
+    this.el.textContent = '';
+    this.el.textContent = text;
+  }
 }

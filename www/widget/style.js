@@ -20,6 +20,7 @@ export const CSS = `
 .henkan-preedit-overlay .henkan-preedit-runs span:not(.henkan-focused) { background: var(--henkan-overlay-bg, #fff); }
 .henkan-preedit-runs span { text-decoration: underline dotted 1px; text-underline-offset: 0.18em; }
 .henkan-preedit-runs span.henkan-converted { text-decoration: underline solid 1px; }
+.henkan-preedit-runs.henkan-refused span { text-decoration: underline wavy 2px #c00; }
 .henkan-preedit-runs span.henkan-focused { text-decoration: underline solid 3px; background: var(--henkan-focused-segment-bg, #cfe0ff); color: var(--henkan-fg, #111); }
 .henkan-preedit-runs span.henkan-caret { display: inline-block; width: 0; height: 1.15em; margin-right: -1px; vertical-align: text-bottom;
   border-left: 1px solid currentColor; text-decoration: none; animation: henkan-blink 1.06s steps(1) infinite; }

@@ -181,6 +181,10 @@ pub struct ImeOutput {
     pub mode: Mode,
     /// The state after the key.
     pub state: State,
+    /// The key's character was refused: the composition holds [`MAX_COMPOSITION_CHARS`] and
+    /// the caret is at its start, so no head could be committed to make room (the widget shows
+    /// it). Typing with the caret further on commits the head instead.
+    pub refused: bool,
 }
 
 /// What the state machine needs of the composer and converter.
@@ -595,6 +599,9 @@ pub struct Machine {
     /// What was committed lately, as (text, reading), newest last: reconverting such text
     /// reads it back exactly.
     recent: Vec<(String, String)>,
+    /// The key's character was refused: the composition is full and nothing before the caret
+    /// could be committed ([`ImeOutput::refused`]).
+    refused: bool,
 }
 
 /// The longest composition, in characters of the preedit, as in Mozc (`kMaxPreeditLength`,
@@ -622,6 +629,7 @@ impl Default for Machine {
             sugg: Suggestions::default(),
             predict_next: false,
             recent: Vec::new(),
+            refused: false,
         }
     }
 }
@@ -1098,6 +1106,8 @@ impl Machine {
                 // limit.
                 if !full || self.commit_head(b, out) {
                     type_char(b, c, ev.shift);
+                } else {
+                    self.refused = true;
                 }
             }
             Key::Space | Key::Convert => self.start_conversion(b),
@@ -1295,6 +1305,7 @@ impl Machine {
             segments: Vec::new(),
             mode,
             state,
+            refused: std::mem::take(&mut self.refused),
         };
         if let Some(conv) = &self.conv {
             let mut pos = 0;

@@ -574,6 +574,7 @@ fn a_full_composition_commits_only_before_the_caret() {
     }
     let out = press(&mut m, &mut b, "y", 0);
     // The 10 before the caret, as 5 segments of 2.
+    assert!(!out.refused);
     assert_eq!(out.committed, "XXXXXXXXXX");
     assert_eq!(out.preedit.text, format!("y{}", &text[10..]));
     assert_eq!(out.preedit.cursor, 1);
@@ -591,7 +592,9 @@ fn a_full_composition_commits_only_before_the_caret() {
     let full = b.input.clone();
     press(&mut m, &mut b, "Home", 0);
     let out = press(&mut m, &mut b, "v", 0);
-    assert!(out.consumed);
+    assert!(out.consumed && out.refused);
     assert_eq!(out.committed, "");
     assert_eq!(out.preedit.text, full);
+    // the sign lasts one key
+    assert!(!press(&mut m, &mut b, "End", 0).refused);
 }
