@@ -77,8 +77,10 @@ export { HenkanIme, ModelIntegrityError, MODEL_INFO, CACHE_NAME };
  * @property {Event} learning what was learned or the user dictionary changed
  * @property {CustomEvent<ModelSourceEvent>} model where the model came from (the cache or the
  *   network), whether a cached copy was discarded, the time of the SHA-256 checks
- * @property {CustomEvent<{stored: boolean}>} modelstored a downloaded model was checked and put in
- *   the cache (`stored: false`: the cache refused it, e.g. over quota)
+ * @property {CustomEvent<{stored: boolean, decoded: boolean}>} modelstored a downloaded model was
+ *   checked and put in the cache (`decoded: false`), or the decoded copy of a checked model that
+ *   loaded whole was (`decoded: true`, when the page is idle after the load; a visit that loaded
+ *   the decoded copy stores nothing). `stored: false`: the cache refused it, e.g. over quota
  */
 
 /** @type {Required<Pick<PageOptions, 'cache' | 'engine'>> & PageOptions} */
@@ -143,11 +145,15 @@ export function load(options) {
   const modelUrl = page.modelUrl ?? new URL('../models/henkan.henkan', import.meta.url);
   const wasmUrl = page.wasmUrl ?? new URL('../pkg/henkan_bg.wasm', import.meta.url);
   const info = page.modelInfo === undefined ? MODEL_INFO : page.modelInfo;
+  let decoded = false; // the last model came from the decoded copy: nothing to store
   const fetch = cachedModelFetch({
     info,
     cache: page.cache,
-    onSource: (detail) => ime.dispatchEvent(new CustomEvent('model', { detail })),
-    onStored: (stored) => ime.dispatchEvent(new CustomEvent('modelstored', { detail: { stored } })),
+    onSource: (detail) => {
+      decoded = detail.decoded;
+      ime.dispatchEvent(new CustomEvent('model', { detail }));
+    },
+    onStored: (stored) => ime.dispatchEvent(new CustomEvent('modelstored', { detail: { stored, decoded: false } })),
   });
   loading = (async () => {
     /** @type {WasmModule} */
@@ -161,9 +167,34 @@ export function load(options) {
       ime.dispatchEvent(new Event('status'));
       return false;
     }
-    return ime.load({ module, modelUrl, wasmUrl, fetch, maxModelBytes: page.maxModelBytes });
+    const ok = await ime.load({ module, modelUrl, wasmUrl, fetch, maxModelBytes: page.maxModelBytes, retry: () => fetch.discardDecoded() });
+    if (ok && ime.lm === 'ready' && !decoded) storeDecoded(ime, fetch);
+    return ok;
   })();
   return loading;
+}
+
+/**
+ * Keeps the decoded copy of a model that loaded whole and matched its SHA-256 (the fetch knows
+ * whether it did), once the page is idle: a later visit loads it without decoding (model-cache.js).
+ * @param {HenkanIme} ime
+ * @param {import('./model-cache.js').ModelFetch} fetch
+ */
+function storeDecoded(ime, fetch) {
+  const idle = globalThis.requestIdleCallback ?? ((/** @type {() => void} */ f) => setTimeout(f, 50));
+  idle(async () => {
+    const handle = ime.handle;
+    if (!handle || ime.lm !== 'ready') return;
+    /** @type {number} */
+    let count;
+    try {
+      count = handle.storedCopyParts();
+    } catch {
+      return;
+    }
+    const stored = await fetch.storeDecoded(count, (i) => /** @type {Uint8Array<ArrayBuffer>} */ (handle.storedCopyPart(i)));
+    ime.dispatchEvent(new CustomEvent('modelstored', { detail: { stored, decoded: true } }));
+  });
 }
 
 /**

@@ -129,7 +129,11 @@ export class HenkanIme extends EventTarget {
    * (`error`: the download was cancelled); after it the classic engine stays (`lm` is `failed`).
    * `maxModelBytes` refuses a longer model (default 256 MiB, `MAX_MODEL_BYTES` in loader.js).
    * `fetch` replaces the global fetch for the model (model-cache.js: from the Cache API, checked).
-   * @param {{module: WasmModule, modelUrl: string | URL, wasmUrl?: string | URL, signal?: AbortSignal, maxModelBytes?: number, fetch?: typeof fetch}} opts
+   * `retry` is asked once when the model from the first response did not load (its core, or
+   * its LM part after the classic engine was built): resolving `true` streams the model again
+   * from a new fetch, and the page sees one load (model-cache.js: a decoded copy that failed
+   * its CRC-32s, discarded, then the compressed copy).
+   * @param {{module: WasmModule, modelUrl: string | URL, wasmUrl?: string | URL, signal?: AbortSignal, maxModelBytes?: number, fetch?: typeof fetch, retry?: (error: unknown) => Promise<boolean>}} opts
    * @returns {Promise<boolean>} whether the IME is ready (false also when it was disposed meanwhile)
    */
   async load(opts) {
@@ -187,26 +191,50 @@ export class HenkanIme extends EventTarget {
           }
         },
       };
-      const { info, lmError } = await streamModel(opts.modelUrl, sink, () => /** @type {WebAssembly.Memory} */ (this.memory), {
-        signal,
-        fetch: () => response,
-        maxBytes: opts.maxModelBytes,
-        onCore: (core) => {
-          this.engines = core.engines;
-          this.engine = core.defaultEngine;
-          this.restoring = this.#restoreLearning(handle);
-          this.timing.coreAt = performance.now();
-          this.#setStatus('ready');
-        },
-        onProgress: (p) => {
-          this.modelBytes = p.loaded;
-          // At most one event per frame: a fast download delivers hundreds of chunks.
-          const now = performance.now();
-          if (now - lastProgress < 16 && p.loaded !== p.total) return;
-          lastProgress = now;
-          this.dispatchEvent(new CustomEvent('progress', { detail: p }));
-        },
-      });
+      const stream = (/** @type {Promise<Response>} */ res) =>
+        streamModel(opts.modelUrl, sink, () => /** @type {WebAssembly.Memory} */ (this.memory), {
+          signal,
+          fetch: () => res,
+          maxBytes: opts.maxModelBytes,
+          onCore,
+          onProgress,
+        });
+      /** @param {ModelInfo} core */
+      const onCore = (core) => {
+        this.engines = core.engines;
+        if (this.status === 'ready') return; // built again by a retry: the page keeps its state
+        this.engine = core.defaultEngine;
+        this.restoring = this.#restoreLearning(handle);
+        this.timing.coreAt = performance.now();
+        this.#setStatus('ready');
+      };
+      /** @param {Progress} p */
+      const onProgress = (p) => {
+        this.modelBytes = p.loaded;
+        // At most one event per frame: a fast download delivers hundreds of chunks.
+        const now = performance.now();
+        if (now - lastProgress < 16 && p.loaded !== p.total) return;
+        lastProgress = now;
+        this.dispatchEvent(new CustomEvent('progress', { detail: p }));
+      };
+      const again = async (/** @type {unknown} */ error) => !signal.aborted && (await opts.retry?.(error)) === true && !signal.aborted;
+      const streamAgain = () => stream(prefetch(opts.modelUrl, { signal, fetch: opts.fetch }));
+      /** @type {import('./loader.js').StreamResult} */
+      let result;
+      try {
+        result = await stream(response);
+      } catch (e) {
+        if (!(await again(e))) throw e;
+        result = await streamAgain();
+      }
+      if (result.lmError && (await again(result.lmError))) {
+        const classic = result.info;
+        result = await streamAgain().catch((e) => {
+          if (!handle.isLoaded()) throw e; // the retry broke the classic engine too
+          return { info: classic, lmError: e instanceof Error ? e.message : String(e) };
+        });
+      }
+      const { info, lmError } = result;
       if (generation !== this.#generation) return false; // disposed as the last bytes came
       this.engines = info.engines;
       this.engine = handle.defaultEngine();

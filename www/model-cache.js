@@ -20,6 +20,17 @@
 // ends with that error after the core was handed out: the classic engine stays, `lm` is `failed`.
 // Only a copy that matched is stored.
 //
+// The decoded copy: once a checked model has loaded, the page stores beside it a copy with every
+// section decoded (`storeDecoded`: the container written by the wasm handle, every section stored
+// as it is, with a CRC-32 each). A later visit streams that copy into wasm without decoding
+// anything and without the SHA-256 (`source: 'cache', decoded: true`). It is stored only from a
+// model that matched its SHA-256 in this page, under a key that carries that SHA-256, and read
+// back through the container's CRC-32s (the table's and every section's), which catch what damages
+// a stored file: so what the engine is built from is still the model the build recorded. A copy
+// that fails them (or is cut short) is deleted by `discardDecoded` and the load starts over from
+// the compressed copy, checked by SHA-256 (HenkanIme.load's `retry`), without the page seeing an
+// error.
+//
 // Without SubtleCrypto or the Cache API (an insecure context: plain http on a host other than
 // localhost) the model is fetched as it is, unchecked and not stored; the container's CRC-32s
 // still catch damage (docs/model-format.md).
@@ -37,6 +48,8 @@
  * @typedef {object} ModelSourceEvent what {@link cachedModelFetch} did for one load
  * @property {'cache' | 'network' | 'unchecked'} source where the bytes came from (`unchecked`:
  *   fetched without a check, where SubtleCrypto is missing or no `ModelInfo` was given)
+ * @property {boolean} decoded the bytes are the decoded copy (from the cache, checked by the
+ *   container's CRC-32s as they load, no SHA-256)
  * @property {boolean} discarded a cached copy was there and failed its check (it was deleted)
  * @property {number} attempts downloads made (0 from the cache)
  * @property {number} checkMs time spent in SHA-256
@@ -54,6 +67,20 @@
  * @property {(stored: boolean) => void} [onStored] after a checked download was put in the cache
  *   (`false`: storing failed, e.g. over quota)
  */
+
+/**
+ * @typedef {object} ModelFetchExtras what {@link cachedModelFetch}'s fetch offers besides fetching
+ * @property {() => Promise<boolean>} discardDecoded the model from the last response did not load:
+ *   if that response was the decoded copy, deletes it, makes the next fetch skip it and resolves
+ *   `true` (fetch again); otherwise `false`
+ * @property {(count: number, part: (i: number) => Uint8Array<ArrayBuffer>) => Promise<boolean>} storeDecoded
+ *   stores the decoded copy of the model the last response held, given its parts in order (the
+ *   wasm handle's `storedCopyParts()` and `storedCopyPart(i)`), taken one at a time; only after
+ *   a response whose model matched its SHA-256 (resolves `false` otherwise, or when the cache
+ *   refused it)
+ */
+
+/** @typedef {typeof fetch & ModelFetchExtras} ModelFetch */
 
 /** The Cache API cache that holds models (one entry per model URL and SHA-256). */
 export const CACHE_NAME = 'henkan-ime-model';
@@ -94,27 +121,55 @@ export function cacheKey(url, sha256) {
 }
 
 /**
- * A `fetch` for `HenkanIme.load({fetch})`: the model from the cache when it is there and intact,
- * else downloaded behind the two gates (see the top of this file) and stored once checked.
+ * The cache key of a model's decoded copy ({@link cachedModelFetch}): the model's key with
+ * `henkan-copy=decoded`.
+ * @param {string | URL} url
+ * @param {string} sha256 the SHA-256 of the model (the compressed file the copy was made from)
+ */
+export function decodedCacheKey(url, sha256) {
+  const key = new URL(cacheKey(url, sha256));
+  key.searchParams.set('henkan-copy', 'decoded');
+  return key.href;
+}
+
+/**
+ * A `fetch` for `HenkanIme.load({fetch})`: the model from the cache when it is there and intact
+ * (its decoded copy first), else downloaded behind the two gates (see the top of this file) and
+ * stored once checked. Its `discardDecoded` and `storeDecoded` handle the decoded copy.
  * @param {CachedFetchOptions} options
- * @returns {typeof fetch}
+ * @returns {ModelFetch}
  */
 export function cachedModelFetch(options) {
   const net = options.fetch ?? ((input, init) => fetch(input, init));
   const subtle = options.subtle === undefined ? globalThis.crypto?.subtle ?? null : options.subtle;
   const storage = options.cache === false ? null : options.caches === undefined ? globalThis.caches ?? null : options.caches;
   const info = options.info;
-  return /** @type {typeof fetch} */ (
+  /** The last response: its cache, the decoded copy's key if it was that copy, whether its model matched. */
+  const last = { cache: /** @type {Cache | null} */ (null), decodedKey: '', url: '', checked: false };
+  let skipDecoded = false;
+  let discardedDecoded = false;
+  const fetchModel = /** @type {typeof fetch} */ (
     async (input, init) => {
       const url = input instanceof Request ? input.url : String(input);
+      Object.assign(last, { cache: null, decodedKey: '', url, checked: false });
       if (!info || !subtle) {
-        options.onSource?.({ source: 'unchecked', discarded: false, attempts: 1, checkMs: 0 });
+        options.onSource?.({ source: 'unchecked', decoded: false, discarded: false, attempts: 1, checkMs: 0 });
         return net(input, init);
       }
       const key = cacheKey(url, info.sha256);
       /** @type {Cache | null} */
       const cache = storage ? await storage.open(options.cacheName ?? CACHE_NAME).catch(() => null) : null;
-      let discarded = false;
+      last.cache = cache;
+      let discarded = discardedDecoded;
+      if (cache && !skipDecoded) {
+        const decodedKey = decodedCacheKey(url, info.sha256);
+        const copy = await cache.match(decodedKey).catch(() => undefined);
+        if (copy?.body) {
+          last.decodedKey = decodedKey;
+          options.onSource?.({ source: 'cache', decoded: true, discarded: false, attempts: 0, checkMs: 0 });
+          return copy;
+        }
+      }
       const hit = cache ? await cache.match(key).catch(() => undefined) : undefined;
       if (hit) {
         const t = performance.now();
@@ -122,8 +177,9 @@ export function cachedModelFetch(options) {
         const ok = bytes.length === info.bytes && (await sha256Hex(subtle, bytes)) === info.sha256;
         const checkMs = performance.now() - t;
         if (ok) {
-          options.onSource?.({ source: 'cache', discarded: false, attempts: 0, checkMs });
-          return new Response(bytes, { status: 200, headers: modelHeaders(info) });
+          last.checked = true;
+          options.onSource?.({ source: 'cache', decoded: false, discarded, attempts: 0, checkMs });
+          return new Response(bytes, { status: 200, headers: modelHeaders(info.bytes) });
         }
         discarded = true;
         await cache?.delete(key).catch(() => false);
@@ -131,34 +187,75 @@ export function cachedModelFetch(options) {
       const res = await net(input, init);
       if (!res.ok || !res.body) return res;
       const body = checkedBody(res, () => net(input, { ...init, cache: 'reload' }), subtle, info, url, (attempts, checkMs, bytes) => {
-        options.onSource?.({ source: 'network', discarded, attempts, checkMs });
-        if (cache) store(cache, key, bytes, info).then((ok) => options.onStored?.(ok));
+        last.checked = true;
+        options.onSource?.({ source: 'network', decoded: false, discarded, attempts, checkMs });
+        if (cache) store(cache, key, new Response(bytes, { headers: modelHeaders(info.bytes) })).then((ok) => options.onStored?.(ok));
       });
-      return new Response(body, { status: 200, statusText: res.statusText, headers: modelHeaders(info) });
+      return new Response(body, { status: 200, statusText: res.statusText, headers: modelHeaders(info.bytes) });
     }
   );
+  return Object.assign(fetchModel, {
+    async discardDecoded() {
+      if (!last.decodedKey) return false;
+      skipDecoded = true;
+      discardedDecoded = true;
+      await last.cache?.delete(last.decodedKey).catch(() => false);
+      last.decodedKey = '';
+      return true;
+    },
+    /**
+     * @param {number} count
+     * @param {(i: number) => Uint8Array<ArrayBuffer>} part
+     */
+    async storeDecoded(count, part) {
+      const { cache, checked, url } = last;
+      if (!cache || !checked || !info) return false;
+      try {
+        // One part at a time, each into the Blob at once (the browser keeps a Blob's parts off
+        // the JS heap), with a pause between parts so the page stays responsive.
+        let blob = new Blob([]);
+        for (let i = 0; i < count; i++) {
+          blob = new Blob([blob, part(i)]);
+          await new Promise((r) => setTimeout(r, 0));
+        }
+        return await store(cache, decodedCacheKey(url, info.sha256), new Response(blob, { headers: modelHeaders(blob.size) }));
+      } catch {
+        return false;
+      }
+    },
+  });
 }
 
-/** @param {ModelInfo} info */
-const modelHeaders = (info) => ({ 'Content-Type': 'application/octet-stream', 'Content-Length': String(info.bytes) });
+/** @param {number} bytes */
+const modelHeaders = (bytes) => ({ 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes) });
 
 /**
- * Puts a checked model in the cache and deletes the entries of other versions at the same URL.
+ * The model URL a cache key stands for, and which copy it is.
+ * @param {string} key
+ */
+function keyParts(key) {
+  const url = new URL(key);
+  const copy = url.searchParams.get('henkan-copy') ?? '';
+  url.searchParams.delete('henkan-sha256');
+  url.searchParams.delete('henkan-copy');
+  return { base: url.href, copy };
+}
+
+/**
+ * Puts a checked model (or its decoded copy) in the cache and deletes the entries of other
+ * versions at the same URL (both copies of each).
  * @param {Cache} cache
  * @param {string} key
- * @param {Uint8Array<ArrayBuffer>} bytes
- * @param {ModelInfo} info
+ * @param {Response} res
  * @returns {Promise<boolean>} whether it was stored
  */
-async function store(cache, key, bytes, info) {
+async function store(cache, key, res) {
   try {
-    await cache.put(key, new Response(bytes, { headers: modelHeaders(info) }));
-    const base = new URL(key);
-    base.searchParams.delete('henkan-sha256');
+    await cache.put(key, res);
+    const sha = new URL(key).searchParams.get('henkan-sha256');
+    const { base } = keyParts(key);
     for (const old of await cache.keys()) {
-      const url = new URL(old.url);
-      url.searchParams.delete('henkan-sha256');
-      if (url.href === base.href && old.url !== key) await cache.delete(old);
+      if (keyParts(old.url).base === base && new URL(old.url).searchParams.get('henkan-sha256') !== sha) await cache.delete(old);
     }
     return true;
   } catch {

@@ -118,6 +118,10 @@
  * @property {(session: number, on: boolean) => void} setLearning
  * @property {() => number} memoryBytes
  * @property {() => HeapStats} heapStats
+ * @property {() => number} storedCopyParts prepares the decoded copy of the loaded model (every
+ *   section stored as it is, with its CRC-32), returns how many parts `storedCopyPart` hands out
+ * @property {(i: number) => Uint8Array} storedCopyPart part `i` of that copy (a copy outside wasm
+ *   memory): the parts in order are the file
  * @property {() => void} [free] releases the handle's memory (wasm-bindgen; `HenkanIme.dispose`)
  */
 

@@ -1,7 +1,8 @@
 // The one-line API (www/henkan-ime.js) in Chromium, in the repository's layout: fields attached
 // by a `data-henkan` attribute and inside `<henkan-ime>`, nothing downloaded before the first
-// focus, one engine for every field, the model from the Cache API on the next visit, and a
-// damaged cached copy discarded and downloaded again.
+// focus, one engine for every field, the model from the Cache API on the next visit, a damaged
+// cached copy discarded and downloaded again, and the decoded copy: stored after a checked load,
+// used by the next visit, and discarded when damaged without the load failing.
 //
 //   node --test tests/e2e/henkan-ime.test.mjs        (after `make wasm`; the shipped model)
 import { test } from 'node:test';
@@ -36,7 +37,9 @@ async function open(html) {
       w.henkanApi = api;
       w.modelEvents = [];
       api.getIme().addEventListener('model', (/** @type {any} */ e) => w.modelEvents.push(e.detail));
-      api.getIme().addEventListener('modelstored', (/** @type {any} */ e) => w.modelEvents.push({ stored: e.detail.stored }));
+      api.getIme().addEventListener('modelstored', (/** @type {any} */ e) => w.modelEvents.push({ stored: e.detail.stored, decoded: e.detail.decoded }));
+      w.statuses = [];
+      api.getIme().addEventListener('status', () => w.statuses.push(api.getIme().status));
     },
     [html, MODEL, SHIPPED],
   );
@@ -109,6 +112,84 @@ test('data-henkan and <henkan-ime> fields convert; nothing loads before the firs
   await page.close();
 });
 
+/**
+ * Waits until the page has stored the decoded copy (a visit whose model matched its SHA-256).
+ * @param {import('playwright-core').Page} page
+ */
+async function decodedStored(page) {
+  await page.waitForFunction(() => /** @type {any} */ (window).modelEvents.some((/** @type {any} */ e) => e.stored === true && e.decoded === true), null, { timeout: 30000 });
+}
+
+/**
+ * Flips one byte of a cached entry, counted from its end.
+ * @param {import('playwright-core').Page} page
+ * @param {boolean} decoded which copy: the decoded one (`henkan-copy=decoded`) or the compressed one
+ * @param {number} fromEnd
+ */
+async function damage(page, decoded, fromEnd) {
+  await page.evaluate(
+    async ([decoded, fromEnd]) => {
+      const cache = await caches.open('henkan-ime-model');
+      const key = (await cache.keys()).find((k) => k.url.includes('henkan-copy=decoded') === decoded);
+      if (!key) throw new Error('no such copy in the cache');
+      const bytes = new Uint8Array(await (/** @type {Response} */ (await cache.match(key))).arrayBuffer());
+      bytes[bytes.length - Number(fromEnd)] ^= 1;
+      await cache.put(key, new Response(bytes, { headers: { 'Content-Length': String(bytes.length) } }));
+    },
+    [decoded, fromEnd],
+  );
+}
+
+test('a warm visit loads the decoded copy; a damaged one is discarded, the load goes on from the compressed copy', { skip: !SHIPPED && 'another model than the shipped one' }, async () => {
+  const html = '<textarea id="a" data-henkan></textarea>';
+  // A first visit stores the model and, once idle, its decoded copy (an earlier test may have).
+  let v = await open(html);
+  await v.page.click('#a');
+  assert.equal(await ready(v.page), 'ready');
+  const first = await v.page.evaluate(() => /** @type {any} */ (window).modelEvents[0]);
+  if (!first.decoded) await decodedStored(v.page);
+  await v.page.close();
+
+  v = await open(html);
+  await v.page.click('#a');
+  assert.equal(await ready(v.page), 'ready');
+  assert.deepEqual(v.modelRequests, []);
+  const events = () => v.page.evaluate(() => /** @type {any} */ (window).modelEvents.map((/** @type {any} */ e) => [e.source ?? 'stored', e.decoded, e.discarded ?? e.stored]));
+  assert.deepEqual(await events(), [['cache', true, false]]);
+  assert.equal(await v.page.evaluate(() => /** @type {any} */ (window).henkanApi.getIme().lm), 'ready');
+  await convert(v.page, 'henkan');
+  assert.equal(await v.page.inputValue('#a'), '変換');
+  await v.page.close();
+
+  // A byte of the decoded copy's core (the Connection section, near the start), then one of its
+  // LM part (near the end): each time the visit converts, the language models load, nothing is
+  // downloaded, the page never sees an error, and the decoded copy is made again.
+  for (const [where, fromEnd] of /** @type {[string, number][]} */ ([['core', 20_000_000], ['LM part', 100_000]])) {
+    v = await open(html);
+    await damage(v.page, true, fromEnd);
+    await v.page.click('#a');
+    assert.equal(await ready(v.page), 'ready', where);
+    assert.equal(await v.page.evaluate(() => /** @type {any} */ (window).henkanApi.getIme().lm), 'ready', where);
+    const statuses = await v.page.evaluate(() => /** @type {any} */ (window).statuses);
+    assert.ok(!statuses.includes('error') && statuses.at(-1) === 'ready', `${where}: ${statuses}`);
+    assert.deepEqual(v.modelRequests, [], where);
+    await convert(v.page, 'henkan');
+    assert.equal(await v.page.inputValue('#a'), '変換', where);
+    await decodedStored(v.page);
+    assert.deepEqual(
+      await events(),
+      [
+        ['cache', true, false],
+        ['cache', false, true],
+        ['stored', true, true],
+      ],
+      where,
+    );
+    assert.deepEqual(v.errors, [], where);
+    await v.page.close();
+  }
+});
+
 test('the next visit reads the model from the cache; a damaged copy is discarded and downloaded again', { skip: !SHIPPED && 'another model than the shipped one' }, async () => {
   const html = '<textarea id="a" data-henkan></textarea>';
   // A first visit stores the model (the test above may have already).
@@ -116,19 +197,26 @@ test('the next visit reads the model from the cache; a damaged copy is discarded
   await v.page.click('#a');
   assert.equal(await ready(v.page), 'ready');
   await v.page.waitForFunction(() => /** @type {any} */ (window).modelEvents.some((/** @type {any} */ e) => e.source === 'cache' || 'stored' in e));
+  // Without its decoded copy, the next visit reads the compressed one, checked by SHA-256.
+  await v.page.evaluate(async () => {
+    const cache = await caches.open('henkan-ime-model');
+    for (const key of await cache.keys()) if (key.url.includes('henkan-copy=decoded')) await cache.delete(key);
+  });
   await v.page.close();
 
   v = await open(html);
   await v.page.click('#a');
   assert.equal(await ready(v.page), 'ready');
   assert.deepEqual(v.modelRequests, []);
-  assert.deepEqual(await v.page.evaluate(() => /** @type {any} */ (window).modelEvents.map((/** @type {any} */ e) => e.source)), ['cache']);
+  assert.deepEqual(await v.page.evaluate(() => /** @type {any} */ (window).modelEvents.map((/** @type {any} */ e) => [e.source, e.decoded])), [['cache', false]]);
   await convert(v.page, 'henkan');
   assert.equal(await v.page.inputValue('#a'), '変換');
-  // Damage the cached copy: one byte of the LM part.
+  await decodedStored(v.page);
+  // Damage the compressed copy (one byte of the LM part) and drop the decoded one.
   await v.page.evaluate(async () => {
     const cache = await caches.open('henkan-ime-model');
-    const [key] = await cache.keys();
+    for (const key of await cache.keys()) if (key.url.includes('henkan-copy=decoded')) await cache.delete(key);
+    const key = (await cache.keys())[0];
     const bytes = new Uint8Array(await (/** @type {Response} */ (await cache.match(key))).arrayBuffer());
     bytes[bytes.length - 100_000] ^= 1;
     await cache.put(key, new Response(bytes));
@@ -142,7 +230,7 @@ test('the next visit reads the model from the cache; a damaged copy is discarded
   assert.equal(v.modelRequests.length, 1);
   await v.page.waitForFunction(() => /** @type {any} */ (window).modelEvents.some((/** @type {any} */ e) => 'stored' in e));
   const events = await v.page.evaluate(() => /** @type {any} */ (window).modelEvents);
-  assert.deepEqual(events.map((/** @type {any} */ e) => [e.source, e.discarded]), [['network', true], [undefined, undefined]]);
+  assert.deepEqual(events.slice(0, 2).map((/** @type {any} */ e) => [e.source, e.discarded, e.decoded]), [['network', true, false], [undefined, undefined, false]]);
   assert.deepEqual(v.errors, []);
   await v.page.close();
 });

@@ -46,13 +46,14 @@ const PAGE = (/** @type {string} */ body) => `<!doctype html>
 
 /**
  * Installs the tarball into a new project and builds its pages.
+ * @param {string} [tarball] default: the one `make package` writes ({@link TARBALL})
  * @returns {Promise<{dir: string, remove: () => void}>}
  */
-export async function makeConsumer() {
-  if (!fs.existsSync(TARBALL)) throw new Error(`${TARBALL} is missing: run \`make package\``);
+export async function makeConsumer(tarball = TARBALL) {
+  if (!fs.existsSync(tarball)) throw new Error(`${tarball} is missing: run \`make package\``);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'henkan-consumer-'));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', TARBALL], { cwd: dir, stdio: 'pipe' });
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: dir, stdio: 'pipe' });
   fs.mkdirSync(path.join(dir, 'src'));
   fs.writeFileSync(path.join(dir, 'src/main.js'), MAIN);
   fs.writeFileSync(path.join(dir, 'src/check.ts'), CHECK);

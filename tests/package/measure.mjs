@@ -2,8 +2,11 @@
 // (consumer.mjs) on a plain static server, the field focused (which starts the load) and then
 // "henkan" typed and converted as soon as the classic engine is ready.
 //
-//   cold       a fresh browser profile: the model is downloaded, checked and stored
+//   cold       a fresh browser profile: the model is downloaded, checked and stored (and, where
+//              the package has it, its decoded copy once the page is idle: the visit waits for it)
 //   warm       the same profile again: the model comes from the Cache API
+//   warm 2     the same profile a third time (the wasm module's code cache is written after a
+//              visit compiled it)
 //   8 Mbit/s   a fresh profile over Network.emulateNetworkConditions (8 Mbit/s down, 20 ms)
 //
 // For each: focus → classic ready (the first conversion can run), focus → hybrid ready, the first
@@ -12,7 +15,11 @@
 // --runs (5; 3 for the throttled one). Also the sizes of the package, the wasm module and the
 // bundle. Output: tests/package/output/measurements.{json,md}.
 //
-//   node tests/package/measure.mjs [--runs 5]
+//   node tests/package/measure.mjs [--runs 5] [--throttled 3] [--baseline OTHER.tgz]
+//
+// --baseline measures another packed package (e.g. one built from an older commit) in the same
+// run, its visits interleaved with this one's (browser by browser), so both see the same load of
+// a shared machine; the table then has a row per package and visit, with the spread (min–max).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -21,17 +28,23 @@ import { makeConsumer, TARBALL } from './consumer.mjs';
 import { serveStatic } from './static-server.mjs';
 
 const RUNS = Number(opt('runs', '5'));
+const THROTTLED = Number(opt('throttled', String(Math.min(RUNS, 3))));
+const BASELINE = opt('baseline', '');
 const OUT = path.join(ROOT, 'tests/package/output');
 
-const consumer = await makeConsumer();
-const server = await serveStatic(consumer.dir);
+/** The packages measured, each installed and served on its own. */
+const variants = [];
+if (BASELINE) variants.push({ name: 'baseline', consumer: await makeConsumer(path.resolve(BASELINE)) });
+variants.push({ name: 'this', consumer: await makeConsumer() });
+for (const v of variants) Object.assign(v, { server: await serveStatic(v.consumer.dir) });
+const consumer = variants[variants.length - 1].consumer;
 
 /**
  * One visit: focus, wait for the classic engine, convert "henkan", wait for the hybrid.
  * @param {import('playwright-core').BrowserContext} context
  * @param {{throttle?: boolean}} [opts]
  */
-async function visit(context, opts = {}) {
+async function visit(server, context, opts = {}) {
   const page = await context.newPage();
   if (opts.throttle) {
     const cdp = await context.newCDPSession(page);
@@ -44,7 +57,8 @@ async function visit(context, opts = {}) {
     const w = /** @type {any} */ (window);
     const ime = w.consumer.ime;
     const field = /** @type {HTMLElement} */ (document.getElementById('a'));
-    w.m = { focusAt: NaN, spaceDown: NaN, spaceShown: NaN, model: null };
+    w.m = { focusAt: NaN, spaceDown: NaN, spaceShown: NaN, model: null, stored: [] };
+    ime.addEventListener('modelstored', (/** @type {CustomEvent} */ e) => w.m.stored.push(e.detail));
     field.addEventListener('focus', () => (w.m.focusAt = performance.now()), { once: true });
     document.addEventListener('keydown', (e) => e.key === ' ' && (w.m.spaceDown = performance.now()), true);
     field.addEventListener('compositionupdate', (e) => {
@@ -59,12 +73,24 @@ async function visit(context, opts = {}) {
   await page.waitForFunction(() => !Number.isNaN(/** @type {any} */ (window).m.spaceShown));
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => /** @type {any} */ (window).consumer.ime.lm !== 'pending', null, { timeout: 120000 });
+  // A first visit stays until what it stores is in the cache: the compressed model, and the
+  // decoded copy where the package makes one (not after a visit that loaded the decoded copy).
+  await page.waitForFunction(
+    () => {
+      const w = /** @type {any} */ (window);
+      const makesCopy = typeof w.consumer.ime.handle?.storedCopyParts === 'function' && !w.m.model?.decoded;
+      return w.m.model?.source !== 'network' ? !makesCopy || w.m.stored.some((/** @type {any} */ d) => d.decoded) : w.m.stored.length >= (makesCopy ? 2 : 1);
+    },
+    null,
+    { timeout: 60000 },
+  );
   const r = await page.evaluate(() => {
     const w = /** @type {any} */ (window);
     const { timing } = w.consumer.ime;
     return {
       value: /** @type {HTMLTextAreaElement} */ (document.getElementById('a')).value,
       source: w.m.model?.source,
+      decoded: Boolean(w.m.model?.decoded),
       readyMs: timing.coreAt - w.m.focusAt,
       hybridMs: timing.lmAt - w.m.focusAt,
       spaceMs: w.m.spaceShown - w.m.spaceDown,
@@ -85,24 +111,33 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** @type {Record<string, Awaited<ReturnType<typeof visit>>[]>} */
-const runs = { cold: [], warm: [], throttled: [] };
+/** @type {Record<string, Record<string, Awaited<ReturnType<typeof visit>>[]>>} */
+const all = Object.fromEntries(variants.map((v) => [v.name, { cold: [], warm: [], warm2: [], throttled: [] }]));
 for (let i = 0; i < RUNS; i++) {
-  const browser = await launch();
-  runs.cold.push(await visit(browser.context));
-  runs.warm.push(await visit(browser.context));
-  await browser.close();
+  for (const v of i % 2 ? [...variants].reverse() : variants) {
+    const browser = await launch();
+    const runs = all[v.name];
+    runs.cold.push(await visit(v.server, browser.context));
+    runs.warm.push(await visit(v.server, browser.context));
+    runs.warm2.push(await visit(v.server, browser.context));
+    await browser.close();
+  }
 }
-for (let i = 0; i < Math.min(RUNS, 3); i++) {
-  const browser = await launch();
-  runs.throttled.push(await visit(browser.context, { throttle: true }));
-  await browser.close();
+for (let i = 0; i < THROTTLED; i++) {
+  for (const v of variants) {
+    const browser = await launch();
+    all[v.name].throttled.push(await visit(v.server, browser.context, { throttle: true }));
+    await browser.close();
+  }
 }
-for (const [name, rs] of Object.entries(runs)) {
-  const sources = new Set(rs.map((r) => r.source));
-  const want = name === 'warm' ? 'cache' : 'network';
-  if (sources.size !== 1 || !sources.has(want)) throw new Error(`${name}: the model came from ${[...sources]}`);
+for (const [variant, runs] of Object.entries(all)) {
+  for (const [name, rs] of Object.entries(runs)) {
+    const sources = new Set(rs.map((r) => r.source));
+    const want = name.startsWith('warm') ? 'cache' : 'network';
+    if (rs.length && (sources.size !== 1 || !sources.has(want))) throw new Error(`${variant} ${name}: the model came from ${[...sources]}`);
+  }
 }
+const runs = all[variants[variants.length - 1].name];
 
 /** @param {Buffer} b */
 const sizes = (b) => ({
@@ -116,16 +151,25 @@ const js = Buffer.concat(
     fs.readFileSync(path.join(pkg, f)),
   ),
 );
+const KEYS = ['readyMs', 'hybridMs', 'spaceMs', 'wasmMs', 'checkMs', 'sectionsMs', 'buildMs'];
+/** @param {Record<string, Awaited<ReturnType<typeof visit>>[]>} byVisit */
+const stats = (byVisit, /** @type {(xs: number[]) => number} */ f) =>
+  Object.fromEntries(
+    Object.entries(byVisit)
+      .filter(([, rs]) => rs.length)
+      .map(([name, rs]) => [name, Object.fromEntries(KEYS.map((k) => [k, f(rs.map((r) => /** @type {any} */ (r)[k]))]))]),
+  );
 const result = {
   date: new Date().toISOString().slice(0, 10),
   runs: RUNS,
-  medians: Object.fromEntries(
-    Object.entries(runs).map(([name, rs]) => [
+  medians: stats(runs, median),
+  variants: Object.fromEntries(
+    Object.entries(all).map(([name, byVisit]) => [
       name,
-      Object.fromEntries(['readyMs', 'hybridMs', 'spaceMs', 'wasmMs', 'checkMs', 'sectionsMs', 'buildMs'].map((k) => [k, median(rs.map((r) => /** @type {any} */ (r)[k]))])),
+      { medians: stats(byVisit, median), min: stats(byVisit, (xs) => Math.min(...xs)), max: stats(byVisit, (xs) => Math.max(...xs)), decoded: Object.fromEntries(Object.entries(byVisit).map(([k, rs]) => [k, rs.filter((r) => r.decoded).length])) },
     ]),
   ),
-  all: runs,
+  all,
   sizes: {
     tarball: fs.statSync(TARBALL).size,
     wasm: sizes(fs.readFileSync(path.join(pkg, 'pkg/henkan_bg.wasm'))),
@@ -137,12 +181,15 @@ const result = {
 
 const ms = (/** @type {number} */ x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`);
 const kib = (/** @type {number} */ n) => `${(n / 1024).toFixed(0)} KiB`;
+const VISITS = /** @type {Record<string, string>} */ ({ cold: 'cold (download)', warm: 'warm (Cache API)', warm2: 'warm, 2nd', throttled: 'cold, 8 Mbit/s, 20 ms' });
 const md = [
-  `| visit | focus → classic ready | first Space (keydown → 変換) | focus → hybrid ready | wasm instantiation | SHA-256 | sections | classic build |`,
-  `| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
-  ...Object.entries(result.medians).map(
-    ([name, m]) =>
-      `| ${{ cold: 'cold (download)', warm: 'warm (Cache API)', throttled: 'cold, 8 Mbit/s, 20 ms' }[name]} | ${ms(m.readyMs)} | ${ms(m.spaceMs)} | ${ms(m.hybridMs)} | ${ms(m.wasmMs)} | ${ms(m.checkMs)} | ${ms(m.sectionsMs)} | ${ms(m.buildMs)} |`,
+  `| package | visit | focus → classic ready (min–max) | first Space (keydown → 変換) | focus → hybrid ready | wasm instantiation | SHA-256 | sections | classic build |`,
+  `| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
+  ...Object.entries(result.variants).flatMap(([variant, { medians, min, max }]) =>
+    Object.entries(medians).map(
+      ([name, m]) =>
+        `| ${variant} | ${VISITS[name]} | ${ms(m.readyMs)} (${ms(min[name].readyMs)}–${ms(max[name].readyMs)}) | ${ms(m.spaceMs)} | ${ms(m.hybridMs)} | ${ms(m.wasmMs)} | ${ms(m.checkMs)} | ${ms(m.sectionsMs)} | ${ms(m.buildMs)} |`,
+    ),
   ),
   '',
   `| file | raw | gzip -9 | brotli 11 |`,
@@ -157,5 +204,7 @@ fs.mkdirSync(OUT, { recursive: true });
 fs.writeFileSync(path.join(OUT, 'measurements.json'), `${JSON.stringify(result, null, 2)}\n`);
 fs.writeFileSync(path.join(OUT, 'measurements.md'), `${md}\n`);
 console.log(md);
-await server.stop();
-consumer.remove();
+for (const v of variants) {
+  await /** @type {any} */ (v).server.stop();
+  v.consumer.remove();
+}

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cachedModelFetch, cacheKey, HOLD_BYTES, ModelIntegrityError } from '../model-cache.js';
+import { cachedModelFetch, cacheKey, decodedCacheKey, HOLD_BYTES, ModelIntegrityError } from '../model-cache.js';
 
 const URL_ = 'http://127.0.0.1/models/m.henkan';
 const BYTES = 300_000;
@@ -180,6 +180,93 @@ test('a new model at the same URL replaces the old entry', async () => {
   await readAll(await f(URL_));
   await settle();
   assert.deepEqual([...entries.keys()], [cacheKey(URL_, info.sha256)]);
+});
+
+/** A decoded copy in three parts, as the wasm handle hands it out (`storedCopyPart`). */
+const decodedParts = [Uint8Array.of(1, 2, 3), new Uint8Array(1000).fill(7), Uint8Array.of(9)];
+const decodedBytes = Uint8Array.from(decodedParts.flatMap((p) => [...p]));
+
+test('the decoded copy of a checked model is stored, and the next load streams it without SHA-256 or download', async () => {
+  const { caches, entries } = memoryCaches();
+  const net = network([model]);
+  /** @type {import('../model-cache.js').ModelSourceEvent[]} */
+  const sources = [];
+  const f = cachedModelFetch({ info, caches, fetch: net.fetch, onSource: (e) => sources.push(e) });
+  await readAll(await f(URL_));
+  /** @type {number[]} */
+  const taken = [];
+  const ok = await f.storeDecoded(decodedParts.length, (i) => (taken.push(i), decodedParts[i]));
+  assert.equal(ok, true);
+  assert.deepEqual(taken, [0, 1, 2]); // one part at a time, in order
+  assert.deepEqual(entries.get(decodedCacheKey(URL_, info.sha256)), decodedBytes);
+  await settle();
+  assert.ok(entries.has(cacheKey(URL_, info.sha256)), 'the compressed copy stays, to fall back on');
+  const warm = await readAll(await f(URL_));
+  assert.deepEqual(warm.bytes, decodedBytes);
+  assert.equal(net.calls.length, 1);
+  assert.deepEqual(
+    sources.map((s) => [s.source, s.decoded, s.checkMs]),
+    [
+      ['network', false, sources[0].checkMs],
+      ['cache', true, 0],
+    ],
+  );
+  // A load of the decoded copy is not a checked model: it stores nothing.
+  assert.equal(await f.storeDecoded(decodedParts.length, (i) => decodedParts[i]), false);
+  assert.equal(await f.discardDecoded(), true);
+});
+
+test('a decoded copy that did not load is discarded; the next fetch checks the compressed copy', async () => {
+  const { caches, entries } = memoryCaches();
+  entries.set(cacheKey(URL_, info.sha256), model);
+  entries.set(decodedCacheKey(URL_, info.sha256), decodedBytes);
+  const net = network([model]);
+  /** @type {import('../model-cache.js').ModelSourceEvent[]} */
+  const sources = [];
+  const f = cachedModelFetch({ info, caches, fetch: net.fetch, onSource: (e) => sources.push(e) });
+  await readAll(await f(URL_));
+  assert.equal(await f.discardDecoded(), true);
+  assert.ok(!entries.has(decodedCacheKey(URL_, info.sha256)));
+  assert.deepEqual((await readAll(await f(URL_))).bytes, model);
+  // Not the decoded copy: nothing to discard, the caller does not fetch again.
+  assert.equal(await f.discardDecoded(), false);
+  assert.equal(net.calls.length, 0);
+  assert.deepEqual(
+    sources.map((s) => [s.source, s.decoded, s.discarded]),
+    [
+      ['cache', true, false],
+      ['cache', false, true],
+    ],
+  );
+  // The compressed copy matched: its decoded copy may be stored again.
+  assert.equal(await f.storeDecoded(1, () => decodedBytes), true);
+});
+
+test('no decoded copy without a checked model: unchecked, failed, or before any load', async () => {
+  const { caches, entries } = memoryCaches();
+  const part = () => decodedBytes;
+  const unchecked = cachedModelFetch({ info: null, caches, fetch: network([model]).fetch });
+  assert.equal(await unchecked.storeDecoded(1, part), false);
+  await readAll(await unchecked(URL_));
+  assert.equal(await unchecked.storeDecoded(1, part), false);
+  const bad = model.slice();
+  bad[BYTES - 5] ^= 1;
+  const f = cachedModelFetch({ info, caches, fetch: network([bad]).fetch });
+  await assert.rejects(readAll(await f(URL_)), ModelIntegrityError);
+  assert.equal(await f.storeDecoded(1, part), false);
+  assert.equal(entries.size, 0);
+});
+
+test('a new model at the same URL replaces both copies of the old one', async () => {
+  const { caches, entries } = memoryCaches();
+  entries.set(cacheKey(URL_, '0'.repeat(64)), model);
+  entries.set(decodedCacheKey(URL_, '0'.repeat(64)), decodedBytes);
+  entries.set(decodedCacheKey('http://127.0.0.1/other.henkan', '0'.repeat(64)), decodedBytes);
+  const f = cachedModelFetch({ info, caches, fetch: network([model]).fetch });
+  await readAll(await f(URL_));
+  await settle();
+  assert.equal(await f.storeDecoded(1, () => decodedBytes), true);
+  assert.deepEqual(new Set(entries.keys()), new Set([cacheKey(URL_, info.sha256), decodedCacheKey(URL_, info.sha256), decodedCacheKey('http://127.0.0.1/other.henkan', '0'.repeat(64))]));
 });
 
 test('www/model-info.js describes the shipped model (`make model-info` after changing it)', async () => {

@@ -621,6 +621,82 @@ mod tests {
         }
     }
 
+    /// The copy the browser keeps after a load (every section stored, decoded) reads back to
+    /// the sections it was made from, whole and streamed, with the core still first; it is the
+    /// file `repack` writes without compression, byte for byte.
+    #[test]
+    fn a_stored_copy_reads_back_to_the_same_sections() {
+        for file in [sample(), with_lm(), compressed()] {
+            let whole = Container::from_bytes(file.clone()).unwrap();
+            let streamed = stream(&file, 100, Some(file.len() as u64))
+                .unwrap()
+                .finish()
+                .unwrap();
+            for source in [&whole, &streamed] {
+                let copy = source.stored_copy().unwrap();
+                let bytes = copy.to_vec();
+                assert_eq!(bytes.len() as u64, copy.len());
+                assert_eq!(bytes.len() % ALIGN, 0);
+                assert_eq!(bytes, repack(file.clone(), None).unwrap());
+                let back = Container::from_bytes(bytes.clone()).unwrap();
+                assert!(back
+                    .entries()
+                    .iter()
+                    .all(|e| e.encoding == Encoding::Stored));
+                let kinds = |c: &Container| c.entries().iter().map(|e| e.kind).collect::<Vec<_>>();
+                assert_eq!(kinds(&back), kinds(source));
+                for at in 0..source.entries().len() {
+                    assert_eq!(
+                        back.section_at(at).unwrap().as_ref(),
+                        source.section_at(at).unwrap().as_ref()
+                    );
+                    assert_eq!(copy.sections()[at].0 % ALIGN as u64, 0);
+                }
+                for chunk in [7, 64, bytes.len()] {
+                    let s = stream(&bytes, chunk, Some(bytes.len() as u64)).unwrap();
+                    let again = s.finish().unwrap();
+                    for at in 0..source.entries().len() {
+                        assert_eq!(
+                            again.section_at(at).unwrap().as_ref(),
+                            source.section_at(at).unwrap().as_ref()
+                        );
+                    }
+                }
+                let (l, orig) = (layout(&bytes).unwrap(), layout(&file).unwrap());
+                assert_eq!(l.core_end < l.file_end, orig.core_end < orig.file_end);
+            }
+        }
+    }
+
+    /// A damaged byte of a stored copy is caught by its CRC-32s (what makes the browser drop
+    /// the copy and load the compressed model), and a container whose LM part is still pending
+    /// has no copy.
+    #[test]
+    fn a_damaged_stored_copy_fails_its_crc_and_a_partial_container_has_none() {
+        let file = compressed();
+        let bytes = Container::from_bytes(file.clone())
+            .unwrap()
+            .stored_copy()
+            .unwrap()
+            .to_vec();
+        let l = layout(&bytes).unwrap();
+        for (at, kind) in [
+            (20, "section table"),
+            (l.entries[1].offset as usize + 9, "connection"),
+        ] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x40;
+            let err = stream(&bad, 64, Some(bad.len() as u64)).unwrap_err();
+            assert_eq!(err, Error::Checksum { kind });
+        }
+        let l = layout(&file).unwrap();
+        let core = Container::partial(file.clone(), l.core_end as usize).unwrap();
+        assert!(matches!(
+            core.stored_copy().unwrap_err(),
+            Error::Truncated { .. }
+        ));
+    }
+
     #[test]
     fn a_stream_reads_what_the_whole_file_holds_in_any_chunking() {
         let files = [sample(), with_lm(), compressed()];

@@ -31,7 +31,7 @@
 
 use henkan::decoder::neural::{NeuralOptions, Scoring};
 use henkan::ime::{Ime, KeyEvent};
-use henkan::model::ContainerStream;
+use henkan::model::{ContainerStream, StoredCopy};
 use henkan::user_dictionary::{DictionaryFormat, UserDictionary, UserPos};
 use henkan::{Engine, Error};
 use serde::Serialize;
@@ -65,6 +65,9 @@ struct HeapStats {
 pub struct Henkan {
     /// The model being downloaded, until the engine has every part of it.
     stream: Option<ContainerStream>,
+    /// The stored copy of the loaded model being handed out ([`Henkan::stored_copy_parts`]):
+    /// views of the engine's sections, no bytes of its own but the header.
+    copy: Option<StoredCopy>,
     engine: Option<Engine>,
     sessions: Vec<Option<Ime>>,
     /// The engine choice of each session (same index as `sessions`).
@@ -362,6 +365,7 @@ impl Henkan {
         console_error_panic_hook::set_once();
         Henkan {
             stream: None,
+            copy: None,
             engine: None,
             sessions: Vec::new(),
             choices: Vec::new(),
@@ -427,6 +431,48 @@ impl Henkan {
         }
         self.settle_all();
         self.model_info()
+    }
+
+    /// Prepares a copy of the loaded model with every section stored as it is (decoded,
+    /// encoding 0: `henkan::model::StoredCopy`), for a later visit to load without decoding;
+    /// returns how many parts [`Henkan::stored_copy_part`] hands out. Computes the CRC-32 of
+    /// every section (≈ 21 MB for the shipped model). An error before the whole model is in.
+    #[wasm_bindgen(js_name = storedCopyParts)]
+    pub fn stored_copy_parts(&mut self) -> Result<u32, JsError> {
+        let engine = loaded(&self.engine)?;
+        let copy = engine.container().stored_copy().map_err(load_error)?;
+        let parts = copy.sections().len() as u32 + 1;
+        self.copy = Some(copy);
+        Ok(parts)
+    }
+
+    /// Part `i` of the stored copy, a new `Uint8Array` (a copy outside wasm memory, so that
+    /// linear memory does not grow): 0 is the header and table, padded to the first section;
+    /// `i` ≥ 1 is section `i − 1` with the padding after it. The parts in order are the file.
+    /// Taking the last part lets the copy go.
+    #[wasm_bindgen(js_name = storedCopyPart)]
+    pub fn stored_copy_part(&mut self, i: u32) -> Result<js_sys::Uint8Array, JsError> {
+        let copy = self
+            .copy
+            .as_ref()
+            .ok_or_else(|| JsError::new("henkan: no stored copy is being made"))?;
+        let i = i as usize;
+        let part = if i == 0 {
+            js_sys::Uint8Array::from(copy.header())
+        } else {
+            let (at, bytes) = copy
+                .sections()
+                .get(i - 1)
+                .ok_or_else(|| JsError::new("henkan: no such part of the stored copy"))?;
+            let bytes = bytes.as_ref();
+            let part = js_sys::Uint8Array::new_with_length((copy.part_end(i - 1) - at) as u32);
+            part.subarray(0, bytes.len() as u32).copy_from(bytes);
+            part
+        };
+        if i == copy.sections().len() {
+            self.copy = None;
+        }
+        Ok(part)
     }
 
     /// Builds the engine from bytes passed in (one copy; for tests and small models).

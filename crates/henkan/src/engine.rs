@@ -216,6 +216,12 @@ impl Engine {
         crate::reverse::reading_of(&self.lexicon, self.kanji_readings(), text)
     }
 
+    /// The container the engine reads its sections from (partial while the LM sections are
+    /// pending): e.g. for [`Container::stored_copy`].
+    pub fn container(&self) -> &Container {
+        &self.container
+    }
+
     /// Whether LM sections are still waiting for [`Engine::attach_lm`].
     pub fn lm_pending(&self) -> bool {
         self.container.is_partial()

@@ -614,6 +614,134 @@ impl Container {
     }
 }
 
+/// A copy of a complete [`Container`] with every section stored as it is (encoding 0): the
+/// header and table of the copy, and where each (decoded) section goes in it. The browser keeps
+/// such a copy of a model it has loaded, so that a later visit reads the sections as they are
+/// (a CRC-32 each) instead of decoding them again.
+///
+/// The sections keep their file order (the core first), each at a 16-byte aligned offset, and
+/// their CRC-32 is that of the decoded bytes; unknown kinds are kept. The copy is a valid model
+/// file of the same [`FORMAT_VERSION`]: [`Container::from_bytes`] and [`ContainerStream`] read it
+/// back to the same sections. Building it copies nothing but the header: the parts are views of
+/// the container's sections.
+///
+/// ```
+/// use henkan::model::{Container, SectionKind};
+/// use henkan_builder::container::ContainerWriter;
+///
+/// let mut w = ContainerWriter::new();
+/// w.compress(3);
+/// w.add(SectionKind::Meta, b"name=doc\n".repeat(40));
+/// let compressed = Container::from_bytes(w.finish()).unwrap();
+/// let copy = compressed.stored_copy().unwrap();
+/// let file = copy.to_vec();
+/// assert_eq!(file.len() as u64, copy.len());
+/// let stored = Container::from_bytes(file).unwrap();
+/// assert_eq!(stored.section(SectionKind::Meta).unwrap().as_ref(), b"name=doc\n".repeat(40));
+/// ```
+#[derive(Debug, Clone)]
+pub struct StoredCopy {
+    /// The header, the table and its CRC-32, padded to the first section's offset.
+    header: Vec<u8>,
+    /// Each section's offset in the copy and its bytes, in file order.
+    sections: Vec<(u64, SectionBytes)>,
+    /// Length of the copy (padded to a multiple of 16).
+    len: u64,
+}
+
+impl StoredCopy {
+    /// The header, the section table and its CRC-32, zero-padded to where the first section
+    /// starts.
+    pub fn header(&self) -> &[u8] {
+        &self.header
+    }
+
+    /// The sections in file order: each one's offset in the copy and its bytes. Zero padding
+    /// lies between them (up to the next offset) and after the last (up to [`StoredCopy::len`]).
+    pub fn sections(&self) -> &[(u64, SectionBytes)] {
+        &self.sections
+    }
+
+    /// Length of the copy in bytes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the copy is empty (never: it has a header).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Where the part after section `i` ends: the next section's offset, or the copy's end.
+    pub fn part_end(&self, i: usize) -> u64 {
+        self.sections.get(i + 1).map_or(self.len, |(at, _)| *at)
+    }
+
+    /// The whole copy as one buffer (native use and tests; the browser takes it part by part).
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len as usize);
+        out.extend_from_slice(&self.header);
+        for (i, (_, bytes)) in self.sections.iter().enumerate() {
+            out.extend_from_slice(bytes.as_ref());
+            out.resize(self.part_end(i) as usize, 0);
+        }
+        out
+    }
+}
+
+/// `n` rounded up to a multiple of [`ALIGN`].
+fn align_up(n: u64) -> u64 {
+    n.div_ceil(ALIGN as u64) * ALIGN as u64
+}
+
+impl Container {
+    /// A copy of this container with every section stored as it is ([`StoredCopy`]);
+    /// [`Error::Truncated`] while sections are pending. Computes the CRC-32 of every section.
+    pub fn stored_copy(&self) -> Result<StoredCopy> {
+        if self.is_partial() {
+            return Err(Error::Truncated {
+                needed: self.len as u64,
+                len: 0,
+            });
+        }
+        let n = self.entries.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| self.entries[i].offset);
+        let mut offsets = vec![0u64; n];
+        let mut at = align_up(table_len(n) as u64);
+        for &i in &order {
+            offsets[i] = at;
+            let len = self.sections[i].as_ref().map_or(0, |s| s.as_ref().len());
+            at = align_up(at + len as u64);
+        }
+        let mut header = Vec::with_capacity(align_up(table_len(n) as u64) as usize);
+        header.extend_from_slice(&MAGIC);
+        header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        header.extend_from_slice(&(n as u32).to_le_bytes());
+        let mut sections = Vec::with_capacity(n);
+        for (i, e) in self.entries.iter().enumerate() {
+            let bytes = self.sections[i].clone().expect("not partial");
+            header.extend_from_slice(&e.raw_kind.to_le_bytes());
+            header.extend_from_slice(&(Encoding::Stored as u32).to_le_bytes());
+            header.extend_from_slice(&offsets[i].to_le_bytes());
+            header.extend_from_slice(&(bytes.as_ref().len() as u64).to_le_bytes());
+            header.extend_from_slice(&crc32fast::hash(bytes.as_ref()).to_le_bytes());
+            header.extend_from_slice(&0u32.to_le_bytes());
+            sections.push((offsets[i], bytes));
+        }
+        let crc = crc32fast::hash(&header);
+        header.extend_from_slice(&crc.to_le_bytes());
+        let first = order.first().map_or(at, |&i| offsets[i]);
+        header.resize(first as usize, 0);
+        sections.sort_by_key(|(offset, _)| *offset);
+        Ok(StoredCopy {
+            header,
+            sections,
+            len: at,
+        })
+    }
+}
+
 /// The most bytes of padding between sections [`ContainerStream::window`] offers at once.
 const GAP_WINDOW: usize = 4096;
 /// The first reservation for a section's stored bytes when the file's length is unknown.
