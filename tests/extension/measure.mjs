@@ -68,12 +68,10 @@ result.sizes.zip = fs.statSync(path.join(ROOT, 'dist/henkan-extension.zip')).siz
 
 const ext = await launchWithExtension();
 result.chromium = ext.context.browser()?.version() ?? '';
-// The options page sets the settings; the page asks for the key channel at its first connection
-// (the measurements then switch between the two channels).
-const options = await ext.context.newPage();
-await options.goto(`chrome-extension://${ext.id}/options.html`);
-await options.waitForSelector('#pos option', { state: 'attached' });
-await options.evaluate(() => chrome.storage.local.set({ settings: { channel: 'message' } }));
+// The settings are written by the service worker (the options page would start the engine): the
+// page asks for the key channel at its first connection (the measurements then switch between
+// the two channels).
+await ext.worker.evaluate(() => chrome.storage.local.set({ settings: { channel: 'message' } }));
 const page = await ext.context.newPage();
 await page.goto(`${server.url}plain.html`);
 await page.waitForTimeout(500);
@@ -100,11 +98,10 @@ const ROUNDS = 3;
 /**
  * Sets the extension's settings (as the options page does) and waits until the page's content
  * script has had time to hear of it.
- * @param {import('playwright-core').Page} options the options page
  * @param {Record<string, unknown>} settings
  */
-async function setSettings(options, settings) {
-  await options.evaluate((s) => chrome.storage.local.set({ settings: s }), settings);
+async function setSettings(settings) {
+  await ext.worker.evaluate((s) => chrome.storage.local.set({ settings: s }), settings);
   await page.waitForTimeout(150);
 }
 
@@ -133,11 +130,10 @@ async function typeSentence(s) {
  * each sentence is typed once per channel in turn, the order flipped every sentence, so that the
  * machine's load falls on both alike; `rounds` times over.
  * @param {string} engine the label
- * @param {import('playwright-core').Page} options
  * @param {('message' | 'runtime')[]} channels
  * @param {number} rounds
  */
-async function typeSentences(engine, options, channels, rounds) {
+async function typeSentences(engine, channels, rounds) {
   /** @type {Record<string, {keys: number[], conversions: number[], rounds: {p50: number, p95: number}[]}>} */
   const by = Object.fromEntries(channels.map((c) => [c, { keys: [], conversions: [], rounds: [] }]));
   let flip = 0;
@@ -147,7 +143,7 @@ async function typeSentences(engine, options, channels, rounds) {
     for (const s of SENTENCES) {
       const order = flip++ % 2 ? [...channels].reverse() : channels;
       for (const channel of order) {
-        await setSettings(options, { ...engineSettings, channel });
+        await setSettings({ ...engineSettings, channel });
         await page.bringToFront();
         await page.focus('#ta');
         const { keys, conversion } = await typeSentence(s);
@@ -170,12 +166,15 @@ async function typeSentences(engine, options, channels, rounds) {
 
 /** @type {Record<string, unknown>} */
 let engineSettings = {};
-await typeSentences('hybrid', options, ['message', 'runtime'], ROUNDS);
-await setSettings(options, {});
+await typeSentences('hybrid', ['message', 'runtime'], ROUNDS);
+await setSettings({});
 await page.bringToFront();
 result.memory.inUse = await heap(page);
 
 // The engine (the offscreen document), asked through the options page.
+const options = await ext.context.newPage();
+await options.goto(`chrome-extension://${ext.id}/options.html`);
+await options.waitForSelector('#pos option', { state: 'attached' });
 result.memory.engine = await options.evaluate(async () => {
   await chrome.runtime.sendMessage({ type: 'engine' });
   const port = chrome.runtime.connect({ name: 'henkan-engine' });
@@ -197,7 +196,7 @@ await options.evaluate(async () => {
     port.postMessage({ op: 'setEngine', id: 2 });
   });
 });
-await typeSentences('classic', options, ['message', 'runtime'], 1);
+await typeSentences('classic', ['message', 'runtime'], 1);
 await ext.close();
 await server.stop();
 
