@@ -4,6 +4,14 @@
 // operation and, for key work, a session numbered by the page; each answer carries the request's
 // id and the `ImeOutput`. The options page uses the same port for learning and the user
 // dictionary. A port's sessions close when it disconnects (the tab or frame went away).
+//
+// The key channel (Chromium, `channels`): a `chrome.runtime` port's messages travel through the
+// browser process; a `MessagePort` goes from the page's renderer to the engine's directly. Each
+// port is offered a one-time token (`{type: 'channel', token}`); the page hands a MessagePort
+// with that token to the extension's frame (channel.html), which passes it through the service
+// worker to this document (`bindChannel`). Requests on it are served with the port's sessions;
+// the runtime port stays the control line: status, and the end of the sessions when it
+// disconnects (a MessagePort says nothing when its page goes away).
 
 import * as henkan from '../pkg/henkan.js';
 import { HenkanIme } from '../www/ime.js';
@@ -21,8 +29,9 @@ export const PORT_NAME = 'henkan-engine';
 /**
  * Starts the engine and serves its ports.
  * @param {Storage} storage
+ * @param {{channels?: boolean}} [options] offer key channels (a MessagePort per port)
  */
-export function startEngine(storage) {
+export function startEngine(storage, { channels = false } = {}) {
   /** @type {import('../www/learning-store.js').LearningStore} */
   const store = {
     persistent: true,
@@ -59,33 +68,78 @@ export function startEngine(storage) {
   });
   loaded.then(applyEngine);
 
+  /** Requests served by way of runtime ports and of key channels (`info`: the tests and measurements read them). */
+  const served = { port: 0, channel: 0 };
+  /** @type {Map<string, {answer: (req: any, reply: (msg: unknown) => void) => void, bound: (channel: MessagePort) => void}>} tokens offered, not yet used */
+  const offered = new Map();
+
   chrome.runtime.onConnect.addListener((port) => {
     if (port.name !== PORT_NAME) return;
     ports.add(port);
     /** @type {Map<number, number>} the page's session numbers → the handle's sessions */
     const sessions = new Map();
-    port.postMessage(status());
-    port.onMessage.addListener((/** @type {any} */ req) => {
+    /** @type {MessagePort | null} */
+    let channel = null;
+    /**
+     * Serves one request; the answer (when it has an id) goes back by `reply`.
+     * @param {any} req
+     * @param {(msg: unknown) => void} reply
+     */
+    const answer = (req, reply) => {
       try {
-        const out = serve(ime, sessions, req, applyEngine);
+        const out = serve(ime, sessions, req, applyEngine, served);
         if (req.id === undefined) return;
         if (out instanceof Promise) {
           out.then(
-            (value) => port.postMessage({ id: req.id, out: value ?? null }),
-            (e) => port.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) }),
+            (value) => reply({ id: req.id, out: value ?? null }),
+            (e) => reply({ id: req.id, error: e instanceof Error ? e.message : String(e) }),
           );
-        } else port.postMessage({ id: req.id, out: out ?? null });
+        } else reply({ id: req.id, out: out ?? null });
       } catch (e) {
-        if (req.id !== undefined) port.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) });
+        if (req.id !== undefined) reply({ id: req.id, error: e instanceof Error ? e.message : String(e) });
       }
+    };
+    port.postMessage(status());
+    port.onMessage.addListener((/** @type {any} */ req) => {
+      served.port++;
+      answer(req, (msg) => port.postMessage(msg));
     });
+    /** @type {string | null} */
+    let token = null;
+    if (channels) {
+      token = crypto.randomUUID();
+      offered.set(token, { answer, bound: (c) => (channel = c) });
+      port.postMessage({ type: 'channel', token });
+    }
     port.onDisconnect.addListener(() => {
       ports.delete(port);
+      if (token) offered.delete(token);
+      channel?.close();
       for (const s of sessions.values()) ime.handle?.closeSession(s);
       ime.save();
     });
   });
-  return { ime, loaded };
+
+  /**
+   * Serves a page's MessagePort for the port that was offered `token` (once).
+   * @param {unknown} token
+   * @param {MessagePort} channel
+   */
+  const bindChannel = (token, channel) => {
+    const entry = typeof token === 'string' ? offered.get(token) : undefined;
+    if (!entry) {
+      channel.close();
+      return;
+    }
+    offered.delete(/** @type {string} */ (token));
+    entry.bound(channel);
+    channel.onmessage = (e) => {
+      served.channel++;
+      entry.answer(e.data, (msg) => channel.postMessage(msg));
+    };
+    channel.postMessage({ type: 'channel-ready' });
+  };
+  return { ime, loaded, bindChannel };
 }
 
 /**
@@ -94,9 +148,10 @@ export function startEngine(storage) {
  * @param {Map<number, number>} sessions
  * @param {any} req
  * @param {() => Promise<void>} applyEngine
+ * @param {{port: number, channel: number}} served
  * @returns {unknown}
  */
-function serve(ime, sessions, req, applyEngine) {
+function serve(ime, sessions, req, applyEngine, served) {
   const handle = /** @type {LoadingHandle} */ (ime.handle);
   if (!handle) throw new Error('the input method is not ready');
   /** The handle's session for the page's number. */
@@ -159,6 +214,7 @@ function serve(ime, sessions, req, applyEngine) {
         memoryBytes: handle.memoryBytes(),
         // Chromium's non-standard heap size of this document (the measurements read it).
         jsHeapBytes: /** @type {any} */ (performance).memory?.usedJSHeapSize ?? null,
+        served: { ...served },
       };
     case 'setEngine':
       return applyEngine();

@@ -10,6 +10,10 @@
  * @property {boolean} [predictions]
  * @property {'half' | 'full'} [digits]
  * @property {boolean} [learning]
+ * @property {'message' | 'runtime'} [channel] how a page's keys reach the engine: the
+ *   `chrome.runtime` port (the default) or a MessagePort straight to the engine's document (where
+ *   the browser offers it, set when the page first connects); not on the options page:
+ *   `make measure-extension` compares the two
  */
 
 /**

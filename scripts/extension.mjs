@@ -10,7 +10,8 @@
 //   dist/henkan-extension-firefox.zip
 //
 // Each script is one esbuild bundle: the content script an IIFE (content scripts are not modules),
-// the rest ES modules. The wasm module and the model are copied as they are.
+// the rest ES modules. The wasm module and the model are copied as they are; the icons are drawn
+// by scripts/extension-icons.mjs.
 //
 //   node scripts/extension.mjs [--model models/henkan.henkan]
 import fs from 'node:fs';
@@ -18,6 +19,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { iconPng, ICON_SIZES } from './extension-icons.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -38,6 +40,9 @@ function firefoxManifest(m) {
   f.permissions = f.permissions.filter((/** @type {string} */ p) => p !== 'offscreen');
   delete f.minimum_chrome_version;
   for (const cs of f.content_scripts) delete cs.match_origin_as_fallback;
+  // The key channel's frame passes its port through the service worker to the offscreen
+  // document; Firefox has neither, its pages use the runtime port.
+  delete f.web_accessible_resources;
   f.browser_specific_settings = {
     gecko: { id: 'henkan@henkan-ime', strict_min_version: '142.0', data_collection_permissions: { required: ['none'] } },
   };
@@ -57,11 +62,17 @@ async function build(out, m, background) {
   await esbuild.build({ ...common, entryPoints: [path.join(SRC, 'content/main.js')], format: 'iife', outfile: path.join(out, 'content.js') });
   await esbuild.build({
     ...common,
-    entryPoints: { background: path.join(SRC, background), options: path.join(SRC, 'options.js'), ...(m.permissions.includes('offscreen') ? { offscreen: path.join(SRC, 'offscreen.js') } : {}) },
+    entryPoints: {
+      background: path.join(SRC, background),
+      options: path.join(SRC, 'options.js'),
+      ...(m.permissions.includes('offscreen') ? { offscreen: path.join(SRC, 'offscreen.js'), channel: path.join(SRC, 'channel.js') } : {}),
+    },
     format: 'esm',
     outdir: out,
   });
-  for (const f of ['options.html', 'options.css', ...(m.permissions.includes('offscreen') ? ['offscreen.html'] : [])]) fs.copyFileSync(path.join(SRC, f), path.join(out, f));
+  for (const f of ['options.html', 'options.css', ...(m.permissions.includes('offscreen') ? ['offscreen.html', 'channel.html'] : [])]) fs.copyFileSync(path.join(SRC, f), path.join(out, f));
+  fs.mkdirSync(path.join(out, 'icons'));
+  for (const size of ICON_SIZES) fs.writeFileSync(path.join(out, `icons/${size}.png`), iconPng(size));
   fs.mkdirSync(path.join(out, 'pkg'));
   fs.copyFileSync(path.join(ROOT, 'pkg/henkan_bg.wasm'), path.join(out, 'pkg/henkan_bg.wasm'));
   fs.mkdirSync(path.join(out, 'models'));

@@ -16,7 +16,9 @@ import { siteOf, siteOn } from '../site.js';
 
 /** @typedef {import('../site.js').Settings} Settings */
 
-const ime = new RemoteIme();
+// Keys take the runtime port; the engine's key channel (remote.js) only where the settings say
+// `channel: 'message'` (measured slower, docs/extension.md; kept for comparing the two).
+const ime = new RemoteIme({ channel: () => settings.channel === 'message' });
 // An about:blank or srcdoc frame belongs to the site of the page that made it (its origin).
 const site = siteOf(location.protocol === 'about:' ? `${location.origin}/` : location.href);
 /** @type {Map<HTMLElement, () => void>} the attached fields and their detach */

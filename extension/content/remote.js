@@ -8,9 +8,19 @@
 // applies a wasm output. A key predicted to be consumed that the engine refused (possible only
 // while an earlier key was in flight) is replayed where a replay is meaningful (Backspace,
 // Delete, Enter, text); `mispredicted` counts them all.
+//
+// The key channel, where the engine offers one (Chromium, engine.js) and the page asks for it
+// (`channel` option): requests go over a MessagePort straight to the engine's document instead of
+// the runtime port (which travels through the browser process); the runtime port stays for the
+// engine's status and its end. The port is handed over by a hidden extension frame
+// (channel.html) added for the handshake only. Requests move from one channel to the other only
+// when none is unanswered, so they are served in the order they were sent. Measured slower than
+// the runtime port in Chromium 156 (docs/extension.md), so the content script asks for it only
+// when the settings say so.
 
-import { KeyHandler } from '../../www/widget/keys.js';
-import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf } from '../../www/keymap.js';
+import { KeyHandler, selectedText } from '../../www/widget/keys.js';
+import { isFocused } from '../../www/widget/root.js';
+import { keyUnits, modsOf } from '../../www/keymap.js';
 import { predictKey, predictedOf } from './predict.js';
 
 /** @typedef {import('../../www/types.js').ImeOutput} ImeOutput */
@@ -31,8 +41,18 @@ export const PORT_NAME = 'henkan-engine';
  * no port and starts no engine.
  */
 export class RemoteIme extends EventTarget {
-  constructor() {
+  /**
+   * @param {{channel?: () => boolean}} [options] `channel`: whether keys should take the key
+   *   channel when there is one (asked at each request; the default, no channel, suits the
+   *   extension's own pages)
+   */
+  constructor({ channel } = {}) {
     super();
+    this.wantsChannel = channel ?? (() => false);
+    /** @type {MessagePort | null} the key channel, once the engine serves it */
+    this.channel = null;
+    /** Whether the unanswered requests went over the key channel. */
+    this.onChannel = false;
     /** @type {'idle' | 'loading' | 'ready' | 'error'} */
     this.status = 'idle';
     this.error = '';
@@ -87,22 +107,81 @@ export class RemoteIme extends EventTarget {
         if (lmChanged) this.dispatchEvent(new Event('lm'));
         return;
       }
-      const waiter = this.pending.get(msg.id);
-      if (!waiter) return;
-      this.pending.delete(msg.id);
-      if ('error' in msg) waiter.reject(new Error(msg.error));
-      else waiter.resolve(msg.out);
+      if (msg.type === 'channel') {
+        if (this.wantsChannel()) this.#openChannel(port, msg.token);
+        return;
+      }
+      this.#answered(msg);
     });
     port.onDisconnect.addListener(() => {
       // The engine went away (the extension was reloaded or its document closed): the next
       // focus connects again, with new sessions.
       this.port = null;
+      this.channel?.close();
+      this.channel = null;
+      this.onChannel = false;
       this.engineComposes = false;
       this.status = 'idle';
       for (const waiter of this.pending.values()) waiter.reject(new Error('the engine went away'));
       this.pending.clear();
       this.dispatchEvent(new Event('status'));
     });
+  }
+
+  /** @param {any} msg an answer */
+  #answered(msg) {
+    const waiter = this.pending.get(msg.id);
+    if (!waiter) return;
+    this.pending.delete(msg.id);
+    if ('error' in msg) waiter.reject(new Error(msg.error));
+    else waiter.resolve(msg.out);
+  }
+
+  /**
+   * Hands a MessagePort with the engine's token to the extension's frame, which passes it on to
+   * the engine; keeps it as the key channel once the engine says it serves it. Without an answer
+   * in 5 s (the frame refused by the page, no engine document) the runtime port stays the only one.
+   * @param {chrome.runtime.Port} port the runtime port the token came on
+   * @param {string} token
+   */
+  #openChannel(port, token) {
+    const doc = document;
+    const frame = doc.createElement('iframe');
+    frame.src = chrome.runtime.getURL('channel.html');
+    frame.setAttribute('aria-hidden', 'true');
+    frame.tabIndex = -1;
+    frame.style.cssText = 'display:none !important';
+    const { port1, port2 } = new MessageChannel();
+    const done = () => {
+      clearTimeout(timer);
+      frame.remove();
+    };
+    const timer = setTimeout(() => {
+      done();
+      port1.close();
+    }, 5000);
+    port1.onmessage = (e) => {
+      if (e.data?.type === 'channel-ready') {
+        done();
+        if (this.port === port) this.channel = port1;
+        else port1.close();
+        return;
+      }
+      this.#answered(e.data);
+    };
+    frame.addEventListener('load', () => frame.contentWindow?.postMessage({ type: 'channel', token }, new URL(frame.src).origin, [port2]), { once: true });
+    (doc.body ?? doc.documentElement).append(frame);
+  }
+
+  /**
+   * Where the next request goes: the key channel when there is one and it is wanted, the runtime
+   * port otherwise; the same as the unanswered requests while there are any.
+   * @param {chrome.runtime.Port} port
+   * @returns {{postMessage(msg: unknown): void}}
+   */
+  #route(port) {
+    if (this.pending.size === 0) this.onChannel = !!this.channel && this.wantsChannel();
+    return this.onChannel && this.channel ? this.channel : port;
   }
 
   /**
@@ -114,18 +193,20 @@ export class RemoteIme extends EventTarget {
     const port = this.port;
     if (!port) return Promise.reject(new Error('not connected'));
     const id = ++this.nextId;
+    const to = this.#route(port);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      port.postMessage({ ...req, id });
+      to.postMessage({ ...req, id });
     });
   }
 
   /**
-   * Sends a request whose answer nobody waits for.
+   * Sends a request whose answer nobody waits for (answered all the same: a request is known to
+   * be served once no answer is outstanding, which the choice of channel relies on).
    * @param {Request} req
    */
   post(req) {
-    this.port?.postMessage(req);
+    if (this.port) this.request(req).catch(() => {});
   }
 
   /** A new session number (the engine opens the session at its `open` request). */
@@ -209,7 +290,7 @@ export class RemoteKeyHandler extends KeyHandler {
     this.remote.request(req).then(
       (out) => {
         this.inflight--;
-        if (out) then ? then(out) : this.apply(out, !this.el.matches(':focus'));
+        if (out) then ? then(out) : this.apply(out, !isFocused(this.el));
         if (this.inflight === 0 && this.last) this.predicted = predictedOf(this.last);
       },
       (e) => {
@@ -220,27 +301,22 @@ export class RemoteKeyHandler extends KeyHandler {
     );
   }
 
-  /** @param {KeyboardEvent} e */
-  keyDown(e) {
-    const { remote, options } = this;
-    if (!remote.composes || e.defaultPrevented) return;
-    if (fieldKind(this.el) === null) {
-      this.drop();
-      return;
-    }
-    if (!shouldSend(e, { ready: true, osComposing: this.osComposing })) return;
-    const s = this.open();
-    if (s === null) return;
+  /**
+   * A key to the engine: whether the IME takes it is predicted now (the keydown must decide),
+   * its output applied when it comes back.
+   * @param {KeyboardEvent} e
+   * @param {number} s the session
+   */
+  sendKey(e, s) {
+    const { remote } = this;
     const mods = modsOf(e);
     const units = keyUnits(e.key);
-    if (this.isReconvert(e) && remote.ready && this.reconvertRemote(e, s)) return;
     const p = predictKey(this.predicted, units[0], mods);
     this.predicted = p.next;
     if (p.consumed) {
       e.preventDefault();
-      e.stopPropagation();
+      e.stopImmediatePropagation();
     }
-    this.commit.saveRange();
     const t0 = performance.now();
     const key = e.key;
     this.send({ op: 'key', session: s, units, mods }, (out) => {
@@ -248,34 +324,26 @@ export class RemoteKeyHandler extends KeyHandler {
         remote.mispredicted++;
         if (p.consumed) this.replay(key, out);
       }
-      const t1 = performance.now();
-      this.apply(out, !this.el.matches(':focus'));
-      options.onOutput?.(out, { key, wasmMs: t1 - t0, totalMs: performance.now() - t0 });
-      if (options.onPreview && out.state === 'composing') this.schedulePreview();
+      this.keyOutput(out, key, t0, performance.now());
     });
   }
 
-  /**
-   * The widget's reconversion keys (変換, Ctrl+Shift+Space).
-   * @param {KeyboardEvent} e
-   */
-  isReconvert(e) {
-    if (e.altKey || e.metaKey || this.hasComposition() || this.inflight > 0) return false;
-    return (e.key === 'Convert' && !e.ctrlKey && !e.shiftKey) || (e.key === ' ' && e.ctrlKey && e.shiftKey);
+  /** Not while a key is in flight: the selection may be about to change. */
+  mayReconvert() {
+    return super.mayReconvert() && this.inflight === 0;
   }
 
   /**
-   * Reconversion of the selection; returns whether it was taken.
+   * Reconversion of the selection; returns whether it was taken (the engine's answer is applied
+   * when it comes).
    * @param {KeyboardEvent} e
    * @param {number} s
    */
-  reconvertRemote(e, s) {
-    const sel = this.el instanceof HTMLTextAreaElement || this.el instanceof HTMLInputElement
-      ? this.el.value.slice(this.el.selectionStart ?? 0, this.el.selectionEnd ?? 0)
-      : this.el.ownerDocument.getSelection()?.toString() ?? '';
+  reconvert(e, s) {
+    const sel = selectedText(this.el);
     if (!sel || sel.length > 100) return false;
     e.preventDefault();
-    e.stopPropagation();
+    e.stopImmediatePropagation();
     this.predicted = { on: true, composing: null, listed: false };
     this.send({ op: 'reconvert', session: s, text: sel }, (out) => {
       if (!out.consumed) return;
@@ -292,7 +360,7 @@ export class RemoteKeyHandler extends KeyHandler {
    */
   replay(key, out) {
     const doc = this.el.ownerDocument;
-    if (!this.el.matches(':focus')) return;
+    if (!isFocused(this.el)) return;
     if (out.committed) {
       this.commit.insert(out.committed, false);
       out = { ...out, committed: '' };
@@ -335,17 +403,11 @@ export class RemoteKeyHandler extends KeyHandler {
       this.send({ op: 'flush', session: s }, (out) => {
         const all = out.committed + text;
         this.apply({ ...out, committed: '' }, true);
-        this.commit.insert(all, !this.el.matches(':focus'));
+        this.commit.insert(all, !isFocused(this.el));
       });
       return;
     }
     this.flush(true);
-  }
-
-  /** What the suggestion list shows (`:focus`: the field may be inside a shadow root). */
-  suggestionView() {
-    const visible = this.el.matches(':focus') && this.remote.ready && !this.osComposing && !this.last?.candidates?.open;
-    return visible && this.last ? suggestionsOf(this.last) : null;
   }
 
   /** The field lost the focus: the composition goes in (also one still in flight). */
@@ -374,7 +436,7 @@ export class RemoteKeyHandler extends KeyHandler {
     const s = this.session;
     if (s === null || !this.remote.port) return;
     this.predicted = { ...this.predicted, composing: false, listed: false };
-    this.send({ op: 'flush', session: s }, (out) => this.apply(out, fallback || !this.el.matches(':focus')));
+    this.send({ op: 'flush', session: s }, (out) => this.apply(out, fallback || !isFocused(this.el)));
   }
 
   /** Drops the composition without committing (the field became a password field). */

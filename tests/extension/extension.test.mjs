@@ -1,6 +1,7 @@
 // The browser extension in real Chromium (Debian's, through playwright-core) with
-// dist/extension loaded: typing into the fields of local test pages, the fields it must leave
-// alone, the in-page toggle, and the per-site switch of the toolbar button. `make test-extension`.
+// dist/extension loaded: typing into the fields of local test pages (a ProseMirror editor and a
+// field in a shadow root among them), the fields it must leave alone, the in-page toggle, the
+// per-site switch of the toolbar button, the key channel. `make test-extension`.
 //
 // The `toggle-site` shortcut is a browser accelerator: keys sent to a page by the DevTools
 // protocol never reach it, so the tests press the toolbar button's code path instead (the
@@ -8,6 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { servePages, launchWithExtension, focusReady } from './harness.mjs';
+import { bundleEditors } from '../e2e/editors/bundle.mjs';
 
 /** @type {Awaited<ReturnType<typeof servePages>>} */
 let server;
@@ -15,6 +17,7 @@ let server;
 let ext;
 
 before(async () => {
+  await bundleEditors();
   server = await servePages();
   ext = await launchWithExtension();
 });
@@ -76,6 +79,21 @@ async function toggleSite(page) {
   return badge;
 }
 
+/** The engine's count of requests served over runtime ports and over key channels. */
+async function served() {
+  const options = await ext.context.newPage();
+  await options.goto(`chrome-extension://${ext.id}/options.html`);
+  const info = await options.evaluate(async () => {
+    const port = chrome.runtime.connect({ name: 'henkan-engine' });
+    return new Promise((resolve) => {
+      port.onMessage.addListener((/** @type {any} */ m) => m.id === 1 && resolve(m.out));
+      port.postMessage({ op: 'info', id: 1 });
+    });
+  });
+  await options.close();
+  return /** @type {{port: number, channel: number}} */ (/** @type {any} */ (info).served);
+}
+
 test('types and converts in a textarea, an input and a contenteditable', async () => {
   const { page, errors } = await open('plain.html');
   for (const selector of ['#ta', '#in', '#ce']) {
@@ -92,10 +110,36 @@ test('types in a field inside an open shadow root and in a field added after loa
   await focusReady(page, '#host >> #shadow-input');
   await convertAndCommit(page, 'nihongo');
   assert.equal(await valueOf(page, '#host >> #shadow-input'), '日本語');
+  // The commit went in as an edit of the field's own (one undo step), and the badge beside the
+  // field has the widget's stylesheet (adopted by the shadow root).
+  assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).shadowEdits), ['true:insertText:日本語']);
+  assert.equal(await page.locator('#host >> .henkan-indicator').evaluate((el) => getComputedStyle(el).position), 'fixed');
   await page.waitForSelector('#late');
   await focusReady(page, '#late');
   await convertAndCommit(page, 'toukyou');
   assert.equal(await valueOf(page, '#late'), '東京');
+  await page.close();
+});
+
+test('in a ProseMirror editor: preedit over the text, the commit one edit of its own, its Enter binding untouched', async () => {
+  const { page, errors } = await open('prosemirror.html');
+  await page.waitForFunction(() => /** @type {any} */ (window).m);
+  await focusReady(page, '#pm .ProseMirror');
+  await page.keyboard.press('Control+End');
+  const before = await page.evaluate(() => /** @type {any} */ (window).m.text());
+  await page.keyboard.type('nihongo', { delay: 15 });
+  await page.waitForSelector('.henkan-preedit-overlay', { state: 'visible' });
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).m.text()), before, 'the preedit is not in the editor’s document');
+  await page.keyboard.press('Space');
+  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((b) => /** @type {any} */ (window).m.text() !== b, before);
+  const r = await page.evaluate(() => ({ text: /** @type {any} */ (window).m.text(), fired: [.../** @type {any} */ (window).m.fired] }));
+  assert.equal(r.text, `${before}日本語`);
+  assert.deepEqual(r.fired, [], 'Enter committed; the editor did not see it');
+  await page.evaluate(() => /** @type {any} */ (window).m.undo());
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).m.text()), before, 'one undo takes the commit back');
+  assert.deepEqual(errors, []);
   await page.close();
 });
 
@@ -105,6 +149,26 @@ test('types on a page whose CSP forbids wasm and inline script', async () => {
   await convertAndCommit(page, 'nihongo');
   assert.equal(await valueOf(page, '#ta'), '日本語');
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the key channel (settings `channel: message`): keys go over a MessagePort, also under a strict CSP', async () => {
+  const options = await ext.context.newPage();
+  await options.goto(`chrome-extension://${ext.id}/options.html`);
+  await options.evaluate(() => chrome.storage.local.set({ settings: { channel: 'message' } }));
+  const { page, errors } = await open('csp.html');
+  await focusReady(page, '#ta');
+  await page.waitForFunction(() => document.querySelectorAll('iframe').length === 0); // the handshake is over
+  const { channel } = await served();
+  await page.bringToFront();
+  await page.focus('#ta');
+  await convertAndCommit(page, 'nihongo');
+  assert.equal(await valueOf(page, '#ta'), '日本語');
+  // 7 letters, Space, Enter.
+  assert.ok((await served()).channel >= channel + 9);
+  assert.deepEqual(errors, []);
+  await options.evaluate(() => chrome.storage.local.set({ settings: {} }));
+  await options.close();
   await page.close();
 });
 

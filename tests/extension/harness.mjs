@@ -1,12 +1,14 @@
 // Shared by the extension's tests and its measurements: the test pages, served by a small server
 // of the test's own (one page sends a strict CSP), and Debian's Chromium with the built extension
-// (dist/extension, `make extension`) loaded in a persistent context.
+// (dist/extension, `make extension`) loaded in a persistent context. The ProseMirror page imports
+// the editors' bundle of the widget's own editor tests (tests/e2e/editors/, `bundleEditors`).
 import http from 'node:http';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { ROOT, CHROMIUM } from '../e2e/harness.mjs';
+import { BUNDLE_URL } from '../e2e/editors/bundle.mjs';
 
 export const EXTENSION = path.join(ROOT, 'dist/extension');
 
@@ -16,6 +18,10 @@ window.seen = [];
 document.addEventListener('keydown', (e) => window.seen.push(e.key));
 const host = document.getElementById('host');
 host.attachShadow({ mode: 'open' }).innerHTML = '<input id="shadow-input">';
+// The edits of the shadow root's field: a commit by execCommand (one undo step) comes as a
+// trusted input event, one set by script as an untrusted one.
+window.shadowEdits = [];
+host.shadowRoot.getElementById('shadow-input').addEventListener('input', (e) => window.shadowEdits.push(e.isTrusted + ':' + e.inputType + ':' + e.data));
 setTimeout(() => {
   const late = document.createElement('textarea');
   late.id = 'late';
@@ -43,7 +49,20 @@ const PAGES = {
     headers: { 'Content-Security-Policy': "default-src 'self'; script-src 'self'" },
   },
   '/page-csp.js': { type: 'text/javascript', body: 'window.seen = []; document.addEventListener("keydown", (e) => window.seen.push(e.key));' },
+  // A ProseMirror editor (the bundle's `prosemirror`: bold text, a link, history, key bindings);
+  // `window.m` is what it returns (its state, its undo, the bindings that fired).
+  '/prosemirror.html': {
+    type: 'text/html',
+    body: '<!doctype html><meta charset="utf-8"><style>.ProseMirror { white-space: pre-wrap }</style><body><div id="pm" style="width:500px;border:1px solid #999"></div><script type="module" src="/prosemirror.js"></script></body>',
+  },
+  '/prosemirror.js': {
+    type: 'text/javascript',
+    body: "import { prosemirror } from '/editors.js'; window.m = prosemirror(document.getElementById('pm'));",
+  },
 };
+
+/** Files of the repository served as they are (built before the tests). */
+const FILES = /** @type {Record<string, string>} */ ({ '/editors.js': path.join(ROOT, BUNDLE_URL.slice(1)) });
 
 /**
  * Serves the test pages on a free port of 127.0.0.1 (`localhost` also reaches it: a second site).
@@ -51,7 +70,9 @@ const PAGES = {
  */
 export function servePages() {
   const server = http.createServer((req, res) => {
-    const page = PAGES[new URL(req.url ?? '/', 'http://x').pathname];
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    const file = FILES[pathname];
+    const page = file && existsSync(file) ? { type: 'text/javascript', body: readFileSync(file, 'utf8') } : PAGES[pathname];
     if (!page) {
       res.writeHead(404).end();
       return;

@@ -2,7 +2,7 @@
 // The extension's figures (`make measure-extension`, docs/extension.md): the content script's
 // size, the memory of a tab with the IME unused and in use (against the same page without the
 // extension) and of the engine, the per-key latency in the page (keydown → the preedit in the
-// DOM, through the engine's port), and the time from a field's first focus to the engine's
+// DOM, through the engine's key channel and through its runtime port, interleaved), and the time from a field's first focus to the engine's
 // dictionary and from the first key to the first conversion. Writes
 // tests/extension/output/measurements.json and prints a Markdown table.
 import fs from 'node:fs';
@@ -68,6 +68,10 @@ result.sizes.zip = fs.statSync(path.join(ROOT, 'dist/henkan-extension.zip')).siz
 
 const ext = await launchWithExtension();
 result.chromium = ext.context.browser()?.version() ?? '';
+// The settings are written by the service worker (the options page would start the engine): the
+// page asks for the key channel at its first connection (the measurements then switch between
+// the two channels).
+await ext.worker.evaluate(() => chrome.storage.local.set({ settings: { channel: 'message' } }));
 const page = await ext.context.newPage();
 await page.goto(`${server.url}plain.html`);
 await page.waitForTimeout(500);
@@ -88,34 +92,83 @@ await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'a
 result.startup.firstKeyToConversionMs = Date.now() - t;
 await page.keyboard.press('Enter');
 
+/** Rounds of the channel comparison: each types every sentence once per channel. */
+const ROUNDS = 3;
+
 /**
- * Per key: each sentence typed at 60 ms a key, converted, committed.
- * @param {string} engine
+ * Sets the extension's settings (as the options page does) and waits until the page's content
+ * script has had time to hear of it.
+ * @param {Record<string, unknown>} settings
  */
-async function typeSentences(engine) {
+async function setSettings(settings) {
+  await ext.worker.evaluate((s) => chrome.storage.local.set({ settings: s }), settings);
+  await page.waitForTimeout(150);
+}
+
+/**
+ * Types one sentence at 60 ms a key, converts it (Space), commits it (Enter); returns the
+ * per-key latencies and the conversion's.
+ * @param {string} s
+ */
+async function typeSentence(s) {
   await page.evaluate(() => (/** @type {any} */ (window).latencies = []));
-  /** @type {number[]} */
-  const conversions = [];
-  for (const s of SENTENCES) {
-    await page.keyboard.type(s, { delay: 60 });
-    await page.waitForTimeout(100);
-    const before = await page.evaluate(() => /** @type {any} */ (window).latencies.length);
-    await page.keyboard.press('Space');
-    await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
-    await page.waitForTimeout(100);
-    conversions.push(await page.evaluate((i) => /** @type {any} */ (window).latencies[i], before));
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(100);
-  }
+  await page.keyboard.type(s, { delay: 60 });
+  await page.waitForTimeout(100);
+  const before = await page.evaluate(() => /** @type {any} */ (window).latencies.length);
+  await page.keyboard.press('Space');
+  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  await page.waitForTimeout(100);
   /** @type {number[]} */
   const all = await page.evaluate(() => /** @type {any} */ (window).latencies);
-  const keys = all.filter((x) => !conversions.includes(x));
-  result.latency[engine] = {
-    keys: { n: keys.length, p50: percentile(keys, 50), p95: percentile(keys, 95), max: Math.max(...keys) },
-    conversions: { n: conversions.length, p50: percentile(conversions, 50), max: Math.max(...conversions) },
-  };
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(100);
+  return { keys: all.filter((_, i) => i !== before), conversion: all[before] };
 }
-await typeSentences('hybrid');
+
+/**
+ * Per key and per conversion, over the given channels (the settings' `channel`), interleaved:
+ * each sentence is typed once per channel in turn, the order flipped every sentence, so that the
+ * machine's load falls on both alike; `rounds` times over.
+ * @param {string} engine the label
+ * @param {('message' | 'runtime')[]} channels
+ * @param {number} rounds
+ */
+async function typeSentences(engine, channels, rounds) {
+  /** @type {Record<string, {keys: number[], conversions: number[], rounds: {p50: number, p95: number}[]}>} */
+  const by = Object.fromEntries(channels.map((c) => [c, { keys: [], conversions: [], rounds: [] }]));
+  let flip = 0;
+  for (let r = 0; r < rounds; r++) {
+    /** @type {Record<string, number[]>} */
+    const round = Object.fromEntries(channels.map((c) => [c, []]));
+    for (const s of SENTENCES) {
+      const order = flip++ % 2 ? [...channels].reverse() : channels;
+      for (const channel of order) {
+        await setSettings({ ...engineSettings, channel });
+        await page.bringToFront();
+        await page.focus('#ta');
+        const { keys, conversion } = await typeSentence(s);
+        by[channel].keys.push(...keys);
+        by[channel].conversions.push(conversion);
+        round[channel].push(...keys);
+      }
+    }
+    for (const c of channels) by[c].rounds.push({ p50: percentile(round[c], 50), p95: percentile(round[c], 95) });
+  }
+  for (const c of channels) {
+    const { keys, conversions, rounds: rs } = by[c];
+    result.latency[`${engine}/${c}`] = {
+      keys: { n: keys.length, p50: percentile(keys, 50), p95: percentile(keys, 95), max: Math.max(...keys) },
+      perRound: rs,
+      conversions: { n: conversions.length, p50: percentile(conversions, 50), max: Math.max(...conversions) },
+    };
+  }
+}
+
+/** @type {Record<string, unknown>} */
+let engineSettings = {};
+await typeSentences('hybrid', ['message', 'runtime'], ROUNDS);
+await setSettings({});
+await page.bringToFront();
 result.memory.inUse = await heap(page);
 
 // The engine (the offscreen document), asked through the options page.
@@ -133,7 +186,8 @@ result.memory.engine = await options.evaluate(async () => {
   });
 });
 
-// The classic engine (the options page's setting): what the port costs beyond the engine's work.
+// The classic engine (the options page's setting): the port's share beside a cheaper engine.
+engineSettings = { engine: 'classic' };
 await options.evaluate(async () => {
   await chrome.storage.local.set({ settings: { engine: 'classic' } });
   const port = chrome.runtime.connect({ name: 'henkan-engine' });
@@ -142,9 +196,7 @@ await options.evaluate(async () => {
     port.postMessage({ op: 'setEngine', id: 2 });
   });
 });
-await page.bringToFront();
-await page.focus('#ta');
-await typeSentences('classic');
+await typeSentences('classic', ['message', 'runtime'], 1);
 await ext.close();
 await server.stop();
 
@@ -162,7 +214,9 @@ console.log(`Chromium ${result.chromium}
 | tab heap, extension, IME unused | ${mib(result.memory.unused.heapBytes)} |
 | tab heap, extension, IME in use | ${mib(result.memory.inUse.heapBytes)} |
 | engine (offscreen document): wasm memory / JS heap | ${mib(result.memory.engine.memoryBytes)} / ${mib(result.memory.engine.jsHeapBytes ?? 0)} |
-${['hybrid', 'classic'].map((e) => { const l = result.latency[e]; return `| per key, keydown → preedit in the DOM, ${e}: p50 / p95 / max (n = ${l.keys.n}) | ${ms(l.keys.p50)} / ${ms(l.keys.p95)} / ${ms(l.keys.max)} |
-| Space → conversion in the DOM, ${e}: p50 / max (n = ${l.conversions.n}) | ${ms(l.conversions.p50)} / ${ms(l.conversions.max)} |`; }).join('\n')}
+| requests served so far: key channel / runtime ports | ${result.memory.engine.served?.channel} / ${result.memory.engine.served?.port} |
+${Object.entries(result.latency).map(([label, /** @type {any} */ l]) => `| per key, keydown → preedit in the DOM, ${label}: p50 / p95 / max (n = ${l.keys.n}) | ${ms(l.keys.p50)} / ${ms(l.keys.p95)} / ${ms(l.keys.max)} |
+| per key, ${label}, by round: p50 / p95 | ${l.perRound.map((/** @type {any} */ r) => `${ms(r.p50)} / ${ms(r.p95)}`).join('; ')} |
+| Space → conversion in the DOM, ${label}: p50 / max (n = ${l.conversions.n}) | ${ms(l.conversions.p50)} / ${ms(l.conversions.max)} |`).join('\n')}
 | first focus → dictionary in (cold engine) | ${result.startup.focusToReadyMs} ms |
 | first key → first conversion (7 keys + Space, engine warm) | ${result.startup.firstKeyToConversionMs} ms |`);

@@ -23,7 +23,7 @@ function isReconvertKey(e) {
  * The text selected in a field ('' when the selection is collapsed or elsewhere).
  * @param {HTMLElement} el
  */
-function selectedText(el) {
+export function selectedText(el) {
   if (isTextField(el)) {
     const start = el.selectionStart ?? 0;
     const end = el.selectionEnd ?? start;
@@ -112,20 +112,41 @@ export class KeyHandler {
 
   /** @param {KeyboardEvent} e */
   keyDown(e) {
-    const { ime, options } = this;
-    // Keys compose as soon as the wasm module runs; they convert once the dictionary is in. A key
-    // the page has handled already is the page's.
-    if (!ime.composes || e.defaultPrevented) return;
+    const s = this.keySession(e);
+    if (s === null) return;
+    if (isReconvertKey(e) && this.mayReconvert() && this.reconvert(e, s)) return;
+    this.commit.saveRange();
+    this.sendKey(e, s);
+  }
+
+  /**
+   * The session a keydown goes to, or null when the key is not the IME's. Keys compose as soon
+   * as the wasm module runs; they convert once the dictionary is in. A key the page has handled
+   * already is the page's.
+   * @param {KeyboardEvent} e
+   */
+  keySession(e) {
+    if (!this.ime.composes || e.defaultPrevented) return null;
     if (fieldKind(this.el) === null) {
       // The field became a password field (or read-only): drop any composition, store nothing.
       this.drop();
-      return;
+      return null;
     }
-    if (!shouldSend(e, { ready: true, osComposing: this.osComposing })) return;
-    const s = this.open();
-    if (s === null) return;
-    if (isReconvertKey(e) && !this.hasComposition() && ime.ready && this.reconvert(e, s)) return;
-    this.commit.saveRange();
+    if (!shouldSend(e, { ready: true, osComposing: this.osComposing })) return null;
+    return this.open();
+  }
+
+  /** Whether a reconversion key reconverts now: nothing composed, the dictionary in. */
+  mayReconvert() {
+    return !this.hasComposition() && this.ime.ready;
+  }
+
+  /**
+   * A key to the wasm session; its output applied (`keyOutput`).
+   * @param {KeyboardEvent} e
+   * @param {number} s the session
+   */
+  sendKey(e, s) {
     const t0 = performance.now();
     const out = this.run((handle) => {
       const units = keyUnits(e.key);
@@ -152,8 +173,20 @@ export class KeyHandler {
       e.preventDefault();
       e.stopImmediatePropagation();
     }
+    this.keyOutput(out, e.key, t0, t1);
+  }
+
+  /**
+   * A key's output: applied to the field, reported (`onOutput`), the preview scheduled.
+   * @param {ImeOutput} out
+   * @param {string} key the DOM key
+   * @param {number} t0 when the key went to the engine
+   * @param {number} t1 when its output came back
+   */
+  keyOutput(out, key, t0, t1) {
+    const { options } = this;
     this.apply(out, false);
-    options.onOutput?.(out, { key: e.key, wasmMs: t1 - t0, totalMs: performance.now() - t0 });
+    options.onOutput?.(out, { key, wasmMs: t1 - t0, totalMs: performance.now() - t0 });
     // The page may shift its layout in reaction to the key (as the demo's meters do): check the
     // preedit's place once more before the frame is drawn.
     if (this.hasComposition()) this.el.ownerDocument.defaultView?.requestAnimationFrame(() => this.render());
