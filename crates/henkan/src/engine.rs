@@ -200,11 +200,6 @@ impl Engine {
         Ok(e)
     }
 
-    /// The checked model container the engine reads.
-    pub fn container(&self) -> &Container {
-        &self.container
-    }
-
     /// Each kanji's readings ([`crate::reverse`]), collected from the lexicon on first use.
     pub fn kanji_readings(&self) -> &crate::reverse::KanjiReadings {
         self.kanji
