@@ -13,12 +13,14 @@
 //!   and `下さい`, `行う` and `行なう`, `様々` and `さまざま`) or a number is written in other
 //!   digits (`１回`, `一回`) ([`is_variant`]). It is a matter of style, which text by many
 //!   writers flips all the time: a correction to a variant is learned the second time the user
-//!   makes it without having accepted the other spelling in between ([`History::choose`]); a
-//!   correction to another word (`汽車` for `記者`) is learned at once.
-//! - *active readings*: the [`ACTIVE_READINGS`] most recently learned or confirmed readings
-//!   whose text has [`MIN_ACTIVE_TEXT_CHARS`] characters or more and is not all kana. Their
-//!   spellings are preferred wherever their reading occurs, in every engine: in the
-//!   classic engine the word cost of a *preferred entry* (an entry of the reading written as
+//!   makes it without having accepted the other spelling in between ([`History::choose`]), and
+//!   it is written as learned only where its reading is the whole input; a correction to
+//!   another word (`汽車` for `記者`) is learned at once.
+//! - *active readings*: the [`ACTIVE_READINGS`] most recently learned or confirmed readings,
+//!   learned or confirmed within the last [`ACTIVE_COMMITS`] commits ([`History::tick`]), whose
+//!   text has [`MIN_ACTIVE_TEXT_CHARS`] characters or more, is not all kana and is not a
+//!   spelling variant. Their spellings are preferred wherever their reading occurs, in every
+//!   engine: in the classic engine the word cost of a *preferred entry* (an entry of the reading written as
 //!   learned) drops below that of every homophone converted alone (sentence start and end on
 //!   both sides, [`PREFERENCE_MARGIN`] to spare, [`History::adjustment`]); in the LM engines a
 //!   preferred node is raised to [`PREFERENCE_MARGIN_NATS`] above the best other node over the
@@ -30,10 +32,10 @@
 //! - Every learned reading, active or not, is written as learned when it is converted on its
 //!   own (the whole input is that reading), as Mozc's segment learning does.
 //!
-//! Why only the most recent readings act within sentences: on text by many writers a choice
-//! carried far overrules the next writer's context more often than it helps (measured with
-//! `henkan eval conversion --learn` on the dev sets, BENCHMARKS.md); corrections are bursty,
-//! the same word comes back within a few sentences of the same text.
+//! Why only the most recent readings act within sentences, and only for a few commits: on text
+//! by many writers a choice carried far overrules the next writer's context more often than it
+//! helps (measured with `henkan eval conversion --learn` on the dev sets, BENCHMARKS.md);
+//! corrections are bursty, the same word comes back within a few sentences of the same text.
 //!
 //! The history keeps the `capacity` most recently learned or confirmed readings ([`CAPACITY`]
 //! by default, at most [`MAX_CAPACITY`]). It is stored by (reading, text), never by entry
@@ -65,6 +67,8 @@ pub const PREFERENCE_MARGIN_NATS: f32 = 1.0;
 /// How many of the most recently learned or confirmed readings are preferred wherever their
 /// reading occurs; the others only where their reading is a whole segment.
 pub const ACTIVE_READINGS: usize = 3;
+/// For how many commits after it was learned or confirmed a reading stays active.
+pub const ACTIVE_COMMITS: u64 = 8;
 
 /// The most the LM engines raise a preferred node (nats): a context the LM finds far likelier
 /// otherwise still wins.
@@ -91,6 +95,11 @@ struct Learned {
     respell: Vec<u32>,
     /// A phrase of several words (chosen as one segment), not one word.
     phrase: bool,
+    /// The commit it was learned or confirmed at ([`History::tick`]).
+    commit: u64,
+    /// A spelling variant of what the engine wrote ([`is_variant`]): it acts only where its
+    /// reading is the whole input, never inside sentences.
+    variant: bool,
     /// The phrase taken as one word, when its words are known.
     node: Option<PhraseNode>,
 }
@@ -111,6 +120,8 @@ pub struct History {
     capacity: usize,
     /// Bumped on every change (copies of one history compare by it).
     version: u64,
+    /// Commits seen ([`History::tick`]).
+    commits: u64,
 }
 
 impl Default for History {
@@ -130,6 +141,7 @@ impl History {
             phrases: Vec::new(),
             capacity: capacity.clamp(1, MAX_CAPACITY),
             version: 0,
+            commits: 0,
         }
     }
 
@@ -217,6 +229,11 @@ impl History {
     /// is written `text`, for a reading shorter than [`MIN_READING_CHARS`] or longer than
     /// [`MAX_CHARS`], or when it is already learned so (then it is only kept fresh).
     pub fn learn(&mut self, engine: &Engine, reading: &str, text: &str) -> bool {
+        self.learn_word(engine, reading, text, false)
+    }
+
+    /// [`History::learn`], for a spelling `variant` of what the engine wrote or not.
+    fn learn_word(&mut self, engine: &Engine, reading: &str, text: &str, variant: bool) -> bool {
         if self.learned(reading) == Some(text) {
             self.touch(reading, text);
             return false;
@@ -224,7 +241,7 @@ impl History {
         let Some((prefer, respell)) = resolve(engine, reading, text) else {
             return false;
         };
-        self.insert(reading, text, prefer, respell, None, false);
+        self.insert(reading, text, (prefer, respell), None, false, variant);
         true
     }
 
@@ -258,7 +275,7 @@ impl History {
             }
         }
         let node = phrase_node(engine, reading, text, words);
-        self.insert(reading, text, prefer, respell, node, true);
+        self.insert(reading, text, (prefer, respell), node, true, false);
         true
     }
 
@@ -266,10 +283,10 @@ impl History {
         &mut self,
         reading: &str,
         text: &str,
-        prefer: Vec<(u32, i32)>,
-        respell: Vec<u32>,
+        (prefer, respell): (Vec<(u32, i32)>, Vec<u32>),
         node: Option<PhraseNode>,
         phrase: bool,
+        variant: bool,
     ) {
         self.readings.remove(reading);
         self.version += 1;
@@ -282,6 +299,8 @@ impl History {
                 respell,
                 phrase,
                 node,
+                commit: self.commits,
+                variant,
             },
         );
         while self.readings.len() > self.capacity {
@@ -310,6 +329,7 @@ impl History {
             .filter(|l| !l.prefer.is_empty() || !l.respell.is_empty() || l.node.is_some())
             .filter(|l| l.text.chars().count() >= MIN_ACTIVE_TEXT_CHARS)
             .filter(|l| !l.text.chars().all(is_kana))
+            .filter(|l| !l.variant && self.commits - l.commit < ACTIVE_COMMITS)
             .collect();
         let n = ACTIVE_READINGS;
         if recent.len() > n {
@@ -343,14 +363,15 @@ impl History {
         shown: &str,
         words: &[(&str, &str)],
     ) -> bool {
+        let variant = is_variant(shown, text);
         let learn = |h: &mut History| {
             if words.len() == 1 {
-                h.learn(engine, reading, text)
+                h.learn_word(engine, reading, text, variant)
             } else {
                 h.learn_phrase(engine, reading, text, words)
             }
         };
-        if !is_variant(shown, text) || self.pending.get(reading).is_some_and(|(t, _)| t == text) {
+        if !variant || self.pending.get(reading).is_some_and(|(t, _)| t == text) {
             self.pending.remove(reading);
             return learn(self);
         }
@@ -394,12 +415,27 @@ impl History {
         match self.readings.get_mut(reading) {
             Some(l) if l.text == text => {
                 l.version = next;
+                l.commit = self.commits;
                 self.version = next;
                 self.activate();
                 true
             }
             _ => false,
         }
+    }
+
+    /// The user committed text (called once per commit, before its corrections are learned):
+    /// readings learned or confirmed [`ACTIVE_COMMITS`] commits ago stop acting inside
+    /// sentences. Returns whether the preferences changed.
+    pub fn tick(&mut self) -> bool {
+        self.commits += 1;
+        let before = (
+            self.prefer.clone(),
+            self.respell.clone(),
+            self.phrases.len(),
+        );
+        self.activate();
+        self.prefer != before.0 || self.respell != before.1 || self.phrases.len() != before.2
     }
 
     /// Forgets what was learned for `reading`. Returns whether anything was.

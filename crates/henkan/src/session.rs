@@ -266,6 +266,7 @@ impl Session {
         let words = self.words_of(engine, committed);
         let seen = self.words_of(engine, shown);
         self.lattice.set_respellings(respell);
+        let expired = self.history.tick();
         let mut changed = 0;
         if shown.is_empty() {
             for (_, _, reading, text) in &words {
@@ -299,7 +300,7 @@ impl Session {
                 changed += usize::from(self.history.choose(engine, &reading, &text, &was, &pieces));
             }
         }
-        if changed > 0 {
+        if changed > 0 || expired {
             self.history_changed();
         }
         changed

@@ -2,8 +2,9 @@
 //! `Session` and through the IME's keys; learning off forgets it.
 //!
 //! The lexicon reads きしゃ as 記者 (cost 100), 汽車 (300) or きしゃ (400), and ははおや as 母親 (100)
-//! or ははおや (300). A learned kanji spelling costs the margin (500) below the cheapest other
-//! kanji spelling converted alone, and the kana forms of the reading are written as it.
+//! or ははおや (300), and とりあつかい as 取り扱い (100) or its spelling variant 取扱い (300). A learned
+//! kanji spelling costs the margin (500) below the cheapest other kanji spelling converted
+//! alone, and the kana forms of the reading are written as it.
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
@@ -13,7 +14,9 @@ use henkan::ime::{Ime, KeyEvent};
 use henkan::{Engine, Session};
 use henkan_builder::{build_model, BuildOptions};
 
-const LEX: &str = "きしゃ\t1\t1\t100\t記者
+const LEX: &str = "とりあつかい\t1\t1\t100\t取り扱い
+とりあつかい\t1\t1\t300\t取扱い
+きしゃ\t1\t1\t100\t記者
 きしゃ\t1\t1\t300\t汽車
 きしゃ\t1\t1\t400\tきしゃ
 ははおや\t1\t1\t100\t母親
@@ -187,4 +190,43 @@ fn the_ime_learns_the_candidate_the_user_picked() {
     type_kisha(&mut ime);
     let out = key(&mut ime, " ");
     assert_eq!(out.candidates.expect("a segment").items[0], "記者");
+}
+
+/// Converts `reading` and commits `committed` where the engine showed `shown` (one piece each).
+fn commit(s: &mut Session, engine: &Engine, reading: &str, shown: &str, committed: &str) -> usize {
+    s.clear();
+    assert_eq!(s.convert_reading(engine, reading).text(), shown);
+    s.learn_commit(engine, &[(reading, committed)], &[(reading, shown)])
+}
+
+#[test]
+fn a_correction_acts_inside_sentences_for_a_few_commits_and_alone_for_good() {
+    let engine = engine();
+    let mut s = Session::new();
+    assert_eq!(commit(&mut s, &engine, "きしゃは", "記者は", "汽車は"), 1);
+    assert_eq!(best(&mut s, &engine, "きしゃは"), "汽車は");
+    // other text committed as shown: the correction keeps acting for ACTIVE_COMMITS commits
+    for _ in 1..henkan::history::ACTIVE_COMMITS {
+        assert_eq!(commit(&mut s, &engine, "ははおや", "母親", "母親"), 0);
+        assert_eq!(best(&mut s, &engine, "きしゃは"), "汽車は");
+    }
+    assert_eq!(commit(&mut s, &engine, "ははおや", "母親", "母親"), 0);
+    assert_eq!(best(&mut s, &engine, "きしゃは"), "記者は");
+    // converted alone it is still written as learned, and accepting it there makes it act
+    // inside sentences again
+    assert_eq!(commit(&mut s, &engine, "きしゃ", "汽車", "汽車"), 0);
+    assert_eq!(best(&mut s, &engine, "きしゃは"), "汽車は");
+}
+
+#[test]
+fn a_spelling_variant_is_learned_the_second_time_and_acts_where_it_is_typed_alone() {
+    let engine = engine();
+    let mut s = Session::new();
+    let (r, engine_writes, user_writes) = ("とりあつかい", "取り扱い", "取扱い");
+    assert_eq!(commit(&mut s, &engine, r, engine_writes, user_writes), 0);
+    assert_eq!(best(&mut s, &engine, r), engine_writes);
+    assert_eq!(commit(&mut s, &engine, r, engine_writes, user_writes), 1);
+    assert_eq!(best(&mut s, &engine, r), user_writes);
+    // inside sentences a matter of style stays the engine's
+    assert_eq!(best(&mut s, &engine, "とりあつかいは"), "取り扱いは");
 }
