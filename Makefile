@@ -162,7 +162,7 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -q -p henkan -p henkan-builder -p henkan-cli
 	@# what ships in the wasm stays free of the builder's and the CLI's dependencies
 	@if cargo tree -p henkan-wasm --target wasm32-unknown-unknown -e normal --prefix none \
-	  | grep -E '^(clap|regex|zstd|zstd-sys|anyhow|serde_json) '; then \
+	  | grep -E '^(clap|regex|anyhow|serde_json) '; then \
 	  echo "the wasm build depends on a builder or CLI crate"; exit 1; fi
 
 # The workspace's native tests (the wasm crate's run in test-web-wasm).

@@ -6,6 +6,7 @@
 #   wasm-bindgen CLI       wasm-bindgen-cli $WBG by `cargo install --locked`, with the lockfile
 #                          scripts/wasm-bindgen-cli.lock (only if `wasm-bindgen --version` differs; see below)
 #   chromium + driver      Debian chromium, chromium-driver, fonts-ipafont-gothic (Japanese glyphs in screenshots)
+#   clang-14               Debian clang-14: compiles libzstd (the model's section decoder, crate zstd-sys) for wasm32
 #   npm tools              playwright-core (driven against /usr/bin/chromium; never `npx playwright install`),
 #                          binaryen (wasm-opt; Debian's v108 breaks wasm-bindgen's externref table), typescript,
 #                          axe-core (accessibility checks in the Playwright tests), esbuild (the npm
@@ -60,6 +61,7 @@ fi
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
+command -v clang-14 >/dev/null || missing+=(clang-14)
 [ -e /usr/share/fonts/opentype/ipafont-gothic/ipag.ttf ] || [ -e /usr/share/fonts/truetype/fonts-japanese-gothic.ttf ] \
   || fc-list 2>/dev/null | grep -qi 'ipagothic\|ipa gothic\|noto sans cjk' || missing+=(fonts-ipafont-gothic)
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -446,29 +446,30 @@ fn check(stored: &[u8], e: &SectionEntry) -> Result<()> {
 
 /// Decodes the stored bytes of a compressed section (checked before: see [`check`]).
 fn decode(stored: &[u8], e: &SectionEntry) -> Result<Vec<u8>> {
-    decode_into(stored, e, vec![0u8; e.decoded_length as usize])
+    decode_into(stored, e, Vec::with_capacity(e.decoded_length as usize))
 }
 
-/// [`decode`] into `out`, reserved beforehand with the decoded length.
+/// [`decode`] into `out` (its contents are dropped), reserved beforehand with the decoded length.
 fn decode_into(stored: &[u8], e: &SectionEntry, mut out: Vec<u8>) -> Result<Vec<u8>> {
     let section = e.kind.map(SectionKind::name).unwrap_or("unknown");
-    let zstd = |err: ruzstd::decoding::errors::FrameDecoderError| Error::Malformed {
+    let zstd = |err: std::io::Error| Error::Malformed {
         section,
         detail: format!("zstd: {err}"),
     };
-    let mut decoder = ruzstd::decoding::FrameDecoder::new();
-    // The window never needs to exceed what the frame decodes to (the writer lets zstd shrink
-    // it to the content): a larger one is refused before it is reserved.
-    decoder.set_max_window_size(e.decoded_length.max(1 << 20));
-    // Reading the frame header once before `decode_all` (which reads it again) makes the
-    // decoder reserve its window in one allocation; on a fresh decoder it would grow it by
-    // copying, old and new buffers alive together (≈ 1.5 windows more at the peak of a load).
-    decoder.init(stored).map_err(zstd)?;
-    let written = decoder.decode_all(stored, &mut out).map_err(zstd)?;
-    if written != out.len() {
+    // One pass into one buffer of the decoded length: libzstd keeps no window of its own, so
+    // what a frame header asks for reserves nothing, and a frame decoding to more is refused.
+    let mut decoder = zstd::bulk::Decompressor::new().map_err(zstd)?;
+    out.clear();
+    let written = decoder
+        .decompress_to_buffer(stored, &mut out)
+        .map_err(zstd)?;
+    if written != e.decoded_length as usize {
         return Err(Error::Malformed {
             section,
-            detail: format!("zstd: {written} bytes decoded, {} expected", out.len()),
+            detail: format!(
+                "zstd: {written} bytes decoded, {} expected",
+                e.decoded_length
+            ),
         });
     }
     Ok(out)
@@ -1012,7 +1013,7 @@ impl ContainerStream {
         self.stored = Vec::new();
         if !self.skips(&e) && self.expected.is_some() {
             if e.encoding == Encoding::Zstd {
-                self.out = vec![0; e.decoded_length as usize];
+                self.out = Vec::with_capacity(e.decoded_length as usize);
             }
             self.stored = vec![0; e.length as usize];
         }
@@ -1041,7 +1042,8 @@ impl ContainerStream {
                 Encoding::Stored => Ok(SectionBytes::from_vec(stored)),
                 Encoding::Zstd => {
                     let mut out = std::mem::take(&mut self.out);
-                    out.resize(e.decoded_length as usize, 0);
+                    out.clear();
+                    out.reserve_exact(e.decoded_length as usize);
                     decode_into(&stored, &e, out).map(SectionBytes::from_vec)
                 }
             });
@@ -1053,5 +1055,90 @@ impl ContainerStream {
             self.start_section();
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(stored: &[u8], decoded_length: u64) -> SectionEntry {
+        SectionEntry {
+            kind: Some(SectionKind::Emoji),
+            raw_kind: SectionKind::Emoji as u32,
+            encoding: Encoding::Zstd,
+            offset: 0,
+            length: stored.len() as u64,
+            crc32: crc32fast::hash(stored),
+            decoded_length,
+        }
+    }
+
+    /// Text that compresses as model sections do (repeats at many distances).
+    fn sample() -> Vec<u8> {
+        let mut x = 12345u32;
+        (0..200_000)
+            .map(|i| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                if i % 7 == 0 {
+                    (x >> 24) as u8
+                } else {
+                    b"kyouhaiitenkidesune"[i % 19]
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_frame_decodes_to_its_decoded_length_only() {
+        let data = sample();
+        let frame = zstd::bulk::compress(&data, 19).unwrap();
+        assert_eq!(
+            decode(&frame, &entry(&frame, data.len() as u64)).unwrap(),
+            data
+        );
+        // a table that says fewer or more bytes than the frame holds
+        for n in [0, 1, data.len() as u64 - 1, data.len() as u64 + 1] {
+            let err = decode(&frame, &entry(&frame, n)).unwrap_err();
+            assert!(matches!(err, Error::Malformed { .. }), "{n}: {err}");
+        }
+    }
+
+    #[test]
+    fn damaged_frames_are_errors_never_crashes() {
+        let data = sample();
+        let frame = zstd::bulk::compress(&data, 19).unwrap();
+        let mut x = 99u64;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let mut refused = 0;
+        for case in 0..3000 {
+            let mut f = frame.clone();
+            match case % 3 {
+                0 => {
+                    let at = next(f.len().min(64));
+                    f[at] ^= 1 << next(8);
+                }
+                1 => {
+                    for _ in 0..4 {
+                        let at = next(f.len());
+                        f[at] = next(256) as u8;
+                    }
+                }
+                _ => f.truncate(next(f.len())),
+            }
+            match decode(&f, &entry(&f, data.len() as u64)) {
+                Ok(out) => assert_eq!(out.len(), data.len()),
+                Err(e) => {
+                    assert!(matches!(e, Error::Malformed { .. }));
+                    refused += 1;
+                }
+            }
+        }
+        assert!(refused > 1000, "{refused}");
     }
 }
