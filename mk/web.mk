@@ -28,8 +28,11 @@ node_modules/.bin/wasm-opt node_modules/.bin/tsc: package.json
 # cargo decides whether the crate changed (a no-op when it did not); pkg/ is regenerated when the raw
 # module is newer. (Never trust file dates against crates/ alone: a fresh clone dates everything alike.)
 # WASM_FEATURES=heap-stats counts the heap for `heapStats()` (measure-web builds it; +48 KB).
+# setup-web.sh first (idempotent, 0.2 s when all is there): the build needs the wasm32 target and
+# clang-14 (libzstd is C).
 WASM_FEATURES ?=
 wasm:
+	@bash scripts/setup-web.sh
 	cargo build -p henkan-wasm --target $(WASM_TARGET) --release --lib $(if $(WASM_FEATURES),--features $(WASM_FEATURES))
 	$(MAKE) --no-print-directory $(WASM_PKG)
 
