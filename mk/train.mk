@@ -12,7 +12,7 @@ TOK_TRAIN := chat docs jglue aozora kwdlc wac
 TOK_DEV := chat kwdlc wac
 CORPUS_TOK := $(TOK_TRAIN:%=build/corpus/train/%.txt) $(TOK_DEV:%=build/corpus/dev/%.txt)
 
-.PHONY: corpus-tok vocab train lm-export lm-tiny train-deps lm-finetune lm-back attach-back
+.PHONY: corpus-tok chat-set vocab train lm-export lm-tiny train-deps lm-finetune lm-back attach-back
 
 $(TOK_BIN): training/tokenize/Cargo.toml training/tokenize/src/main.rs training/tokenize/char.def training/tokenize/unk.def
 	cargo build --release -p henkan-tokenize
@@ -35,6 +35,14 @@ build/corpus/.done: $(TOK_BIN) build/mozc/lex.tsv build/mozc/matrix.bin
 	touch $@
 
 corpus-tok: build/corpus/.done
+
+# The conversational conversion set: the first 2,000 analyzed chat.dev lines whose reading is all
+# kana (training/conversion_set.py; the readings are the analyzer's). BENCHMARKS.md, "Conversational".
+build/corpus/dev/chat.tsv: build/corpus/.done training/conversion_set.py
+	$(PYTHON) training/conversion_set.py --tokens build/corpus/dev/chat.txt --limit 2000 > $@.tmp
+	mv $@.tmp $@
+
+chat-set: build/corpus/dev/chat.tsv
 
 build/lm/vocab.tsv: build/corpus/.done training/vocab.py
 	mkdir -p build/lm
