@@ -426,16 +426,17 @@ impl History {
 
     /// The user committed text (called once per commit, before its corrections are learned):
     /// readings learned or confirmed [`ACTIVE_COMMITS`] commits ago stop acting inside
-    /// sentences. Returns whether the preferences changed.
+    /// sentences. Returns whether a reading left the window (the preferences may have changed).
     pub fn tick(&mut self) -> bool {
         self.commits += 1;
-        let before = (
-            self.prefer.clone(),
-            self.respell.clone(),
-            self.phrases.len(),
-        );
-        self.activate();
-        self.prefer != before.0 || self.respell != before.1 || self.phrases.len() != before.2
+        let expired = self
+            .readings
+            .values()
+            .any(|l| self.commits - l.commit == ACTIVE_COMMITS);
+        if expired {
+            self.activate();
+        }
+        expired
     }
 
     /// Forgets what was learned for `reading`. Returns whether anything was.

@@ -446,10 +446,11 @@ fn check(stored: &[u8], e: &SectionEntry) -> Result<()> {
 
 /// Decodes the stored bytes of a compressed section (checked before: see [`check`]).
 fn decode(stored: &[u8], e: &SectionEntry) -> Result<Vec<u8>> {
-    decode_into(stored, e, Vec::with_capacity(e.decoded_length as usize))
+    decode_into(stored, e, Vec::new())
 }
 
-/// [`decode`] into `out` (its contents are dropped), reserved beforehand with the decoded length.
+/// [`decode`] into `out` (its contents are dropped; reserved here with the decoded length unless
+/// it was beforehand).
 fn decode_into(stored: &[u8], e: &SectionEntry, mut out: Vec<u8>) -> Result<Vec<u8>> {
     let section = e.kind.map(SectionKind::name).unwrap_or("unknown");
     let zstd = |err: std::io::Error| Error::Malformed {
@@ -460,6 +461,7 @@ fn decode_into(stored: &[u8], e: &SectionEntry, mut out: Vec<u8>) -> Result<Vec<
     // what a frame header asks for reserves nothing, and a frame decoding to more is refused.
     let mut decoder = zstd::bulk::Decompressor::new().map_err(zstd)?;
     out.clear();
+    out.reserve_exact(e.decoded_length as usize);
     let written = decoder
         .decompress_to_buffer(stored, &mut out)
         .map_err(zstd)?;
@@ -1040,12 +1042,8 @@ impl ContainerStream {
             let stored = std::mem::take(&mut self.stored);
             let section = check(&stored, &e).and_then(|()| match e.encoding {
                 Encoding::Stored => Ok(SectionBytes::from_vec(stored)),
-                Encoding::Zstd => {
-                    let mut out = std::mem::take(&mut self.out);
-                    out.clear();
-                    out.reserve_exact(e.decoded_length as usize);
-                    decode_into(&stored, &e, out).map(SectionBytes::from_vec)
-                }
+                Encoding::Zstd => decode_into(&stored, &e, std::mem::take(&mut self.out))
+                    .map(SectionBytes::from_vec),
             });
             match section {
                 Ok(s) => self.sections[i] = Some(s),
