@@ -18,17 +18,17 @@
 //!   another word (`汽車` for `記者`) is learned at once.
 //! - *active readings*: the [`ACTIVE_READINGS`] most recently learned or confirmed readings,
 //!   learned or confirmed within the last [`ACTIVE_COMMITS`] commits ([`History::tick`]), whose
-//!   text has [`MIN_ACTIVE_TEXT_CHARS`] characters or more, is not all kana and is not a
-//!   spelling variant. Their spellings are preferred wherever their reading occurs, in every
-//!   engine: in the classic engine the word cost of a *preferred entry* (an entry of the reading written as
-//!   learned) drops below that of every homophone converted alone (sentence start and end on
-//!   both sides, [`PREFERENCE_MARGIN`] to spare, [`History::adjustment`]); in the LM engines a
-//!   preferred node is raised to [`PREFERENCE_MARGIN_NATS`] above the best other node over the
-//!   same reading after the same path (by at most [`PREFERENCE_MAX_LIFT_NATS`]; a phrase as far
-//!   as it takes), and the final rescoring cannot overturn it
-//!   ([`crate::decoder::neural`]). A phrase becomes one lattice word over its reading
-//!   ([`History::phrases`]). Kana entries of the reading are written as learned (*respelled*,
-//!   [`History::respelling`]): a kana entry is the reading itself, so it is the same word.
+//!   text has [`MIN_ACTIVE_TEXT_CHARS`] characters or more, is not all kana and is not a spelling
+//!   variant. Their spellings are preferred wherever their reading occurs, in every engine: in the
+//!   classic engine the word cost of a *preferred entry* (an entry of the reading written as
+//!   learned) drops below that of every homophone converted alone (sentence start and end on both
+//!   sides, [`PREFERENCE_MARGIN`] to spare, [`History::adjustment`]); in the LM engines a preferred
+//!   node is raised to [`PREFERENCE_MARGIN_NATS`] above the best other node over the same reading
+//!   after the same path (by at most [`PREFERENCE_MAX_LIFT_NATS`]; a phrase as far as it takes),
+//!   and the final rescoring cannot overturn it ([`crate::decoder::neural`]). A phrase becomes one
+//!   lattice word over its reading ([`History::phrases`]). Kana entries of the reading are written
+//!   as learned (*respelled*, [`History::respelling`]): a kana entry is the reading itself, so it
+//!   is the same word.
 //! - Every learned reading, active or not, is written as learned when it is converted on its
 //!   own (the whole input is that reading), as Mozc's segment learning does.
 //!

@@ -1074,12 +1074,11 @@ mod tests {
 
     /// Text that compresses as model sections do (repeats at many distances).
     fn sample() -> Vec<u8> {
-        let mut x = 12345u32;
+        let mut rng = fastrand::Rng::with_seed(12345);
         (0..200_000)
             .map(|i| {
-                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
                 if i % 7 == 0 {
-                    (x >> 24) as u8
+                    rng.u8(..)
                 } else {
                     b"kyouhaiitenkidesune"[i % 19]
                 }
@@ -1106,28 +1105,22 @@ mod tests {
     fn damaged_frames_are_errors_never_crashes() {
         let data = sample();
         let frame = zstd::bulk::compress(&data, 19).unwrap();
-        let mut x = 99u64;
-        let mut next = |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n as u64) as usize
-        };
+        let mut rng = fastrand::Rng::with_seed(99);
         let mut refused = 0;
         for case in 0..3000 {
             let mut f = frame.clone();
             match case % 3 {
                 0 => {
-                    let at = next(f.len().min(64));
-                    f[at] ^= 1 << next(8);
+                    let at = rng.usize(..f.len().min(64));
+                    f[at] ^= 1 << rng.u32(..8);
                 }
                 1 => {
                     for _ in 0..4 {
-                        let at = next(f.len());
-                        f[at] = next(256) as u8;
+                        let at = rng.usize(..f.len());
+                        f[at] = rng.u8(..);
                     }
                 }
-                _ => f.truncate(next(f.len())),
+                _ => f.truncate(rng.usize(..f.len())),
             }
             match decode(&f, &entry(&f, data.len() as u64)) {
                 Ok(out) => assert_eq!(out.len(), data.len()),
