@@ -2,7 +2,10 @@
 """Word-level LSTM LM for henkan: 1 layer, embedding 256, hidden 256, tied input/output embeddings
 plus an output bias, trained with a shared-negative sampled softmax (log-uniform over frequency-sorted ids,
 logQ correction, accidental hits removed), batch 128 x bptt 35 over one stream of sentences separated by <s>,
-Adam. CPU, 2 threads.
+Adam. Runs on the CPU (2 threads) or on a CUDA device (`--device`, chosen at run time; the same script), on one
+process or on several under `torchrun` (torch.distributed: each process takes its own --batch streams of the
+training text and gradients are averaged across processes every step; NCCL on GPUs, gloo on CPUs).
+On an accelerator the full softmax over the whole vocabulary is cheap: `--softmax full`.
 
 Resumable: --dir/ckpt.pt (model + optimizer + data position + LSTM state) is written every --ckpt-minutes,
 on SIGTERM/SIGINT and at the end of the --minutes budget; a new run with the same --dir continues from it.
@@ -85,6 +88,21 @@ def parse_args():
     ap.add_argument("--dropout", type=float, default=0.0,
                     help="dropout on the LSTM's input (the embedding) and output, in training only (Zaremba et al.'s "
                          "non-recurrent dropout; 0: off, as every shipped LM was trained)")
+    ap.add_argument("--device", default="cpu",
+                    help="cpu, cuda, cuda:N or auto (cuda when one is available); under torchrun each process "
+                         "takes the GPU of its LOCAL_RANK")
+    ap.add_argument("--softmax", choices=["sampled", "full"], default="sampled",
+                    help="training loss: the sampled softmax (--neg shared negatives; what the CPU affords) or the "
+                         "full softmax over the vocabulary")
+    ap.add_argument("--optimizer", choices=["adam", "adamw"], default="adam")
+    ap.add_argument("--weight-decay", type=float, default=0.01, help="with --optimizer adamw")
+    ap.add_argument("--eval-steps", type=int, default=0,
+                    help="evaluate every N steps (0: every --eval-minutes)")
+    ap.add_argument("--keep-best", action="store_true",
+                    help="early stopping: after each evaluation, write best.pt (the checkpoint's format) when the "
+                         "mean log perplexity over the dev streams is the lowest so far")
+    ap.add_argument("--patience", type=int, default=0,
+                    help="with --keep-best: stop after N evaluations in a row without a new best (0: never)")
     ap.add_argument("--tiny", action="store_true",
                     help="CI model: 2K vocabulary, 32 dims, 512 negatives, first 3M tokens")
     a = ap.parse_args()
@@ -181,7 +199,7 @@ def homophone_loss(model, h, y, table):
     W, b = model.embedding.weight, model.out_bias
     logits = torch.einsum("nh,nkh->nk", hs, F.embedding(ids, W)) + F.embedding(ids, b.unsqueeze(1)).squeeze(2)
     logits = logits.masked_fill(~valid, float("-inf"))
-    return F.cross_entropy(logits.float(), torch.zeros(len(rows), dtype=torch.long))
+    return F.cross_entropy(logits.float(), torch.zeros(len(rows), dtype=torch.long, device=hs.device))
 
 
 def sampled_loss(model, h, y, neg, log_q_neg, vocab, n_draws):
@@ -200,18 +218,25 @@ def sampled_loss(model, h, y, neg, log_q_neg, vocab, n_draws):
     return F.cross_entropy(logits, torch.zeros_like(y))
 
 
+def full_loss(model, h, y):
+    """h [N, H], y [N]: cross-entropy of the full softmax over the vocabulary (tied output embedding)."""
+    logits = torch.addmm(model.out_bias, h, model.embedding.weight.t().to(h.dtype))
+    return F.cross_entropy(logits.float(), y)
+
+
 @torch.no_grad()
 def evaluate(model, stream, vocab, unk_id, streams=32, chunk=64):
     """Full-softmax perplexity of a dev stream (starts and ends with <s>; the first token is only context).
     The stream is cut into `streams` contiguous pieces evaluated as one batch. Returns (ppl, ppl excluding
     <unk> targets, n targets)."""
     model.eval()
+    dev = model.out_bias.device
     x = stream
     n = (len(x) - 1) // streams
     if n < 2:
         streams, n = 1, len(x) - 1
-    inp = torch.from_numpy(np.stack([x[i * n: i * n + n] for i in range(streams)], 1).astype(np.int64))
-    tgt = torch.from_numpy(np.stack([x[i * n + 1: i * n + n + 1] for i in range(streams)], 1).astype(np.int64))
+    inp = torch.from_numpy(np.stack([x[i * n: i * n + n] for i in range(streams)], 1).astype(np.int64)).to(dev)
+    tgt = torch.from_numpy(np.stack([x[i * n + 1: i * n + n + 1] for i in range(streams)], 1).astype(np.int64)).to(dev)
     state = None
     nll_sum, cnt, nll_known, cnt_known = 0.0, 0, 0.0, 0
     W, b = model.embedding.weight, model.out_bias
@@ -231,19 +256,42 @@ def evaluate(model, stream, vocab, unk_id, streams=32, chunk=64):
 
 def main():
     a = parse_args()
+    # torch.distributed under torchrun: WORLD_SIZE processes, this one is RANK; rank 0 logs, evaluates and
+    # writes the checkpoint (each rank also keeps its own LSTM state and generators in ckpt-rankN.pt)
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    rank = int(os.environ.get("RANK", "0"))
+    if a.device == "auto":
+        a.device = "cuda" if torch.cuda.is_available() else "cpu"
+    if world > 1 and a.device.startswith("cuda"):
+        a.device = f"cuda:{int(os.environ.get('LOCAL_RANK', '0'))}"
+    device = torch.device(a.device)
+    cuda = device.type == "cuda"
+    if cuda and device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    if cuda:
+        torch.cuda.set_device(device)
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
+        a.threads = "1" if a.threads == "auto" else a.threads
+    if world > 1:
+        import torch.distributed as dist
+        dist.init_process_group("nccl" if cuda else "gloo")
     threads = 1 if a.threads == "auto" else int(a.threads)
     torch.set_num_threads(threads)
     torch.manual_seed(a.seed)
     os.makedirs(a.dir, exist_ok=True)
+    main_rank = rank == 0
     import fcntl
-    lock_f = open(os.path.join(a.dir, ".train.lock"), "w")
+    lock_f = open(os.path.join(a.dir, f".train.lock{rank if rank else ''}"), "w")
     try:
         fcntl.flock(lock_f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         sys.exit(f"another train_lstm.py is running on {a.dir}")
-    log_f = open(os.path.join(a.dir, "train.log"), "a")
+    log_f = open(os.path.join(a.dir, "train.log"), "a") if main_rank else None
 
     def log(msg):
+        if not main_rank:
+            return
         line = time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime()) + msg
         print(line, flush=True)
         log_f.write(line + "\n")
@@ -263,7 +311,7 @@ def main():
     data = np.memmap(os.path.join(a.vocab_from, "train.bin"), dtype=np.int32, mode="r")
     if a.max_train_tokens:
         data = data[: a.max_train_tokens]
-    L = len(data) // a.batch  # tokens per stream
+    L = len(data) // (a.batch * world)  # tokens per stream
     devs = {}
     for d in DEVS:
         p = os.path.join(a.vocab_from, f"dev_{d}.bin")
@@ -318,41 +366,56 @@ def main():
                     lstm.weight_hr_l0[:, :C0].copy_(torch.eye(a.hidden, C0))
     if a.freeze_embedding:
         model.embedding.weight.requires_grad_(False)
+    model.to(device)
     homophones = None
     if a.homophone_weight > 0:
         homophones = homophone_table(os.path.join(a.vocab_from, "vocab.tsv"), V, a.homophone_max)
         n_with = int((homophones[:, 1] >= 0).sum())
         log(f"homophone loss: weight {a.homophone_weight}, {n_with} of {V} words have homophones")
-    opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=a.lr)
+        homophones = homophones.to(device)
+    params = [p for p in model.parameters() if p.requires_grad]
+    if a.optimizer == "adamw":
+        opt = torch.optim.AdamW(params, lr=a.lr, weight_decay=a.weight_decay)
+    else:
+        opt = torch.optim.Adam(params, lr=a.lr)
     config = {k: getattr(a, k) for k in ["emb", "hidden", "batch", "bptt", "neg", "max_train_tokens", "seed"]}
     config.update(vocab_size=V, unk_id=unk_id, bos_id=bos_id, vocab_from=a.vocab_from,
                   train_tokens=int(len(data)))
+    if world > 1:
+        config["world"] = world
+    if a.softmax != "sampled":
+        config["softmax"] = a.softmax
     if a.cell:
         config["cell"] = a.cell
 
     ckpt_path = os.path.join(a.dir, "ckpt.pt")
-    st = {"pos": 0, "epoch": 0, "step": 0, "tokens": 0, "train_seconds": 0.0}
+    rank_path = os.path.join(a.dir, f"ckpt-rank{rank}.pt")
+    best_path = os.path.join(a.dir, "best.pt")
+    st = {"pos": 0, "epoch": 0, "step": 0, "tokens": 0, "train_seconds": 0.0, "best": None, "since_best": 0}
     state = None
-    gen = torch.Generator().manual_seed(a.seed)
-    # dropout masks from their own generator, saved in the checkpoint: a resumed run draws the same masks
-    dgen = torch.Generator().manual_seed(a.seed + 1000)
+    gen = torch.Generator().manual_seed(a.seed + 7919 * rank)
+    # dropout masks from their own generator (on the training device), saved in the checkpoint: a resumed
+    # run draws the same masks
+    dgen = torch.Generator(device=device).manual_seed(a.seed + 1000 + 7919 * rank)
 
     def dropout(t):
-        keep = torch.empty(t.shape, dtype=torch.float32).bernoulli_(1 - a.dropout, generator=dgen)
+        keep = torch.empty(t.shape, dtype=torch.float32, device=t.device).bernoulli_(1 - a.dropout, generator=dgen)
         return t * (keep / (1 - a.dropout)).to(t.dtype)
 
     if os.path.exists(ckpt_path):
-        ck = torch.load(ckpt_path, map_location="cpu", weights_only=False)
+        ck = torch.load(ckpt_path, map_location=device, weights_only=False)
         if ck["config"] != config:
             sys.exit(f"{ckpt_path} was trained with another configuration:\n{ck['config']}\nvs\n{config}\n"
                      f"move it away or use another --dir")
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
-        st = ck["st"]
+        st = {"best": None, "since_best": 0, **ck["st"]}
+        if world > 1:
+            ck = torch.load(rank_path, map_location=device, weights_only=False)
         state = ck["state"]
-        gen.set_state(ck["gen"])
+        gen.set_state(ck["gen"].cpu())
         if "dgen" in ck:
-            dgen.set_state(ck["dgen"])
+            dgen.set_state(ck["dgen"].cpu())
         for g in opt.param_groups:
             g["lr"] = a.lr
         log(f"resumed from {ckpt_path}: epoch {st['epoch']} pos {st['pos']}/{L} step {st['step']} "
@@ -361,20 +424,48 @@ def main():
         log(f"new run: {json.dumps(config)} params {sum(p.numel() for p in model.parameters())}"
             + (f" init from {a.init_from}" if a.init_from else ""))
 
-    def save():
-        tmp = ckpt_path + ".tmp"
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "st": st, "state": state,
-                    "gen": gen.get_state(), "dgen": dgen.get_state(), "config": config, "args": vars(a)}, tmp)
-        os.replace(tmp, ckpt_path)
+    def save(path=None):
+        own = {"state": state, "gen": gen.get_state(), "dgen": dgen.get_state()}
+        if world > 1:
+            torch.save(own, rank_path + ".tmp")
+            os.replace(rank_path + ".tmp", rank_path)
+        if not main_rank:
+            return
+        path = path or ckpt_path
+        tmp = path + ".tmp"
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "st": st, **own, "config": config,
+                    "args": vars(a)}, tmp)
+        os.replace(tmp, path)
 
     def run_eval(tag):
+        if not main_rank:
+            return
         t = time.time()
         parts = []
+        logs = []
         for d, s in devs.items():
             ppl, ppl_known, n = evaluate(model, s, V, unk_id)
             parts.append(f"{d} {ppl:.1f} (excl. <unk> {ppl_known:.1f}, {n} tok)")
+            logs.append(math.log(ppl))
+        score = sum(logs) / max(len(logs), 1)
+        best = ""
+        if a.keep_best and logs:
+            if st["best"] is None or score < st["best"]:
+                st["best"], st["since_best"] = score, 0
+                save(best_path)
+                best = " best"
+            else:
+                st["since_best"] += 1
         log(f"eval[{tag}] step {st['step']} tokens {st['tokens']} full-softmax ppl: " + "; ".join(parts)
-            + f" [{time.time() - t:.0f}s]")
+            + f"; mean log ppl {score:.4f}{best} [{time.time() - t:.0f}s]")
+
+    def sync_stop(flag):
+        """Every process stops at the same step: under torch.distributed the ranks agree on any stop."""
+        if world == 1:
+            return flag
+        t = torch.tensor([1.0 if flag else 0.0], device=device)
+        torch.distributed.all_reduce(t)
+        return bool(t.item() > 0)
 
     stop = {"flag": False}
 
@@ -388,23 +479,39 @@ def main():
     deadline = t_start + a.minutes * 60
     next_ckpt = t_start + a.ckpt_minutes * 60
     next_eval = t_start + a.eval_minutes * 60
-    win_t, win_tok, win_loss, win_n = time.time(), 0, 0.0, 0
-    win_aux = 0.0
-    streams = np.arange(a.batch) * L
+    win_t, win_tok, win_n = time.time(), 0, 0
+    win_loss = torch.zeros((), device=device)
+    win_aux = torch.zeros((), device=device)
+    streams = (np.arange(a.batch) + rank * a.batch) * L
+    if V < meta["vocab_size"] or cuda:
+        # the whole stream in memory (on the GPU when training there), ids remapped once
+        data = torch.from_numpy(remap(data)).to(device)
+    idx_t = None
     times = {1: [], 2: []}
     stop_at = t_start + a.stop_minutes * 60 if a.stop_minutes > 0 else deadline
     last_step = (a.stop_steps or a.steps) if a.steps else None
     if last_step is not None and st["step"] >= last_step:
         log(f"step budget already reached (step {st['step']} of {last_step})")
-    while (not stop["flag"] and time.time() < min(deadline, stop_at)
-           and (last_step is None or st["step"] < last_step)):
+    if a.keep_best and st["step"] == 0:
+        run_eval("start")  # the starting point is a candidate too: a run that never improves keeps it
+    while not sync_stop(stop["flag"] or time.time() >= min(deadline, stop_at)
+                        or (last_step is not None and st["step"] >= last_step)
+                        or (a.patience > 0 and st["since_best"] >= a.patience)):
         if st["pos"] + a.bptt + 1 > L:
             st["epoch"] += 1
             st["pos"] = 0
             state = None
+            idx_t = None
             log(f"epoch {st['epoch']} begins")
         idx = streams[:, None] + st["pos"] + np.arange(a.bptt + 1)[None, :]
-        chunk = torch.from_numpy(remap(data[idx.reshape(-1)]).reshape(a.batch, a.bptt + 1).T.copy())
+        if torch.is_tensor(data):
+            if idx_t is None:
+                idx_t = torch.from_numpy(idx.reshape(-1)).to(device)
+            else:
+                idx_t += a.bptt
+            chunk = data[idx_t].reshape(a.batch, a.bptt + 1).T
+        else:
+            chunk = torch.from_numpy(remap(data[idx.reshape(-1)]).reshape(a.batch, a.bptt + 1).T.copy())
         x, y = chunk[:-1], chunk[1:]
         if state is not None:
             state = tuple(s.detach() for s in state)
@@ -415,25 +522,34 @@ def main():
         elif a.decay_minutes > 0 and st["step"] % 10 == 0:
             for g in opt.param_groups:
                 g["lr"] = decayed_lr(a.lr, deadline - t_step, a.decay_minutes * 60)
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not a.no_bf16):
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=not a.no_bf16):
             if a.dropout > 0:
                 h, state = model.lstm(dropout(model.embedding(x)), state)
                 h = dropout(h)
             else:
                 h, state = model(x, state)
-            neg = sample_negatives(V, a.neg, gen)
-            log_q_neg = torch.log(log_uniform_q(V, a.neg, neg))
-            loss = sampled_loss(model, h.reshape(-1, a.hidden), y.reshape(-1), neg, log_q_neg, V, a.neg)
+            if a.softmax == "full":
+                neg = None
+                loss = full_loss(model, h.reshape(-1, a.hidden), y.reshape(-1))
+            else:
+                neg = sample_negatives(V, a.neg, gen).to(device)
+                log_q_neg = torch.log(log_uniform_q(V, a.neg, neg))
+                loss = sampled_loss(model, h.reshape(-1, a.hidden), y.reshape(-1), neg, log_q_neg, V, a.neg)
             if homophones is not None:
                 aux = homophone_loss(model, h.reshape(-1, a.hidden), y.reshape(-1), homophones)
-                win_aux += aux.item()
+                win_aux += aux.detach()
                 loss = loss + a.homophone_weight * aux
         state = tuple(s.float() for s in state)
         opt.zero_grad(set_to_none=True)
         loss.float().backward()
-        nn.utils.clip_grad_norm_(model.parameters(), a.clip)
+        if world > 1:
+            # gradients averaged across processes (the same update on every rank)
+            for p in params:
+                torch.distributed.all_reduce(p.grad)
+                p.grad /= world
+        nn.utils.clip_grad_norm_(params, a.clip)
         opt.step()
-        if a.threads == "auto":
+        if a.threads == "auto" and not cuda:
             # every 300 steps: 20 steps with the other thread count (after 3 warm-up steps), keep the faster
             k = st["step"] % 300
             dt_step = time.time() - t_step
@@ -454,36 +570,41 @@ def main():
                     torch.set_num_threads(threads)
         st["pos"] += a.bptt
         st["step"] += 1
-        st["tokens"] += a.bptt * a.batch
-        win_tok += a.bptt * a.batch
-        win_loss += loss.item()
+        st["tokens"] += a.bptt * a.batch * world
+        win_tok += a.bptt * a.batch * world
+        win_loss += loss.detach().float()
         win_n += 1
         now = time.time()
         if st["step"] % a.log_every == 0:
             dt = now - win_t
             st["train_seconds"] += dt
             log(f"step {st['step']} epoch {st['epoch']} pos {st['pos']}/{L} tokens {st['tokens']} "
-                f"sampled-loss {win_loss / win_n:.3f} "
-                + (f"homophone-loss {win_aux / win_n:.3f} " if homophones is not None else "")
-                + f"{win_tok / dt:.0f} tok/s lr {opt.param_groups[0]['lr']:.2e} negs {len(neg)} threads {torch.get_num_threads()}")
-            win_t, win_tok, win_loss, win_n = time.time(), 0, 0.0, 0
-            win_aux = 0.0
+                f"{a.softmax}-loss {win_loss.item() / win_n:.3f} "
+                + (f"homophone-loss {win_aux.item() / win_n:.3f} " if homophones is not None else "")
+                + f"{win_tok / dt:.0f} tok/s lr {opt.param_groups[0]['lr']:.2e} "
+                + (f"negs {len(neg)} " if neg is not None else "")
+                + (f"{device}" if cuda else f"threads {torch.get_num_threads()}")
+                + (f" x{world}" if world > 1 else ""))
+            win_t, win_tok, win_n = time.time(), 0, 0
+            win_loss.zero_()
+            win_aux.zero_()
         if now >= next_ckpt:
             save()
             next_ckpt = time.time() + a.ckpt_minutes * 60
-        if now >= next_eval:
+        if (st["step"] % a.eval_steps == 0) if a.eval_steps else now >= next_eval:
             t_eval = time.time()
             run_eval("periodic")
             next_eval = time.time() + a.eval_minutes * 60
             win_t += time.time() - t_eval  # keep eval time out of the tokens/s figure
     save()
     why = "signal" if stop["flag"] else "step budget" if last_step is not None and st["step"] >= last_step \
-        else "time budget"
+        else "no better dev perplexity" if a.patience > 0 and st["since_best"] >= a.patience else "time budget"
     log(f"stopped ({why}) at step {st['step']}, checkpoint saved")
     if not stop["flag"]:
         run_eval("end")
     save()
-    if last_step is not None and st["step"] < last_step:
+    early = a.patience > 0 and st["since_best"] >= a.patience
+    if last_step is not None and st["step"] < last_step and not early:
         # a pipeline must not export a run that has not reached its step budget
         log(f"step budget not reached ({st['step']} of {last_step}): run again to continue")
         sys.exit(3)

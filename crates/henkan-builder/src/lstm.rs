@@ -878,9 +878,10 @@ fn embedding_diff(
 }
 
 /// Returns a copy of the model container `model` with its LSTM LM's recurrent matrices (stored
-/// `recurrent`), their bias and the output bias taken from `weights`, which must have been
+/// `recurrent`; any number of cells, with or without a projection), their bias and the output
+/// bias taken from `weights`, which must have been
 /// trained with the model's own embedding frozen (`henkan model export-lstm`, then e.g.
-/// `training/disc_finetune.py`). The stored embedding is written back byte for byte, so the
+/// `training/train_lstm.py --freeze-embedding`). The stored embedding is written back byte for byte, so the
 /// backward LM that shares it (`LstmBackward`), the vocabulary map, the prediction bias (per
 /// word id) and the word bias (per lexicon entry) stay; the largest embedding difference is
 /// returned.
@@ -891,10 +892,10 @@ pub fn replace_recurrent(
 ) -> Result<(Vec<u8>, f32)> {
     let container = Container::from_bytes(model)?;
     let old = henkan::lm::lstm::LstmModel::from_section(container.require(SectionKind::Lstm)?)?;
-    if weights.vocab != old.vocab || weights.hidden != old.hidden || weights.cell != old.cell {
+    if weights.vocab != old.vocab || weights.hidden != old.hidden {
         return Err(build_err(format!(
-            "the new LM has {} words of {} dimensions and {} cells, the model's {} of {} and {}",
-            weights.vocab, weights.hidden, weights.cell, old.vocab, old.hidden, old.cell
+            "the new LM has {} words of {} dimensions, the model's {} of {}",
+            weights.vocab, weights.hidden, old.vocab, old.hidden
         )));
     }
     let h = old.hidden;
@@ -903,7 +904,7 @@ pub fn replace_recurrent(
     let lstm = write_lstm(&LstmPayload {
         vocab: old.vocab,
         hidden: h,
-        cell: old.cell,
+        cell: weights.cell,
         unk_id: old.unk_id,
         bos_id: old.bos_id,
         embedding: &stored_payload(&old.embedding),

@@ -109,3 +109,47 @@ fn another_embedding_or_shape_is_refused() {
     w.out_bias.pop();
     assert!(replace_recurrent(model, &w, Quant::Codebook(4)).is_err());
 }
+
+#[test]
+fn a_wider_recurrent_part_with_a_projection_replaces_the_old() {
+    // The shipped LM widened to 512 cells with a projection back to its 256 outputs, as
+    // `train_lstm.py --cell 512 --init-from` starts: the old cells first in every gate block,
+    // the new ones silent (zero weights, their columns of w_hr zero), so the widened LM
+    // computes what the old one did.
+    let (model, old) = shipped_lstm();
+    let w0 = LstmWeights::from_model(&old);
+    let (h, c0, c) = (old.hidden, old.cell, 2 * old.cell);
+    let mut w = LstmWeights {
+        cell: c,
+        w_ih: vec![0.0; 4 * c * h],
+        w_hh: vec![0.0; 4 * c * h],
+        w_hr: vec![0.0; h * c],
+        b: vec![0.0; 4 * c],
+        ..w0.clone()
+    };
+    for g in 0..4 {
+        let (from, to) = (g * c0 * h, g * c * h);
+        w.w_ih[to..to + c0 * h].copy_from_slice(&w0.w_ih[from..from + c0 * h]);
+        w.w_hh[to..to + c0 * h].copy_from_slice(&w0.w_hh[from..from + c0 * h]);
+        w.b[g * c..g * c + c0].copy_from_slice(&w0.b[g * c0..(g + 1) * c0]);
+    }
+    for r in 0..h {
+        w.w_hr[r * c + r] = 1.0;
+    }
+    let (bytes, diff) = replace_recurrent(model.clone(), &w, Quant::Codebook(4)).unwrap();
+    assert_eq!(diff, 0.0);
+    let engine = Engine::from_bytes(bytes).unwrap();
+    let new = &engine.neural.as_ref().unwrap().model;
+    assert_eq!((new.cell, new.hidden, new.vocab), (c, h, old.vocab));
+    assert_eq!(LstmWeights::from_model(new).w_hr.len(), h * c);
+    // it converts as the old LM did on a plain sentence
+    let convert = |engine: &Engine| {
+        let mut s = henkan::Session::new();
+        s.set_scoring(
+            henkan::decoder::neural::Scoring::Hybrid,
+            henkan::decoder::neural::NeuralOptions::default(),
+        );
+        s.convert_reading(engine, "きょうはいいてんきです").text()
+    };
+    assert_eq!(convert(&engine), convert(&shipped_engine()));
+}

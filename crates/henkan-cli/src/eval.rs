@@ -68,6 +68,12 @@ pub struct ConversionArgs {
     /// exact top-1 and its standard error (points).
     #[arg(long, value_parser = engine_parser())]
     versus: Option<Scoring>,
+    /// Compare with another model file: every sentence is also converted by this model (with
+    /// the --versus engine, else the same engine; same options) and the paired comparison is
+    /// reported as with --versus. How a changed LM, dictionary or section is judged against
+    /// the shipped model.
+    #[arg(long)]
+    versus_model: Option<PathBuf>,
     /// The same sentences as gold words, `surface/reading/POS` per word and one line per
     /// sentence (e.g. ../shared/data/dev/kwdlc.test.tok): also report where the expected text
     /// of each segment of the first conversion stands among that segment's candidates, for
@@ -152,10 +158,16 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
     session.set_history(henkan::history::History::new(a.learn_capacity));
     let mut learned_sentences = 0usize;
     let digit_width = session.lattice().digits;
-    let mut other = a
-        .versus
+    let versus_engine = a
+        .versus_model
+        .as_ref()
+        .map(|p| load(&Some(p.clone())))
+        .transpose()?;
+    let other_engine = versus_engine.as_ref().unwrap_or(&engine);
+    let versus_kind = a.versus.or(a.versus_model.as_ref().map(|_| kind));
+    let mut other = versus_kind
         .map(|k| {
-            session_for(&engine, k, &a.neural).map(|mut s| {
+            session_for(other_engine, k, &a.neural).map(|mut s| {
                 s.set_digit_width(digit_width);
                 (k, s)
             })
@@ -188,7 +200,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         }
         if let Some((_, o)) = other.as_mut() {
             o.clear();
-            let theirs = o.convert_reading(&engine, reading).text() == *expected;
+            let theirs = o.convert_reading(other_engine, reading).text() == *expected;
             paired.add(got == *expected, theirs);
         }
         if with_context {
@@ -240,6 +252,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
     if let Some((k, _)) = other {
         result["versus"] = serde_json::json!({
             "engine": k.name(),
+            "model": a.versus_model.as_ref().map(|p| p.display().to_string()),
             "exact_top1": paired.theirs() as f64 / n,
             "only_this": paired.only_this,
             "only_other": paired.only_other,
@@ -248,8 +261,12 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         });
         if !json {
             outln!(
-                "versus {}: exact top-1 {:.2}%; right only here {}, only there {}; difference {:+.2} ± {:.2} points (standard error)",
+                "versus {}{}: exact top-1 {:.2}%; right only here {}, only there {}; difference {:+.2} ± {:.2} points (standard error)",
                 k.name(),
+                a.versus_model
+                    .as_ref()
+                    .map(|p| format!(" of {}", p.display()))
+                    .unwrap_or_default(),
                 100.0 * paired.theirs() as f64 / n,
                 paired.only_this,
                 paired.only_other,

@@ -19,6 +19,23 @@ fn run(c: &mut Command) -> (bool, String, String) {
     )
 }
 
+/// `henkan --model MODEL eval conversion --json ARGS --input INPUT`: its JSON line.
+fn eval_conversion(
+    model: &std::path::Path,
+    args: &[&str],
+    input: &std::path::Path,
+) -> serde_json::Value {
+    let (ok, out, err) = run(Command::new(env!("CARGO_BIN_EXE_henkan"))
+        .arg("--model")
+        .arg(model)
+        .args(["eval", "conversion", "--json"])
+        .args(args)
+        .arg("--input")
+        .arg(input));
+    assert!(ok, "{err}");
+    serde_json::from_str(out.lines().last().unwrap()).unwrap()
+}
+
 fn tmp(name: &str, text: &str) -> std::path::PathBuf {
     let p = std::env::temp_dir().join(format!("henkan-cli-{}-{name}", std::process::id()));
     std::fs::write(&p, text).unwrap();
@@ -338,4 +355,80 @@ fn help_lists_user_commands_then_model_work() {
         err.contains("[possible values: classic, neural, hybrid]"),
         "{err}"
     );
+}
+
+#[test]
+fn eval_conversion_versus_another_model() {
+    let input = tmp(
+        "eval-model.tsv",
+        concat!(
+            "きょうはいいてんきですね\t今日はいい天気ですね\n",
+            "きしゃのきしゃがきしゃできしゃした\t貴社の記者が汽車で帰社した\n",
+            "わたしはがくせいです\t私は学生です\n",
+            "かいぎはあしたです\t会議は明日です\n",
+            "だいがくでれきしをせんこうする\t大学で歴史を専攻する\n",
+            "ねこのはなしをきいた\t猫の話を聞いた\n",
+            "しゃしんをとるのがすきです\t写真を撮るのが好きです\n",
+            "うみのちかくにすんでいます\t海の近くに住んでいます\n",
+            "あたらしいさーびすをていきょうします\t新しいサービスを提供します\n",
+            "きかいがこしょうした\t機械が故障した\n",
+            "えきまであるいていきます\t駅まで歩いて行きます\n",
+            "こうえんでこどもがあそんでいる\t公園で子供が遊んでいる\n",
+        ),
+    );
+    // another model: the shipped one with the tiny CI LM, which converts worse (the neural
+    // engine, all LM, shows it)
+    let (bytes, _) =
+        common::shipped_with_tiny_lm("lm-tiny", henkan_builder::lstm::VocabMatch::Spelling);
+    let other = tmp("tiny-lm.henkan", "");
+    std::fs::write(&other, bytes).unwrap();
+    let shipped = common::shipped_path();
+    let v = eval_conversion(
+        &shipped,
+        &[
+            "--engine",
+            "neural",
+            "--versus-model",
+            other.to_str().unwrap(),
+        ],
+        &input,
+    );
+    let figure = |model: &std::path::Path| {
+        eval_conversion(model, &["--engine", "neural"], &input)["exact_top1"]
+            .as_f64()
+            .unwrap()
+    };
+    let vs = &v["versus"];
+    // the same engine, the other model's conversions
+    assert_eq!(vs["engine"], "neural");
+    assert_eq!(vs["model"], other.display().to_string());
+    assert_eq!(vs["exact_top1"].as_f64().unwrap(), figure(&other));
+    assert_eq!(
+        v["exact_top1"].as_f64().unwrap(),
+        figure(&common::shipped_path())
+    );
+    // the two models disagree on some sentence
+    assert!(
+        vs["only_this"].as_u64().unwrap() + vs["only_other"].as_u64().unwrap() > 0,
+        "{v}"
+    );
+    let diff = vs["diff_points"].as_f64().unwrap();
+    assert!(
+        (diff - 100.0 * (v["exact_top1"].as_f64().unwrap() - vs["exact_top1"].as_f64().unwrap()))
+            .abs()
+            < 1e-9,
+        "{v}"
+    );
+    // a model that cannot be read is an error, not a comparison with nothing
+    let (ok, _, err) = run(henkan()
+        .args([
+            "eval",
+            "conversion",
+            "--versus-model",
+            "/nonexistent.henkan",
+            "--input",
+        ])
+        .arg(&input));
+    assert!(!ok);
+    assert!(err.contains("nonexistent"), "{err}");
 }
