@@ -844,10 +844,16 @@ impl Session {
                 candidates,
             });
         }
+        // a single number word converted on its own: its kanji numeral first, the digits
+        // right after it (number::lone_number_order); what the user learned still comes first
+        let mut rewritten = false;
+        for seg in segments.iter_mut().filter(|s| s.len == n) {
+            rewritten |=
+                crate::lattice::number::lone_number_order(&seg.reading, &mut seg.candidates);
+        }
         // a learned reading converted on its own (the whole input one segment) gets its
         // learned spelling first, in every engine; within longer input only the most recent
         // learned readings are preferred ([`History`])
-        let mut rewritten = false;
         for seg in segments.iter_mut().filter(|s| s.len == n) {
             let Some(t) = self.history.learned(&seg.reading) else {
                 continue;

@@ -73,6 +73,69 @@ pub fn day(reading: &str) -> Option<u64> {
     parse(number)
 }
 
+/// The value of a reading that is one number word on its own: a digit (いち … きゅう, ぜろ,
+/// れい) or one of じゅう, ひゃく, せん, or `None`. Converted alone, such a word is offered in
+/// kanji first ([`lone_number_order`]).
+///
+/// ```
+/// use henkan::lattice::number::single_word;
+/// assert_eq!(single_word("いち"), Some(1));
+/// assert_eq!(single_word("ひゃく"), Some(100));
+/// assert_eq!(single_word("にじゅう"), None);
+/// assert_eq!(single_word("いっ"), None);
+/// assert_eq!(single_word("びゃく"), None);
+/// ```
+pub fn single_word(reading: &str) -> Option<u64> {
+    match TOKENS.iter().find(|(s, _)| *s == reading)?.1 {
+        Tok::Digit(d) => Some(d),
+        Tok::Mult(m) if matches!(reading, "じゅう" | "ひゃく" | "せん") => Some(m),
+        _ => None,
+    }
+}
+
+/// Reorders the candidates of a single number word converted alone (`reading` as
+/// [`single_word`] takes it) when digits come first: the kanji numeral first and the digit
+/// forms right after it, then the rest in their order (いち: 1, 一, 市, 位置 → 一, 1, 市, 位置),
+/// as the desktop IMEs offer a lone number word: digits are what a number before a counter
+/// or inside a longer number is written in (`さんにん` → 3人), not a word typed alone. Without
+/// the kanji numeral among the candidates the digits go after the first other candidate.
+/// Returns whether the order changed.
+///
+/// ```
+/// use henkan::lattice::number::lone_number_order;
+/// let mut c: Vec<String> = ["1", "１", "一", "市", "位置"].map(String::from).to_vec();
+/// assert!(lone_number_order("いち", &mut c));
+/// assert_eq!(c, ["一", "1", "１", "市", "位置"]);
+/// let mut c: Vec<String> = ["位置", "1", "一"].map(String::from).to_vec();
+/// assert!(!lone_number_order("いち", &mut c)); // a word first: left as it is
+/// ```
+pub fn lone_number_order(reading: &str, candidates: &mut Vec<String>) -> bool {
+    let Some(v) = single_word(reading) else {
+        return false;
+    };
+    let is_digits = |c: &str| {
+        c.chars()
+            .any(|ch| ch.is_ascii_digit() || ('０'..='９').contains(&ch))
+    };
+    if !candidates.first().is_some_and(|c| is_digits(c)) {
+        return false;
+    }
+    let (digits, mut rest): (Vec<String>, Vec<String>) =
+        candidates.drain(..).partition(|c| is_digits(c));
+    let kanji = kanji_written(v);
+    let at = match rest.iter().position(|c| *c == kanji) {
+        Some(k) => {
+            let c = rest.remove(k);
+            rest.insert(0, c);
+            1
+        }
+        None => 1.min(rest.len()),
+    };
+    rest.splice(at..at, digits);
+    *candidates = rest;
+    true
+}
+
 /// The value of a kana number reading made of at least two number words, or of one
 /// geminated form (いっ, ろっ, はっ, じゅっ, じっ) or one of じゅう, ひゃく, せん (the dictionary
 /// has digits for the single digits only), or `None`.
