@@ -38,6 +38,13 @@ export function serveBackground(ensureEngine) {
         return false;
     }
   });
+  // The engine's document has no chrome.storage: it hears of another engine's learning here
+  // (learning-sync.js). No extension page listening is no error.
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && changes.learning) {
+      chrome.runtime.sendMessage({ type: 'storage-changed', key: 'learning', value: changes.learning.newValue ?? null }).catch(() => {});
+    }
+  });
   chrome.action.onClicked.addListener((tab) => toggleSite(tab));
   chrome.commands.onCommand.addListener((command, tab) => {
     if (command === 'toggle-site' && tab) toggleSite(tab);

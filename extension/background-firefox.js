@@ -7,5 +7,9 @@ import { startEngine } from './engine.js';
 startEngine({
   get: async (key) => (await chrome.storage.local.get(key))[key],
   set: (key, value) => chrome.storage.local.set({ [key]: value }),
+  watch: (key, onChange) =>
+    chrome.storage.onChanged.addListener((changes, area) => {
+      if (area === 'local' && changes[key]) onChange(changes[key].newValue);
+    }),
 });
 serveBackground(async () => {});

@@ -15,11 +15,14 @@
 
 import * as henkan from '../pkg/henkan.js';
 import { HenkanIme } from '../www/ime.js';
+import { sharedLearning } from './learning-sync.js';
 
 /**
  * Where the engine keeps what it learned and reads the settings: chrome.storage.local, directly
- * or through the background (an offscreen document has no chrome.storage).
- * @typedef {{get(key: string): Promise<any>, set(key: string, value: any): Promise<void>}} Storage
+ * or through the background (an offscreen document has no chrome.storage); `watch` calls back
+ * with a key's new value when another context changed it.
+ * @typedef {{get(key: string): Promise<any>, set(key: string, value: any): Promise<void>,
+ *   watch(key: string, onChange: (value: any) => void): void}} Storage
  */
 
 /** @typedef {import('../www/ime.js').LoadingHandle} LoadingHandle */
@@ -32,14 +35,10 @@ export const PORT_NAME = 'henkan-engine';
  * @param {{channels?: boolean}} [options] offer key channels (a MessagePort per port)
  */
 export function startEngine(storage, { channels = false } = {}) {
-  /** @type {import('../www/learning-store.js').LearningStore} */
-  const store = {
-    persistent: true,
-    load: async () => (await storage.get('learning')) ?? null,
-    save: (text) => storage.set('learning', text),
-    clear: () => storage.set('learning', null),
-  };
+  // what the engines in pages learn comes in by the storage (learning-sync.js)
+  const { store, changed } = sharedLearning(storage);
   const ime = new HenkanIme({ store });
+  storage.watch('learning', (text) => changed(ime, text));
   /** @type {Set<chrome.runtime.Port>} */
   const ports = new Set();
   const status = () => ({ type: 'status', status: ime.status, composes: ime.composes, error: ime.error, lm: ime.lm });
@@ -228,17 +227,28 @@ function serve(ime, sessions, req, applyEngine, served) {
       return ime.userDictionary.list();
     case 'dict.posList':
       return ime.userDictionary.posList();
+    // The options page's changes are saved at once: the engines in pages take them from the store.
     case 'dict.add':
-      return ime.userDictionary.add(req.reading, req.word, req.pos, req.comment ?? '');
+      return savedAfter(ime, ime.userDictionary.add(req.reading, req.word, req.pos, req.comment ?? ''));
     case 'dict.remove':
-      return ime.userDictionary.remove(req.reading, req.word);
+      return savedAfter(ime, ime.userDictionary.remove(req.reading, req.word));
     case 'dict.import':
-      return ime.userDictionary.import(new Uint8Array(req.bytes));
+      return savedAfter(ime, ime.userDictionary.import(new Uint8Array(req.bytes)));
     case 'dict.export':
       return [...ime.userDictionary.export(req.format)];
     default:
       throw new Error(`unknown operation ${req.op}`);
   }
+}
+
+/**
+ * Saves the IME's learning and user dictionary now, then answers `result`.
+ * @param {HenkanIme} ime
+ * @param {unknown} result
+ */
+async function savedAfter(ime, result) {
+  await ime.save();
+  return result;
 }
 
 /**

@@ -9,6 +9,11 @@ const { bindChannel } = startEngine(
   {
     get: (key) => chrome.runtime.sendMessage({ type: 'storage-get', key }),
     set: (key, value) => chrome.runtime.sendMessage({ type: 'storage-set', key, value }),
+    // the background tells the extension's pages of a change (background-core.js)
+    watch: (key, onChange) =>
+      chrome.runtime.onMessage.addListener((/** @type {any} */ msg) => {
+        if (msg?.type === 'storage-changed' && msg.key === key) onChange(msg.value);
+      }),
   },
   { channels: true },
 );

@@ -14,6 +14,10 @@
  *   `chrome.runtime` port (the default) or a MessagePort straight to the engine's document (where
  *   the browser offers it, set when the page first connects); not on the options page:
  *   `make measure-extension` compares the two
+ * @property {'page' | 'extension'} [engineIn] where a page's keys are converted: by an engine in
+ *   the page itself where its CSP lets wasm compile (the default, Chromium), or always by the
+ *   extension's engine (`extension`: one engine for the browser, no wasm memory in the tabs); not
+ *   on the options page: `make measure-extension` compares the two
  */
 
 /**

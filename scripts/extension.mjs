@@ -65,7 +65,9 @@ async function build(out, m, background) {
     entryPoints: {
       background: path.join(SRC, background),
       options: path.join(SRC, 'options.js'),
-      ...(m.permissions.includes('offscreen') ? { offscreen: path.join(SRC, 'offscreen.js'), channel: path.join(SRC, 'channel.js') } : {}),
+      ...(m.permissions.includes('offscreen')
+        ? { offscreen: path.join(SRC, 'offscreen.js'), channel: path.join(SRC, 'channel.js'), 'page-engine': path.join(SRC, 'page-engine.js') }
+        : {}),
     },
     format: 'esm',
     outdir: out,

@@ -354,6 +354,27 @@ export class HenkanIme extends EventTarget {
     await this.store.save(handle.exportLearning());
   }
 
+  /**
+   * Takes a text that another context saved into this IME's store (another tab's engine, the
+   * extension's): what is learned and the user dictionary become that text's, and it is not saved
+   * back. `null` (the store cleared) forgets what was learned. Returns whether it was taken: not
+   * before the dictionary is in (the store is read then anyway), nor a text the engine rejects.
+   * @param {string | null} text
+   */
+  adoptLearning(text) {
+    const handle = this.handle;
+    if (!handle || this.status !== 'ready') return false;
+    try {
+      if (text) handle.importLearning(text);
+      else handle.clearLearning();
+    } catch {
+      return false;
+    }
+    this.savedVersion = handle.learningVersion();
+    this.dispatchEvent(new Event('learning'));
+    return true;
+  }
+
   /** Forgets what was learned (the user dictionary stays), here and in the store. */
   async clearLearning() {
     const handle = this.#loaded();

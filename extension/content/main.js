@@ -1,8 +1,9 @@
 // The content script: attaches the widget (www/widget.js) to an editable field when it first gets
-// the focus, with a key handler that reaches the extension's engine by messages (remote.js).
-// Focus events are caught once on the window (capture), so fields inside open shadow roots and
-// fields added after load need nothing more. Nothing runs for a page nobody types in: no port,
-// no engine, no wasm (the engine lives in an extension context: a page's CSP may forbid wasm).
+// the focus. Where the page's CSP lets wasm compile (Chromium), the page runs an engine of its own
+// (page-engine.js, imported on that first focus), as the web widget does; elsewhere the fields use
+// a key handler that reaches the extension's engine by messages (remote.js). Focus events are
+// caught once on the window (capture), so fields inside open shadow roots and fields added after
+// load need nothing more. Nothing runs for a page nobody types in: no port, no engine, no wasm.
 //
 // Never attached: password fields and other non-text inputs (the widget's `fieldKind`), fields
 // for one-time codes, card data and passwords by their `autocomplete`, and every field of a site
@@ -26,6 +27,40 @@ const attached = new Map();
 /** @type {Settings} */
 let settings = {};
 let on = false;
+/** @type {Promise<import('../../www/ime.js').HenkanIme | null> | null} the page's own engine (null: the extension's) */
+let engine = null;
+
+/** The empty wasm module: whether it compiles tells whether the page's CSP lets wasm run. */
+const EMPTY_WASM = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+
+/**
+ * Whether this page runs the engine itself: the build has page-engine.js (Chromium's), the
+ * settings do not keep the engine in the extension (`engineIn: 'extension'`), and wasm compiles
+ * here (a page whose CSP lacks `'wasm-unsafe-eval'` refuses it; the browser may report that try
+ * to the page's CSP endpoint).
+ */
+function pageMayRun() {
+  if (settings.engineIn === 'extension') return false;
+  const resources = chrome.runtime.getManifest().web_accessible_resources ?? [];
+  if (!resources.some((r) => typeof r === 'object' && r.resources?.includes('page-engine.js'))) return false;
+  try {
+    new WebAssembly.Module(EMPTY_WASM);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The engine of this page's fields, decided at the first focus: its own, or null for the extension's. */
+function pageEngine() {
+  engine ??= pageMayRun()
+    ? import(chrome.runtime.getURL('page-engine.js')).then(
+        (/** @type {typeof import('../page-engine.js')} */ m) => m.pageIme(settings),
+        () => null,
+      )
+    : Promise.resolve(null);
+  return engine;
+}
 
 /**
  * Whether a field must never get the IME, beyond what `fieldKind` refuses: one-time codes, card
@@ -57,17 +92,22 @@ function fieldOf(target) {
  * @param {HTMLElement | null} el
  */
 function take(el) {
-  if (!on || !el || attached.has(el) || fieldKind(el) === null || forbidden(el)) return;
-  const detach = attach(el, {
-    ime: /** @type {any} */ (ime),
-    KeyHandler: RemoteKeyHandler,
-    liveConversion: !!settings.liveConversion,
-    predictions: settings.predictions !== false,
-    digits: settings.digits === 'full' ? 'full' : 'half',
-    learning: settings.learning !== false,
+  const wanted = () => on && !!el && !attached.has(el) && fieldKind(el) !== null && !forbidden(el);
+  if (!wanted()) return;
+  pageEngine().then((local) => {
+    if (!el || !wanted()) return;
+    const options = {
+      liveConversion: !!settings.liveConversion,
+      predictions: settings.predictions !== false,
+      digits: /** @type {'full' | 'half'} */ (settings.digits === 'full' ? 'full' : 'half'),
+      learning: settings.learning !== false,
+    };
+    const detach = local
+      ? attach(el, { ime: local, ...options })
+      : attach(el, { ime: /** @type {any} */ (ime), KeyHandler: RemoteKeyHandler, ...options });
+    attached.set(el, detach);
+    if (!local) ime.connect();
   });
-  attached.set(el, detach);
-  ime.connect();
 }
 
 /** The element that has the focus, inside open shadow roots too. */

@@ -79,19 +79,38 @@ async function toggleSite(page) {
   return badge;
 }
 
-/** The engine's count of requests served over runtime ports and over key channels. */
-async function served() {
+/**
+ * Asks the extension's engine from the options page (its port, as the options page's own code
+ * does), once it is started and its model in.
+ * @param {string} op
+ */
+async function askEngine(op) {
   const options = await ext.context.newPage();
   await options.goto(`chrome-extension://${ext.id}/options.html`);
-  const info = await options.evaluate(async () => {
+  const out = await options.evaluate(async (op) => {
+    await chrome.runtime.sendMessage({ type: 'engine' }); // started, as a page's first focus does
     const port = chrome.runtime.connect({ name: 'henkan-engine' });
-    return new Promise((resolve) => {
-      port.onMessage.addListener((/** @type {any} */ m) => m.id === 1 && resolve(m.out));
-      port.postMessage({ op: 'info', id: 1 });
-    });
-  });
+    for (let id = 1; ; id++) {
+      const m = await new Promise((resolve) => {
+        const on = (/** @type {any} */ m) => {
+          if (m.id !== id) return;
+          port.onMessage.removeListener(on);
+          resolve(m);
+        };
+        port.onMessage.addListener(on);
+        port.postMessage({ op, id });
+      });
+      if (!(/** @type {any} */ (m).error)) return /** @type {any} */ (m).out;
+      await new Promise((r) => setTimeout(r, 100)); // not ready yet
+    }
+  }, op);
   await options.close();
-  return /** @type {{port: number, channel: number}} */ (/** @type {any} */ (info).served);
+  return out;
+}
+
+/** The engine's count of requests served over runtime ports and over key channels. */
+async function served() {
+  return /** @type {{port: number, channel: number}} */ ((await askEngine('info')).served);
 }
 
 test('types and converts in a textarea, an input and a contenteditable', async () => {
@@ -139,6 +158,45 @@ test('in a ProseMirror editor: preedit over the text, the commit one edit of its
   assert.deepEqual(r.fired, [], 'Enter committed; the editor did not see it');
   await page.evaluate(() => /** @type {any} */ (window).m.undo());
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).m.text()), before, 'one undo takes the commit back');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** What the extension's engine learned (its `learning.export`). */
+async function engineLearning() {
+  return /** @type {string} */ (await askEngine('learning.export'));
+}
+
+test("where the page's CSP lets wasm run, the engine is the page's own: no key goes to the extension, and what it learns reaches the extension's engine", async () => {
+  // what opening the options page and asking costs, without typing
+  const idle = -(await served()).port + (await served()).port;
+  const { page, errors } = await open('plain.html');
+  await focusReady(page, '#ta');
+  const before = (await served()).port;
+  await page.bringToFront();
+  await page.focus('#ta');
+  await convertAndCommit(page, 'nihongo');
+  assert.equal(await valueOf(page, '#ta'), '日本語');
+  // 7 letters, Space and Enter would be 9 requests over the port
+  assert.ok((await served()).port - before < idle + 9, 'the keys stayed in the page');
+  // a correction: the second candidate of きしゃ, learned in the page, saved to the extension's
+  // storage and taken by its engine (which converts for pages that cannot run one)
+  await page.keyboard.type('kisha', { delay: 15 });
+  await page.keyboard.press('Space');
+  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  const first = await page.locator('.henkan-preedit-runs').first().innerText();
+  await page.keyboard.press('Space');
+  await page.waitForFunction((f) => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').trim() && (p.textContent ?? '').trim() !== f), first.trim());
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].every((p) => !(p.textContent ?? '').trim()));
+  const picked = (await valueOf(page, '#ta'))?.slice('日本語'.length) ?? '';
+  assert.ok(picked && picked !== first.trim(), `picked ${picked}, first ${first}`);
+  let learned = '';
+  for (let i = 0; i < 20 && !learned.includes(picked); i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    learned = await engineLearning();
+  }
+  assert.ok(learned.includes(picked), `the extension's engine learned ${picked}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -2,8 +2,10 @@
 // The extension's figures (`make measure-extension`, docs/extension.md): the content script's
 // size, the memory of a tab with the IME unused and in use (against the same page without the
 // extension) and of the engine, the per-key latency in the page (keydown → the preedit in the
-// DOM, through the engine's key channel and through its runtime port, interleaved), and the time from a field's first focus to the engine's
-// dictionary and from the first key to the first conversion. Writes
+// DOM: with the page's own engine, and with the extension's engine through its runtime port and
+// through its key channel, interleaved), and the time from a field's first focus to the
+// dictionary (the extension's engine, cold; the page's own) and from the first key to the first
+// conversion. Writes
 // tests/extension/output/measurements.json and prints a Markdown table.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,10 +70,10 @@ result.sizes.zip = fs.statSync(path.join(ROOT, 'dist/henkan-extension.zip')).siz
 
 const ext = await launchWithExtension();
 result.chromium = ext.context.browser()?.version() ?? '';
-// The settings are written by the service worker (the options page would start the engine): the
-// page asks for the key channel at its first connection (the measurements then switch between
-// the two channels).
-await ext.worker.evaluate(() => chrome.storage.local.set({ settings: { channel: 'message' } }));
+// The settings are written by the service worker (the options page would start the engine): this
+// page keeps the extension's engine and asks for the key channel at its first connection (the
+// measurements then switch between the two channels); a second page runs its own engine.
+await ext.worker.evaluate(() => chrome.storage.local.set({ settings: { channel: 'message', engineIn: 'extension' } }));
 const page = await ext.context.newPage();
 await page.goto(`${server.url}plain.html`);
 await page.waitForTimeout(500);
@@ -92,7 +94,18 @@ await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'a
 result.startup.firstKeyToConversionMs = Date.now() - t;
 await page.keyboard.press('Enter');
 
-/** Rounds of the channel comparison: each types every sentence once per channel. */
+// The page's own engine (settings without `engineIn`): first focus → its dictionary in.
+await ext.worker.evaluate(() => chrome.storage.local.set({ settings: {} }));
+let ownPage = await ext.context.newPage();
+await ownPage.goto(`${server.url}plain.html`);
+await ownPage.waitForTimeout(500);
+t = Date.now();
+await ownPage.focus('#ta');
+await ownPage.waitForSelector('#ta + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+result.startup.pageFocusToReadyMs = Date.now() - t;
+await ownPage.evaluate(recordLatency);
+
+/** Rounds of the comparison: each types every sentence once per way. */
 const ROUNDS = 3;
 
 /**
@@ -108,9 +121,10 @@ async function setSettings(settings) {
 /**
  * Types one sentence at 60 ms a key, converts it (Space), commits it (Enter); returns the
  * per-key latencies and the conversion's.
+ * @param {import('playwright-core').Page} page
  * @param {string} s
  */
-async function typeSentence(s) {
+async function typeSentence(page, s) {
   await page.evaluate(() => (/** @type {any} */ (window).latencies = []));
   await page.keyboard.type(s, { delay: 60 });
   await page.waitForTimeout(100);
@@ -126,11 +140,13 @@ async function typeSentence(s) {
 }
 
 /**
- * Per key and per conversion, over the given channels (the settings' `channel`), interleaved:
- * each sentence is typed once per channel in turn, the order flipped every sentence, so that the
- * machine's load falls on both alike; `rounds` times over.
+ * Per key and per conversion, over the given ways to the engine, interleaved: `page` (the page's
+ * own engine), `runtime` and `message` (the extension's engine through the runtime port and
+ * through the key channel, the settings' `channel`). Each sentence is typed once per way in turn,
+ * the order flipped every sentence, so that the machine's load falls on all alike; `rounds`
+ * times over.
  * @param {string} engine the label
- * @param {('message' | 'runtime')[]} channels
+ * @param {('page' | 'message' | 'runtime')[]} channels
  * @param {number} rounds
  */
 async function typeSentences(engine, channels, rounds) {
@@ -143,10 +159,11 @@ async function typeSentences(engine, channels, rounds) {
     for (const s of SENTENCES) {
       const order = flip++ % 2 ? [...channels].reverse() : channels;
       for (const channel of order) {
-        await setSettings({ ...engineSettings, channel });
-        await page.bringToFront();
-        await page.focus('#ta');
-        const { keys, conversion } = await typeSentence(s);
+        const p = channel === 'page' ? ownPage : page;
+        await setSettings({ ...engineSettings, engineIn: 'extension', channel: channel === 'page' ? 'runtime' : channel });
+        await p.bringToFront();
+        await p.focus('#ta');
+        const { keys, conversion } = await typeSentence(p, s);
         by[channel].keys.push(...keys);
         by[channel].conversions.push(conversion);
         round[channel].push(...keys);
@@ -166,7 +183,7 @@ async function typeSentences(engine, channels, rounds) {
 
 /** @type {Record<string, unknown>} */
 let engineSettings = {};
-await typeSentences('hybrid', ['message', 'runtime'], ROUNDS);
+await typeSentences('hybrid', ['page', 'message', 'runtime'], ROUNDS);
 await setSettings({});
 await page.bringToFront();
 result.memory.inUse = await heap(page);
@@ -196,7 +213,15 @@ await options.evaluate(async () => {
     port.postMessage({ op: 'setEngine', id: 2 });
   });
 });
-await typeSentences('classic', ['message', 'runtime'], 1);
+await ownPage.close();
+await setSettings({ engine: 'classic' });
+const ownClassic = await ext.context.newPage();
+await ownClassic.goto(`${server.url}plain.html`);
+await ownClassic.focus('#ta');
+await ownClassic.waitForSelector('#ta + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+await ownClassic.evaluate(recordLatency);
+ownPage = ownClassic;
+await typeSentences('classic', ['page', 'message', 'runtime'], 1);
 await ext.close();
 await server.stop();
 
@@ -219,4 +244,5 @@ ${Object.entries(result.latency).map(([label, /** @type {any} */ l]) => `| per k
 | per key, ${label}, by round: p50 / p95 | ${l.perRound.map((/** @type {any} */ r) => `${ms(r.p50)} / ${ms(r.p95)}`).join('; ')} |
 | Space → conversion in the DOM, ${label}: p50 / max (n = ${l.conversions.n}) | ${ms(l.conversions.p50)} / ${ms(l.conversions.max)} |`).join('\n')}
 | first focus → dictionary in (cold engine) | ${result.startup.focusToReadyMs} ms |
+| first focus → dictionary in, the page's own engine | ${result.startup.pageFocusToReadyMs} ms |
 | first key → first conversion (7 keys + Space, engine warm) | ${result.startup.firstKeyToConversionMs} ms |`);
