@@ -64,6 +64,8 @@ export class RemoteIme extends EventTarget {
     this.epoch = 0;
     /** Keys whose prediction the engine contradicted. */
     this.mispredicted = 0;
+    /** Ports in a row that closed before the engine answered (connect tries again, up to 3). */
+    this.refused = 0;
     /** @type {chrome.runtime.Port | null} */
     this.port = null;
     /** @type {Map<number, {resolve: (out: any) => void, reject: (e: Error) => void}>} */
@@ -96,7 +98,11 @@ export class RemoteIme extends EventTarget {
     const port = chrome.runtime.connect({ name: PORT_NAME });
     this.port = port;
     this.epoch++;
+    /** Whether the engine answered on this port (a port refused at once was opened too early). */
+    let heard = false;
     port.onMessage.addListener((/** @type {any} */ msg) => {
+      heard = true;
+      this.refused = 0;
       if (msg.type === 'status') {
         this.engineComposes = msg.composes;
         this.error = msg.error;
@@ -125,6 +131,12 @@ export class RemoteIme extends EventTarget {
       for (const waiter of this.pending.values()) waiter.reject(new Error('the engine went away'));
       this.pending.clear();
       this.dispatchEvent(new Event('status'));
+      // A port closed before the engine said anything: its document had not begun listening yet
+      // (it had just been created). Connect again, a few times, a little later each time.
+      if (!heard && this.refused < 3) {
+        this.refused++;
+        setTimeout(() => this.connect(), 100 * this.refused);
+      }
     });
   }
 

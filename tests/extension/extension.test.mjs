@@ -88,20 +88,24 @@ async function askEngine(op) {
   const options = await ext.context.newPage();
   await options.goto(`chrome-extension://${ext.id}/options.html`);
   const out = await options.evaluate(async (op) => {
-    await chrome.runtime.sendMessage({ type: 'engine' }); // started, as a page's first focus does
-    const port = chrome.runtime.connect({ name: 'henkan-engine' });
-    for (let id = 1; ; id++) {
-      const m = await new Promise((resolve) => {
-        const on = (/** @type {any} */ m) => {
+    for (;;) {
+      await chrome.runtime.sendMessage({ type: 'engine' }); // started, as a page's first focus does
+      const port = chrome.runtime.connect({ name: 'henkan-engine' });
+      const answer = await new Promise((resolve) => {
+        let id = 0;
+        const ask = () => port.postMessage({ op, id: ++id });
+        port.onMessage.addListener((/** @type {any} */ m) => {
           if (m.id !== id) return;
-          port.onMessage.removeListener(on);
-          resolve(m);
-        };
-        port.onMessage.addListener(on);
-        port.postMessage({ op, id });
+          if (m.error) setTimeout(ask, 100); // not ready yet
+          else resolve({ out: m.out });
+        });
+        // a port opened before the engine's document listened closes at once: try again
+        port.onDisconnect.addListener(() => resolve(null));
+        ask();
       });
-      if (!(/** @type {any} */ (m).error)) return /** @type {any} */ (m).out;
-      await new Promise((r) => setTimeout(r, 100)); // not ready yet
+      port.disconnect();
+      if (answer) return /** @type {any} */ (answer).out;
+      await new Promise((r) => setTimeout(r, 100));
     }
   }, op);
   await options.close();

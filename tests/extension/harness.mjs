@@ -65,6 +65,37 @@ const PAGES = {
 const FILES = /** @type {Record<string, string>} */ ({ '/editors.js': path.join(ROOT, BUNDLE_URL.slice(1)) });
 
 /**
+ * The web widget's page (the measurements' baseline, no extension involved): the widget of www/
+ * with its own engine, as a page that embeds it; the repository's www/, pkg/ and model are served
+ * under their paths.
+ */
+PAGES['/widget.html'] = {
+  type: 'text/html',
+  body: '<!doctype html><meta charset="utf-8"><body><textarea id="ta"></textarea><script type="module" src="/widget-page.js"></script></body>',
+};
+PAGES['/widget-page.js'] = {
+  type: 'text/javascript',
+  body: `import * as henkan from '/pkg/henkan.js';
+import { HenkanIme } from '/www/ime.js';
+import { attach } from '/www/widget.js';
+const ime = new HenkanIme({ persistLearning: false });
+ime.load({ module: henkan, wasmUrl: '/pkg/henkan_bg.wasm', modelUrl: '/models/henkan.henkan' });
+attach(document.getElementById('ta'), { ime });`,
+};
+/** @type {Record<string, string>} */
+const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm' };
+
+/**
+ * A file of the repository under www/, pkg/ or models/ (the web widget's page), or null.
+ * @param {string} pathname
+ */
+function repoFile(pathname) {
+  if (!/^\/(www|pkg|models)\/[\w./-]+$/.test(pathname) || pathname.includes('..')) return null;
+  const file = path.join(ROOT, pathname.slice(1));
+  return existsSync(file) ? { type: TYPES[path.extname(file)] ?? 'application/octet-stream', body: readFileSync(file) } : null;
+}
+
+/**
  * Serves the test pages on a free port of 127.0.0.1 (`localhost` also reaches it: a second site).
  * @returns {Promise<{url: string, port: number, stop: () => Promise<void>}>}
  */
@@ -72,12 +103,13 @@ export function servePages() {
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     const file = FILES[pathname];
-    const page = file && existsSync(file) ? { type: 'text/javascript', body: readFileSync(file, 'utf8') } : PAGES[pathname];
+    const page = file && existsSync(file) ? { type: 'text/javascript', body: readFileSync(file, 'utf8') } : (PAGES[pathname] ?? repoFile(pathname));
     if (!page) {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'Content-Type': `${page.type}; charset=utf-8`, ...page.headers }).end(page.body);
+    const binary = typeof page.body !== 'string';
+    res.writeHead(200, { 'Content-Type': binary ? page.type : `${page.type}; charset=utf-8`, ...('headers' in page ? page.headers : {}) }).end(page.body);
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {

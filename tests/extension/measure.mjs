@@ -105,6 +105,17 @@ await ownPage.waitForSelector('#ta + .henkan-indicator[data-status="ready"]', { 
 result.startup.pageFocusToReadyMs = Date.now() - t;
 await ownPage.evaluate(recordLatency);
 
+// The baseline: the web widget in a page of its own (no extension; the extension is off for its
+// site, localhost), its engine in the page.
+await ext.worker.evaluate(() => chrome.storage.local.set({ sites: { localhost: false } }));
+const webPage = await ext.context.newPage();
+await webPage.goto(`http://localhost:${server.port}/widget.html`);
+t = Date.now();
+await webPage.focus('#ta');
+await webPage.waitForSelector('#ta + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+result.startup.webFocusToReadyMs = Date.now() - t;
+await webPage.evaluate(recordLatency);
+
 /** Rounds of the comparison: each types every sentence once per way. */
 const ROUNDS = 3;
 
@@ -140,13 +151,13 @@ async function typeSentence(page, s) {
 }
 
 /**
- * Per key and per conversion, over the given ways to the engine, interleaved: `page` (the page's
- * own engine), `runtime` and `message` (the extension's engine through the runtime port and
+ * Per key and per conversion, over the given ways to the engine, interleaved: `web` (the web
+ * widget, no extension), `page` (the extension with the page's own engine), `runtime` and `message` (the extension's engine through the runtime port and
  * through the key channel, the settings' `channel`). Each sentence is typed once per way in turn,
  * the order flipped every sentence, so that the machine's load falls on all alike; `rounds`
  * times over.
  * @param {string} engine the label
- * @param {('page' | 'message' | 'runtime')[]} channels
+ * @param {('web' | 'page' | 'message' | 'runtime')[]} channels
  * @param {number} rounds
  */
 async function typeSentences(engine, channels, rounds) {
@@ -159,8 +170,8 @@ async function typeSentences(engine, channels, rounds) {
     for (const s of SENTENCES) {
       const order = flip++ % 2 ? [...channels].reverse() : channels;
       for (const channel of order) {
-        const p = channel === 'page' ? ownPage : page;
-        await setSettings({ ...engineSettings, engineIn: 'extension', channel: channel === 'page' ? 'runtime' : channel });
+        const p = channel === 'web' ? webPage : channel === 'page' ? ownPage : page;
+        await setSettings({ ...engineSettings, engineIn: 'extension', channel: channel === 'message' ? 'message' : 'runtime' });
         await p.bringToFront();
         await p.focus('#ta');
         const { keys, conversion } = await typeSentence(p, s);
@@ -183,7 +194,7 @@ async function typeSentences(engine, channels, rounds) {
 
 /** @type {Record<string, unknown>} */
 let engineSettings = {};
-await typeSentences('hybrid', ['page', 'message', 'runtime'], ROUNDS);
+await typeSentences('hybrid', ['web', 'page', 'message', 'runtime'], ROUNDS);
 await setSettings({});
 await page.bringToFront();
 result.memory.inUse = await heap(page);
@@ -245,4 +256,5 @@ ${Object.entries(result.latency).map(([label, /** @type {any} */ l]) => `| per k
 | Space → conversion in the DOM, ${label}: p50 / max (n = ${l.conversions.n}) | ${ms(l.conversions.p50)} / ${ms(l.conversions.max)} |`).join('\n')}
 | first focus → dictionary in (cold engine) | ${result.startup.focusToReadyMs} ms |
 | first focus → dictionary in, the page's own engine | ${result.startup.pageFocusToReadyMs} ms |
+| first focus → dictionary in, the web widget | ${result.startup.webFocusToReadyMs} ms |
 | first key → first conversion (7 keys + Space, engine warm) | ${result.startup.firstKeyToConversionMs} ms |`);
