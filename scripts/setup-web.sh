@@ -7,12 +7,14 @@
 #                          scripts/wasm-bindgen-cli.lock (only if `wasm-bindgen --version` differs; see below)
 #   chromium + driver      Debian chromium, chromium-driver, fonts-ipafont-gothic (Japanese glyphs in screenshots)
 #   clang-14               Debian clang-14: compiles libzstd (the model's section decoder, crate zstd-sys) for wasm32
+#   firefox-esr            Debian Firefox ESR: the extension's Firefox variant (tests/extension/firefox.test.mjs)
 #   npm tools              playwright-core (driven against /usr/bin/chromium; never `npx playwright install`),
 #                          binaryen (wasm-opt; Debian's v108 breaks wasm-bindgen's externref table), typescript,
 #                          axe-core (accessibility checks in the Playwright tests), esbuild (the npm
 #                          package's consumer test, the editor test and the extension's build bundle with
 #                          it), web-ext (`make lint-extension`: the Firefox variant of the extension), the
-#                          editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical):
+#                          editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical),
+#                          puppeteer-core (drives Firefox over WebDriver BiDi; never downloads a browser):
 #                          `npm ci` whenever a devDependency of package.json is missing
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,6 +64,7 @@ missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
 command -v clang-14 >/dev/null || missing+=(clang-14)
+command -v firefox-esr >/dev/null || missing+=(firefox-esr)
 [ -e /usr/share/fonts/opentype/ipafont-gothic/ipag.ttf ] || [ -e /usr/share/fonts/truetype/fonts-japanese-gothic.ttf ] \
   || fc-list 2>/dev/null | grep -qi 'ipagothic\|ipa gothic\|noto sans cjk' || missing+=(fonts-ipafont-gothic)
 if [ "${#missing[@]}" -gt 0 ]; then

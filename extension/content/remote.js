@@ -40,14 +40,43 @@ export const PORT_NAME = 'henkan-engine';
  * it connects on the first `connect()` (a field got the focus), so a page nobody types in opens
  * no port and starts no engine.
  */
-export class RemoteIme extends EventTarget {
+export class RemoteIme {
+  /**
+   * The events (`status`, `lm`) go through an EventTarget of its own: a class that extends
+   * EventTarget loses its methods in Firefox's content scripts (its instances are the page's
+   * EventTargets, seen through Xray wrappers), and the widget could not attach.
+   */
+  #events = new EventTarget();
+
+  /**
+   * @param {string} type
+   * @param {EventListenerOrEventListenerObject | null} listener
+   * @param {boolean | AddEventListenerOptions} [options]
+   */
+  addEventListener(type, listener, options) {
+    this.#events.addEventListener(type, listener, options);
+  }
+
+  /**
+   * @param {string} type
+   * @param {EventListenerOrEventListenerObject | null} listener
+   * @param {boolean | EventListenerOptions} [options]
+   */
+  removeEventListener(type, listener, options) {
+    this.#events.removeEventListener(type, listener, options);
+  }
+
+  /** @param {Event} event */
+  dispatchEvent(event) {
+    return this.#events.dispatchEvent(event);
+  }
+
   /**
    * @param {{channel?: () => boolean}} [options] `channel`: whether keys should take the key
    *   channel when there is one (asked at each request; the default, no channel, suits the
    *   extension's own pages)
    */
   constructor({ channel } = {}) {
-    super();
     this.wantsChannel = channel ?? (() => false);
     /** @type {MessagePort | null} the key channel, once the engine serves it */
     this.channel = null;

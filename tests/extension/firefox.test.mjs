@@ -1,0 +1,85 @@
+// The Firefox variant of the extension (dist/extension-firefox, `make extension`) in Debian's
+// Firefox ESR, driven by puppeteer-core over WebDriver BiDi (the extension installed as a
+// temporary add-on): the engine runs in the background page, and a page's keys reach it over the
+// runtime port, on a page with a strict CSP too. `make test-extension`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import puppeteer from 'puppeteer-core';
+import { ROOT } from '../e2e/harness.mjs';
+import { servePages } from './harness.mjs';
+
+const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
+const EXTENSION = path.join(ROOT, 'dist/extension-firefox');
+
+/** @type {Awaited<ReturnType<typeof servePages>>} */
+let server;
+/** @type {import('puppeteer-core').Browser} */
+let browser;
+
+before(async () => {
+  server = await servePages();
+  browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
+  await browser.installExtension(EXTENSION);
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * A page of the test server, its errors collected.
+ * @param {string} name
+ */
+async function open(name) {
+  const page = await browser.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${server.url}${name}`);
+  return { page, errors };
+}
+
+/**
+ * Focuses a field and waits until the widget on it says the engine's dictionary is in.
+ * @param {import('puppeteer-core').Page} page
+ * @param {string} selector
+ */
+async function focusReady(page, selector) {
+  await page.focus(selector);
+  await page.waitForSelector(`${selector} + .henkan-indicator[data-status="ready"]`, { timeout: 60000 });
+}
+
+/**
+ * Types romaji, converts with Space, commits with Enter; returns the field's text.
+ * @param {import('puppeteer-core').Page} page
+ * @param {string} selector
+ * @param {string} romaji
+ */
+async function convertAndCommit(page, selector, romaji) {
+  await page.keyboard.type(romaji, { delay: 15 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').trim()));
+  await page.keyboard.press(' ');
+  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { timeout: 10000 });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].every((p) => !(p.textContent ?? '').trim()));
+  return page.$eval(selector, (el) => (el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement ? el.value : el.textContent));
+}
+
+test('Firefox: types and converts in a textarea, an input and a contenteditable', async () => {
+  const { page, errors } = await open('plain.html');
+  for (const selector of ['#ta', '#in', '#ce']) {
+    await focusReady(page, selector);
+    assert.equal(await convertAndCommit(page, selector, 'nihongo'), '日本語', selector);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Firefox: types on a page whose CSP forbids wasm and inline script', async () => {
+  const { page, errors } = await open('csp.html');
+  await focusReady(page, '#ta');
+  assert.equal(await convertAndCommit(page, '#ta', 'kyouhaiitenkidesune'), '今日はいい天気ですね');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
