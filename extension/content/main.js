@@ -156,6 +156,16 @@ chrome.storage.onChanged.addListener((changes, area) => {
   }
 });
 
+// Where this page's keys are converted, and the memory of its own engine (the measurements ask,
+// `make measure-extension`): `{where: 'page', memoryBytes}`, or `{where: 'extension'}` (also before a first focus).
+chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
+  if (msg?.type !== 'engine-info' || window !== globalThis.top) return false;
+  (engine ?? Promise.resolve(null)).then((local) =>
+    sendResponse(local ? { where: 'page', memoryBytes: local.handle?.memoryBytes() ?? null } : { where: 'extension' }),
+  );
+  return true;
+});
+
 // The toolbar button or the shortcut (background, site.js): flips this site; answers the new state.
 chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   if (msg?.type !== 'toggle-site' || !site || window !== globalThis.top) return false;

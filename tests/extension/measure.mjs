@@ -198,6 +198,15 @@ await typeSentences('hybrid', ['web', 'page', 'message', 'runtime'], ROUNDS);
 await setSettings({});
 await page.bringToFront();
 result.memory.inUse = await heap(page);
+// The tab that runs its own engine: its JS heap and the engine's wasm memory (the content script answers).
+await ownPage.bringToFront();
+result.memory.ownEngineInUse = {
+  ...(await heap(ownPage)),
+  engine: await ext.worker.evaluate(async () => {
+    const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    return chrome.tabs.sendMessage(/** @type {number} */ (tab.id), { type: 'engine-info' });
+  }),
+};
 
 // The engine (the offscreen document), asked through the options page.
 const options = await ext.context.newPage();
@@ -249,6 +258,7 @@ console.log(`Chromium ${result.chromium}
 | tab heap, page without the extension | ${mib(result.memory.withoutExtension.heapBytes)} |
 | tab heap, extension, IME unused | ${mib(result.memory.unused.heapBytes)} |
 | tab heap, extension, IME in use | ${mib(result.memory.inUse.heapBytes)} |
+| tab with its own engine, IME in use: JS heap / the engine's wasm memory | ${mib(result.memory.ownEngineInUse.heapBytes)} / ${mib(result.memory.ownEngineInUse.engine?.memoryBytes ?? 0)} (${result.memory.ownEngineInUse.engine?.where}) |
 | engine (offscreen document): wasm memory / JS heap | ${mib(result.memory.engine.memoryBytes)} / ${mib(result.memory.engine.jsHeapBytes ?? 0)} |
 | requests served so far: key channel / runtime ports | ${result.memory.engine.served?.channel} / ${result.memory.engine.served?.port} |
 ${Object.entries(result.latency).map(([label, /** @type {any} */ l]) => `| per key, keydown → preedit in the DOM, ${label}: p50 / p95 / max (n = ${l.keys.n}) | ${ms(l.keys.p50)} / ${ms(l.keys.p95)} / ${ms(l.keys.max)} |
