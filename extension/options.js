@@ -65,6 +65,7 @@ async function loadSettings() {
   $('digits').value = settings.digits ?? 'half';
   $('learning').checked = settings.learning !== false;
   $('defaultOn').checked = settings.defaultOn !== false;
+  $('engineInPage').checked = settings.engineIn !== 'extension';
 }
 
 async function saveSettings() {
@@ -76,6 +77,7 @@ async function saveSettings() {
     digits: $('digits').value,
     learning: $('learning').checked,
     defaultOn: $('defaultOn').checked,
+    engineIn: $('engineInPage').checked ? 'page' : 'extension',
   };
   await chrome.storage.local.set({ settings });
   say('Saved. Fields take the new settings when they are next focused in a newly loaded page.');
@@ -111,7 +113,7 @@ async function showDictionary() {
 
 async function init() {
   await loadSettings();
-  for (const id of ['engine', 'liveConversion', 'predictions', 'digits', 'learning', 'defaultOn']) $(id).addEventListener('change', saveSettings);
+  for (const id of ['engine', 'liveConversion', 'predictions', 'digits', 'learning', 'defaultOn', 'engineInPage']) $(id).addEventListener('change', saveSettings);
   $('learningExport').addEventListener('click', async () => download(await call('learning.export'), 'henkan-learning.txt', 'text/plain'));
   $('learningImport').addEventListener('change', async (/** @type {Event} */ e) => {
     const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];

@@ -16,8 +16,8 @@
  *   `make measure-extension` compares the two
  * @property {'page' | 'extension'} [engineIn] where a page's keys are converted: by an engine in
  *   the page itself where its CSP lets wasm compile (the default, Chromium), or always by the
- *   extension's engine (`extension`: one engine for the browser, no wasm memory in the tabs); not
- *   on the options page: `make measure-extension` compares the two
+ *   extension's engine (`extension`: one engine for the browser, no wasm memory in the tabs); a
+ *   checkbox of the options page
  */
 
 /**

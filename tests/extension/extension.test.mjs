@@ -205,6 +205,29 @@ test("where the page's CSP lets wasm run, the engine is the page's own: no key g
   await page.close();
 });
 
+test("the options page's \"convert inside the page\" turned off: a page's keys go to the extension's engine", async () => {
+  const options = await ext.context.newPage();
+  await options.goto(`chrome-extension://${ext.id}/options.html`);
+  assert.equal(await options.isChecked('#engineInPage'), true);
+  await options.click('#engineInPage');
+  await options.waitForFunction(async () => (await chrome.storage.local.get('settings')).settings?.engineIn === 'extension');
+  const { page, errors } = await open('plain.html');
+  await focusReady(page, '#ta');
+  const before = (await served()).port;
+  await page.bringToFront();
+  await page.focus('#ta');
+  await convertAndCommit(page, 'nihongo');
+  assert.equal(await valueOf(page, '#ta'), '日本語');
+  // 7 letters, Space and Enter over the port
+  assert.ok((await served()).port - before >= 9);
+  assert.deepEqual(errors, []);
+  await page.close();
+  await options.bringToFront();
+  await options.click('#engineInPage');
+  await options.waitForFunction(async () => (await chrome.storage.local.get('settings')).settings?.engineIn === 'page');
+  await options.close();
+});
+
 test('types on a page whose CSP forbids wasm and inline script', async () => {
   const { page, errors } = await open('csp.html');
   await focusReady(page, '#ta');
