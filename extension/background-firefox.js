@@ -3,13 +3,7 @@
 
 import { serveBackground } from './background-core.js';
 import { startEngine } from './engine.js';
+import { chromeLocal } from './learning-sync.js';
 
-startEngine({
-  get: async (key) => (await chrome.storage.local.get(key))[key],
-  set: (key, value) => chrome.storage.local.set({ [key]: value }),
-  watch: (key, onChange) =>
-    chrome.storage.onChanged.addListener((changes, area) => {
-      if (area === 'local' && changes[key]) onChange(changes[key].newValue);
-    }),
-});
+startEngine(chromeLocal);
 serveBackground(async () => {});

@@ -8,6 +8,22 @@
 /** @typedef {import('../www/learning-store.js').LearningStore} LearningStore */
 
 /**
+ * chrome.storage.local for a context that has it (a page's content script, Firefox's background
+ * page): `get`/`set` by key, and `watch` calls back with a key's new value when it changes.
+ */
+export const chromeLocal = {
+  /** @param {string} key */
+  get: async (key) => (await chrome.storage.local.get(key))[key],
+  /** @param {string} key @param {any} value */
+  set: (key, value) => chrome.storage.local.set({ [key]: value }),
+  /** @param {string} key @param {(value: any) => void} onChange */
+  watch: (key, onChange) =>
+    chrome.storage.onChanged.addListener((changes, area) => {
+      if (area === 'local' && changes[key]) onChange(changes[key].newValue);
+    }),
+};
+
+/**
  * The store of an engine, over `get`/`set` of chrome.storage.local (directly or through the
  * background), and what to do when the stored text changes.
  * @param {{get(key: string): Promise<any>, set(key: string, value: any): Promise<unknown>}} storage

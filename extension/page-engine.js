@@ -7,7 +7,7 @@
 
 import * as henkan from '../pkg/henkan.js';
 import { HenkanIme } from '../www/ime.js';
-import { sharedLearning } from './learning-sync.js';
+import { chromeLocal, sharedLearning } from './learning-sync.js';
 
 /**
  * Starts the page's engine: its model loads at once.
@@ -15,18 +15,12 @@ import { sharedLearning } from './learning-sync.js';
  *   followed when they change)
  */
 export function pageIme(settings) {
-  const { store, changed } = sharedLearning({
-    get: async (key) => (await chrome.storage.local.get(key))[key],
-    set: (key, value) => chrome.storage.local.set({ [key]: value }),
-  });
+  const { store, changed } = sharedLearning(chromeLocal);
   const ime = new HenkanIme({ store });
-  chrome.storage.onChanged.addListener((changes, area) => {
-    if (area !== 'local') return;
-    if (changes.learning) changed(ime, /** @type {string | null | undefined} */ (changes.learning.newValue));
-    if (changes.settings) {
-      settings = changes.settings.newValue ?? {};
-      applyEngine();
-    }
+  chromeLocal.watch('learning', (text) => changed(ime, text));
+  chromeLocal.watch('settings', (value) => {
+    settings = value ?? {};
+    applyEngine();
   });
   const applyEngine = () => {
     try {
