@@ -194,6 +194,8 @@ function serve(ime, sessions, req, applyEngine, served) {
       return handle.reconvert(session(), req.text);
     case 'preview':
       return handle.preview(session());
+    case 'catchUp':
+      return handle.catchUp(session());
     case 'cancel':
       handle.cancel(session());
       return null;

@@ -99,10 +99,15 @@ export function startDemo(wasmModule) {
   for (const id of FIELDS) {
     // Keys stay cheap (no n-best while composing); the n-best list and segments follow when
     // typing pauses. ?live=1 turns live conversion on (the preedit shows the best conversion as you
-    // type); ?predictions=0 starts without suggestions, ?learning=0 without learning.
+    // type); ?predictions=0 starts without suggestions, ?learning=0 without learning; ?lmEachKey=1
+    // runs the LM in every key instead of after it (`make measure-web` compares the two).
     const options = {
       ime,
       onOutput: (/** @type {ImeOutput} */ out, /** @type {KeyTiming} */ timing) => onOutput(out, timing, id),
+      onCatchUp: (/** @type {number} */ ms) => {
+        if (demo.catchUpMs.push(ms) > 100000) demo.catchUpMs.splice(0, 50000);
+      },
+      lmEachKey: new URLSearchParams(location.search).get('lmEachKey') === '1',
       onPreview: (/** @type {ImeOutput} */ out) => showConversion(out, id),
       liveConversion: state.live,
       digits: state.digits,
@@ -254,6 +259,8 @@ const demo = {
   wasmMs: /** @type {number[]} */ ([]),
   /** @type {number[]} whole keydown handler per handled key (ms) */
   totalMs: /** @type {number[]} */ ([]),
+  /** @type {number[]} wasm time of each catch-up after keys (the LM work they left, ms) */
+  catchUpMs: /** @type {number[]} */ ([]),
   /** @type {{key: string, wasmMs: number, totalMs: number, state: string, len: number}[]} every handled key */
   keys: /** @type {{key: string, wasmMs: number, totalMs: number, state: string, len: number}[]} */ ([]),
   /** performance.now() when the model became ready (the classic engine: the dictionary is in) */

@@ -96,6 +96,11 @@
  * @property {(session: number, index: number) => ImeOutput} selectCandidate
  * @property {(session: number) => ImeOutput} flush
  * @property {(session: number) => ImeOutput} preview
+ * @property {(session: number) => ImeOutput | null} catchUp runs the LM work the last keys left
+ *   (the widget calls it once the key's preedit is painted); the new state when what is shown
+ *   changed, else null
+ * @property {(session: number, on: boolean) => void} setLmDeferred whether keys leave the LM's
+ *   work for `catchUp` (default on)
  * @property {(session: number) => BestPath} bestPath the words behind the session's conversion (for a view; not per key)
  * @property {(session: number, on: boolean) => ImeOutput} setEnabled
  * @property {(session: number) => void} cancel

@@ -55,6 +55,11 @@ import { rootOf, activeIn } from './widget/root.js';
  *   preedit shows the best conversion as you type, Enter commits it, Space opens the candidates
  *   (default false)
  * @property {(out: ImeOutput, timing: KeyTiming) => void} [onOutput] after every handled key
+ * @property {boolean} [lmEachKey] run the language model's forward pass in every key (default
+ *   false: it runs once the key's preedit is painted, and Space or live conversion catch up
+ *   themselves; for comparing the two)
+ * @property {(wasmMs: number) => void} [onCatchUp] after the LM work that keys left ran (off the
+ *   key path): its wasm time
  * @property {(out: ImeOutput) => void} [onPreview] when typing pauses during a composition: the
  *   output with the live conversion (n-best, segments), computed off the key path
  * @property {number} [previewDelay] ms of pause before `onPreview` (default 40)

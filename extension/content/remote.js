@@ -412,6 +412,31 @@ export class RemoteKeyHandler extends KeyHandler {
     else if ([...key].length === 1) doc.execCommand('insertText', false, key);
   }
 
+  /**
+   * Once the key's preedit is painted: the engine runs the LM work the key left (as the widget's
+   * `scheduleCatchUp`); its answer is applied unless another key went out meanwhile (that key
+   * leaves its own).
+   */
+  scheduleCatchUp() {
+    const { remote } = this;
+    const view = this.el.ownerDocument.defaultView;
+    if (this.catchUpPending || !view) return;
+    this.catchUpPending = true;
+    view.requestAnimationFrame(() =>
+      view.setTimeout(() => {
+        this.catchUpPending = false;
+        const s = this.session;
+        if (s === null || !remote.ready || this.last?.state !== 'composing' || this.inflight > 0) return;
+        remote.request({ op: 'catchUp', session: s }).then(
+          (out) => {
+            if (out && this.inflight === 0 && this.last?.state === 'composing') this.apply(out, false);
+          },
+          () => {},
+        );
+      }, 0),
+    );
+  }
+
   /** When typing pauses: the live conversion for `onPreview`. */
   schedulePreview() {
     const { remote, options } = this;

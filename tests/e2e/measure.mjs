@@ -94,8 +94,9 @@ async function main() {
      * Loads the demo, converts once, then types every sentence; returns the figures.
      * @param {boolean} live
      * @param {string} engine '' for the default, else the engine to choose after loading
+     * @param {string} [query] more of the demo's URL parameters (`&lmEachKey=1`)
      */
-    const run = async (live, engine) => {
+    const run = async (live, engine, query = '') => {
       const page = await browser.context.newPage();
       let modelWire = 0;
       page.on('response', async (res) => {
@@ -104,7 +105,7 @@ async function main() {
           if (sizes) modelWire = sizes.responseBodySize + sizes.responseHeadersSize;
         }
       });
-      await page.goto(demoUrl(server.url) + (live ? '&live=1' : ''), { waitUntil: 'commit' });
+      await page.goto(demoUrl(server.url) + (live ? '&live=1' : '') + query, { waitUntil: 'commit' });
       // Navigation → first conversion, measured in the page: the moment the IME is ready, type
       // `kyou` + Space (synthetic keydowns, handled like real ones) and take the time.
       const first = await page.evaluate(
@@ -158,6 +159,7 @@ async function main() {
       }, /** @type {any} */ (first));
       await page.evaluate(() => {
         /** @type {any} */ (window).henkanDemo.keys.length = 0;
+        /** @type {any} */ (window).henkanDemo.catchUpMs.length = 0;
       });
       /** @type {{reading: string, preedit: string}[]} */
       const mismatches = [];
@@ -185,6 +187,8 @@ async function main() {
       const seconds = (Date.now() - t0) / 1000;
       /** @type {{key: string, wasmMs: number, totalMs: number, state: string, len: number}[]} */
       const keys = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.keys);
+      /** @type {number[]} */
+      const catchUps = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.catchUpMs);
       const heapAfter = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.handle.heapStats());
       await page.close();
       const typing = keys.filter((k) => k.key.length === 1 && k.key !== ' ');
@@ -206,6 +210,7 @@ async function main() {
           convertWasmMs: stats(space.map((k) => k.wasmMs)),
           convertTotalMs: stats(space.map((k) => k.totalMs)),
           allKeysTotalMs: stats(keys.map((k) => k.totalMs)),
+          catchUpWasmMs: catchUps.length ? stats(catchUps) : null,
           slowestKeys: slowest.map((k) => ({ key: k.key, wasmMs: r3(k.wasmMs), preeditChars: k.len, state: k.state })),
         },
       };
@@ -239,6 +244,7 @@ async function main() {
     };
     const slow = THROTTLE_MBPS > 0 ? await throttled(THROTTLE_MBPS) : null;
     const plain = await run(false, '');
+    const eachKey = await run(false, '', '&lmEachKey=1');
     const classic = await run(false, 'classic');
     const neural = await run(false, 'neural');
     const live = await run(true, '');
@@ -255,6 +261,7 @@ async function main() {
       load: plain.load,
       throttled: slow,
       typing: plain.typing,
+      typingEachKey: eachKey.typing,
       loadClassic: classic.load,
       typingClassic: classic.typing,
       typingNeural: neural.typing,
@@ -319,6 +326,9 @@ ${row(`typing, ${r.typing.engine} (default), wasm`, r.typing.keyWasmMs)}
 ${row(`typing, ${r.typing.engine} (default), total`, r.typing.keyTotalMs)}
 ${row(`Space (convert), ${r.typing.engine} (default), wasm`, r.typing.convertWasmMs)}
 ${row(`Space (convert), ${r.typing.engine} (default), total`, r.typing.convertTotalMs)}
+${r.typing.catchUpWasmMs ? row(`catch-up after keys (the LM work they left, after the paint), ${r.typing.engine}, wasm`, r.typing.catchUpWasmMs) + '\n' : ''}${row(`typing, ${r.typingEachKey.engine}, the LM in every key (\`lmEachKey\`), wasm`, r.typingEachKey.keyWasmMs)}
+${row(`typing, ${r.typingEachKey.engine}, the LM in every key, total`, r.typingEachKey.keyTotalMs)}
+${row(`Space (convert), ${r.typingEachKey.engine}, the LM in every key, total`, r.typingEachKey.convertTotalMs)}
 ${row(`typing, ${r.typingClassic.engine}, wasm`, r.typingClassic.keyWasmMs)}
 ${row(`typing, ${r.typingClassic.engine}, total`, r.typingClassic.keyTotalMs)}
 ${row(`Space (convert), ${r.typingClassic.engine}, wasm`, r.typingClassic.convertWasmMs)}

@@ -102,6 +102,46 @@ test('the demo reports classic ready, then neural ready, and converts with the h
   await page.close();
 });
 
+test('keys leave the LM for after the paint, and every conversion and suggestion is the same as with the LM in every key', { skip: !hasLm && 'the model has no LSTM' }, async () => {
+  const lines = ['kyouhaiitenkidesune', 'watashihagakuseidesu', 'ashitanokaigihajuujikaradesu'];
+  /** @type {Record<string, {preedit: string, nbest: string[], candidates: string[] | null, completions: string[][]}[]>} */
+  const seen = {};
+  /** @type {Record<string, number>} */
+  const catchUps = {};
+  for (const query of ['', '&lmEachKey=1']) {
+    const page = await env.browser.context.newPage();
+    await page.goto(demoUrl(env.server.url) + query);
+    assert.equal(await waitForIme(page), 'ready');
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.engine), 'hybrid');
+    await page.click('#editor');
+    seen[query] = [];
+    for (const line of lines) {
+      /** @type {string[][]} */
+      const completions = [];
+      for (const c of line) {
+        await page.keyboard.type(c);
+        // a pause, as between a person's keys: the frame is painted and the catch-up runs
+        await page.waitForTimeout(40);
+        // what the list shows (the numbers cut off)
+        const shown = await page.locator('.henkan-suggestions[role="listbox"]:visible [role="option"]').allTextContents();
+        completions.push(shown.map((t) => t.replace(/^\d/, '')));
+      }
+      await page.keyboard.press('Space');
+      const out = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.last);
+      await page.keyboard.press('Enter');
+      seen[query].push({ preedit: out.preedit.text, nbest: out.nbest, candidates: out.candidates?.items ?? null, completions });
+    }
+    catchUps[query] = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.catchUpMs.length);
+    await page.close();
+  }
+  assert.deepEqual(seen[''], seen['&lmEachKey=1']);
+  assert.equal(seen[''][0].preedit, '今日はいい天気ですね');
+  // one catch-up after (almost) every key by default; none when every key runs the LM itself
+  const keys = lines.join('').length;
+  assert.ok(catchUps[''] >= keys / 2, `${catchUps['']} catch-ups for ${keys} keys`);
+  assert.equal(catchUps['&lmEachKey=1'], 0);
+});
+
 test('the engine selector switches engines live', { skip: !hasLm && 'the model has no LSTM' }, async () => {
   const page = await env.browser.context.newPage();
   await page.goto(demoUrl(env.server.url));

@@ -56,6 +56,8 @@ export class KeyHandler {
     this.last = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.previewTimer = null;
+    /** A catch-up of the engine is scheduled (`scheduleCatchUp`). */
+    this.catchUpPending = false;
     /** @type {string | null} the text a reconversion in a contenteditable replaced */
     this.reconverted = null;
     /** Our own composition events are being dispatched (not an OS IME's). */
@@ -72,6 +74,7 @@ export class KeyHandler {
       if (options.digits === 'full') ime.handle.setDigitWidth(this.session, 'full');
       if (options.predictions === false) ime.handle.setPredictions(this.session, false);
       if (options.learning === false) ime.handle.setLearning(this.session, false);
+      if (options.lmEachKey) ime.handle.setLmDeferred?.(this.session, false);
       if (!this.enabled) ime.handle.setEnabled(this.session, false);
     }
     return this.session;
@@ -79,8 +82,9 @@ export class KeyHandler {
 
   /**
    * A wasm call; null when it threw (a panic: the IME is marked broken).
-   * @param {(handle: HenkanHandle) => ImeOutput} call
-   * @returns {ImeOutput | null}
+   * @template {ImeOutput | null} T
+   * @param {(handle: HenkanHandle) => T} call
+   * @returns {T | null}
    */
   run(call) {
     try {
@@ -190,7 +194,32 @@ export class KeyHandler {
     // The page may shift its layout in reaction to the key (as the demo's meters do): check the
     // preedit's place once more before the frame is drawn.
     if (this.hasComposition()) this.el.ownerDocument.defaultView?.requestAnimationFrame(() => this.render());
+    if (out.state === 'composing') this.scheduleCatchUp();
     if (options.onPreview && out.state === 'composing') this.schedulePreview();
+  }
+
+  /**
+   * Once the key's preedit is painted (a task after the next frame), the engine runs the LM work
+   * the key left (`catchUp`), so that a key costs what the composer and the dictionary cost; a
+   * suggestion that turns out to be what Space gives is then taken out of the list. Keys that
+   * come first leave theirs for the same call; Space catches up by itself.
+   */
+  scheduleCatchUp() {
+    if (this.catchUpPending || this.options.lmEachKey) return;
+    const view = this.el.ownerDocument.defaultView;
+    if (!view || typeof this.ime.handle?.catchUp !== 'function') return;
+    this.catchUpPending = true;
+    view.requestAnimationFrame(() =>
+      view.setTimeout(() => {
+        this.catchUpPending = false;
+        const s = this.session;
+        if (s === null || !this.ime.ready || this.last?.state !== 'composing') return;
+        const t0 = performance.now();
+        const out = this.run((handle) => handle.catchUp(s));
+        this.options.onCatchUp?.(performance.now() - t0);
+        if (out) this.apply(out, false);
+      }, 0),
+    );
   }
 
   /**

@@ -511,7 +511,11 @@ impl Henkan {
                 self.sessions.push(None);
                 self.sessions.len() - 1
             });
-        self.sessions[slot] = Some(Ime::new());
+        let mut ime = Ime::new();
+        // Keys leave the LM's forward pass for `catchUp`, which the widget calls once the
+        // key's preedit is on screen.
+        ime.set_lm_deferred(true);
+        self.sessions[slot] = Some(ime);
         self.choices.resize(self.sessions.len(), Choice::default());
         self.choices[slot] = Choice {
             user: u64::MAX,
@@ -618,6 +622,22 @@ impl Henkan {
         })
     }
 
+    /// Runs the work the last keys left for later (the LM's forward pass): the widget calls it
+    /// once a key's preedit is on screen, so that a key costs what the composer and the
+    /// dictionary lattice cost. Returns the new state when what is shown changed (a suggestion
+    /// that turned out to be what Space gives), else `null`. Whatever needs the LM (Space,
+    /// live conversion) catches up by itself; without this call, only that suggestion stays.
+    #[wasm_bindgen(js_name = catchUp)]
+    pub fn catch_up(&mut self, session: u32) -> Result<JsValue, JsError> {
+        let Ok((engine, ime)) = self.parts(session) else {
+            return Ok(JsValue::NULL);
+        };
+        match ime.catch_up(engine) {
+            Some(out) => to_js(&out),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
     /// The state with the live conversion of the composition (n-best, segments): for a view that
     /// updates when typing pauses. Changes nothing.
     pub fn preview(&mut self, session: u32) -> Result<JsValue, JsError> {
@@ -634,6 +654,7 @@ impl Henkan {
     #[wasm_bindgen(js_name = bestPath)]
     pub fn best_path(&mut self, session: u32) -> Result<JsValue, JsError> {
         let (engine, ime) = self.parts(session)?;
+        ime.session_mut().settle_lm(engine);
         to_js(&ime.session().best_path_words(engine))
     }
 
@@ -675,6 +696,15 @@ impl Henkan {
     pub fn set_live_conversion(&mut self, session: u32, on: bool) {
         if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
             ime.set_live_conversion(on);
+        }
+    }
+
+    /// Whether keys leave the LM's forward pass for [`Henkan::catch_up`] (on by default); off,
+    /// every key runs it (for comparing the two).
+    #[wasm_bindgen(js_name = setLmDeferred)]
+    pub fn set_lm_deferred(&mut self, session: u32, on: bool) {
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_lm_deferred(on);
         }
     }
 

@@ -145,6 +145,11 @@ pub struct Session {
     learning: bool,
     /// Today, for the date candidates of `きょう`, `あした`, … ([`crate::dates`]); `None`: none.
     today: Option<crate::dates::Day>,
+    /// Whether keys leave the LM's part of the work for later ([`Session::set_lm_deferred`]).
+    lm_deferred: bool,
+    /// The first lattice position the LM's beams have not caught up with, when a key left
+    /// them behind ([`Session::settle_lm`]).
+    lm_pending: Option<usize>,
 }
 
 impl Session {
@@ -160,6 +165,8 @@ impl Session {
             history: History::default(),
             learning: true,
             today: None,
+            lm_deferred: false,
+            lm_pending: None,
         }
     }
 
@@ -436,6 +443,7 @@ impl Session {
 
     /// The best path of the neural/hybrid scorer (node indices), if it is in use.
     pub fn neural_best(&self, engine: &Engine) -> Option<Vec<u32>> {
+        debug_assert!(self.lm_pending.is_none(), "settle_lm first");
         let lm = self.neural_lm(engine)?;
         self.neural
             .finals(&engine.connection, lm)
@@ -468,7 +476,7 @@ impl Session {
     pub fn insert(&mut self, engine: &Engine, c: char) {
         self.composer.insert(c);
         let kana = self.composer.kana().to_string();
-        self.sync(engine, &kana);
+        self.sync_key(engine, &kana);
     }
 
     /// Types several characters.
@@ -482,21 +490,21 @@ impl Session {
     pub fn backspace(&mut self, engine: &Engine) {
         self.composer.backspace();
         let kana = self.composer.kana().to_string();
-        self.sync(engine, &kana);
+        self.sync_key(engine, &kana);
     }
 
     /// Deletes the kana after the composer's caret (the Delete key).
     pub fn delete(&mut self, engine: &Engine) {
         self.composer.delete();
         let kana = self.composer.kana().to_string();
-        self.sync(engine, &kana);
+        self.sync_key(engine, &kana);
     }
 
     /// Moves the composer's caret (settling pending letters).
     pub fn move_caret(&mut self, engine: &Engine, to: crate::composer::CaretMove) {
         self.composer.move_caret(to);
         let kana = self.composer.kana().to_string();
-        self.sync(engine, &kana);
+        self.sync_key(engine, &kana);
     }
 
     /// The first `chars` characters of the composition were committed: the composer drops
@@ -504,14 +512,14 @@ impl Session {
     pub fn drop_head(&mut self, engine: &Engine, chars: usize) {
         self.composer.drop_head(chars);
         let kana = self.composer.kana().to_string();
-        self.sync(engine, &kana);
+        self.sync_key(engine, &kana);
     }
 
     /// Alphanumeric input on or off ([`Composer::set_ascii`]).
     pub fn set_ascii(&mut self, engine: &Engine, on: bool) {
         self.composer.set_ascii(on);
         let kana = self.composer.kana().to_string();
-        self.sync(engine, &kana);
+        self.sync_key(engine, &kana);
     }
 
     /// The composer alone, for keys typed before a model is loaded: the lattice no longer
@@ -553,6 +561,52 @@ impl Session {
 
     /// Makes the lattice cover `reading` and runs the forward pass over what changed.
     fn sync(&mut self, engine: &Engine, reading: &str) {
+        self.sync_lattice(engine, reading, false);
+    }
+
+    /// [`Session::sync`] after a key: the LM's part waits for [`Session::settle_lm`] when
+    /// [`Session::set_lm_deferred`] says so.
+    fn sync_key(&mut self, engine: &Engine, reading: &str) {
+        self.sync_lattice(engine, reading, self.lm_deferred);
+    }
+
+    /// Keys leave the LM engines' forward pass (most of a key's time with an LSTM) for
+    /// [`Session::settle_lm`], which the browser calls once the key's preedit is on screen;
+    /// whatever needs the LM's beams (a conversion, the best text) catches up first. Off by
+    /// default: every key runs it.
+    pub fn set_lm_deferred(&mut self, on: bool) {
+        self.lm_deferred = on;
+    }
+
+    /// Whether keys have left LM work for [`Session::settle_lm`].
+    pub fn lm_pending(&self) -> bool {
+        self.lm_pending.is_some()
+    }
+
+    /// Runs the LM work keys left ([`Session::set_lm_deferred`]). Returns whether there was any.
+    pub fn settle_lm(&mut self, engine: &Engine) -> bool {
+        let Some(from) = self.lm_pending.take() else {
+            return false;
+        };
+        self.sync_lm(engine, from.min(self.lattice.len()));
+        true
+    }
+
+    /// The LM's beams over the lattice from position `from` on (neural and hybrid engines).
+    fn sync_lm(&mut self, engine: &Engine, from: usize) {
+        if let Some(lm) = self.neural_lm(engine) {
+            self.neural.sync(
+                &self.lattice,
+                &engine.lexicon,
+                &engine.connection,
+                lm,
+                &self.history,
+                from,
+            );
+        }
+    }
+
+    fn sync_lattice(&mut self, engine: &Engine, reading: &str, defer: bool) {
         let changed = self
             .lattice
             .sync(&engine.lexicon, &engine.connection.special, reading);
@@ -565,21 +619,18 @@ impl Session {
         self.decoder
             .forward(&self.lattice, &engine.connection, span, &[], from);
         self.forward_valid = self.lattice.len();
-        if let Some(lm) = self.neural_lm(engine) {
-            self.neural.sync(
-                &self.lattice,
-                &engine.lexicon,
-                &engine.connection,
-                lm,
-                &self.history,
-                changed,
-            );
+        let changed = self.lm_pending.take().map_or(changed, |p| p.min(changed));
+        if defer && self.neural_lm(engine).is_some() {
+            self.lm_pending = Some(changed);
+        } else {
+            self.sync_lm(engine, changed);
         }
     }
 
     /// The best sentence of the current lattice (cheap: after each key the forward costs
-    /// are already there).
+    /// are already there; after keys that deferred the LM, [`Session::settle_lm`] first).
     pub fn best_text(&self, engine: &Engine) -> String {
+        debug_assert!(self.lm_pending.is_none(), "settle_lm first");
         if let Some(p) = self.neural_best(engine) {
             return self.surface_of(engine, &p);
         }

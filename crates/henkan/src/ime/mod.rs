@@ -251,6 +251,17 @@ pub trait Backend {
     fn committed(&mut self, _pieces: &[(&str, &str)], _shown: &[(&str, &str)]) {}
     /// Text the backend cannot analyze was committed (a full-width space).
     fn committed_other(&mut self) {}
+    /// Runs the work keys left for later (the LM's forward pass, [`Session::settle_lm`]).
+    /// Returns whether there was any. Default: none.
+    fn catch_up(&mut self) -> bool {
+        false
+    }
+    /// After [`catch_up`](Self::catch_up): the last [`suggest`](Self::suggest) list as it is
+    /// once what it had to wait for is known, when it had to (`None`: it is final). Default:
+    /// none.
+    fn settled_suggestions(&mut self) -> Option<Vec<String>> {
+        None
+    }
     /// The context of what was committed before is gone (the caret moved, the focus left,
     /// a new line began).
     fn reset_context(&mut self) {}
@@ -349,6 +360,7 @@ impl Backend for SessionBackend<'_> {
             return None;
         }
         let pending = composer.pending().to_string();
+        self.session.settle_lm(self.engine);
         Some(self.session.best_text(self.engine) + &pending)
     }
     fn suggest(&mut self, limit: usize) -> Vec<String> {
@@ -356,22 +368,44 @@ impl Backend for SessionBackend<'_> {
         let (query, best, kana) = if composer.is_empty() {
             (String::new(), String::new(), String::new())
         } else {
-            // What Space and Enter give is not worth a suggestion.
-            let best = self.session.best_text(self.engine);
+            // What Space and Enter give is not worth a suggestion; the best conversion may
+            // wait for the LM (then `settled_suggestions` leaves it out).
+            let best = if self.session.lm_pending() {
+                String::new()
+            } else {
+                self.session.best_text(self.engine)
+            };
             (composer.query(), best, composer.submission())
         };
-        let exclude = [best.as_str(), kana.as_str()];
-        self.suggester
+        let provisional = !kana.is_empty() && best.is_empty();
+        let exclude: Vec<&str> = [best.as_str(), kana.as_str()]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect();
+        let asked = if provisional { limit + 1 } else { limit };
+        let mut list: Vec<String> = self
+            .suggester
             .suggest_with(
                 self.engine,
                 self.session.user_dictionary(),
                 &query,
                 &exclude,
-                limit,
+                asked,
             )
             .iter()
             .map(|s| s.surface.clone())
-            .collect()
+            .collect();
+        if provisional {
+            self.suggester.set_provisional(Some(limit));
+            list.truncate(limit);
+        }
+        list
+    }
+    fn settled_suggestions(&mut self) -> Option<Vec<String>> {
+        self.session.settle_lm(self.engine);
+        let best = self.session.best_text(self.engine);
+        let list = self.suggester.settle(&best)?;
+        Some(list.iter().map(|s| s.surface.clone()).collect())
     }
     fn accept_suggestion(&mut self, index: usize) {
         self.suggester.accept(self.engine, index);
@@ -383,6 +417,9 @@ impl Backend for SessionBackend<'_> {
     }
     fn committed_other(&mut self) {
         self.suggester.commit_unknown(self.engine);
+    }
+    fn catch_up(&mut self) -> bool {
+        self.session.settle_lm(self.engine)
     }
     fn reset_context(&mut self) {
         self.suggester.reset();
@@ -738,6 +775,22 @@ impl Machine {
             self.refresh_suggestions(b);
         }
         self.output(b, consumed, committed)
+    }
+
+    /// Runs the work the last keys left for later ([`Backend::catch_up`]: the LM's forward pass,
+    /// which the browser runs once the key's preedit is on screen). Returns the new state when
+    /// what is shown changed (the suggestions listed while the best conversion was not known
+    /// yet held it: what Space gives is no suggestion), else `None`.
+    pub fn catch_up<B: Backend + ?Sized>(&mut self, b: &mut B) -> Option<ImeOutput> {
+        if !b.catch_up() || self.sugg.focus.is_some() || self.conv.is_some() {
+            return None;
+        }
+        let items = b.settled_suggestions()?;
+        if items == self.sugg.items {
+            return None;
+        }
+        self.sugg.items = items;
+        Some(self.output(b, false, String::new()))
     }
 
     /// The current state with the live conversion of the composition (n-best and segments), whatever
@@ -1506,6 +1559,17 @@ impl Ime {
     /// a suggestion outside a conversion (a click in the suggestion list).
     pub fn select_candidate(&mut self, engine: &Engine, index: usize) -> ImeOutput {
         with_backend!(self, engine, |m, b| m.select_candidate(b, index))
+    }
+
+    /// Runs the work keys left for later (see [`Machine::catch_up`]): the new state when what
+    /// is shown changed.
+    pub fn catch_up(&mut self, engine: &Engine) -> Option<ImeOutput> {
+        with_backend!(self, engine, |m, b| m.catch_up(b))
+    }
+
+    /// Keys leave the LM's forward pass for [`Ime::catch_up`] ([`Session::set_lm_deferred`]).
+    pub fn set_lm_deferred(&mut self, on: bool) {
+        self.session.set_lm_deferred(on);
     }
 
     /// The state with the live conversion of the composition (see [`Machine::preview`]).

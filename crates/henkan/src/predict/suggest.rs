@@ -69,6 +69,9 @@ pub struct Suggester {
     /// Whether words of one kana are offered too (off: only words that save keystrokes,
     /// [`super::saves_keys`]).
     short_words: bool,
+    /// The list was computed for this many items plus one, before a string it must leave out
+    /// was known ([`Suggester::set_provisional`]).
+    provisional: Option<usize>,
 }
 
 impl Suggester {
@@ -113,6 +116,24 @@ impl Suggester {
     /// Empties the list (the context stays).
     pub fn clear_items(&mut self) {
         self.items.clear();
+        self.provisional = None;
+    }
+
+    /// Marks the last list as computed for `limit` + 1 items before a string it must leave out
+    /// was known (the IME's best conversion, while the LM catches up): [`Suggester::settle`]
+    /// then leaves it out. `None`: the list is final.
+    pub fn set_provisional(&mut self, limit: Option<usize>) {
+        self.provisional = limit;
+    }
+
+    /// A provisional list ([`Suggester::set_provisional`]) without `exclude`, cut to its limit:
+    /// the list [`Suggester::suggest_with`] gives with `exclude` among its exclusions. `None`
+    /// when the last list is final.
+    pub fn settle(&mut self, exclude: &str) -> Option<&[Suggestion]> {
+        let limit = self.provisional.take()?;
+        self.items.retain(|s| s.surface != exclude);
+        self.items.truncate(limit);
+        Some(&self.items)
     }
 
     /// Computes the list: completions of `query` (kana), or next-word predictions when it is
@@ -142,6 +163,7 @@ impl Suggester {
         limit: usize,
     ) -> &[Suggestion] {
         self.items.clear();
+        self.provisional = None;
         if let Some(user) = user {
             let query = crate::composer::to_hiragana(query);
             for w in user.completions(&query, limit) {

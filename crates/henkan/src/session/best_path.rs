@@ -101,8 +101,9 @@ pub struct BestPath {
 impl Session {
     /// The best path over the current lattice, word by word with its costs (see the module
     /// doc). Costs a decode of the final beam's re-ranking with a neural scorer: for a view,
-    /// not for every key.
+    /// not for every key. After keys that deferred the LM, [`Session::settle_lm`] first.
     pub fn best_path_words(&self, engine: &Engine) -> BestPath {
+        debug_assert!(self.lm_pending.is_none(), "settle_lm first");
         let lattice = &self.lattice;
         let conn = &engine.connection;
         let lm = self.neural_lm(engine);
