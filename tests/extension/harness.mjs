@@ -80,7 +80,8 @@ import { HenkanIme } from '/www/ime.js';
 import { attach } from '/www/widget.js';
 const ime = new HenkanIme({ persistLearning: false });
 ime.load({ module: henkan, wasmUrl: '/pkg/henkan_bg.wasm', modelUrl: '/models/henkan.henkan' });
-attach(document.getElementById('ta'), { ime });`,
+// ?lmEachKey: the language model runs in every key (the measurements compare it with the default)
+attach(document.getElementById('ta'), { ime, lmEachKey: new URLSearchParams(location.search).has('lmEachKey') });`,
 };
 /** @type {Record<string, string>} */
 const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm' };

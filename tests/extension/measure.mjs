@@ -115,6 +115,12 @@ await webPage.focus('#ta');
 await webPage.waitForSelector('#ta + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
 result.startup.webFocusToReadyMs = Date.now() - t;
 await webPage.evaluate(recordLatency);
+// The same with the language model in every key (`lmEachKey`), for the side-by-side.
+const webEachPage = await ext.context.newPage();
+await webEachPage.goto(`http://localhost:${server.port}/widget.html?lmEachKey`);
+await webEachPage.focus('#ta');
+await webEachPage.waitForSelector('#ta + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+await webEachPage.evaluate(recordLatency);
 
 /** Rounds of the comparison: each types every sentence once per way. */
 const ROUNDS = 3;
@@ -152,12 +158,12 @@ async function typeSentence(page, s) {
 
 /**
  * Per key and per conversion, over the given ways to the engine, interleaved: `web` (the web
- * widget, no extension), `page` (the extension with the page's own engine), `runtime` and `message` (the extension's engine through the runtime port and
+ * widget, no extension; `webEachKey`: the same with the LM in every key), `page` (the extension with the page's own engine), `runtime` and `message` (the extension's engine through the runtime port and
  * through the key channel, the settings' `channel`). Each sentence is typed once per way in turn,
  * the order flipped every sentence, so that the machine's load falls on all alike; `rounds`
  * times over.
  * @param {string} engine the label
- * @param {('web' | 'page' | 'message' | 'runtime')[]} channels
+ * @param {('web' | 'webEachKey' | 'page' | 'message' | 'runtime')[]} channels
  * @param {number} rounds
  */
 async function typeSentences(engine, channels, rounds) {
@@ -170,7 +176,7 @@ async function typeSentences(engine, channels, rounds) {
     for (const s of SENTENCES) {
       const order = flip++ % 2 ? [...channels].reverse() : channels;
       for (const channel of order) {
-        const p = channel === 'web' ? webPage : channel === 'page' ? ownPage : page;
+        const p = channel === 'web' ? webPage : channel === 'webEachKey' ? webEachPage : channel === 'page' ? ownPage : page;
         await setSettings({ ...engineSettings, engineIn: 'extension', channel: channel === 'message' ? 'message' : 'runtime' });
         await p.bringToFront();
         await p.focus('#ta');
@@ -194,7 +200,7 @@ async function typeSentences(engine, channels, rounds) {
 
 /** @type {Record<string, unknown>} */
 let engineSettings = {};
-await typeSentences('hybrid', ['web', 'page', 'message', 'runtime'], ROUNDS);
+await typeSentences('hybrid', ['web', 'webEachKey', 'page', 'message', 'runtime'], ROUNDS);
 await setSettings({});
 await page.bringToFront();
 result.memory.inUse = await heap(page);
