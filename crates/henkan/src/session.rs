@@ -127,6 +127,12 @@ impl Conversion {
     }
 }
 
+/// The most characters of lattice a deferred LM falls behind ([`Session::set_lm_deferred`]):
+/// keys that come faster than the browser runs the catch-up (a burst of synthetic keys, a held
+/// key) each run the LM over what lies beyond this lag, as every key did without deferral, so
+/// that the conversion that follows has at most this much of its work left.
+pub const MAX_LM_LAG_CHARS: usize = 2;
+
 /// Per-field state: the composer, the lattice and decoder scratch.
 #[derive(Debug, Clone, Default)]
 pub struct Session {
@@ -588,12 +594,14 @@ impl Session {
         let Some(from) = self.lm_pending.take() else {
             return false;
         };
-        self.sync_lm(engine, from.min(self.lattice.len()));
+        let len = self.lattice.len();
+        self.sync_lm(engine, from.min(len)..len);
         true
     }
 
-    /// The LM's beams over the lattice from position `from` on (neural and hybrid engines).
-    fn sync_lm(&mut self, engine: &Engine, from: usize) {
+    /// The LM's beams over the lattice: positions before `span.start` kept, the rest up to
+    /// `span.end` decoded (neural and hybrid engines).
+    fn sync_lm(&mut self, engine: &Engine, span: std::ops::Range<usize>) {
         if let Some(lm) = self.neural_lm(engine) {
             self.neural.sync(
                 &self.lattice,
@@ -601,7 +609,7 @@ impl Session {
                 &engine.connection,
                 lm,
                 &self.history,
-                from,
+                span,
             );
         }
     }
@@ -620,10 +628,17 @@ impl Session {
             .forward(&self.lattice, &engine.connection, span, &[], from);
         self.forward_valid = self.lattice.len();
         let changed = self.lm_pending.take().map_or(changed, |p| p.min(changed));
-        if defer && self.neural_lm(engine).is_some() {
-            self.lm_pending = Some(changed);
+        let len = self.lattice.len();
+        if !defer || self.neural_lm(engine).is_none() {
+            self.sync_lm(engine, changed..len);
+            return;
+        }
+        let behind = len.saturating_sub(MAX_LM_LAG_CHARS);
+        if changed < behind {
+            self.sync_lm(engine, changed..behind);
+            self.lm_pending = Some(behind);
         } else {
-            self.sync_lm(engine, changed);
+            self.lm_pending = Some(changed);
         }
     }
 

@@ -404,8 +404,11 @@ impl NeuralDecoder {
         }
     }
 
-    /// Brings the decoder to the lattice: positions before `changed` are kept, the rest is
-    /// (re)decoded. Call after every lattice change.
+    /// Brings the decoder to the lattice as far as position `span.end`: positions before
+    /// `span.start` (the first changed one) are kept, the rest up to `span.end` is (re)decoded.
+    /// Call after every lattice change with `changed..lattice.len()`; an `end` short of the
+    /// lattice's length leaves the rest for a later call (the final beam is then that of the
+    /// lattice's first `end` characters).
     pub fn sync(
         &mut self,
         lattice: &Lattice,
@@ -413,8 +416,9 @@ impl NeuralDecoder {
         conn: &Connection,
         lm: &NeuralLm,
         history: &History,
-        changed: usize,
+        span: std::ops::Range<usize>,
     ) {
+        let changed = span.start;
         let hd = lm.model.hidden;
         if changed < self.done {
             self.truncate(changed);
@@ -427,7 +431,7 @@ impl NeuralDecoder {
         if self.done == 0 {
             self.start(lm);
         }
-        for t in self.done + 1..=lattice.len() {
+        for t in self.done + 1..=span.end.min(lattice.len()) {
             self.extend(lattice, lexicon, conn, lm, history, t);
         }
     }
