@@ -24,6 +24,8 @@ const OUT = opt('out', path.join(ensureOutput(), 'measurements.json'));
 const DEV = path.resolve(ROOT, opt('dev', '../shared/data/dev/kwdlc.test.tsv'));
 /** Download speed of the throttled load measurement (Mbit/s; 0: skip it). */
 const THROTTLE_MBPS = Number(opt('throttle-mbps', '50'));
+/** Sentences typed one key per frame (typing at a person's pace), with and without `lmEachKey`. */
+const PACED = Number(opt('paced', '50'));
 
 // Kana → romaji that our composer turns back into the same kana (Mozc-style table).
 const ROW = {
@@ -95,8 +97,10 @@ async function main() {
      * @param {boolean} live
      * @param {string} engine '' for the default, else the engine to choose after loading
      * @param {string} [query] more of the demo's URL parameters (`&lmEachKey=1`)
+     * @param {number} [paced] type only this many sentences, one key per frame (the next key after
+     *   the frame is painted and a task has run, as a person types); 0: every sentence, in a burst
      */
-    const run = async (live, engine, query = '') => {
+    const run = async (live, engine, query = '', paced = 0) => {
       const page = await browser.context.newPage();
       let modelWire = 0;
       page.on('response', async (res) => {
@@ -167,9 +171,14 @@ async function main() {
       /** @type {{sentences: number, liveBytes: number}[]} heap in use along the way (a leak grows, scratch levels off) */
       const heapAlong = [];
       const t0 = Date.now();
-      for (const [index, reading] of readings.entries()) {
+      for (const [index, reading] of (paced ? readings.slice(0, paced) : readings).entries()) {
         const romaji = toRomaji(reading);
-        await page.keyboard.type(romaji);
+        if (paced) {
+          for (const c of romaji) {
+            await page.keyboard.type(c);
+            await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+          }
+        } else await page.keyboard.type(romaji);
         typed += romaji.length;
         const pre = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.last?.preedit.text ?? '');
         if (pre !== reading) mismatches.push({ reading, preedit: pre });
@@ -200,7 +209,7 @@ async function main() {
         typing: {
           live,
           engine: load.engine,
-          sentences: readings.length,
+          sentences: paced ? Math.min(paced, readings.length) : readings.length,
           romajiKeys: typed,
           romajiRoundTripMismatches: mismatches.length,
           mismatchExamples: mismatches.slice(0, 3),
@@ -245,6 +254,9 @@ async function main() {
     const slow = THROTTLE_MBPS > 0 ? await throttled(THROTTLE_MBPS) : null;
     const plain = await run(false, '');
     const eachKey = await run(false, '', '&lmEachKey=1');
+    // At a person's pace, with and without the LM in every key, on the first sentences.
+    const pacedDeferred = await run(false, '', '', PACED);
+    const pacedEachKey = await run(false, '', '&lmEachKey=1', PACED);
     const classic = await run(false, 'classic');
     const neural = await run(false, 'neural');
     const live = await run(true, '');
@@ -262,6 +274,8 @@ async function main() {
       throttled: slow,
       typing: plain.typing,
       typingEachKey: eachKey.typing,
+      typingPaced: pacedDeferred.typing,
+      typingPacedEachKey: pacedEachKey.typing,
       loadClassic: classic.load,
       typingClassic: classic.typing,
       typingNeural: neural.typing,
@@ -329,6 +343,10 @@ ${row(`Space (convert), ${r.typing.engine} (default), total`, r.typing.convertTo
 ${r.typing.catchUpWasmMs ? row(`catch-up after keys (the LM work they left, after the paint), ${r.typing.engine}, wasm`, r.typing.catchUpWasmMs) + '\n' : ''}${row(`typing, ${r.typingEachKey.engine}, the LM in every key (\`lmEachKey\`), wasm`, r.typingEachKey.keyWasmMs)}
 ${row(`typing, ${r.typingEachKey.engine}, the LM in every key, total`, r.typingEachKey.keyTotalMs)}
 ${row(`Space (convert), ${r.typingEachKey.engine}, the LM in every key, total`, r.typingEachKey.convertTotalMs)}
+${row(`one key per frame (${r.typingPaced.sentences} sentences), ${r.typingPaced.engine}: typing, total`, r.typingPaced.keyTotalMs)}
+${row(`one key per frame, ${r.typingPaced.engine}: Space, total`, r.typingPaced.convertTotalMs)}
+${row(`one key per frame, ${r.typingPacedEachKey.engine}, the LM in every key: typing, total`, r.typingPacedEachKey.keyTotalMs)}
+${row(`one key per frame, ${r.typingPacedEachKey.engine}, the LM in every key: Space, total`, r.typingPacedEachKey.convertTotalMs)}
 ${row(`typing, ${r.typingClassic.engine}, wasm`, r.typingClassic.keyWasmMs)}
 ${row(`typing, ${r.typingClassic.engine}, total`, r.typingClassic.keyTotalMs)}
 ${row(`Space (convert), ${r.typingClassic.engine}, wasm`, r.typingClassic.convertWasmMs)}
