@@ -182,7 +182,12 @@ export function attach(el, options) {
     indicator.invalidate();
     render();
   };
-  const onReposition = () => {
+  /** @param {Event} [e] */
+  const onReposition = (e) => {
+    // The widget's own boxes scroll too (the mirror follows the field's scroll and its caret, a
+    // list its focused item): that is no move of the field, and drawing again would scroll again.
+    const t = /** @type {any} */ (e?.target);
+    if (t && typeof t.nodeType === 'number' && layer.contains(t)) return;
     preedit.invalidate();
     suggestions.invalidate();
     indicator.invalidate();

@@ -475,3 +475,42 @@ test('key handler with the real engine: compose, commit, OS composition, drop, r
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('attach: a scroll of the widget’s own boxes draws nothing again; a scroll of the page does', async () => {
+  const { page, errors } = await blank();
+  const status = await page.evaluate(async (model) => {
+    const henkan = await import('/pkg/henkan.js');
+    const { HenkanIme } = await import('/www/ime.js');
+    const { attach } = await import('/www/widget.js');
+    const ime = new HenkanIme({ persistLearning: false });
+    await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
+    const el = document.body.appendChild(document.createElement('textarea'));
+    attach(el, { ime });
+    el.focus();
+    return ime.status;
+  }, MODEL);
+  assert.equal(status, 'ready');
+  await page.keyboard.type('kyouha');
+  /** Frames to let the key's own redraws pass. */
+  const settle = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 20)))));
+  await settle();
+  /**
+   * How many times the preedit's runs are drawn again after a scroll event on `selector`.
+   * @param {string} selector
+   */
+  const redrawsAfterScroll = (selector) =>
+    page.evaluate(async (sel) => {
+      const runs = /** @type {Element} */ (document.querySelector('.henkan-preedit-runs'));
+      let n = 0;
+      const mo = new MutationObserver((records) => (n += records.length));
+      mo.observe(runs, { childList: true });
+      const target = sel === 'document' ? document : /** @type {Element} */ (document.querySelector(sel));
+      target.dispatchEvent(new Event('scroll'));
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 20))));
+      mo.disconnect();
+      return n;
+    }, selector);
+  assert.equal(await redrawsAfterScroll('.henkan-preedit'), 0, 'the mirror scrolled: nothing drawn again');
+  assert.ok((await redrawsAfterScroll('document')) > 0, 'the page scrolled: the preedit is placed again');
+  assert.deepEqual(errors, []);
+});
