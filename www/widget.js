@@ -139,8 +139,13 @@ export function attach(el, options) {
     if (refusedTimer !== null) clearTimeout(refusedTimer);
     refusedTimer = setTimeout(() => preedit.runs.classList.remove('henkan-refused'), 800);
   };
-  /** Draws the preedit, the candidate window, the suggestions and the indicator. */
-  const render = () => {
+  /**
+   * Draws the preedit, the candidate window, the suggestions and the indicator.
+   * @param {boolean} [ifMoved] only when the field moved since they were drawn (the page may
+   *   shift its layout in reaction to a key, as the demo's meters do)
+   */
+  const render = (ifMoved = false) => {
+    if (ifMoved && !preedit.moved()) return;
     const out = keys.last;
     const showPreedit = !!out && out.preedit.text.length > 0 && !keys.osComposing && ime.composes;
     const active = activeIn(el);

@@ -514,3 +514,40 @@ test('attach: a scroll of the widget’s own boxes draws nothing again; a scroll
   assert.ok((await redrawsAfterScroll('document')) > 0, 'the page scrolled: the preedit is placed again');
   assert.deepEqual(errors, []);
 });
+
+test('attach: the page moves the field in reaction to a key; the preedit follows it in the same frame', async () => {
+  const { page, errors } = await blank();
+  const status = await page.evaluate(async (model) => {
+    const henkan = await import('/pkg/henkan.js');
+    const { HenkanIme } = await import('/www/ime.js');
+    const { attach } = await import('/www/widget.js');
+    const ime = new HenkanIme({ persistLearning: false });
+    await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
+    const el = document.body.appendChild(document.createElement('textarea'));
+    // A page that grows a line above the field on every key (as a meter that wraps would).
+    attach(el, { ime, onOutput: () => el.before(Object.assign(document.createElement('div'), { textContent: 'meter' })) });
+    el.focus();
+    return ime.status;
+  }, MODEL);
+  assert.equal(status, 'ready');
+  /** The mirror's and the field's top, in the frame after a key (before the next one is drawn). */
+  const tops = () =>
+    page.evaluate(
+      () =>
+        new Promise((resolve) =>
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              const mirror = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit'));
+              const field = /** @type {HTMLElement} */ (document.querySelector('textarea'));
+              resolve([mirror.getBoundingClientRect().top, field.getBoundingClientRect().top]);
+            }, 0),
+          ),
+        ),
+    );
+  for (const key of ['k', 'y', 'o', 'u']) {
+    await page.keyboard.type(key);
+    const [mirror, field] = /** @type {number[]} */ (await tops());
+    assert.ok(Math.abs(mirror - field) < 1, `after ${key}: mirror at ${mirror}, field at ${field}`);
+  }
+  assert.deepEqual(errors, []);
+});

@@ -38,7 +38,8 @@ export class KeyHandler {
    * @param {HTMLElement} el the field
    * @param {AttachOptions} options read when used (a page may change them later)
    * @param {Committer} commit inserts commits into the field
-   * @param {() => void} render draws the preedit, the lists and the indicator from `last`
+   * @param {(ifMoved?: boolean) => void} render draws the preedit, the lists and the indicator
+   *   from `last` (`ifMoved`: only when the field moved since they were drawn)
    */
   constructor(el, options, commit, render) {
     this.el = el;
@@ -193,7 +194,7 @@ export class KeyHandler {
     options.onOutput?.(out, { key, wasmMs: t1 - t0, totalMs: performance.now() - t0 });
     // The page may shift its layout in reaction to the key (as the demo's meters do): check the
     // preedit's place once more before the frame is drawn.
-    if (this.hasComposition()) this.el.ownerDocument.defaultView?.requestAnimationFrame(() => this.render());
+    if (this.hasComposition()) this.el.ownerDocument.defaultView?.requestAnimationFrame(() => this.render(true));
     if (out.state === 'composing') this.scheduleCatchUp();
     if (options.onPreview && out.state === 'composing') this.schedulePreview();
   }

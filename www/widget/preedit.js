@@ -272,11 +272,27 @@ export class PreeditBox {
     this.below.style.height = this.kind === 'textarea' ? `${field.scrollHeight}px` : '0px';
   }
 
+  /** Where a text field is now, as `placed` keeps it. */
+  where() {
+    const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (this.field);
+    const r = field.getBoundingClientRect();
+    return { r, where: `${r.left},${r.top},${r.width},${r.height},${field.scrollLeft},${field.scrollTop}` };
+  }
+
+  /**
+   * Whether the preedit may have to be drawn again because the field moved: a text field's
+   * mirror placed elsewhere or not at all; always for a contenteditable (its preedit is in its
+   * text, or over an editor that may have redrawn).
+   */
+  moved() {
+    if (!this.active || this.overlay || this.kind === 'contenteditable') return true;
+    return !this.placed || this.where().where !== this.placed;
+  }
+
   /** Puts the mirror over the field (again when it moved) and scrolls it to show the caret. */
   placeMirror() {
     const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (this.field);
-    const r = field.getBoundingClientRect();
-    const where = `${r.left},${r.top},${r.width},${r.height},${field.scrollLeft},${field.scrollTop}`;
+    const { r, where } = this.where();
     const style = this.el.style;
     if (this.placed !== where) {
       const cs = getComputedStyle(field);
