@@ -476,20 +476,33 @@ test('key handler with the real engine: compose, commit, OS composition, drop, r
   await page.close();
 });
 
-test('attach: a scroll of the widget’s own boxes draws nothing again; a scroll of the page does', async () => {
+/**
+ * A blank page with a textarea attached to the real engine (`attach`), focused.
+ * @param {boolean} meter the page adds a line above the field on every key
+ */
+async function attached(meter) {
   const { page, errors } = await blank();
-  const status = await page.evaluate(async (model) => {
-    const henkan = await import('/pkg/henkan.js');
-    const { HenkanIme } = await import('/www/ime.js');
-    const { attach } = await import('/www/widget.js');
-    const ime = new HenkanIme({ persistLearning: false });
-    await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
-    const el = document.body.appendChild(document.createElement('textarea'));
-    attach(el, { ime });
-    el.focus();
-    return ime.status;
-  }, MODEL);
+  const status = await page.evaluate(
+    async ([model, meter]) => {
+      const henkan = await import('/pkg/henkan.js');
+      const { HenkanIme } = await import('/www/ime.js');
+      const { attach } = await import('/www/widget.js');
+      const ime = new HenkanIme({ persistLearning: false });
+      await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
+      const el = document.body.appendChild(document.createElement('textarea'));
+      const onOutput = () => el.before(Object.assign(document.createElement('div'), { textContent: 'meter' }));
+      attach(el, meter ? { ime, onOutput } : { ime });
+      el.focus();
+      return ime.status;
+    },
+    /** @type {[string, boolean]} */ ([MODEL, meter]),
+  );
   assert.equal(status, 'ready');
+  return { page, errors };
+}
+
+test('attach: a scroll of the widget’s own boxes draws nothing again; a scroll of the page does', async () => {
+  const { page, errors } = await attached(false);
   await page.keyboard.type('kyouha');
   /** Frames to let the key's own redraws pass. */
   const settle = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 20)))));
@@ -516,20 +529,8 @@ test('attach: a scroll of the widget’s own boxes draws nothing again; a scroll
 });
 
 test('attach: the page moves the field in reaction to a key; the preedit follows it in the same frame', async () => {
-  const { page, errors } = await blank();
-  const status = await page.evaluate(async (model) => {
-    const henkan = await import('/pkg/henkan.js');
-    const { HenkanIme } = await import('/www/ime.js');
-    const { attach } = await import('/www/widget.js');
-    const ime = new HenkanIme({ persistLearning: false });
-    await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
-    const el = document.body.appendChild(document.createElement('textarea'));
-    // A page that grows a line above the field on every key (as a meter that wraps would).
-    attach(el, { ime, onOutput: () => el.before(Object.assign(document.createElement('div'), { textContent: 'meter' })) });
-    el.focus();
-    return ime.status;
-  }, MODEL);
-  assert.equal(status, 'ready');
+  // A page that grows a line above the field on every key (as a meter that wraps would).
+  const { page, errors } = await attached(true);
   /** The mirror's and the field's top, in the frame after a key (before the next one is drawn). */
   const tops = () =>
     page.evaluate(
