@@ -65,6 +65,9 @@ command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
 command -v clang-14 >/dev/null || missing+=(clang-14)
 command -v firefox-esr >/dev/null || missing+=(firefox-esr)
+# The extension's shortcut test: Chromium on a virtual display, keys pressed with xdotool.
+command -v Xvfb >/dev/null || missing+=(xvfb)
+command -v xdotool >/dev/null || missing+=(xdotool)
 [ -e /usr/share/fonts/opentype/ipafont-gothic/ipag.ttf ] || [ -e /usr/share/fonts/truetype/fonts-japanese-gothic.ttf ] \
   || fc-list 2>/dev/null | grep -qi 'ipagothic\|ipa gothic\|noto sans cjk' || missing+=(fonts-ipafont-gothic)
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -3,9 +3,9 @@
 // field in a shadow root among them), the fields it must leave alone, the in-page toggle, the
 // per-site switch of the toolbar button, the key channel. `make test-extension`.
 //
-// The `toggle-site` shortcut is a browser accelerator: keys sent to a page by the DevTools
-// protocol never reach it, so the tests press the toolbar button's code path instead (the
-// options page asks the background to toggle the tab's site, as a click does).
+// The toolbar button is pressed through its code path (the options page asks the background to
+// toggle the tab's site, as a click does); the `toggle-site` shortcut, a browser accelerator that
+// keys sent over the DevTools protocol never reach, is pressed for real in shortcut.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { servePages, launchWithExtension, focusReady } from './harness.mjs';
