@@ -99,6 +99,8 @@
  * @property {(session: number) => ImeOutput | null} catchUp runs the LM work the last keys left
  *   (the widget calls it once the key's preedit is painted); the new state when what is shown
  *   changed, else null
+ * @property {(session: number) => string} bestText the best conversion of the composition as it
+ *   stands ('' when nothing is composed)
  * @property {(session: number, on: boolean) => void} setLmDeferred whether keys leave the LM's
  *   work for `catchUp` (default on)
  * @property {(session: number) => BestPath} bestPath the words behind the session's conversion (for a view; not per key)

@@ -161,6 +161,7 @@ export function attach(el, options) {
     }
   };
   const keys = new (options.KeyHandler ?? KeyHandler)(el, options, committer, render);
+  keys.onBestText = (text) => preedit.warm(text);
   const suggestions = new SuggestionList(el, kind, id, preedit, aria, () => keys.suggestionView());
   const layer = doc.createElement('div');
   layer.className = 'henkan-layer';

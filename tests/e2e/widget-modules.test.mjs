@@ -552,3 +552,25 @@ test('attach: the page moves the field in reaction to a key; the preedit follows
   }
   assert.deepEqual(errors, []);
 });
+
+test('attach: while typing pauses, the conversion Space will show is laid out unseen beside the mirror', async () => {
+  const { page, errors } = await attached(false);
+  for (const c of 'kyouhaiitenki') {
+    await page.keyboard.type(c);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+  }
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))));
+  const warm = await page.evaluate(() => {
+    const w = /** @type {HTMLElement | null} */ (document.querySelector('.henkan-layer .henkan-warm'));
+    return w && { text: w.textContent, visibility: getComputedStyle(w).visibility, width: w.getBoundingClientRect().width };
+  });
+  assert.ok(warm, 'a hidden span beside the mirror');
+  assert.deepEqual([warm.visibility, warm.width], ['hidden', 1], 'unseen, and it takes no room');
+  await page.keyboard.press('Space');
+  const shown = await page.evaluate(() => document.querySelector('.henkan-preedit-runs')?.textContent);
+  assert.equal(warm.text, shown, 'what Space shows');
+  assert.equal(shown, '今日はいい天気');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.querySelector('.henkan-layer .henkan-warm')), null, 'gone with the composition');
+  assert.deepEqual(errors, []);
+});

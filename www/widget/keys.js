@@ -59,6 +59,8 @@ export class KeyHandler {
     this.previewTimer = null;
     /** A catch-up of the engine is scheduled (`scheduleCatchUp`). */
     this.catchUpPending = false;
+    /** @type {((text: string) => void) | null} gets the best conversion after each catch-up */
+    this.onBestText = null;
     /** @type {string | null} the text a reconversion in a contenteditable replaced */
     this.reconverted = null;
     /** Our own composition events are being dispatched (not an OS IME's). */
@@ -219,6 +221,15 @@ export class KeyHandler {
         const out = this.run((handle) => handle.catchUp(s));
         this.options.onCatchUp?.(performance.now() - t0);
         if (out) this.apply(out, false);
+        // What Space will show, laid out unseen meanwhile (its new glyphs are most of its drawing).
+        if (this.onBestText && this.last?.state === 'composing') {
+          const handle = /** @type {HenkanHandle} */ (this.ime.handle);
+          try {
+            this.onBestText(handle.bestText(s));
+          } catch (e) {
+            this.ime.fail(e);
+          }
+        }
       }, 0),
     );
   }

@@ -638,6 +638,22 @@ impl Henkan {
         }
     }
 
+    /// The best conversion of the composition as it stands (cheap once the LM caught up: the
+    /// widget lays it out unseen, so that its glyphs are ready when Space shows it); `""` when
+    /// nothing is composed or no model is loaded.
+    #[wasm_bindgen(js_name = bestText)]
+    pub fn best_text(&mut self, session: u32) -> String {
+        let Ok((engine, ime)) = self.parts(session) else {
+            return String::new();
+        };
+        if ime.session().composer().is_empty() {
+            return String::new();
+        }
+        let s = ime.session_mut();
+        s.settle_lm(engine);
+        s.best_text(engine)
+    }
+
     /// The state with the live conversion of the composition (n-best, segments): for a view that
     /// updates when typing pauses. Changes nothing.
     pub fn preview(&mut self, session: u32) -> Result<JsValue, JsError> {
