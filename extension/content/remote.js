@@ -413,27 +413,18 @@ export class RemoteKeyHandler extends KeyHandler {
   }
 
   /**
-   * Once the key's preedit is painted: the engine runs the LM work the key left (as the widget's
-   * `scheduleCatchUp`); its answer is applied unless another key went out meanwhile (that key
-   * leaves its own).
+   * The engine's catch-up over the port (scheduled as the widget's, `scheduleCatchUp`); its
+   * answer is applied unless another key went out meanwhile (that key leaves its own).
+   * @param {number} s the session
    */
-  scheduleCatchUp() {
+  catchUp(s) {
     const { remote } = this;
-    const view = this.el.ownerDocument.defaultView;
-    if (this.catchUpPending || !view) return;
-    this.catchUpPending = true;
-    view.requestAnimationFrame(() =>
-      view.setTimeout(() => {
-        this.catchUpPending = false;
-        const s = this.session;
-        if (s === null || !remote.ready || this.last?.state !== 'composing' || this.inflight > 0) return;
-        remote.request({ op: 'catchUp', session: s }).then(
-          (out) => {
-            if (out && this.inflight === 0 && this.last?.state === 'composing') this.apply(out, false);
-          },
-          () => {},
-        );
-      }, 0),
+    if (!remote.ready || this.inflight > 0) return;
+    remote.request({ op: 'catchUp', session: s }).then(
+      (out) => {
+        if (out && this.inflight === 0 && this.last?.state === 'composing') this.apply(out, false);
+      },
+      () => {},
     );
   }
 

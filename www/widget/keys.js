@@ -203,35 +203,41 @@ export class KeyHandler {
 
   /**
    * Once the key's preedit is painted (a task after the next frame), the engine runs the LM work
-   * the key left (`catchUp`), so that a key costs what the composer and the dictionary cost; a
-   * suggestion that turns out to be what Space gives is then taken out of the list. Keys that
-   * come first leave theirs for the same call; Space catches up by itself.
+   * the key left (`catchUp`), so that a key costs what the composer and the dictionary cost. Keys
+   * that come first leave theirs for the same call; Space catches up by itself.
    */
   scheduleCatchUp() {
     if (this.catchUpPending || this.options.lmEachKey) return;
     const view = this.el.ownerDocument.defaultView;
-    if (!view || typeof this.ime.handle?.catchUp !== 'function') return;
+    if (!view) return;
     this.catchUpPending = true;
     view.requestAnimationFrame(() =>
       view.setTimeout(() => {
         this.catchUpPending = false;
-        const s = this.session;
-        if (s === null || !this.ime.ready || this.last?.state !== 'composing') return;
-        const t0 = performance.now();
-        const out = this.run((handle) => handle.catchUp(s));
-        this.options.onCatchUp?.(performance.now() - t0);
-        if (out) this.apply(out, false);
-        // What Space will show, laid out unseen meanwhile (its new glyphs are most of its drawing).
-        if (this.onBestText && this.last?.state === 'composing') {
-          const handle = /** @type {HenkanHandle} */ (this.ime.handle);
-          try {
-            this.onBestText(handle.bestText(s));
-          } catch (e) {
-            this.ime.fail(e);
-          }
-        }
+        if (this.session !== null && this.last?.state === 'composing') this.catchUp(this.session);
       }, 0),
     );
+  }
+
+  /**
+   * The engine's catch-up (`scheduleCatchUp`): a suggestion that turns out to be what Space gives
+   * is taken out of the list, and the conversion Space will show is laid out unseen meanwhile
+   * (its new glyphs are most of its drawing, `onBestText`).
+   * @param {number} s the session
+   */
+  catchUp(s) {
+    const handle = this.ime.handle;
+    if (!this.ime.ready || typeof handle?.catchUp !== 'function') return;
+    const t0 = performance.now();
+    const out = this.run((h) => h.catchUp(s));
+    this.options.onCatchUp?.(performance.now() - t0);
+    if (out) this.apply(out, false);
+    if (!this.onBestText || this.last?.state !== 'composing') return;
+    try {
+      this.onBestText(handle.bestText(s));
+    } catch (e) {
+      this.ime.fail(e);
+    }
   }
 
   /**

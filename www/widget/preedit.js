@@ -135,10 +135,9 @@ export class PreeditBox {
       this.warmer.setAttribute('aria-hidden', 'true');
     }
     if (!this.warmer.isConnected) {
-      // Beside the mirror (its text stays the field's), in the mirror's font.
-      const cs = getComputedStyle(this.field);
-      for (const p of ['fontFamily', 'fontSize', 'fontWeight', 'fontStyle', 'fontStretch', 'fontVariant', 'letterSpacing', 'fontKerning', 'fontFeatureSettings']) {
-        this.warmer.style.setProperty(toKebab(p), cs.getPropertyValue(toKebab(p)));
+      // Beside the mirror (its text stays the field's), in the font the mirror copied (`begin`).
+      for (const p of MIRRORED) {
+        if (p.startsWith('font') || p === 'letterSpacing') this.warmer.style.setProperty(toKebab(p), this.el.style.getPropertyValue(toKebab(p)));
       }
       this.el.after(this.warmer);
     }
