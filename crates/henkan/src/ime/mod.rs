@@ -402,6 +402,9 @@ impl Backend for SessionBackend<'_> {
         list
     }
     fn settled_suggestions(&mut self) -> Option<Vec<String>> {
+        if !self.suggester.is_provisional() {
+            return None;
+        }
         self.session.settle_lm(self.engine);
         let best = self.session.best_text(self.engine);
         let list = self.suggester.settle(&best)?;

@@ -126,6 +126,11 @@ impl Suggester {
         self.provisional = limit;
     }
 
+    /// Whether the last list is provisional ([`Suggester::set_provisional`]).
+    pub fn is_provisional(&self) -> bool {
+        self.provisional.is_some()
+    }
+
     /// A provisional list ([`Suggester::set_provisional`]) without `exclude`, cut to its limit:
     /// the list [`Suggester::suggest_with`] gives with `exclude` among its exclusions. `None`
     /// when the last list is final.
