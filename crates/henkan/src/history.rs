@@ -9,6 +9,9 @@
 //!   another candidate, resized a segment, or typed it otherwise). The IME and
 //!   `henkan eval conversion --learn` learn corrections only ([`crate::Session::learn_commit`]);
 //!   a word accepted as first shown is not learned again, only kept fresh ([`History::accept`]).
+//!   A corrected one-character suffix (`名詞,接尾`: `強` for `橋` in `2強`) is learned with the word
+//!   it follows, as a phrase (`にきょう` written `2強`): alone its reading is mostly another word
+//!   (`きょう`: 今日), and a one-character text acts only where it is the whole input.
 //! - *spelling variant*: another spelling of the same word, where only kana differ (`ください`
 //!   and `下さい`, `行う` and `行なう`, `様々` and `さまざま`) or a number is written in other
 //!   digits (`１回`, `一回`) ([`is_variant`]). It is a matter of style, which text by many
@@ -26,7 +29,10 @@
 //!   node is raised to [`PREFERENCE_MARGIN_NATS`] above the best other node over the same reading
 //!   after the same path (by at most [`PREFERENCE_MAX_LIFT_NATS`]; a phrase as far as it takes),
 //!   and the final rescoring cannot overturn it ([`crate::decoder::neural`]). A phrase becomes one
-//!   lattice word over its reading ([`History::phrases`]). Kana entries of the reading are written
+//!   lattice word over its reading ([`History::phrases`]): in the classic engine it costs
+//!   [`PREFERENCE_MARGIN`] less than the best path over its reading converted alone and, when
+//!   learned from a commit, than it takes to win in the sentence it was chosen in; the LM
+//!   engines raise it above every path that cuts its reading otherwise. Kana entries of the reading are written
 //!   as learned (*respelled*, [`History::respelling`]): a kana entry is the reading itself, so it
 //!   is the same word.
 //! - Every learned reading, active or not, is written as learned when it is converted on its
@@ -257,6 +263,21 @@ impl History {
         text: &str,
         words: &[(&str, &str)],
     ) -> bool {
+        self.learn_phrase_beating(engine, reading, text, words, None)
+    }
+
+    /// [`History::learn_phrase`]; with `beat`, the phrase as one lattice word costs at least
+    /// [`PREFERENCE_MARGIN`] less than `beat` (the words the engine wrote over its reading, in
+    /// the context it was chosen in: their costs and connections there, less the phrase's own
+    /// connections to that context).
+    fn learn_phrase_beating(
+        &mut self,
+        engine: &Engine,
+        reading: &str,
+        text: &str,
+        words: &[(&str, &str)],
+        beat: Option<i32>,
+    ) -> bool {
         if self.learned(reading) == Some(text) {
             self.touch(reading, text);
             return false;
@@ -274,7 +295,12 @@ impl History {
                 respell.extend(s);
             }
         }
-        let node = phrase_node(engine, reading, text, words);
+        let node = phrase_node(engine, reading, text, words).map(|mut node| {
+            if let Some(beat) = beat {
+                node.cost = node.cost.min(beat - PREFERENCE_MARGIN);
+            }
+            node
+        });
         self.insert(reading, text, (prefer, respell), node, true, false);
         true
     }
@@ -354,7 +380,8 @@ impl History {
     /// variant of `shown` ([`is_variant`]) the second time in a row. Returns whether the
     /// reading was learned.
     /// `words` are the (reading, text) of its words: one word is learned as a word
-    /// ([`History::learn`]), several as a phrase ([`History::learn_phrase`]).
+    /// ([`History::learn`]), several as a phrase ([`History::learn_phrase`]), costing less
+    /// than `beat` as one lattice word when given.
     pub fn choose(
         &mut self,
         engine: &Engine,
@@ -362,13 +389,14 @@ impl History {
         text: &str,
         shown: &str,
         words: &[(&str, &str)],
+        beat: Option<i32>,
     ) -> bool {
         let variant = is_variant(shown, text);
         let learn = |h: &mut History| {
             if words.len() == 1 {
                 h.learn_word(engine, reading, text, variant)
             } else {
-                h.learn_phrase(engine, reading, text, words)
+                h.learn_phrase_beating(engine, reading, text, words, beat)
             }
         };
         if !variant || self.pending.get(reading).is_some_and(|(t, _)| t == text) {
@@ -541,8 +569,8 @@ fn parse_export(text: &str) -> Result<Vec<(&str, &str, bool)>> {
 
 /// A phrase as one lattice word: the left id of its first word, the right id of its last, and
 /// a cost that makes it, converted alone, [`PREFERENCE_MARGIN`] cheaper than any one word
-/// over its reading, and never dearer than its own words in a row. `None` when a word is not
-/// in the lexicon.
+/// and than the best path over its reading, and never dearer than its own words in a row.
+/// `None` when a word is neither in the lexicon nor a number read in kana.
 fn phrase_node(
     engine: &Engine,
     reading: &str,
@@ -553,11 +581,21 @@ fn phrase_node(
     let conn = &engine.connection;
     let mut path = Vec::new();
     for (r, t) in words {
-        let e = lexicon
+        let word = lexicon
             .get(r)
             .filter(|e| lexicon.surface_text(&e.surface, r) == *t)
-            .min_by_key(|e| e.cost)?;
-        path.push((e.left_id, e.right_id, e.cost));
+            .min_by_key(|e| e.cost)
+            .map(|e| (e.left_id, e.right_id, e.cost));
+        let word = match word {
+            Some(w) => w,
+            // a number the lattice reads from kana (`に` written `2`)
+            None if crate::lattice::number::parse(r).is_some() => {
+                let id = conn.special.number;
+                (id, id, crate::lattice::NUMBER_COST)
+            }
+            None => return None,
+        };
+        path.push(word);
     }
     let (first, last) = (path.first()?, path.last()?);
     let (left_id, right_id) = (first.0, last.1);
@@ -571,6 +609,7 @@ fn phrase_node(
     let rival = lexicon
         .get(reading)
         .map(|e| e.cost + conn.cost(0, e.left_id) + conn.cost(e.right_id, 0))
+        .chain(best_alone(engine, reading, text))
         .min()
         .map_or(own, |r| r - PREFERENCE_MARGIN);
     let alone = own.min(rival);
@@ -581,6 +620,23 @@ fn phrase_node(
         right_id,
         cost: alone - conn.cost(0, left_id) - conn.cost(right_id, 0),
     })
+}
+
+/// The classic cost of the best path over `reading` converted alone, when it is not written
+/// `text`: the words a phrase must beat also where the engine cuts its reading otherwise.
+fn best_alone(engine: &Engine, reading: &str, text: &str) -> Option<i32> {
+    let mut lattice = crate::lattice::Lattice::new();
+    lattice.sync(&engine.lexicon, &engine.connection.special, reading);
+    let span = crate::decoder::Span::whole(&lattice);
+    let mut decoder = crate::decoder::Decoder::new();
+    decoder.forward(&lattice, &engine.connection, span, &[], 0);
+    let path = decoder.best_path(&lattice, &engine.connection, span)?;
+    let written: String = path
+        .nodes
+        .iter()
+        .map(|&i| lattice.surface(&engine.lexicon, &lattice.nodes()[i as usize]))
+        .collect();
+    (written != text).then_some(path.cost)
 }
 
 /// The words of a phrase as the lattice spells it (reading, text); empty when it cannot.

@@ -31,16 +31,37 @@ fn is_preferred(history: &History, entry: u32) -> bool {
 
 /// The text of the words `seen` (sorted by position) over exactly `begin..end`: `None` when no
 /// words start at `begin` and end at `end`.
-fn shown_text(seen: &[(usize, usize, String, String)], begin: usize, end: usize) -> Option<String> {
-    let first = seen.iter().position(|w| w.0 == begin)?;
+fn shown_text(seen: &[CommitWord], begin: usize, end: usize) -> Option<String> {
+    let first = seen.iter().position(|w| w.begin == begin)?;
     let mut text = String::new();
     for w in &seen[first..] {
-        text.push_str(&w.3);
-        if w.1 >= end {
-            return (w.1 == end).then_some(text);
+        text.push_str(&w.text);
+        if w.end >= end {
+            return (w.end == end).then_some(text);
         }
     }
     None
+}
+
+/// A lattice word of committed or shown text.
+#[derive(Debug, Clone)]
+struct CommitWord {
+    begin: usize,
+    end: usize,
+    reading: String,
+    text: String,
+    /// Its lattice node (POS ids, word cost).
+    node: crate::lattice::Node,
+}
+
+/// Whether a corrected word is learned with the word before it: one character, not kana, a
+/// noun suffix (`名詞,接尾`: counters, `強` of `2強`, `的`).
+fn is_corrected_suffix(engine: &Engine, word: &CommitWord) -> bool {
+    let mut chars = word.text.chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if !crate::composer::is_kana(c))
+        && engine
+            .segmenter
+            .in_group(word.node.left_id, crate::pos::PosGroup::NounSuffix)
 }
 
 /// The longest reading converted in one piece, in characters (Mozc's longest composition):
@@ -282,35 +303,58 @@ impl Session {
         let expired = self.history.tick();
         let mut changed = 0;
         if shown.is_empty() {
-            for (_, _, reading, text) in &words {
-                changed += usize::from(self.history.learn(engine, reading, text));
+            for w in &words {
+                changed += usize::from(self.history.learn(engine, &w.reading, &w.text));
             }
         } else if !seen.is_empty() {
             // units: the shortest runs of committed words whose ends are also ends of shown
             // words (one word, or the words of a segment the user resegmented)
             let mut first = 0;
             for k in 0..words.len() {
-                let end = words[k].1;
-                if !seen.iter().any(|w| w.1 == end) {
+                let end = words[k].end;
+                if !seen.iter().any(|w| w.end == end) {
                     continue;
                 }
-                let unit = &words[first..=k];
-                let begin = unit[0].0;
+                let mut start = first;
                 first = k + 1;
-                let Some(was) = shown_text(&seen, begin, end) else {
-                    continue;
+                if start == k
+                    && start > 0
+                    && words[start - 1].end == words[start].begin
+                    && is_corrected_suffix(engine, &words[k])
+                {
+                    // a one-character suffix (`強` of `2強`) is learned with the word it
+                    // follows: alone it acts only where it is the whole input, and its reading
+                    // alone is mostly another word (`きょう`: 今日)
+                    start -= 1;
+                }
+                let (start, was) = match shown_text(&seen, words[start].begin, end) {
+                    Some(was) => (start, was),
+                    None => match shown_text(&seen, words[k].begin, end) {
+                        Some(was) => (k, was),
+                        None => continue,
+                    },
                 };
-                let text: String = unit.iter().map(|w| w.3.as_str()).collect();
+                let unit = &words[start..=k];
+                let begin = unit[0].begin;
+                let text: String = unit.iter().map(|w| w.text.as_str()).collect();
                 if was == text {
                     for w in unit {
-                        self.history.accept(&w.2, &w.3);
+                        self.history.accept(&w.reading, &w.text);
                     }
                     continue;
                 }
                 let reading = self.lattice.span(begin, end).to_string();
-                let pieces: Vec<(&str, &str)> =
-                    unit.iter().map(|w| (w.2.as_str(), w.3.as_str())).collect();
-                changed += usize::from(self.history.choose(engine, &reading, &text, &was, &pieces));
+                let pieces: Vec<(&str, &str)> = unit
+                    .iter()
+                    .map(|w| (w.reading.as_str(), w.text.as_str()))
+                    .collect();
+                let beat = (unit.len() > 1)
+                    .then(|| self.phrase_beat(engine, unit))
+                    .flatten();
+                changed += usize::from(
+                    self.history
+                        .choose(engine, &reading, &text, &was, &pieces, beat),
+                );
             }
         }
         if changed > 0 || expired {
@@ -319,12 +363,49 @@ impl Session {
         changed
     }
 
+    /// What the committed `words`, as one lattice word (a learned phrase), must cost less than
+    /// for the classic engine to write them in this sentence: the best path's cost, less the
+    /// best paths before and after them joined to their first and last word (`None` when the
+    /// lattice has no path).
+    fn phrase_beat(&self, engine: &Engine, words: &[CommitWord]) -> Option<i32> {
+        use crate::decoder::{Decoder, Span};
+        let (first, last) = (&words.first()?.node, &words.last()?.node);
+        let (begin, end, n) = (
+            words[0].begin,
+            words[words.len() - 1].end,
+            self.lattice.len(),
+        );
+        let conn = &engine.connection;
+        let mut decoder = Decoder::new();
+        let mut best = |span: Span| {
+            decoder.forward(&self.lattice, conn, span, &[], span.begin);
+            decoder.best_path(&self.lattice, conn, span).map(|p| p.cost)
+        };
+        let whole = best(Span::whole(&self.lattice))?;
+        let before = match begin {
+            0 => conn.cost(0, first.left_id),
+            _ => best(Span {
+                begin: 0,
+                end: begin,
+                left_context: 0,
+                right_context: first.left_id,
+            })?,
+        };
+        let after = if end == n {
+            conn.cost(last.right_id, 0)
+        } else {
+            best(Span {
+                begin: end,
+                end: n,
+                left_context: last.right_id,
+                right_context: 0,
+            })?
+        };
+        Some(whole - before - after)
+    }
+
     /// The lattice words (begin, end, reading, surface) spelling `pieces` from the start.
-    fn words_of(
-        &self,
-        engine: &Engine,
-        pieces: &[(&str, &str)],
-    ) -> Vec<(usize, usize, String, String)> {
+    fn words_of(&self, engine: &Engine, pieces: &[(&str, &str)]) -> Vec<CommitWord> {
         let mut words = Vec::new();
         let mut begin = 0;
         for &(reading, surface) in pieces {
@@ -337,12 +418,13 @@ impl Session {
                         let n = self.lattice.nodes()[i as usize];
                         let (b, e) = (n.begin as usize, n.end as usize);
                         let r = self.lattice.span(b, e);
-                        words.push((
-                            b,
-                            e,
-                            r.to_string(),
-                            self.lattice.surface(&engine.lexicon, &n),
-                        ));
+                        words.push(CommitWord {
+                            begin: b,
+                            end: e,
+                            reading: r.to_string(),
+                            text: self.lattice.surface(&engine.lexicon, &n),
+                            node: n,
+                        });
                     }
                 }
             }

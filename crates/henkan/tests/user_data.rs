@@ -88,6 +88,39 @@ fn a_chosen_word_comes_first_next_time_in_every_engine() {
     }
 }
 
+/// A corrected one-kanji suffix (`強` for `橋` in `2強`) is learned with the word it follows, as
+/// one phrase: alone its reading is mostly another word (`きょう`: 今日), and a one-character
+/// word acts only where it is the whole input. The phrase comes first in the next sentence,
+/// also where the engine had cut its reading otherwise (`に` `今日`).
+#[test]
+fn a_corrected_suffix_is_learned_with_the_word_before_it_in_every_engine() {
+    let engine = common::shipped_engine();
+    let first = "こくないいんさつぎょうかいにきょうのいっかく。";
+    let next = "こくないいんさつぎょうかいにきょうのいっかくで、せかいさいだいきぼのそうごういんさつがいしゃである。";
+    for scoring in ENGINES {
+        let mut s = henkan::Session::new();
+        s.set_scoring(scoring, NeuralOptions::default());
+        s.clear();
+        let shown = s.convert_reading(&engine, first).text();
+        assert!(!shown.contains("2強"), "{scoring:?} {shown}");
+        let committed = "国内印刷業界2強の一角。";
+        assert_eq!(
+            s.learn_commit(&engine, &[(first, committed)], &[(first, &shown)]),
+            1
+        );
+        assert_eq!(s.history().learned("にきょう"), Some("2強"), "{scoring:?}");
+        assert_eq!(s.history().learned("きょう"), None, "{scoring:?}");
+        s.clear();
+        let text = s.convert_reading(&engine, next).text();
+        assert!(
+            text.starts_with("国内印刷業界2強の一角で"),
+            "{scoring:?} {text}"
+        );
+        s.clear();
+        assert_eq!(s.convert_reading(&engine, "きょうは").text(), "今日は");
+    }
+}
+
 #[test]
 fn accepting_the_first_candidate_learns_nothing() {
     let engine = common::shipped_engine();

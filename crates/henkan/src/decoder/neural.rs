@@ -31,7 +31,9 @@
 //! the LM finds far likelier otherwise still wins), and the words around it are scored as
 //! always. A learned phrase or a user word is `<unk>` to the LM, which then says nothing about
 //! it: it is raised by as much as it takes. A user-dictionary word
-//! ([`crate::user_dictionary`]) is preferred so too.
+//! ([`crate::user_dictionary`]) is preferred so too. A learned phrase is also raised above
+//! every path ending where it ends that begins inside its reading (`に` `今日` under `2強`):
+//! the user chose it over the engine's own cut of that reading.
 
 use crate::history::{History, PREFERENCE_MARGIN_NATS, PREFERENCE_MAX_LIFT_NATS};
 use crate::lattice::{is_digit, Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
@@ -546,6 +548,39 @@ impl NeuralDecoder {
             if lift > 0.0 {
                 self.cand[a].num += lift;
                 self.cand[a].score += lift;
+            }
+        }
+        // a learned phrase also beats the paths that cut its reading otherwise (`に` `今日`
+        // under `2強`): all its candidates are raised together, to the margin above the best
+        // path ending here that begins inside its reading
+        for a in 0..self.cand.len() {
+            let c = self.cand[a];
+            let entry = nodes[c.node as usize].entry;
+            if !(crate::lattice::PHRASE_ENTRY_BASE..crate::lattice::USER_ENTRY_BASE)
+                .contains(&entry)
+                || self.cand[..a].iter().any(|o| o.node == c.node)
+            {
+                continue;
+            }
+            let begin = nodes[c.node as usize].begin;
+            let others = self
+                .cand
+                .iter()
+                .filter(|o| !o.preferred && nodes[o.node as usize].begin >= begin)
+                .map(|o| o.score)
+                .fold(f32::NEG_INFINITY, f32::max);
+            let own = self
+                .cand
+                .iter()
+                .filter(|o| o.node == c.node)
+                .map(|o| o.score)
+                .fold(f32::NEG_INFINITY, f32::max);
+            let lift = others + PREFERENCE_MARGIN_NATS - own;
+            if lift > 0.0 && lift.is_finite() {
+                for o in self.cand.iter_mut().filter(|o| o.node == c.node) {
+                    o.num += lift;
+                    o.score += lift;
+                }
             }
         }
     }
