@@ -121,6 +121,65 @@ fn a_corrected_suffix_is_learned_with_the_word_before_it_in_every_engine() {
     }
 }
 
+/// The same through the IME's keys, as a user corrects it: Space, → to the segment `橋の`,
+/// Space until `強の`, Enter; the next sentence with the same words comes out right. (The
+/// classic engine first shows `に` `今日の` there, a cut the user would resize.)
+#[test]
+fn a_suffix_picked_in_its_segment_comes_first_in_the_next_sentence() {
+    let engine = common::shipped_engine();
+    for scoring in [Scoring::Neural, Scoring::Hybrid] {
+        let mut ime = ime(&engine, scoring);
+        type_keys(&mut ime, &engine, "kokunaiinsatsugyoukainikyounoikkaku.");
+        let mut out = press(&mut ime, &engine, " ");
+        let text = out.preedit.text.clone();
+        let Some(at) = text.find("2橋の") else {
+            panic!("{scoring:?}: {text}");
+        };
+        let target = text[..at + "2".len()].chars().count();
+        // focus the segment that starts after `2`
+        for _ in 0..out.preedit.segments.len() {
+            let focused = out
+                .preedit
+                .segments
+                .iter()
+                .find(|s| s.focused)
+                .expect("focus");
+            if focused.start == target {
+                break;
+            }
+            out = press(&mut ime, &engine, "ArrowRight");
+        }
+        for _ in 0..40 {
+            if out.preedit.text.contains("2強の") {
+                break;
+            }
+            out = press(&mut ime, &engine, " ");
+        }
+        assert!(
+            out.preedit.text.contains("2強の"),
+            "{scoring:?}: {}",
+            out.preedit.text
+        );
+        let committed = press(&mut ime, &engine, "Enter").committed;
+        assert_eq!(committed, "国内印刷業界2強の一角。", "{scoring:?}");
+        let next = convert(
+            &mut ime,
+            &engine,
+            "kokunaiinsatsugyoukainikyounoikkakude,sekaisaidaikibonosougouinsatsugaishadearu.",
+        );
+        assert!(
+            next.starts_with("国内印刷業界2強の一角で"),
+            "{scoring:?}: {next}"
+        );
+        ime.cancel();
+        assert_eq!(
+            convert(&mut ime, &engine, "kyouha"),
+            "今日は",
+            "{scoring:?}"
+        );
+    }
+}
+
 #[test]
 fn accepting_the_first_candidate_learns_nothing() {
     let engine = common::shipped_engine();
