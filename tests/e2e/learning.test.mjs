@@ -63,6 +63,37 @@ test('a choice made in the default engine comes first next time, after a reload 
   await page.close();
 });
 
+test('a suffix picked in its segment is learned with the word before it and comes first in the next sentence, after a reload too', async () => {
+  let page = await demo();
+  const first = await convert(page, 'kokunaiinsatsugyoukainikyounoikkaku.');
+  const at = first.indexOf('2橋の');
+  assert.ok(at > 0, `the engine writes 2橋 on its own: ${first}`);
+  // → to the segment after 2 (橋の), Space until 強の, commit.
+  const target = [...first.slice(0, at + 1)].length;
+  for (let i = 0; i < 8; i++) {
+    const seg = (await last(page)).preedit.segments.find((/** @type {any} */ s) => s.focused);
+    if (seg.start === target) break;
+    await page.keyboard.press('ArrowRight');
+  }
+  for (let i = 0; i < 30 && !(await last(page)).preedit.text.includes('2強の'); i++) await page.keyboard.press('Space');
+  assert.equal((await last(page)).preedit.text, '国内印刷業界2強の一角。');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  const next = 'kokunaiinsatsugyoukainikyounoikkakude,sekaisaidaikibonosougouinsatsugaishadearu.';
+  assert.match(await convert(page, next), /^国内印刷業界2強の一角で/, 'learned');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => /** @type {any} */ (window).henkanDemo.ime.save());
+  await page.close();
+  page = await demo();
+  assert.match(await convert(page, next), /^国内印刷業界2強の一角で/, 'kept across a reload');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.click('#dict summary');
+  await page.click('#learning-clear');
+  await page.close();
+});
+
 test('the user dictionary: a word added in the editor converts; Mozc and MS-IME files export and import', async () => {
   const page = await demo();
   await page.click('#dict summary');
