@@ -32,9 +32,10 @@
 //!   lattice word over its reading ([`History::phrases`]): in the classic engine it costs
 //!   [`PREFERENCE_MARGIN`] less than the best path over its reading converted alone and, when
 //!   learned from a commit, than it takes to win in the sentence it was chosen in; the LM
-//!   engines raise it above every path that cuts its reading otherwise. Kana entries of the reading are written
-//!   as learned (*respelled*, [`History::respelling`]): a kana entry is the reading itself, so it
-//!   is the same word.
+//!   engines raise it above every path that cuts its reading otherwise. Kana entries of the reading with a part
+//!   of speech of the learned text are written as learned (*respelled*,
+//!   [`History::respelling`]): such an entry is the same word in kana. A kana entry of another
+//!   part of speech is another word (`おり`, 動詞,非自立, of `としております`, beside `折り`).
 //! - Every learned reading, active or not, is written as learned when it is converted on its
 //!   own (the whole input is that reading), as Mozc's segment learning does.
 //!
@@ -675,20 +676,23 @@ fn resolve(engine: &Engine, reading: &str, text: &str) -> Option<(Vec<(u32, i32)
     for e in lexicon.get(reading) {
         let t = lexicon.surface_text(&e.surface, reading);
         let alone = e.cost + conn.cost(0, e.left_id) + conn.cost(e.right_id, 0);
-        all.push((e.offset, alone, t == text, has_kanji(&t)));
+        all.push((e.offset, alone, t == text, has_kanji(&t), e.left_id));
     }
     if !all.iter().any(|a| a.2) {
         return None;
     }
+    // the parts of speech written as learned: a kana entry of another (`おり`, 動詞,非自立, of
+    // `としております`, beside `折り`) is another word, not the learned one in kana
+    let learned_pos: Vec<u16> = all.iter().filter(|a| a.2).map(|a| a.4).collect();
     // the cheapest homophone written otherwise that is not respelled
     let rival = all.iter().filter(|a| !a.2 && a.3).map(|a| a.1).min();
     let mut prefer = Vec::new();
     let mut respell = Vec::new();
-    for &(offset, alone, same, kanji) in &all {
+    for &(offset, alone, same, kanji, pos) in &all {
         if same {
             let change = rival.map_or(0, |r| (r - PREFERENCE_MARGIN - alone).min(0));
             prefer.push((offset, change));
-        } else if !kanji {
+        } else if !kanji && learned_pos.contains(&pos) {
             respell.push(offset);
         }
     }

@@ -180,6 +180,32 @@ fn a_suffix_picked_in_its_segment_comes_first_in_the_next_sentence() {
     }
 }
 
+/// A learned verb stem (`折り` for `おり`, from `折り込まれ`) leaves the kana words of another part
+/// of speech alone: `としております` keeps its auxiliary `おり`, in every engine.
+#[test]
+fn a_learned_word_leaves_kana_words_of_another_part_of_speech_alone() {
+    let engine = common::shipped_engine();
+    for scoring in ENGINES {
+        let mut s = henkan::Session::new();
+        s.set_scoring(scoring, NeuralOptions::default());
+        let mut h = History::default();
+        assert!(h.learn(&engine, "おり", "折り"));
+        s.set_history(h);
+        s.clear();
+        assert_eq!(
+            s.convert_reading(&engine, "とくいとしております").text(),
+            "得意としております",
+            "{scoring:?}"
+        );
+        s.clear();
+        assert_eq!(
+            s.convert_reading(&engine, "おり").text(),
+            "折り",
+            "{scoring:?}"
+        );
+    }
+}
+
 #[test]
 fn accepting_the_first_candidate_learns_nothing() {
     let engine = common::shipped_engine();
