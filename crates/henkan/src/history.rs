@@ -254,8 +254,9 @@ impl History {
 
     /// The user chose `text` for `reading` as one segment of several `words` (reading, text),
     /// e.g. `買え` `る` for `かえる`: converted on its own, the reading is written so next
-    /// time; its words of [`MIN_ACTIVE_TEXT_CHARS`] or more characters are preferred as learned
-    /// words are, and the phrase becomes one lattice word ([`History::phrases`]).
+    /// time; its words of [`MIN_ACTIVE_TEXT_CHARS`] or more characters, not all kana, are
+    /// preferred as learned words are, and the phrase becomes one lattice word
+    /// ([`History::phrases`]).
     /// Returns whether the phrase was learned (`false`: already learned so, or too long).
     pub fn learn_phrase(
         &mut self,
@@ -288,7 +289,9 @@ impl History {
         }
         let (mut prefer, mut respell) = (Vec::new(), Vec::new());
         for (r, t) in words {
-            if t.chars().count() < MIN_ACTIVE_TEXT_CHARS {
+            // a word in kana (`ども` of `子ども`) would act wherever its reading occurs
+            // (`年ども` for `年度も`), as a kana text does
+            if t.chars().count() < MIN_ACTIVE_TEXT_CHARS || t.chars().all(is_kana) {
                 continue;
             }
             if let Some((p, s)) = resolve(engine, r, t) {

@@ -206,6 +206,38 @@ fn a_learned_word_leaves_kana_words_of_another_part_of_speech_alone() {
     }
 }
 
+/// A phrase's words in kana are not preferred on their own: `子ども` learned (`子` + `ども`)
+/// leaves `年度も` as it is, in every engine.
+#[test]
+fn a_learned_phrase_leaves_its_kana_words_alone_elsewhere() {
+    let engine = common::shipped_engine();
+    for scoring in ENGINES {
+        let mut s = henkan::Session::new();
+        s.set_scoring(scoring, NeuralOptions::default());
+        let mut h = History::default();
+        assert!(h.learn_phrase(
+            &engine,
+            "こども",
+            "子ども",
+            &[("こ", "子"), ("ども", "ども")]
+        ));
+        s.set_history(h);
+        s.clear();
+        assert_eq!(
+            s.convert_reading(&engine, "きょうでにじゅうねんどもおわりです。")
+                .text(),
+            "今日で20年度も終わりです。",
+            "{scoring:?}"
+        );
+        s.clear();
+        assert_eq!(
+            s.convert_reading(&engine, "こども").text(),
+            "子ども",
+            "{scoring:?}"
+        );
+    }
+}
+
 #[test]
 fn accepting_the_first_candidate_learns_nothing() {
     let engine = common::shipped_engine();
