@@ -32,8 +32,8 @@
 //!   lattice word over its reading ([`History::phrases`]): in the classic engine it costs
 //!   [`PREFERENCE_MARGIN`] less than the best path over its reading converted alone and, when
 //!   learned from a commit, than it takes to win in the sentence it was chosen in; the LM
-//!   engines raise it above every path that cuts its reading otherwise. Kana entries of the reading with a part
-//!   of speech of the learned text are written as learned (*respelled*,
+//!   engines raise it above every path that cuts its reading otherwise. Kana entries of the
+//!   reading with a part of speech of the learned text are written as learned (*respelled*,
 //!   [`History::respelling`]): such an entry is the same word in kana. A kana entry of another
 //!   part of speech is another word (`おり`, 動詞,非自立, of `としております`, beside `折り`).
 //! - Every learned reading, active or not, is written as learned when it is converted on its

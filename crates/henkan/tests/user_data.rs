@@ -55,6 +55,20 @@ fn choose(ime: &mut Ime, engine: &Engine, keys: &str, want: &str) {
     panic!("{want} is not among the candidates of {keys}");
 }
 
+/// A session of `scoring` with `history`.
+fn session(scoring: Scoring, history: History) -> henkan::Session {
+    let mut s = henkan::Session::new();
+    s.set_scoring(scoring, NeuralOptions::default());
+    s.set_history(history);
+    s
+}
+
+/// The best conversion of `reading` on its own.
+fn text(s: &mut henkan::Session, engine: &Engine, reading: &str) -> String {
+    s.clear();
+    s.convert_reading(engine, reading).text()
+}
+
 #[test]
 fn a_chosen_word_comes_first_next_time_in_every_engine() {
     let engine = common::shipped_engine();
@@ -98,10 +112,8 @@ fn a_corrected_suffix_is_learned_with_the_word_before_it_in_every_engine() {
     let first = "こくないいんさつぎょうかいにきょうのいっかく。";
     let next = "こくないいんさつぎょうかいにきょうのいっかくで、せかいさいだいきぼのそうごういんさつがいしゃである。";
     for scoring in ENGINES {
-        let mut s = henkan::Session::new();
-        s.set_scoring(scoring, NeuralOptions::default());
-        s.clear();
-        let shown = s.convert_reading(&engine, first).text();
+        let mut s = session(scoring, History::default());
+        let shown = text(&mut s, &engine, first);
         assert!(!shown.contains("2強"), "{scoring:?} {shown}");
         let committed = "国内印刷業界2強の一角。";
         assert_eq!(
@@ -110,14 +122,12 @@ fn a_corrected_suffix_is_learned_with_the_word_before_it_in_every_engine() {
         );
         assert_eq!(s.history().learned("にきょう"), Some("2強"), "{scoring:?}");
         assert_eq!(s.history().learned("きょう"), None, "{scoring:?}");
-        s.clear();
-        let text = s.convert_reading(&engine, next).text();
+        let got = text(&mut s, &engine, next);
         assert!(
-            text.starts_with("国内印刷業界2強の一角で"),
-            "{scoring:?} {text}"
+            got.starts_with("国内印刷業界2強の一角で"),
+            "{scoring:?} {got}"
         );
-        s.clear();
-        assert_eq!(s.convert_reading(&engine, "きょうは").text(), "今日は");
+        assert_eq!(text(&mut s, &engine, "きょうは"), "今日は");
     }
 }
 
@@ -185,24 +195,13 @@ fn a_suffix_picked_in_its_segment_comes_first_in_the_next_sentence() {
 #[test]
 fn a_learned_word_leaves_kana_words_of_another_part_of_speech_alone() {
     let engine = common::shipped_engine();
+    let mut h = History::default();
+    assert!(h.learn(&engine, "おり", "折り"));
     for scoring in ENGINES {
-        let mut s = henkan::Session::new();
-        s.set_scoring(scoring, NeuralOptions::default());
-        let mut h = History::default();
-        assert!(h.learn(&engine, "おり", "折り"));
-        s.set_history(h);
-        s.clear();
-        assert_eq!(
-            s.convert_reading(&engine, "とくいとしております").text(),
-            "得意としております",
-            "{scoring:?}"
-        );
-        s.clear();
-        assert_eq!(
-            s.convert_reading(&engine, "おり").text(),
-            "折り",
-            "{scoring:?}"
-        );
+        let mut s = session(scoring, h.clone());
+        let got = text(&mut s, &engine, "とくいとしております");
+        assert_eq!(got, "得意としております", "{scoring:?}");
+        assert_eq!(text(&mut s, &engine, "おり"), "折り", "{scoring:?}");
     }
 }
 
@@ -211,30 +210,14 @@ fn a_learned_word_leaves_kana_words_of_another_part_of_speech_alone() {
 #[test]
 fn a_learned_phrase_leaves_its_kana_words_alone_elsewhere() {
     let engine = common::shipped_engine();
+    let mut h = History::default();
+    let words = [("こ", "子"), ("ども", "ども")];
+    assert!(h.learn_phrase(&engine, "こども", "子ども", &words));
     for scoring in ENGINES {
-        let mut s = henkan::Session::new();
-        s.set_scoring(scoring, NeuralOptions::default());
-        let mut h = History::default();
-        assert!(h.learn_phrase(
-            &engine,
-            "こども",
-            "子ども",
-            &[("こ", "子"), ("ども", "ども")]
-        ));
-        s.set_history(h);
-        s.clear();
-        assert_eq!(
-            s.convert_reading(&engine, "きょうでにじゅうねんどもおわりです。")
-                .text(),
-            "今日で20年度も終わりです。",
-            "{scoring:?}"
-        );
-        s.clear();
-        assert_eq!(
-            s.convert_reading(&engine, "こども").text(),
-            "子ども",
-            "{scoring:?}"
-        );
+        let mut s = session(scoring, h.clone());
+        let got = text(&mut s, &engine, "きょうでにじゅうねんどもおわりです。");
+        assert_eq!(got, "今日で20年度も終わりです。", "{scoring:?}");
+        assert_eq!(text(&mut s, &engine, "こども"), "子ども", "{scoring:?}");
     }
 }
 
