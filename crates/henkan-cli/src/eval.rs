@@ -8,6 +8,7 @@ use crate::predict::load_ngram;
 use anyhow::{bail, Context, Result};
 use henkan::options::Scoring;
 use henkan::predict::eval::{Predictor, SavesKeys, Word};
+use henkan::predict::suggest;
 use henkan::Engine;
 use henkan_builder::gold::CommittedContext;
 use std::path::{Path, PathBuf};
@@ -419,6 +420,32 @@ pub struct PredictionArgs {
     /// prediction.
     #[arg(long, default_value_t = henkan::predict::MIN_READING_CHARS)]
     min_reading: usize,
+    /// With --lm lstm: rank the words alone, without the IME's phrases (by default the
+    /// list is the IME's, words and phrases: `henkan::predict::suggest::list_items`).
+    #[arg(long)]
+    no_phrases: bool,
+    /// With --lm lstm: the best N words lead to phrases.
+    #[arg(long, default_value_t = suggest::PHRASE_WORDS)]
+    phrase_words: usize,
+    /// With --lm lstm: phrases per word.
+    #[arg(long, default_value_t = suggest::PHRASES_PER_WORD)]
+    phrases_per_word: usize,
+    /// With --lm lstm: lowest log2 score of a phrase's second word.
+    #[arg(long, default_value_t = suggest::PHRASE_FIRST_MIN_LOG2, allow_hyphen_values = true)]
+    phrase_first_min_log2: f32,
+    /// With --lm lstm: lowest log2 score of each later word of a phrase.
+    #[arg(long, default_value_t = suggest::PHRASE_MIN_LOG2, allow_hyphen_values = true)]
+    phrase_min_log2: f32,
+    /// With --lm lstm: words in a phrase at most.
+    #[arg(long, default_value_t = suggest::PHRASE_MAX_WORDS)]
+    phrase_max_words: usize,
+    /// With --lm lstm: weight of log2 of the reading's length in the list's ranking.
+    #[arg(long, default_value_t = suggest::LENGTH_WEIGHT, allow_hyphen_values = true)]
+    length_weight: f32,
+    /// With --lm lstm: after a commit, a word's phrase replaces the word from this log2 score
+    /// of its second word.
+    #[arg(long, default_value_t = suggest::REPLACE_MIN_LOG2, allow_hyphen_values = true)]
+    replace_min_log2: f32,
     #[arg(long)]
     json: bool,
 }
@@ -546,11 +573,24 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
             );
             inner.weight = a.lstm_weight;
             inner.candidates = a.lstm_candidates;
+            if !a.no_phrases {
+                inner.list = Some(suggest::ListRules {
+                    phrase_words: a.phrase_words,
+                    phrases_per_word: a.phrases_per_word,
+                    phrase_first_min_log2: a.phrase_first_min_log2,
+                    phrase_min_log2: a.phrase_min_log2,
+                    phrase_max_words: a.phrase_max_words,
+                    length_weight: a.length_weight,
+                    replace_min_log2: a.replace_min_log2,
+                });
+                inner.short_words = a.min_reading <= 1;
+            }
             let inner = inner.with_full_vocabulary(a.lstm_full_vocabulary);
             let mut p = Timed {
                 inner: SavesKeys {
                     inner,
-                    min_reading: a.min_reading,
+                    // the IME's list has filtered its words already
+                    min_reading: if a.no_phrases { a.min_reading } else { 1 },
                 },
                 ms: Vec::new(),
             };
@@ -573,6 +613,7 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
             PredictLm::Lstm => "lstm",
         },
         "min_reading": a.min_reading,
+        "phrases": matches!(a.lm, PredictLm::Lstm) && !a.no_phrases,
         "words": n.words,
         "nwp_top1": n.top1 as f64 / w,
         "nwp_top3": n.top3 as f64 / w,

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// Predictions: next words after --context (converted with the classic engine, as if
-/// committed), or completions of QUERY (romaji or kana) in that context.
+/// committed), or completions of QUERY (romaji or kana) in that context: the n-gram's words
+/// and phrases, then the list the IME shows.
 #[derive(clap::Args)]
 pub struct PredictArgs {
     /// What is being typed (romaji or kana); empty = next-word prediction.
@@ -46,10 +47,15 @@ pub fn run(model: &Option<PathBuf>, args: PredictArgs) -> Result<()> {
     engine.ngram = Some(ngram.clone());
     let mut session = Session::new();
     let mut ctx = Context::new();
+    let mut suggester = henkan::predict::suggest::Suggester::new();
     if let Some(c) = args.context {
         session.insert_str(&engine, &c);
-        outln!("context: {}", session.best_text(&engine));
+        let best = session.best_text(&engine);
+        outln!("context: {best}");
         ctx = context_after(&engine, &session, ctx);
+        let lattice = session.lattice();
+        let reading = lattice.span(0, lattice.len()).to_string();
+        suggester.commit_text(&engine, lattice, &[(reading.as_str(), best.as_str())]);
         session.clear();
     }
     if let Some(q) = &args.query {
@@ -67,5 +73,9 @@ pub fn run(model: &Option<PathBuf>, args: PredictArgs) -> Result<()> {
     for p in &phrases {
         outln!("  phrase: {}\t{}\t{:.2}", p.surface, p.reading, p.score);
     }
+    // What the IME lists (the LSTM's ranking when the model has one, its phrases).
+    let list = suggester.suggest(&engine, &q, &[], henkan::predict::suggest::MAX_SUGGESTIONS);
+    let shown: Vec<&str> = list.iter().map(|s| s.surface.as_str()).collect();
+    outln!("list: {}", shown.join(" / "));
     Ok(())
 }

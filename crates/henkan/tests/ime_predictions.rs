@@ -10,8 +10,10 @@
 //! ```
 //!
 //! Typing `kyo` gives the query きょ (the tiny lexicon has no word きょ, so Space would give 木ょ);
-//! its completions are 今日 then 京, each followed by its phrase (今日は木, 京は葉: every step
-//! has P ≥ 0.35).
+//! its completions are 今日, 今日は木, 京は葉, 京: a phrase scores as its first word plus its
+//! followers' log2 scores (今日は木: 今日 + 0 + log2 2/3; 京は葉: 京 + 0 + 0), and a longer
+//! reading ranks higher (`suggest::LENGTH_WEIGHT`), so 京は葉, whose words follow 京 for sure,
+//! comes before 京.
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
@@ -61,12 +63,13 @@ fn words_of_one_kana_are_not_suggested_by_default() {
     let mut ime = Ime::new();
     ime.set_live(false);
     let out = typed(&mut ime, &engine, "kyo");
-    assert_eq!(out.completions, ["今日", "今日は木", "京", "京は葉"]);
+    assert_eq!(out.completions, ["今日", "今日は木", "京は葉", "京"]);
     press(&mut ime, &engine, "Tab", 0);
     let out = press(&mut ime, &engine, "1", 0);
     assert_eq!(out.committed, "今日");
-    // after 今日: は (its only follower) is left out, its phrase は木 offered; 京 (きょう) stays
-    assert_eq!(out.completions, ["は木", "今日", "今日は木", "京"]);
+    // after 今日: は (its only follower) is left out, its phrases offered (木 follows 今日 は;
+    // 京 and 葉 follow は); then the frequent words, which lead to no phrase after a commit
+    assert_eq!(out.completions, ["は木", "は京は葉", "は葉", "今日", "京"]);
 }
 
 #[test]
@@ -76,13 +79,13 @@ fn completions_in_ngram_order_with_phrases() {
     let out = typed(&mut ime, &engine, "kyo");
     assert_eq!(out.state, State::Composing);
     assert_eq!(out.preedit.text, "きょ");
-    assert_eq!(out.completions, ["今日", "今日は木", "京", "京は葉"]);
+    assert_eq!(out.completions, ["今日", "今日は木", "京は葉", "京"]);
     assert_eq!(out.focused_completion, None);
     // A pending letter does not change the query: the same list.
     let out = press(&mut ime, &engine, "u", 0);
     assert_eq!(out.preedit.text, "きょう");
     // Space's conversion (今日) and the kana are left out.
-    assert_eq!(out.completions, ["今日は木", "京", "京は葉"]);
+    assert_eq!(out.completions, ["今日は木", "京は葉", "京"]);
 }
 
 #[test]
@@ -158,12 +161,12 @@ fn a_typed_letter_dismisses_predictions() {
     );
     assert!(out.completions.is_empty(), "{:?}", out.completions);
     // The context stays: after 今日, は is left out (it is the kana Enter commits) but leads
-    // its phrase は木 (木 follows 今日 は), then 葉.
+    // its phrases は木 (木 follows 今日 は), は京は葉, は葉, then 葉.
     let out = press(&mut ime, &engine, "Backspace", 0);
     assert_eq!(out.state, State::Precomposition);
     let out = typed(&mut ime, &engine, "ha");
     assert_eq!(out.preedit.text, "は");
-    assert_eq!(out.completions, ["は木", "葉"]);
+    assert_eq!(out.completions, ["は木", "は京は葉", "は葉", "葉"]);
 }
 
 #[test]
@@ -221,7 +224,7 @@ fn moving_in_the_list_and_leaving_it() {
     assert_eq!(out.focused_completion, Some(0));
     let out = press(&mut ime, &engine, "ArrowUp", 0);
     assert_eq!(out.focused_completion, Some(3));
-    assert_eq!(out.preedit.text, "京は葉");
+    assert_eq!(out.preedit.text, "京");
     let out = press(&mut ime, &engine, "Tab", 0);
     assert_eq!(out.focused_completion, Some(0));
     let out = press(&mut ime, &engine, "Tab", SHIFT);
@@ -237,7 +240,7 @@ fn moving_in_the_list_and_leaving_it() {
     // Shift+Tab enters at the last item; a digit picks by number, whatever is focused.
     press(&mut ime, &engine, "Tab", SHIFT);
     let out = press(&mut ime, &engine, "3", 0);
-    assert_eq!(out.committed, "京");
+    assert_eq!(out.committed, "京は葉");
     // Space still converts.
     typed(&mut ime, &engine, "kyouha");
     press(&mut ime, &engine, "Tab", 0);
@@ -260,7 +263,7 @@ fn a_letter_commits_the_focused_suggestion_and_composes() {
     );
     // Backspace in the list leaves it and deletes from the composition.
     let out = typed(&mut ime, &engine, "a");
-    assert_eq!(out.completions, ["は木", "葉"]);
+    assert_eq!(out.completions, ["は木", "は京は葉", "は葉", "葉"]);
     press(&mut ime, &engine, "Tab", 0);
     let out = press(&mut ime, &engine, "Backspace", 0);
     assert_eq!(out.state, State::Precomposition);
@@ -272,10 +275,13 @@ fn a_click_picks_a_suggestion() {
     let engine = engine();
     let mut ime = ime();
     typed(&mut ime, &engine, "kyo");
-    let out = ime.select_candidate(&engine, 2);
+    let out = ime.select_candidate(&engine, 3);
     assert!(out.consumed);
     assert_eq!(out.committed, "京");
-    assert_eq!(out.completions[0], "は");
+    // は follows 京, and 葉 always follows 京 は: the phrase takes the word's place
+    // (`suggest::REPLACE_MIN_LOG2`).
+    assert_eq!(out.completions[0], "は葉");
+    assert!(!out.completions.iter().any(|s| s == "は"));
     assert!(!ime.select_candidate(&engine, 99).consumed);
 }
 

@@ -101,14 +101,36 @@ impl EvalCounts {
     }
 }
 
-fn rank(preds: &[Prediction], surface: &str) -> Option<usize> {
-    preds.iter().take(3).position(|p| p.surface == surface)
+/// The predictions among the top 3 that spell the words at the start of `rest` — a word, or a
+/// phrase of several words, the whole of each word — as `(rank, words spelled)`.
+fn hits(preds: &[Prediction], rest: &[Option<Word>]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (r, p) in preds.iter().take(3).enumerate() {
+        let mut at = 0;
+        for (k, w) in rest.iter().enumerate() {
+            let Some(w) = w else { break };
+            if !p.surface[at..].starts_with(w.surface.as_str()) || w.surface.is_empty() {
+                break;
+            }
+            at += w.surface.len();
+            if at == p.surface.len() {
+                out.push((r, k + 1));
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// Runs the simulation over analyzed lines, each a line's words (`None` = `<unk>`; the
 /// builder's `token::parse_line` reads them from the corpus format).
+///
+/// A prediction that spells several words (a phrase) counts for the first of them in
+/// `nwp_*`; in the ksr, the simulated user picks it when it saves more keys than any other
+/// pick at that point, and the words it spells cost nothing more.
 pub fn evaluate(lines: &[Vec<Option<Word>>], predictor: &mut dyn Predictor) -> EvalCounts {
     let mut n = EvalCounts::default();
+    let accept = |r: usize| if r == 0 { 1 } else { 2 };
     for words in lines {
         // Keystrokes per kana over the whole line's reading.
         let mut chars = Vec::new();
@@ -121,13 +143,20 @@ pub fn evaluate(lines: &[Vec<Option<Word>>], predictor: &mut dyn Predictor) -> E
             spans.push(s..chars.len());
         }
         let costs = super::romaji::keystrokes(&chars);
+        let full_keys: Vec<u64> = spans
+            .iter()
+            .map(|s| costs[s.clone()].iter().map(|&c| c as u64).sum())
+            .collect();
+        // Words up to here were inserted by a picked phrase.
+        let mut covered = 0;
         for (i, w) in words.iter().enumerate() {
             n.words += 1;
             let Some(w) = w else { continue };
             let history = &words[..i];
             let preds = predictor.predict(history, "", 3);
             n.calls += 1;
-            let r0 = rank(&preds, &w.surface);
+            let mut found = hits(&preds, &words[i..]);
+            let r0 = found.iter().map(|h| h.0).min();
             n.top1 += usize::from(r0 == Some(0));
             n.top3 += usize::from(r0.is_some());
             if super::saves_keys(&w.reading) {
@@ -135,19 +164,32 @@ pub fn evaluate(lines: &[Vec<Option<Word>>], predictor: &mut dyn Predictor) -> E
                 n.long_top1 += usize::from(r0 == Some(0));
                 n.long_top3 += usize::from(r0.is_some());
             }
+            let full = full_keys[i];
+            n.keys_full += full;
+            if i < covered {
+                continue;
+            }
+            // Keys of the words a pick spelling `k` words saves typing.
+            let spelled = |k: usize| -> u64 { full_keys[i..i + k].iter().sum() };
+            let rest_of_line: u64 = full_keys[i..].iter().sum();
             let span = spans[i].clone();
             let unit_costs = &costs[span.clone()];
-            let full: u64 = unit_costs.iter().map(|&c| c as u64).sum();
-            n.keys_full += full;
-            let accept = |r: usize| if r == 0 { 1 } else { 2 };
+            let reading: Vec<char> = chars[span].to_vec();
             let mut cost = full;
             let mut typed = 0u64;
-            let mut found = r0;
-            let reading: Vec<char> = chars[span].to_vec();
             let mut k = 0;
             loop {
-                if let Some(r) = found {
-                    cost = cost.min(typed + accept(r));
+                // The pick that saves most, if it saves anything.
+                let best = found
+                    .iter()
+                    .map(|&(r, words)| {
+                        (spelled(words) as i64 - (typed + accept(r)) as i64, r, words)
+                    })
+                    .filter(|&(saved, ..)| saved > 0)
+                    .max_by_key(|&(saved, r, _)| (saved, std::cmp::Reverse(r)));
+                if let Some((_, r, words)) = best {
+                    cost = typed + accept(r);
+                    covered = i + words;
                     break;
                 }
                 // Type the next unit.
@@ -156,13 +198,13 @@ pub fn evaluate(lines: &[Vec<Option<Word>>], predictor: &mut dyn Predictor) -> E
                 while k < reading.len() && unit_costs[k] == 0 {
                     k += 1;
                 }
-                if k >= reading.len() || typed + 1 >= full {
+                if k >= reading.len() || typed + 1 >= rest_of_line {
                     break;
                 }
                 let query: String = reading[..k].iter().collect();
                 let preds = predictor.predict(history, &query, 3);
                 n.calls += 1;
-                found = rank(&preds, &w.surface);
+                found = hits(&preds, &words[i..]);
             }
             n.keys_typed += cost;
         }
@@ -218,5 +260,30 @@ mod tests {
         assert_eq!((n.top1, n.top3), (0, 1));
         assert_eq!(n.keys_full, 4 + 2 + 8);
         assert_eq!(n.keys_typed, 2 + 2 + 4);
+    }
+
+    #[test]
+    fn a_phrase_counts_for_its_first_word_and_saves_the_keys_of_all_its_words() {
+        let word = |s: &str| {
+            Some(Word {
+                surface: s.into(),
+                reading: s.into(),
+                left_id: 1,
+                right_id: 1,
+            })
+        };
+        // きょう (4 keys) は (2) ありがとう (8): the phrase きょうは, at rank 1 with nothing
+        // typed, spells the first two words for 1 key; nwp counts it for きょう only.
+        let line = vec![word("きょう"), word("は"), word("ありがとう")];
+        let mut p = Fixed(vec!["きょうは"]);
+        let n = evaluate(std::slice::from_ref(&line), &mut p);
+        assert_eq!((n.top1, n.top3), (1, 1));
+        assert_eq!(n.keys_full, 4 + 2 + 8);
+        assert_eq!(n.keys_typed, 1 + 8);
+        // A phrase whose words go on otherwise (きょうが) spells nothing.
+        let mut p = Fixed(vec!["きょうが", "きょ"]);
+        let n = evaluate(&[line], &mut p);
+        assert_eq!((n.top1, n.top3), (0, 0));
+        assert_eq!(n.keys_typed, 4 + 2 + 8);
     }
 }

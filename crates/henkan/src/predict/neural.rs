@@ -251,6 +251,11 @@ pub struct LstmPredictor<'a> {
     /// Next words (no query): also the LSTM's own top words over the whole vocabulary, this
     /// many ([`LstmPredictor::with_full_vocabulary`]; 0 = n-gram candidates only).
     pub full_vocabulary: usize,
+    /// The list as the IME shows it, words and phrases ([`super::suggest::list_items`] with
+    /// these rules), instead of the ranked words alone.
+    pub list: Option<super::suggest::ListRules>,
+    /// With [`LstmPredictor::list`]: words of one kana are listed too.
+    pub short_words: bool,
     map: Option<VocabMap>,
     done: Vec<Option<Word>>,
     state: LstmState,
@@ -269,6 +274,8 @@ impl<'a> LstmPredictor<'a> {
             scored_candidates: 0,
             unk_candidates: 0,
             full_vocabulary: 0,
+            list: None,
+            short_words: false,
             map: None,
             done: Vec::new(),
             state: LstmState::new(lm),
@@ -352,6 +359,35 @@ impl Predictor for LstmPredictor<'_> {
             &mut self.scratch,
         );
         self.scored_candidates += cands.len();
+        if let Some(rules) = &self.list {
+            let mut items = Vec::with_capacity(limit);
+            let mut followers = super::suggest::Followers {
+                model: self.ngram.model,
+                lstm: Some((self.lm, self.lexicon, &self.state)),
+                zero_query: query.is_empty(),
+                scratch: &mut self.scratch,
+            };
+            super::suggest::list_items(
+                self.ngram.model,
+                ctx,
+                &cands,
+                &[],
+                self.short_words,
+                rules,
+                limit,
+                &mut items,
+                &mut followers,
+            );
+            return items
+                .into_iter()
+                .map(|s| Prediction {
+                    surface: s.surface,
+                    reading: s.reading,
+                    id: UNK,
+                    score: 0.0,
+                })
+                .collect();
+        }
         cands.truncate(limit);
         cands
     }

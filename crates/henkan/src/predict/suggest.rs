@@ -20,9 +20,11 @@
 use super::neural::{
     lm_word_of_ngram, rerank, LstmState, RerankScratch, LSTM_CANDIDATES, LSTM_WEIGHT,
 };
-use super::{complete, extend_phrase, next_words, Context};
+use super::{complete, extend_phrase, next_words, Context, Prediction};
 use crate::lattice::{Lattice, UNKNOWN_ENTRY};
-use crate::lm::ngram::UNK;
+use crate::lexicon::Lexicon;
+use crate::lm::lstm::NeuralLm;
+use crate::lm::ngram::{NgramModel, UNK};
 use crate::user_dictionary::UserDictionary;
 use crate::Engine;
 
@@ -33,17 +35,34 @@ pub const MAX_SUGGESTIONS: usize = 5;
 /// behind it).
 pub const MIN_QUERY_CHARS: usize = 1;
 
-/// Phrase extension: a word is followed by its likeliest next word while that word's log2
-/// score is at least this (P ≥ 0.35 given the two words before it).
+/// Phrase extension: after its second word, a phrase goes on with its likeliest next word
+/// while that word's log2 score is at least this (P ≥ 0.35 given the two words before it).
 pub const PHRASE_MIN_LOG2: f32 = -1.5;
+
+/// A phrase's second word: one of the best [`PHRASES_PER_WORD`] followers of its first word
+/// whose log2 score is at least this. Low, because phrases compete with words on their
+/// score ([`list_items`]).
+pub const PHRASE_FIRST_MIN_LOG2: f32 = -5.0;
 
 /// Phrases have at most this many words; a phrase that would go on past them (its last word's
 /// likeliest follower still passes [`PHRASE_MIN_LOG2`]) is cut inside an inflection
 /// (宜しくお願いいたし) and is not offered.
 pub const PHRASE_MAX_WORDS: usize = 4;
 
-/// Only the best few words of a list are extended into phrases.
-const PHRASE_WORDS: usize = 3;
+/// Only the best few words of a list lead to phrases.
+pub const PHRASE_WORDS: usize = 3;
+
+/// After a commit, a word's phrase takes the word's place when the phrase's second word has
+/// at least this log2 score (P ≥ 0.81): `ござい` → `ございます`.
+pub const REPLACE_MIN_LOG2: f32 = -0.3;
+
+/// Phrases that begin with one word at most (its best followers).
+pub const PHRASES_PER_WORD: usize = 3;
+
+/// Items are ranked by score plus this times log2 of their reading's length in kana, the keys
+/// a pick saves (0.25 / 0.5 / 1: chat.dev's first 3,000 lines nwp_top3 0.2631 / 0.2631 /
+/// 0.2589, ksr 0.3186 / 0.3202 / 0.3219, docs/prediction.md).
+pub const LENGTH_WEIGHT: f32 = 0.5;
 
 /// One item of the suggestion list.
 #[derive(Debug, Clone, PartialEq)]
@@ -215,46 +234,27 @@ impl Suggester {
                 &mut self.scratch,
             );
         }
-        for (k, w) in words.iter().enumerate() {
-            if self.items.len() >= limit {
-                break;
-            }
-            // A stem before っ (思っ, 行っ) never ends what the user wants to insert; a word of
-            // one kana saves no keys (its phrase may).
-            let shown = w.surface.ends_with('っ')
-                || !(self.short_words || super::saves_keys(&w.reading))
-                || exclude.contains(&w.surface.as_str())
-                || self.items.iter().any(|s| s.surface == w.surface);
-            if !shown {
-                let mut after = ctx;
-                after.push_id(w.id);
-                self.items.push(Suggestion {
-                    surface: w.surface.clone(),
-                    reading: w.reading.clone(),
-                    after,
-                    words: vec![w.id],
-                });
-            }
-            if k >= PHRASE_WORDS || self.items.len() >= limit {
-                continue;
-            }
-            let phrase = extend_phrase(model, ctx, w, PHRASE_MIN_LOG2, PHRASE_MAX_WORDS)
-                .filter(|(_, after, _)| !continues(model, *after));
-            if let Some((p, after, more)) = phrase {
-                let dup = self.items.iter().any(|s| s.surface == p.surface)
-                    || exclude.contains(&p.surface.as_str());
-                if !dup && !p.surface.ends_with('っ') {
-                    let mut words = vec![w.id];
-                    words.extend(more);
-                    self.items.push(Suggestion {
-                        surface: p.surface,
-                        reading: p.reading,
-                        after,
-                        words,
-                    });
-                }
-            }
-        }
+        let mut followers = Followers {
+            model,
+            lstm: engine
+                .neural
+                .as_ref()
+                .zip(self.lstm.as_ref())
+                .map(|(lm, state)| (lm, &engine.lexicon, state)),
+            zero_query: query.is_empty(),
+            scratch: &mut self.scratch,
+        };
+        list_items(
+            model,
+            ctx,
+            &words,
+            exclude,
+            self.short_words,
+            &ListRules::default(),
+            limit,
+            &mut self.items,
+            &mut followers,
+        );
         &self.items
     }
 
@@ -325,23 +325,238 @@ impl Suggester {
     }
 }
 
-/// Whether the phrase extension would go on after `ctx` (see [`PHRASE_MAX_WORDS`]).
-fn continues(model: &crate::lm::ngram::NgramModel, ctx: Context) -> bool {
+/// How ranked words become the list of suggestions ([`list_items`]); the default is what the
+/// IME shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ListRules {
+    /// The best this many words lead to phrases ([`PHRASE_WORDS`]).
+    pub phrase_words: usize,
+    /// Phrases per word ([`PHRASES_PER_WORD`]).
+    pub phrases_per_word: usize,
+    /// Lowest log2 score of a phrase's second word ([`PHRASE_FIRST_MIN_LOG2`]).
+    pub phrase_first_min_log2: f32,
+    /// Lowest log2 score of each word after the second ([`PHRASE_MIN_LOG2`]).
+    pub phrase_min_log2: f32,
+    /// Words in a phrase at most ([`PHRASE_MAX_WORDS`]).
+    pub phrase_max_words: usize,
+    /// Weight of the reading's length in the ranking ([`LENGTH_WEIGHT`]).
+    pub length_weight: f32,
+    /// Next words: a word the list shows leads to one phrase (its likeliest follower, at
+    /// least [`ListRules::phrase_min_log2`]) and that phrase takes the word's place when the
+    /// follower's log2 score is at least this.
+    pub replace_min_log2: f32,
+}
+
+impl Default for ListRules {
+    fn default() -> Self {
+        ListRules {
+            phrase_words: PHRASE_WORDS,
+            phrases_per_word: PHRASES_PER_WORD,
+            phrase_first_min_log2: PHRASE_FIRST_MIN_LOG2,
+            phrase_min_log2: PHRASE_MIN_LOG2,
+            phrase_max_words: PHRASE_MAX_WORDS,
+            length_weight: LENGTH_WEIGHT,
+            replace_min_log2: REPLACE_MIN_LOG2,
+        }
+    }
+}
+
+/// Where a phrase's second word comes from ([`Followers::of`]).
+pub struct Followers<'a> {
+    /// The n-gram LM.
+    pub model: &'a NgramModel,
+    /// The LSTM, the lexicon and the LSTM state of the context, when the model has an LSTM.
+    pub lstm: Option<(&'a NeuralLm, &'a Lexicon, &'a LstmState)>,
+    /// Next-word predictions (no query), rather than completions.
+    pub zero_query: bool,
+    /// Buffers for the LSTM's ranking.
+    pub scratch: &'a mut RerankScratch,
+}
+
+impl Followers<'_> {
+    /// The words that may follow word `w` (the context `after` ends with it) in a phrase, best
+    /// first, with log2 scores. `shown`: the list offers `w` alone too.
+    ///
+    /// - Next words: a word the list offers alone leads to no phrase (the word already
+    ///   predicts the text; its phrases would take the places of other words: nwp_top3 on
+    ///   chat.dev's first 3,000 lines 0.2631 → 0.2762). A word it leaves out (`は`, `を`)
+    ///   leads to phrases whose second word is ranked as a next word after it: the n-gram's
+    ///   candidates re-ranked by the LSTM stepped over `w` (0.2569 with the n-gram's
+    ///   followers alone).
+    /// - Completions: the n-gram's followers (trigram, then bigram × α).
+    pub fn of(&mut self, w: &Prediction, after: Context, shown: bool) -> Vec<(u16, f32)> {
+        let model = self.model;
+        if !self.zero_query {
+            return ngram_followers(model, after);
+        }
+        let Some((lm, lexicon, state)) = self.lstm.filter(|_| !shown) else {
+            return ngram_followers(model, after);
+        };
+        let mut st = state.clone();
+        st.feed(lm, lm_word_of_ngram(lm, lexicon, model, w.id));
+        let mut next = next_words(model, after, &[], LSTM_CANDIDATES);
+        rerank(lm, lexicon, &st.h, &mut next, LSTM_WEIGHT, self.scratch);
+        next.into_iter().map(|p| (p.id, p.score)).collect()
+    }
+}
+
+/// The n-gram's followers of the context `after` (its trigram followers, then its last word's
+/// bigram followers × α), best first, with their log2 scores.
+pub fn ngram_followers(model: &NgramModel, after: Context) -> Vec<(u16, f32)> {
+    model
+        .trigram_followers(after.u, after.v)
+        .chain(
+            model
+                .bigram_followers(after.v)
+                .map(|(id, s)| (id, s + model.alpha_log2())),
+        )
+        .collect()
+}
+
+/// Whether the reading of n-gram word `id` starts with hiragana (not a digit, a letter or a
+/// symbol).
+fn starts_with_kana(model: &NgramModel, id: u16) -> bool {
+    model.word(id).is_some_and(|w| {
+        w.reading
+            .chars()
+            .next()
+            .is_some_and(|c| ('\u{3041}'..='\u{3096}').contains(&c))
+    })
+}
+
+/// Appends to `items` (at most `limit` in all) the suggestions for `words`, the ranked
+/// predictions in context `ctx`, best first:
+///
+/// - each word the list shows: not a stem before っ (思っ, 行っ: they never end what the user
+///   wants to insert), not a word of one kana unless `short_words` (typing it takes as many
+///   keys as picking it);
+/// - phrases: each of the best [`ListRules::phrase_words`] words followed by one of its best
+///   [`ListRules::phrases_per_word`] followers ([`Followers::of`]) whose reading starts with
+///   kana, then extended by the n-gram ([`extend_phrase`]); a phrase that would go on past
+///   [`ListRules::phrase_max_words`] words, or ends in っ, is left out.
+///
+/// A word's score is its ranking score; a phrase's, its first word's plus its followers'
+/// log2 scores. Items are sorted by score plus [`ListRules::length_weight`] × log2 of the
+/// reading's length (ties: words first, in their order), and those in `exclude` or already
+/// listed are left out.
+#[allow(clippy::too_many_arguments)]
+pub fn list_items(
+    model: &NgramModel,
+    ctx: Context,
+    words: &[Prediction],
+    exclude: &[&str],
+    short_words: bool,
+    rules: &ListRules,
+    limit: usize,
+    items: &mut Vec<Suggestion>,
+    followers: &mut Followers<'_>,
+) {
+    let mut pool: Vec<(f32, Suggestion)> = Vec::new();
+    for (k, w) in words.iter().enumerate() {
+        let shown = !w.surface.ends_with('っ') && (short_words || super::saves_keys(&w.reading));
+        let mut after = ctx;
+        after.push_id(w.id);
+        if shown {
+            pool.push((
+                w.score,
+                Suggestion {
+                    surface: w.surface.clone(),
+                    reading: w.reading.clone(),
+                    after,
+                    words: vec![w.id],
+                },
+            ));
+        }
+        if k >= rules.phrase_words || w.id <= crate::lm::ngram::BOS {
+            continue;
+        }
+        let (per_word, first_min) = if shown && followers.zero_query {
+            (1, rules.phrase_min_log2)
+        } else {
+            (rules.phrases_per_word, rules.phrase_first_min_log2)
+        };
+        let mut firsts: Vec<(u16, f32)> = Vec::with_capacity(per_word);
+        for (id, s) in followers.of(w, after, shown) {
+            if firsts.len() >= per_word {
+                break;
+            }
+            if s >= first_min && starts_with_kana(model, id) && !firsts.iter().any(|f| f.0 == id) {
+                firsts.push((id, s));
+            }
+        }
+        let word_at = pool.len().checked_sub(1).filter(|_| shown);
+        for (id, s) in firsts {
+            let Some(next) = model.word(id) else { continue };
+            let mut p = w.clone();
+            p.surface.push_str(next.surface);
+            p.reading.push_str(next.reading);
+            p.score = w.score + s;
+            p.id = id;
+            let mut ids = vec![w.id, id];
+            let mut end = after;
+            end.push_id(id);
+            // `extend_phrase` goes on from p's last word
+            let p = match extend_phrase(
+                model,
+                after,
+                &p,
+                rules.phrase_min_log2,
+                rules.phrase_max_words - 1,
+            ) {
+                Some((longer, longer_end, more)) => {
+                    ids.extend(more);
+                    end = longer_end;
+                    longer
+                }
+                None => p,
+            };
+            if continues(model, end, rules.phrase_min_log2) || p.surface.ends_with('っ') {
+                continue;
+            }
+            if let Some(at) =
+                word_at.filter(|_| followers.zero_query && s >= rules.replace_min_log2)
+            {
+                pool.remove(at);
+            }
+            pool.push((
+                p.score,
+                Suggestion {
+                    surface: p.surface,
+                    reading: p.reading,
+                    after: end,
+                    words: ids,
+                },
+            ));
+        }
+    }
+    if rules.length_weight != 0.0 {
+        for (score, s) in pool.iter_mut() {
+            *score += rules.length_weight * (s.reading.chars().count() as f32).log2();
+        }
+    }
+    // stable: ties keep words before their phrases, in rank order
+    pool.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (_, s) in pool {
+        if items.len() >= limit {
+            break;
+        }
+        if exclude.contains(&s.surface.as_str()) || items.iter().any(|i| i.surface == s.surface) {
+            continue;
+        }
+        items.push(s);
+    }
+}
+
+/// Whether the phrase extension would go on after `ctx` at `min_log2` (see
+/// [`PHRASE_MAX_WORDS`]).
+fn continues(model: &NgramModel, ctx: Context, min_log2: f32) -> bool {
     let next = model.trigram_followers(ctx.u, ctx.v).next().or_else(|| {
         model
             .bigram_followers(ctx.v)
             .next()
             .map(|(id, s)| (id, s + model.alpha_log2()))
     });
-    next.is_some_and(|(id, s)| {
-        s >= PHRASE_MIN_LOG2
-            && model.word(id).is_some_and(|w| {
-                w.reading
-                    .chars()
-                    .next()
-                    .is_some_and(|c| ('\u{3041}'..='\u{3096}').contains(&c))
-            })
-    })
+    next.is_some_and(|(id, s)| s >= min_log2 && starts_with_kana(model, id))
 }
 
 /// The cheapest sequence of lattice nodes (by word cost) covering positions `begin..end`
