@@ -420,6 +420,11 @@ pub struct PredictionArgs {
     /// prediction.
     #[arg(long, default_value_t = henkan::predict::MIN_READING_CHARS)]
     min_reading: usize,
+    /// Next words as the IME offers them after a commit, the context recovered from the
+    /// committed text (`predict::eval::evaluate_committed`; lines in kana only); prints
+    /// `committed_top3`.
+    #[arg(long)]
+    committed: bool,
     /// With --lm lstm: rank the words alone, without the IME's phrases (by default the
     /// list is the IME's, words and phrases: `henkan::predict::suggest::list_items`).
     #[arg(long)]
@@ -548,11 +553,22 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
         .take(a.limit.unwrap_or(usize::MAX))
         .map(henkan_builder::token::parse_line)
         .collect();
+    let t0 = Instant::now();
+    if a.committed {
+        let n = henkan::predict::eval::evaluate_committed(engine, &lines);
+        let result = serde_json::json!({
+            "lines": n.lines,
+            "positions": n.positions,
+            "committed_top3": n.top3 as f64 / n.positions.max(1) as f64,
+            "seconds": t0.elapsed().as_secs_f64(),
+        });
+        print_result(&result, a.json);
+        return Ok(());
+    }
     let ngram_predictor = henkan::predict::NgramPredictor {
         model: ngram,
         lexicon: Some(&engine.lexicon),
     };
-    let t0 = Instant::now();
     let (n, mut ms) = match a.lm {
         PredictLm::Ngram => {
             let mut p = Timed {

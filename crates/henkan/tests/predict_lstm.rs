@@ -233,12 +233,13 @@ fn list_after(engine: &Engine, text: &str) -> Vec<String> {
         .collect()
 }
 
-/// After a commit: a stem the n-gram nearly always continues (`ござい` → `ます`) is offered as
-/// its phrase, not alone; a particle the list leaves out (`は` after `今日`) leads to phrases.
+/// After a commit: a stem the n-gram nearly always continues (`ござい` → `ます` after `おはよう`)
+/// is offered as its phrase, not alone; a particle the list leaves out (`は` after `今日`) leads
+/// to phrases.
 #[test]
 fn next_words_offer_stems_and_particles_as_phrases() {
     let engine = common::shipped_engine();
-    let thanks = list_after(&engine, "ありがとう");
+    let thanks = list_after(&engine, "おはよう");
     assert!(thanks.iter().any(|s| s == "ございます"), "{thanks:?}");
     assert!(!thanks.iter().any(|s| s == "ござい"), "{thanks:?}");
     let today = list_after(&engine, "きょう");
@@ -249,4 +250,25 @@ fn next_words_offer_stems_and_particles_as_phrases() {
         "{today:?}"
     );
     assert!(!today.iter().any(|s| s == "は"), "{today:?}");
+}
+
+/// The committed text is split into words as the n-gram's corpus was analyzed (word and
+/// connection costs): `よろしく` is the one word the n-gram knows before `お願いします`, not
+/// `よろ` `し` `く` (the cheapest split by word costs alone).
+#[test]
+fn a_commit_in_kana_is_split_as_the_corpus_was_analyzed() {
+    let engine = common::shipped_engine();
+    let list = list_after(&engine, "よろしく");
+    assert_eq!(
+        list.first().map(String::as_str),
+        Some("お願いします"),
+        "{list:?}"
+    );
+    let mut session = Session::new();
+    session.insert_str(&engine, "すみません");
+    let mut sug = Suggester::new();
+    commit_best(&engine, &mut session, &mut sug);
+    let ngram = engine.ngram.as_ref().unwrap();
+    let last = ngram.word(sug.context().v).unwrap();
+    assert_eq!(last.surface, "すみません");
 }

@@ -212,6 +212,63 @@ pub fn evaluate(lines: &[Vec<Option<Word>>], predictor: &mut dyn Predictor) -> E
     n
 }
 
+/// Counts of [`evaluate_committed`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CommittedCounts {
+    /// Lines evaluated (those whose words all have a reading in kana).
+    pub lines: usize,
+    /// Positions: every word after the first of those lines.
+    pub positions: usize,
+    /// Positions where one of the first 3 items spells the next word or words whole.
+    pub top3: usize,
+}
+
+/// Next words as a field offers them after a commit, the context recovered from what was
+/// committed rather than given as words: for each line whose readings are all hiragana (or
+/// ー), and each word after the first, the words before it are typed as kana into a fresh
+/// [`crate::Session`] and committed with their written form as one piece
+/// ([`super::suggest::Suggester::commit_text`]); the first 3 items of the list
+/// ([`super::suggest::Suggester::suggest`]) are checked against the words from there on.
+pub fn evaluate_committed(engine: &crate::Engine, lines: &[Vec<Option<Word>>]) -> CommittedCounts {
+    let mut n = CommittedCounts::default();
+    let kana = |c: char| ('\u{3041}'..='\u{3096}').contains(&c) || c == 'ー';
+    for words in lines {
+        let Some(words) = words.iter().cloned().collect::<Option<Vec<Word>>>() else {
+            continue;
+        };
+        if words.len() < 2 || !words.iter().all(|w| w.reading.chars().all(kana)) {
+            continue;
+        }
+        n.lines += 1;
+        for i in 1..words.len() {
+            let reading: String = words[..i].iter().map(|w| w.reading.as_str()).collect();
+            let surface: String = words[..i].iter().map(|w| w.surface.as_str()).collect();
+            let mut session = crate::Session::new();
+            session.insert_str(engine, &reading);
+            let mut suggester = super::suggest::Suggester::new();
+            suggester.commit_text(
+                engine,
+                session.lattice(),
+                &[(reading.as_str(), surface.as_str())],
+            );
+            let list: Vec<Prediction> = suggester
+                .suggest(engine, "", &[], 3)
+                .iter()
+                .map(|s| Prediction {
+                    surface: s.surface.clone(),
+                    reading: s.reading.clone(),
+                    id: 0,
+                    score: 0.0,
+                })
+                .collect();
+            let rest: Vec<Option<Word>> = words[i..].iter().cloned().map(Some).collect();
+            n.positions += 1;
+            n.top3 += usize::from(!hits(&list, &rest).is_empty());
+        }
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
