@@ -648,7 +648,7 @@ fn split_phrase(engine: &Engine, reading: &str, text: &str) -> Vec<(String, Stri
     let mut lattice = crate::lattice::Lattice::new();
     lattice.sync(&engine.lexicon, &engine.connection.special, reading);
     let n = lattice.len();
-    crate::predict::suggest::split_words(engine, &lattice, 0, n, text)
+    crate::predict::suggest::split_words(engine, &lattice, 0, n, text, false)
         .unwrap_or_default()
         .into_iter()
         .map(|i| {

@@ -411,9 +411,14 @@ impl Session {
         for &(reading, surface) in pieces {
             let end = begin + reading.chars().count();
             if end <= self.lattice.len() && self.lattice.span(begin, end) == reading {
-                if let Some(nodes) =
-                    crate::predict::suggest::split_words(engine, &self.lattice, begin, end, surface)
-                {
+                if let Some(nodes) = crate::predict::suggest::split_words(
+                    engine,
+                    &self.lattice,
+                    begin,
+                    end,
+                    surface,
+                    false,
+                ) {
                     for i in nodes {
                         let n = self.lattice.nodes()[i as usize];
                         let (b, e) = (n.begin as usize, n.end as usize);

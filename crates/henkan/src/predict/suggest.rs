@@ -296,7 +296,7 @@ impl Suggester {
         for &(reading, surface) in pieces {
             let end = begin + reading.chars().count();
             let words = (end <= lattice.len() && lattice.span(begin, end) == reading)
-                .then(|| split_words(engine, lattice, begin, end, surface))
+                .then(|| split_words(engine, lattice, begin, end, surface, true))
                 .flatten();
             match words {
                 Some(nodes) => {
@@ -561,19 +561,23 @@ fn continues(model: &NgramModel, ctx: Context, min_log2: f32) -> bool {
 }
 
 /// The cheapest sequence of lattice nodes covering positions `begin..end` whose surfaces spell
-/// `surface`, as node indices in order; `None` when there is none. The cost is the classic
-/// engine's: word costs plus the connection costs between the words, from a sentence start
-/// before the first, so the split is the analysis the n-gram's corpus was made with
-/// (`ありがとう` one word; by word costs alone, `あり` `が` `とう`). On chat.dev's first 1,500
-/// lines (713 in kana alone, each committed whole with its written form) the last two words
-/// are the analyzer's for 692 lines; by word costs alone, 131. Unknown nodes never match (they
-/// are not words of the n-gram).
+/// `surface`, as node indices in order; `None` when there is none. Unknown nodes never match
+/// (they are not words of the n-gram).
+///
+/// With `connected`, the cost is the classic engine's: word costs plus the connection costs
+/// between the words, from a sentence start before the first, so the split is the analysis the
+/// n-gram's corpus was made with (`ありがとう` one word; by word costs alone, `あり` `が` `とう`).
+/// On chat.dev's first 1,500 lines (713 in kana alone, each committed whole with its written
+/// form) the last two words are the analyzer's for 692 lines; by word costs alone, 131. The
+/// context of predictions uses it; learning ([`crate::history`]) splits by word costs alone,
+/// the split its rules and figures were measured with.
 pub(crate) fn split_words(
     engine: &Engine,
     lattice: &Lattice,
     begin: usize,
     end: usize,
     surface: &str,
+    connected: bool,
 ) -> Option<Vec<u32>> {
     // best[(pos, bytes, right id)] = cheapest path from `begin` to position `pos` spelling the
     // first `bytes` bytes of `surface`, its last word with that right POS id. Filled forward
@@ -597,9 +601,12 @@ pub(crate) fn split_words(
                 if !surface[b..].starts_with(s.as_str()) {
                     continue;
                 }
-                let key = (pos, b + s.len(), node.right_id);
-                let cost =
-                    c + node.cost as i64 + engine.connection.cost(right, node.left_id) as i64;
+                // by word costs alone, the last word's POS does not matter
+                let key = (pos, b + s.len(), if connected { node.right_id } else { 0 });
+                let mut cost = c + node.cost as i64;
+                if connected {
+                    cost += engine.connection.cost(right, node.left_id) as i64;
+                }
                 if best.get(&key).is_none_or(|(old, _)| cost < *old) {
                     path.push(i as u32);
                     best.insert(key, (cost, path));
