@@ -69,6 +69,31 @@ test('type yorosiku: the completions list よろしくお願いします; Tab + 
   await page.close();
 });
 
+test('after a conversion is committed the next words follow it: よろしく → お願いします, おはよう → ございます', async () => {
+  const { page, errors } = await openDemo();
+  await page.click('#editor');
+  for (const [romaji, text, next] of [
+    ['yorosiku', 'よろしく', 'お願いします'],
+    ['ohayou', 'おはよう', 'ございます'],
+  ]) {
+    await page.fill('#editor', '');
+    await page.click('#editor');
+    await page.keyboard.type(romaji);
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.inputValue('#editor'), text);
+    await list(page).waitFor({ state: 'visible' });
+    const shown = await items(page);
+    assert.ok(shown.includes(next), `after ${text}: ${shown.join(' / ')}`);
+    if (next === 'お願いします') {
+      const dir = ensureOutput();
+      await page.screenshot({ path: path.join(dir, 'next-words-after-commit.png'), clip: { x: 0, y: 0, width: 1000, height: 520 } });
+    }
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a click on a suggestion commits it; unfocused, Enter and Backspace stay the field’s', async () => {
   const { page } = await openDemo();
   await page.click('#editor');
