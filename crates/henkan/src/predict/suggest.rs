@@ -502,7 +502,7 @@ pub fn list_items(
                 after,
                 &p,
                 rules.phrase_min_log2,
-                rules.phrase_max_words - 1,
+                rules.phrase_max_words.saturating_sub(1),
             ) {
                 Some((longer, longer_end, more)) => {
                     ids.extend(more);
