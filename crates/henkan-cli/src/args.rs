@@ -95,6 +95,10 @@ pub struct NeuralArgs {
     /// word vectors) when a conversion rescores the final beam (score + w · coherence; 0: off).
     #[arg(long, default_value_t = defaults().coherence_weight, allow_hyphen_values = true)]
     pub coherence_weight: f32,
+    /// The hybrid only: weight of the noun–particle–verb collocations of a conversion's words
+    /// (the model's n-gram) when a conversion rescores the final beam (0: off).
+    #[arg(long, default_value_t = defaults().collocation_weight, allow_hyphen_values = true)]
+    pub collocation_weight: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     pub softmax: SoftmaxKind,
@@ -122,6 +126,7 @@ impl NeuralArgs {
             spelling_cost_weight: self.spelling_cost_weight,
             backward_weight: self.backward_weight,
             coherence_weight: self.coherence_weight,
+            collocation_weight: self.collocation_weight,
         }
     }
 }

@@ -108,6 +108,12 @@ pub struct NeuralOptions {
     /// and wac.dev: 3 for the hybrid; [`crate::Session::set_scoring`]
     /// turns it off for the LM alone (−1 / −3 sentences there).
     pub coherence_weight: f32,
+    /// Weight (nats per log2 unit) of the noun–particle–verb collocations of a candidate's
+    /// words ([`crate::lm::collocation`], from the model's n-gram) when a conversion rescores
+    /// the final beam. 0: off. 0.5 for the hybrid (kwdlc.test, wac.dev and the conversational
+    /// set: 3 sentences fixed, 1 broken); [`crate::Session::set_scoring`] turns it off for the
+    /// LM alone.
+    pub collocation_weight: f32,
 }
 
 impl Default for NeuralOptions {
@@ -128,6 +134,7 @@ impl Default for NeuralOptions {
             spelling_cost_weight: 1.0,
             backward_weight: 0.4,
             coherence_weight: 3.0,
+            collocation_weight: 0.5,
         }
     }
 }

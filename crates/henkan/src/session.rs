@@ -204,8 +204,8 @@ impl Session {
         self.today = today;
     }
 
-    /// Chooses the scorer. `Neural` ignores `opts.lambda`, `opts.bias_weight` (pure LM) and
-    /// `opts.coherence_weight`; `Hybrid` uses them and ignores `opts.rank_prior` and
+    /// Chooses the scorer. `Neural` ignores `opts.lambda`, `opts.bias_weight` (pure LM),
+    /// `opts.coherence_weight` and `opts.collocation_weight`; `Hybrid` uses them and ignores `opts.rank_prior` and
     /// `opts.backward_weight`. An engine without an LSTM always converts with the classic
     /// scorer.
     pub fn set_scoring(&mut self, scoring: Scoring, mut opts: NeuralOptions) {
@@ -213,6 +213,7 @@ impl Session {
             opts.lambda = 0.0;
             opts.bias_weight = 0.0;
             opts.coherence_weight = 0.0;
+            opts.collocation_weight = 0.0;
         } else {
             opts.rank_prior = 0.0;
             opts.backward_weight = 0.0;
@@ -523,15 +524,36 @@ impl Session {
     }
 
     /// The final beam re-ranked as a conversion ranks it: a learned spelling or a user word
-    /// keeps the lead its forward score gave it.
+    /// keeps the lead its forward score gave it; the hybrid adds the collocations of each
+    /// candidate's words ([`crate::lm::collocation`]) when the model has an n-gram.
     fn rescored_finals(
         &self,
+        engine: &Engine,
         conn: &crate::pos::Connection,
         lm: &NeuralLm,
     ) -> Vec<(f32, Vec<u32>)> {
         let h = &self.history;
-        self.neural
-            .rescored_finals_preferring(conn, lm, &self.lattice, |n| is_preferred(h, n.entry))
+        let mut finals = self
+            .neural
+            .rescored_finals_preferring(conn, lm, &self.lattice, |n| is_preferred(h, n.entry));
+        let w = self.neural.options().collocation_weight;
+        if let Some(ngram) = engine
+            .ngram
+            .as_ref()
+            .filter(|_| w != 0.0 && finals.len() > 1)
+        {
+            for (score, path) in &mut finals {
+                *score += w * crate::lm::collocation::bonus(
+                    ngram,
+                    &engine.lexicon,
+                    &engine.segmenter,
+                    &self.lattice,
+                    path,
+                );
+            }
+            finals.sort_by(|a, b| b.0.total_cmp(&a.0));
+        }
+        finals
     }
 
     /// The best path of the neural/hybrid scorer (node indices), if it is in use.
@@ -910,7 +932,7 @@ impl Session {
         let conn = &engine.connection;
         let neural = if barriers.is_empty() {
             self.neural_lm(engine)
-                .map(|lm| self.rescored_finals(conn, lm))
+                .map(|lm| self.rescored_finals(engine, conn, lm))
                 .filter(|f| !f.is_empty())
         } else {
             None

@@ -526,3 +526,25 @@ fn golden_candidates() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The hybrid's collocation term (`lm::collocation`) is what puts `撮る` after `写真を` and
+/// `泊まった` after `ホテルに`: without it the hybrid writes `取る` and `止まった`.
+#[test]
+fn a_verb_follows_its_object_through_the_collocations() {
+    let engine = shipped_engine();
+    for (weight, want) in [
+        (0.5, ["写真を撮る", "ホテルに泊まった"]),
+        (0.0, ["写真を取る", "ホテルに止まった"]),
+    ] {
+        let mut s = Session::new();
+        let opts = NeuralOptions {
+            collocation_weight: weight,
+            ..NeuralOptions::default()
+        };
+        s.set_scoring(Scoring::Hybrid, opts);
+        for (reading, want) in ["しゃしんをとる", "ほてるにとまった"].into_iter().zip(want)
+        {
+            assert_eq!(s.convert_reading(&engine, reading).text(), want, "{weight}");
+        }
+    }
+}

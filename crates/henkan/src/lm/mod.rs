@@ -3,8 +3,11 @@
 //! - [`cost`]: the classic model: dictionary word cost + POS connection cost (Mozc's).
 //! - [`lstm`]: the LSTM word LM (quantized weights, batched steps, selected logits).
 //! - [`ngram`]: a compact word trigram with stupid backoff (the prediction baseline).
+//! - [`collocation`]: noun–particle–verb collocations from that trigram, a term of the
+//!   hybrid's rescoring.
 
 pub mod coherence;
+pub mod collocation;
 pub mod cost;
 pub mod lstm;
 pub mod ngram;

@@ -123,7 +123,7 @@ impl Session {
         }
         let path = match lm {
             Some(lm) => self
-                .rescored_finals(conn, lm)
+                .rescored_finals(engine, conn, lm)
                 .into_iter()
                 .next()
                 .map(|(_, p)| p),
