@@ -2,7 +2,7 @@
 //!
 //! - [`cost`]: the classic model: dictionary word cost + POS connection cost (Mozc's).
 //! - [`lstm`]: the LSTM word LM (quantized weights, batched steps, selected logits).
-//! - [`ngram`]: a compact word trigram with stupid backoff (the prediction baseline).
+//! - [`ngram`]: a compact word trigram with stupid backoff (the predictions' candidates).
 //! - [`collocation`]: noun–particle–verb collocations from that trigram, a term of the
 //!   hybrid's rescoring.
 

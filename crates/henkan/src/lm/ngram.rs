@@ -1,4 +1,5 @@
-//! A compact word trigram LM with stupid backoff: the prediction baseline.
+//! A compact word trigram LM with stupid backoff: the predictions' candidates, and the
+//! collocations of the hybrid's rescoring ([`super::collocation`]).
 //!
 //! Terms:
 //! - *word*: one lexicon entry, identified by (reading, surface, left id, right id), exactly
