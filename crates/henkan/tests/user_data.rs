@@ -197,12 +197,12 @@ fn a_learned_word_leaves_kana_words_of_another_part_of_speech_alone() {
     let engine = common::shipped_engine();
     let mut h = History::default();
     assert!(h.learn(&engine, "おり", "折り"));
-    for scoring in ENGINES {
-        let mut s = session(scoring, h.clone());
-        let got = text(&mut s, &engine, "とくいとしております");
-        assert_eq!(got, "得意としております", "{scoring:?}");
-        assert_eq!(text(&mut s, &engine, "おり"), "折り", "{scoring:?}");
-    }
+    learned_and_left_alone(
+        &engine,
+        &h,
+        ("おり", "折り"),
+        ("とくいとしております", "得意としております"),
+    );
 }
 
 /// A phrase's words in kana are not preferred on their own: `子ども` learned (`子` + `ども`)
@@ -213,11 +213,29 @@ fn a_learned_phrase_leaves_its_kana_words_alone_elsewhere() {
     let mut h = History::default();
     let words = [("こ", "子"), ("ども", "ども")];
     assert!(h.learn_phrase(&engine, "こども", "子ども", &words));
+    learned_and_left_alone(
+        &engine,
+        &h,
+        ("こども", "子ども"),
+        (
+            "きょうでにじゅうねんどもおわりです。",
+            "今日で20年度も終わりです。",
+        ),
+    );
+}
+
+/// In every engine with history `h`: `sentence` converts to its text untouched by what was
+/// learned, and the `learned` reading alone still to its learned text.
+fn learned_and_left_alone(
+    engine: &henkan::Engine,
+    h: &History,
+    learned: (&str, &str),
+    sentence: (&str, &str),
+) {
     for scoring in ENGINES {
         let mut s = session(scoring, h.clone());
-        let got = text(&mut s, &engine, "きょうでにじゅうねんどもおわりです。");
-        assert_eq!(got, "今日で20年度も終わりです。", "{scoring:?}");
-        assert_eq!(text(&mut s, &engine, "こども"), "子ども", "{scoring:?}");
+        assert_eq!(text(&mut s, engine, sentence.0), sentence.1, "{scoring:?}");
+        assert_eq!(text(&mut s, engine, learned.0), learned.1, "{scoring:?}");
     }
 }
 

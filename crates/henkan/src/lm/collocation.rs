@@ -15,11 +15,11 @@
 //! broken; wac none either way; chat 2 fixed, 1 broken. Any trigram word (not only verbs after
 //! nouns), or backoff scores counted too, broke more written text than they fixed.
 
-use crate::lattice::{Lattice, Node, UNKNOWN_ENTRY};
+use crate::lattice::Lattice;
 use crate::lexicon::Lexicon;
 use crate::lm::ngram::{NgramModel, UNK};
 use crate::pos::{PosGroup, Segmenter};
-use crate::predict::Context;
+use crate::predict::{node_word, Context};
 
 /// The collocation bonus of a path (`nodes`, lattice node indices in order), in log2 units.
 pub fn bonus(
@@ -38,7 +38,7 @@ pub fn bonus(
         let Some(node) = all.get(i as usize) else {
             continue;
         };
-        let id = word_id(ngram, lexicon, lattice, node);
+        let id = node_word(ngram, lexicon, lattice, node);
         let pattern = ctx.u != UNK
             && id != UNK
             && segmenter.in_group(before[0], PosGroup::ContentNoun)
@@ -57,16 +57,4 @@ pub fn bonus(
         before = [before[1], node.left_id];
     }
     sum
-}
-
-/// The trigram's id of a lattice word (`<unk>` outside its vocabulary).
-fn word_id(ngram: &NgramModel, lexicon: &Lexicon, lattice: &Lattice, node: &Node) -> u16 {
-    if node.entry == UNKNOWN_ENTRY {
-        return UNK;
-    }
-    let reading = lattice.span(node.begin as usize, node.end as usize);
-    let surface = lattice.surface(lexicon, node);
-    ngram
-        .id(reading, &surface, node.left_id, node.right_id)
-        .unwrap_or(UNK)
 }

@@ -254,12 +254,7 @@ pub fn evaluate_committed(engine: &crate::Engine, lines: &[Vec<Option<Word>>]) -
             let list: Vec<Prediction> = suggester
                 .suggest(engine, "", &[], 3)
                 .iter()
-                .map(|s| Prediction {
-                    surface: s.surface.clone(),
-                    reading: s.reading.clone(),
-                    id: 0,
-                    score: 0.0,
-                })
+                .map(Prediction::from)
                 .collect();
             let rest: Vec<Option<Word>> = words[i..].iter().cloned().map(Some).collect();
             n.positions += 1;

@@ -224,6 +224,17 @@ pub fn complete(
     out
 }
 
+/// Whether the reading of n-gram word `id` starts with hiragana (not a digit, a letter or a
+/// symbol): only such words go on a phrase.
+pub(crate) fn starts_with_kana(model: &NgramModel, id: u16) -> bool {
+    model.word(id).is_some_and(|w| {
+        w.reading
+            .chars()
+            .next()
+            .is_some_and(|c| ('\u{3041}'..='\u{3096}').contains(&c))
+    })
+}
+
 /// Extends predictions into short phrases: each word is followed by its likeliest next
 /// word (the best trigram follower, else the best bigram follower at α) as long as that
 /// word's log2 score is at least `min_log2` and it starts with kana, up to `max_words` words
@@ -271,12 +282,7 @@ pub fn extend_phrase(
             });
         let Some((id, s)) = next else { break };
         let Some(w) = model.word(id) else { break };
-        let kana = w
-            .reading
-            .chars()
-            .next()
-            .is_some_and(|c| ('\u{3041}'..='\u{3096}').contains(&c));
-        if s < min_log2 || !kana {
+        if s < min_log2 || !starts_with_kana(model, id) {
             break;
         }
         phrase.surface.push_str(w.surface);
@@ -346,13 +352,25 @@ pub fn context_after(
         let Some(node) = lattice.nodes().get(i as usize) else {
             continue;
         };
-        let reading = lattice.span(node.begin as usize, node.end as usize);
-        if node.entry == crate::lattice::UNKNOWN_ENTRY {
-            ctx.push_id(UNK);
-        } else {
-            let surface = lattice.surface(&engine.lexicon, node);
-            ctx.push(model, reading, &surface, node.left_id, node.right_id);
-        }
+        ctx.push_id(node_word(model, &engine.lexicon, lattice, node));
     }
     ctx
+}
+
+/// The n-gram word id of lattice node `node` (its reading, surface and POS ids); `<unk>` for an
+/// unknown node or a word outside the n-gram's vocabulary.
+pub fn node_word(
+    model: &NgramModel,
+    lexicon: &Lexicon,
+    lattice: &crate::lattice::Lattice,
+    node: &crate::lattice::Node,
+) -> u16 {
+    if node.entry == crate::lattice::UNKNOWN_ENTRY {
+        return UNK;
+    }
+    let reading = lattice.span(node.begin as usize, node.end as usize);
+    let surface = lattice.surface(lexicon, node);
+    model
+        .id(reading, &surface, node.left_id, node.right_id)
+        .unwrap_or(UNK)
 }

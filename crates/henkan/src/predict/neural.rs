@@ -378,15 +378,7 @@ impl Predictor for LstmPredictor<'_> {
                 &mut items,
                 &mut followers,
             );
-            return items
-                .into_iter()
-                .map(|s| Prediction {
-                    surface: s.surface,
-                    reading: s.reading,
-                    id: UNK,
-                    score: 0.0,
-                })
-                .collect();
+            return items.iter().map(Prediction::from).collect();
         }
         cands.truncate(limit);
         cands

@@ -20,7 +20,7 @@
 use super::neural::{
     lm_word_of_ngram, rerank, LstmState, RerankScratch, LSTM_CANDIDATES, LSTM_WEIGHT,
 };
-use super::{complete, extend_phrase, next_words, Context, Prediction};
+use super::{complete, extend_phrase, next_words, starts_with_kana, Context, Prediction};
 use crate::lattice::{Lattice, UNKNOWN_ENTRY};
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::NeuralLm;
@@ -75,6 +75,19 @@ pub struct Suggestion {
     after: Context,
     /// Its words (n-gram ids).
     words: Vec<u16>,
+}
+
+impl From<&Suggestion> for Prediction {
+    /// The item as a prediction (its text and reading; no id or score), as the offline
+    /// evaluation ([`super::eval`]) compares them with the text.
+    fn from(s: &Suggestion) -> Self {
+        Prediction {
+            surface: s.surface.clone(),
+            reading: s.reading.clone(),
+            id: UNK,
+            score: 0.0,
+        }
+    }
 }
 
 /// The predictions of one text field (see the module docs).
@@ -302,9 +315,12 @@ impl Suggester {
                 Some(nodes) => {
                     for i in nodes {
                         let node = &lattice.nodes()[i as usize];
-                        let r = lattice.span(node.begin as usize, node.end as usize);
-                        let s = lattice.surface(&engine.lexicon, node);
-                        self.context.push(model, r, &s, node.left_id, node.right_id);
+                        self.context.push_id(super::node_word(
+                            model,
+                            &engine.lexicon,
+                            lattice,
+                            node,
+                        ));
                         self.feed_lstm(engine, |lm| lm.vocab.lm_id(node.entry));
                     }
                 }
@@ -412,17 +428,6 @@ pub fn ngram_followers(model: &NgramModel, after: Context) -> Vec<(u16, f32)> {
                 .map(|(id, s)| (id, s + model.alpha_log2())),
         )
         .collect()
-}
-
-/// Whether the reading of n-gram word `id` starts with hiragana (not a digit, a letter or a
-/// symbol).
-fn starts_with_kana(model: &NgramModel, id: u16) -> bool {
-    model.word(id).is_some_and(|w| {
-        w.reading
-            .chars()
-            .next()
-            .is_some_and(|c| ('\u{3041}'..='\u{3096}').contains(&c))
-    })
 }
 
 /// Appends to `items` (at most `limit` in all) the suggestions for `words`, the ranked
