@@ -523,9 +523,10 @@ impl Session {
         }
     }
 
-    /// The final beam re-ranked as a conversion ranks it: a learned spelling or a user word
-    /// keeps the lead its forward score gave it; the hybrid adds the collocations of each
-    /// candidate's words ([`crate::lm::collocation`]) when the model has an n-gram.
+    /// The final beam re-ranked as a conversion ranks it: the hybrid adds the collocations of
+    /// each candidate's words ([`crate::lm::collocation`]) when the model has an n-gram, as one
+    /// of the rescoring terms, so a learned spelling or a user word keeps the lead its forward
+    /// score gave it.
     fn rescored_finals(
         &self,
         engine: &Engine,
@@ -533,27 +534,25 @@ impl Session {
         lm: &NeuralLm,
     ) -> Vec<(f32, Vec<u32>)> {
         let h = &self.history;
-        let mut finals = self
-            .neural
-            .rescored_finals_preferring(conn, lm, &self.lattice, |n| is_preferred(h, n.entry));
         let w = self.neural.options().collocation_weight;
-        if let Some(ngram) = engine
-            .ngram
-            .as_ref()
-            .filter(|_| w != 0.0 && finals.len() > 1)
-        {
-            for (score, path) in &mut finals {
-                *score += w * crate::lm::collocation::bonus(
-                    ngram,
-                    &engine.lexicon,
-                    &engine.segmenter,
-                    &self.lattice,
-                    path,
-                );
-            }
-            finals.sort_by(|a, b| b.0.total_cmp(&a.0));
-        }
-        finals
+        let ngram = engine.ngram.as_ref().filter(|_| w != 0.0);
+        self.neural.rescored_finals_preferring(
+            conn,
+            lm,
+            &self.lattice,
+            |n| is_preferred(h, n.entry),
+            |path| {
+                ngram.map_or(0.0, |ngram| {
+                    w * crate::lm::collocation::bonus(
+                        ngram,
+                        &engine.lexicon,
+                        &engine.segmenter,
+                        &self.lattice,
+                        path,
+                    )
+                })
+            },
+        )
     }
 
     /// The best path of the neural/hybrid scorer (node indices), if it is in use.

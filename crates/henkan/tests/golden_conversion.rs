@@ -548,3 +548,20 @@ fn a_verb_follows_its_object_through_the_collocations() {
         }
     }
 }
+
+#[test]
+fn the_collocations_do_not_overturn_a_learned_spelling() {
+    let engine = shipped_engine();
+    let mut s = Session::new();
+    s.set_scoring(Scoring::Hybrid, NeuralOptions::default());
+    assert_eq!(
+        s.convert_reading(&engine, "しゃしんをとる").text(),
+        "写真を撮る"
+    );
+    // the user writes 取る for とる: the collocation with 写真 must not take it back
+    assert!(s.learn(&engine, "とる", "取る"));
+    assert_eq!(
+        s.convert_reading(&engine, "しゃしんをとる").text(),
+        "写真を取る"
+    );
+}

@@ -785,19 +785,21 @@ impl NeuralDecoder {
         lm: &NeuralLm,
         lattice: &Lattice,
     ) -> Vec<(f32, Vec<u32>)> {
-        self.rescored_finals_preferring(conn, lm, lattice, |_| false)
+        self.rescored_finals_preferring(conn, lm, lattice, |_| false, |_| 0.0)
     }
 
-    /// [`NeuralDecoder::rescored_finals`], where the rescoring cannot overturn a preferred
-    /// node (a learned spelling, a user word: `preferred(node)`): a path that has one gets
-    /// the spread of the rescoring terms over the final beam on top, so it keeps the lead its
-    /// forward score gave it.
+    /// [`NeuralDecoder::rescored_finals`] with one more rescoring term, `term(path)` (the
+    /// caller's, e.g. the hybrid's collocations), where the rescoring cannot overturn a
+    /// preferred node (a learned spelling, a user word: `preferred(node)`): a path that has
+    /// one gets the spread of the rescoring terms over the final beam on top, so it keeps the
+    /// lead its forward score gave it.
     pub fn rescored_finals_preferring(
         &self,
         conn: &Connection,
         lm: &NeuralLm,
         lattice: &Lattice,
         preferred: impl Fn(&crate::lattice::Node) -> bool,
+        term: impl Fn(&[u32]) -> f32,
     ) -> Vec<(f32, Vec<u32>)> {
         let beta = self.opts.backward_weight;
         let finals = self.final_hyps(conn, lm);
@@ -826,6 +828,11 @@ impl NeuralDecoder {
                     .filter_map(|&n| nodes.get(n as usize))
                     .map(|n| n.entry);
                 *extra += w * c.of_entries(entries);
+            }
+        }
+        if finals.len() > 1 {
+            for (_, extra, path) in &mut finals {
+                *extra += term(path);
             }
         }
         let (lo, hi) = finals

@@ -394,12 +394,11 @@ impl Followers<'_> {
     /// The words that may follow word `w` (the context `after` ends with it) in a phrase, best
     /// first, with log2 scores. `shown`: the list offers `w` alone too.
     ///
-    /// - Next words: a word the list offers alone leads to no phrase (the word already
-    ///   predicts the text; its phrases would take the places of other words: nwp_top3 on
-    ///   chat.dev's first 3,000 lines 0.2631 → 0.2762). A word it leaves out (`は`, `を`)
-    ///   leads to phrases whose second word is ranked as a next word after it: the n-gram's
-    ///   candidates re-ranked by the LSTM stepped over `w` (0.2569 with the n-gram's
-    ///   followers alone).
+    /// - Next words: a word the list leaves out (`は`, `を`) leads to phrases whose second
+    ///   word is ranked as a next word after it: the n-gram's candidates re-ranked by the
+    ///   LSTM stepped over `w` (nwp_top3 on chat.dev's first 3,000 lines 0.2569 with the
+    ///   n-gram's followers alone). A word the list offers alone takes the n-gram's followers
+    ///   ([`list_items`] keeps only its likeliest).
     /// - Completions: the n-gram's followers (trigram, then bigram × α).
     pub fn of(&mut self, w: &Prediction, after: Context, shown: bool) -> Vec<(u16, f32)> {
         let model = self.model;
