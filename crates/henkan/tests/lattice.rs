@@ -64,3 +64,41 @@ fn unknown_runs() {
         assert!(!l.ending_at(p).is_empty());
     }
 }
+
+#[test]
+fn a_kanji_numeral_with_its_counter_read_with_a_one_kana_digit_has_a_digit_twin() {
+    let mut w = LexiconWriter::new();
+    w.add("よにん", 7, 8, 4039, "四人");
+    w.add("よにん", 1, 1, 6698, "余人");
+    w.add("くじ", 1, 1, 5000, "籤");
+    let (i, p) = w.finish().unwrap();
+    let lex = Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap();
+    let sp = SpecialIds::default();
+    let mut l = Lattice::new();
+    l.sync(&lex, &sp, "よにんくじ");
+    let twins: Vec<_> = l
+        .nodes()
+        .iter()
+        .filter(|n| henkan::lattice::twin_of(n.entry).is_some())
+        .collect();
+    // 四人 has one, with its POS and cost; 余人 is no numeral, and くじ has no 九時 here
+    assert_eq!(twins.len(), 1, "{:?}", spans(&l, &lex));
+    let twin = twins[0];
+    let kanji = l
+        .nodes()
+        .iter()
+        .find(|n| Some(n.entry) == henkan::lattice::twin_of(twin.entry))
+        .unwrap();
+    assert_eq!(l.surface(&lex, kanji), "四人");
+    assert_eq!(l.surface(&lex, twin), "4人");
+    assert_eq!(
+        (twin.begin, twin.end, twin.left_id, twin.right_id, twin.cost),
+        (
+            kanji.begin,
+            kanji.end,
+            kanji.left_id,
+            kanji.right_id,
+            kanji.cost
+        )
+    );
+}

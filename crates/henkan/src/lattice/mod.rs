@@ -21,11 +21,26 @@ use fst::raw::{CompiledAddr, Output};
 pub const UNKNOWN_ENTRY: u32 = u32::MAX;
 /// `entry` value of a number node: the reading parsed as a number ([`number::parse`]),
 /// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]), as a decimal
-/// ([`number::decimal`]) or as a day of the month (`24日`, [`number::day`]).
+/// ([`number::decimal`]), as a day of the month (`24日`, [`number::day`]) or as a one-kana
+/// digit with its counter (`4人`, [`number::counted`]).
 pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
 /// `entry` values from here on are user words: `USER_ENTRY_BASE + i` is word `i` of the
 /// user dictionary ([`crate::user_dictionary`]).
 pub const USER_ENTRY_BASE: u32 = NUMBER_ENTRY - 1 - crate::user_dictionary::MAX_ENTRIES as u32;
+
+/// `entry` values from here on (below [`PHRASE_ENTRY_BASE`]) are digit twins:
+/// `DIGIT_TWIN_BASE + e` is the dictionary entry `e`, a kanji numeral and its counter read with a
+/// one-kana digit (`よにん` 四人), written with the digit (`4人`, [`number::counted`]). To the
+/// LM it is the word `e` is; it has no word bias, so the digit prior that lowers `四人` lets its
+/// twin win.
+pub const DIGIT_TWIN_BASE: u32 = 1 << 31;
+
+/// The dictionary entry a digit twin's `entry` stands for ([`DIGIT_TWIN_BASE`]).
+pub fn twin_of(entry: u32) -> Option<u32> {
+    (DIGIT_TWIN_BASE..PHRASE_ENTRY_BASE)
+        .contains(&entry)
+        .then(|| entry - DIGIT_TWIN_BASE)
+}
 
 /// `entry` values from here on (below [`USER_ENTRY_BASE`]) are learned phrases:
 /// `PHRASE_ENTRY_BASE + i` is phrase `i` of [`Lattice::set_phrases`].
@@ -308,13 +323,23 @@ impl Lattice {
         if let Some(t) = self.respell.get(&node.entry) {
             return self.digits.apply(t);
         }
+        if twin_of(node.entry).is_some() {
+            if let Some((v, counter)) = number::counted(reading) {
+                return self
+                    .digits
+                    .apply(&format!("{}{counter}", number::written(v)));
+            }
+        }
         if node.entry == NUMBER_ENTRY {
             return match number::parse(reading) {
                 Some(v) => self.digits.apply(&number::written(v)),
                 None => match (number::decimal(reading), number::day(reading)) {
                     (Some(d), _) => self.digits.apply(&d),
                     (None, Some(v)) => self.digits.apply(&format!("{}日", number::written(v))),
-                    (None, None) => reading.to_string(),
+                    (None, None) => match number::counted(reading) {
+                        Some((v, c)) => self.digits.apply(&format!("{}{c}", number::written(v))),
+                        None => reading.to_string(),
+                    },
                 },
             };
         }
@@ -466,7 +491,7 @@ impl Lattice {
         }
         std::mem::swap(&mut self.walks, &mut self.walks_next);
         self.add_unknown(special, n, c);
-        self.add_numbers(special, n + 1);
+        self.add_numbers(lexicon, special, n + 1);
         self.add_user_words(special, n + 1);
         self.end_start.push(self.nodes.len() as u32);
     }
@@ -509,8 +534,11 @@ impl Lattice {
         }
     }
 
-    /// Adds a node for every span ending at `end` that reads as a number or a decimal.
-    fn add_numbers(&mut self, special: &SpecialIds, end: usize) {
+    /// Adds a node for every span ending at `end` that reads as a number, a decimal or a day
+    /// ([`number::day`]), and the digit twin of a dictionary word that is a one-kana digit with
+    /// its counter ([`number::counted`]).
+    fn add_numbers(&mut self, lexicon: &Lexicon, special: &SpecialIds, end: usize) {
+        let first = self.end_start[end] as usize;
         for begin in end.saturating_sub(MAX_NUMBER_CHARS)..end.saturating_sub(1) {
             let span = &self.reading[self.offsets[begin]..self.offsets[end]];
             if number::parse(span).is_some()
@@ -525,8 +553,38 @@ impl Lattice {
                     cost: NUMBER_COST,
                     entry: NUMBER_ENTRY,
                 });
+            } else if let Some(twin) = self.counted_twin(lexicon, first, begin, span) {
+                self.nodes.push(twin);
             }
         }
+    }
+
+    /// The digit twin of the dictionary's kanji word for a one-kana digit and its counter
+    /// (`よにん` 四人 → 4人, [`DIGIT_TWIN_BASE`]): a node with the kanji word's POS and cost, so it
+    /// wins where the kanji word would (`よねんまえ` 4年前, but `よねんがない` 余念がない). The
+    /// dictionary words ending at `end` start at node `first`.
+    fn counted_twin(
+        &self,
+        lexicon: &Lexicon,
+        first: usize,
+        begin: usize,
+        span: &str,
+    ) -> Option<Node> {
+        let (v, counter) = number::counted(span)?;
+        let kanji = format!("{}{counter}", number::kanji_written(v));
+        let word = self.nodes[first..]
+            .iter()
+            .filter(|n| n.begin as usize == begin && n.entry < PHRASE_ENTRY_BASE - DIGIT_TWIN_BASE)
+            .filter(|n| {
+                lexicon
+                    .entry(n.entry)
+                    .is_some_and(|e| lexicon.surface_text(&e.surface, span) == kanji)
+            })
+            .min_by_key(|n| n.cost)?;
+        Some(Node {
+            entry: DIGIT_TWIN_BASE + word.entry,
+            ..*word
+        })
     }
 
     fn add_unknown(&mut self, special: &SpecialIds, n: usize, c: char) {

@@ -73,6 +73,46 @@ pub fn day(reading: &str) -> Option<u64> {
     parse(number)
 }
 
+/// Counters read after the one-kana digits `よ` (4) and `く` (9), with their spelling, and
+/// whether `く` takes them too: the gold-annotated KWDLC and WAC training text reads 4 as `よ`
+/// before 年, 人, 時, 時間, 年間, 年生 and 9 as `く` before 時 and 年 (`くがつ` is the
+/// dictionary's 9月). Longest reading first.
+const ONE_KANA_COUNTERS: &[(&str, &str, bool)] = &[
+    ("ねんかん", "年間", true),
+    ("ねんせい", "年生", false),
+    ("じかん", "時間", true),
+    ("にん", "人", false),
+    ("ねん", "年", true),
+    ("えん", "円", false),
+    ("じ", "時", true),
+];
+
+/// A one-kana digit and its counter (`よじ` → 4 and 時, `よにん` → 4 and 人, `くじ` → 9 and
+/// 時). [`parse`] leaves a one-word reading to the dictionary, which has `四人`, `九時` but no
+/// digit for `よ` and `く`; the lattice gives such a kanji word a digit twin (`4人`). `よ`, `く`
+/// alone are far more often the particle or a verb's ending (`書くよ`) than a number, so the
+/// digit comes only with its counter.
+///
+/// ```
+/// use henkan::lattice::number::counted;
+/// assert_eq!(counted("よにん"), Some((4, "人")));
+/// assert_eq!(counted("くじかん"), Some((9, "時間")));
+/// assert_eq!(counted("くにん"), None); // 9人 is きゅうにん
+/// assert_eq!(counted("よ"), None);
+/// assert_eq!(counted("さんにん"), None); // the dictionary's ３ and 人
+/// ```
+pub fn counted(reading: &str) -> Option<(u64, &'static str)> {
+    let (v, counter) = if let Some(rest) = reading.strip_prefix('よ') {
+        (4, rest)
+    } else {
+        (9, reading.strip_prefix('く')?)
+    };
+    ONE_KANA_COUNTERS
+        .iter()
+        .find(|(r, _, nine)| *r == counter && (v == 4 || *nine))
+        .map(|(_, spelled, _)| (v, *spelled))
+}
+
 /// The value of a reading that is one number word on its own: a digit (いち … きゅう, ぜろ,
 /// れい) or one of じゅう, ひゃく, せん, or `None`. Converted alone, such a word is offered in
 /// kanji first ([`lone_number_order`]).

@@ -12,7 +12,7 @@ use super::Session;
 use crate::decoder::neural::WordScore;
 use crate::decoder::Span;
 use crate::engine::Engine;
-use crate::lattice::{phrase_of, user_word_of, NUMBER_ENTRY, UNKNOWN_ENTRY};
+use crate::lattice::{phrase_of, twin_of, user_word_of, NUMBER_ENTRY, UNKNOWN_ENTRY};
 use serde::Serialize;
 
 /// Where a lattice node's word comes from.
@@ -21,7 +21,8 @@ use serde::Serialize;
 pub enum WordSource {
     /// An entry of the model's dictionary.
     Dictionary,
-    /// A number read in kana (`にじゅうさん` → `23`).
+    /// A number read in kana (`にじゅうさん` → `23`), or a one-kana digit with its counter
+    /// written with the digit (`よにん` → `4人`).
     Number,
     /// No dictionary word: the reading span as it is.
     Unknown,
@@ -36,7 +37,7 @@ impl WordSource {
     pub fn of(entry: u32) -> WordSource {
         if entry == UNKNOWN_ENTRY {
             WordSource::Unknown
-        } else if entry == NUMBER_ENTRY {
+        } else if entry == NUMBER_ENTRY || twin_of(entry).is_some() {
             WordSource::Number
         } else if user_word_of(entry).is_some() {
             WordSource::UserWord

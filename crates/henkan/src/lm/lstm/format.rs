@@ -494,7 +494,9 @@ impl LmVocab {
     }
 
     /// The LM id of the lexicon entry at byte offset `entry` and how the entry has it.
+    /// A digit twin ([`crate::lattice::DIGIT_TWIN_BASE`]) is the word of its kanji entry.
     pub fn lm_word(&self, entry: u32) -> (u32, WordMatch) {
+        let entry = crate::lattice::twin_of(entry).unwrap_or(entry);
         let Ok(i) = self.offsets.binary_search(&entry) else {
             return (self.unk_id, WordMatch::Own);
         };
