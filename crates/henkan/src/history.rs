@@ -585,9 +585,16 @@ fn phrase_node(
     let conn = &engine.connection;
     let mut path = Vec::new();
     for (r, t) in words {
+        // a digit twin (`よにん` written `4人`) is its kanji word's node (`四人`)
+        let spelled = match crate::lattice::number::counted(r) {
+            Some((v, c)) if crate::lattice::DigitWidth::Half.apply(t) == format!("{v}{c}") => {
+                format!("{}{c}", crate::lattice::number::kanji_written(v))
+            }
+            _ => t.to_string(),
+        };
         let word = lexicon
             .get(r)
-            .filter(|e| lexicon.surface_text(&e.surface, r) == *t)
+            .filter(|e| lexicon.surface_text(&e.surface, r) == spelled)
             .min_by_key(|e| e.cost)
             .map(|e| (e.left_id, e.right_id, e.cost));
         let word = match word {
@@ -676,10 +683,28 @@ fn resolve(engine: &Engine, reading: &str, text: &str) -> Option<(Vec<(u32, i32)
     // (offset, cost converted alone: word cost and the connections from the sentence start
     // and to its end, written as learned, kanji)
     let mut all = Vec::new();
+    // a kanji numeral read with a one-kana digit has a digit twin (`四人`, `4人`), its own
+    // lattice entry
+    let twin = crate::lattice::number::counted(reading).map(|(v, c)| {
+        let kanji = format!("{}{c}", crate::lattice::number::kanji_written(v));
+        (kanji, format!("{v}{c}"))
+    });
+    let digits = crate::lattice::DigitWidth::Half.apply(text);
     for e in lexicon.get(reading) {
         let t = lexicon.surface_text(&e.surface, reading);
         let alone = e.cost + conn.cost(0, e.left_id) + conn.cost(e.right_id, 0);
         all.push((e.offset, alone, t == text, has_kanji(&t), e.left_id));
+        match &twin {
+            Some((kanji, written))
+                if *kanji == t
+                    && e.offset
+                        < crate::lattice::PHRASE_ENTRY_BASE - crate::lattice::DIGIT_TWIN_BASE =>
+            {
+                let entry = crate::lattice::DIGIT_TWIN_BASE + e.offset;
+                all.push((entry, alone, *written == digits, true, e.left_id));
+            }
+            _ => {}
+        }
     }
     if !all.iter().any(|a| a.2) {
         return None;

@@ -102,6 +102,32 @@ fn a_chosen_word_comes_first_next_time_in_every_engine() {
     }
 }
 
+/// A digit twin (`4人` for `よにん`, beside the dictionary's `四人`) is learned as a spelling
+/// variant, chosen twice in a row, in the engines that show the kanji word first, and the kanji
+/// word so in the hybrid, which shows the twin first.
+#[test]
+fn a_chosen_digit_twin_or_its_kanji_word_comes_first_next_time() {
+    let engine = common::shipped_engine();
+    for scoring in ENGINES {
+        let mut ime = ime(&engine, scoring);
+        let before = convert(&mut ime, &engine, "yonin");
+        ime.cancel();
+        let chosen = if before == "4人" { "四人" } else { "4人" };
+        for _ in 0..2 {
+            choose(&mut ime, &engine, "yonin", chosen);
+            press(&mut ime, &engine, "Enter");
+        }
+        assert_eq!(convert(&mut ime, &engine, "yonin"), chosen, "{scoring:?}");
+        ime.cancel();
+        // a variant acts only where its reading is the whole input
+        assert_eq!(
+            convert(&mut ime, &engine, "yonindeiku"),
+            format!("{before}で行く"),
+            "{scoring:?}"
+        );
+    }
+}
+
 /// A corrected one-kanji suffix (`強` for `橋` in `2強`) is learned with the word it follows, as
 /// one phrase: alone its reading is mostly another word (`きょう`: 今日), and a one-character
 /// word acts only where it is the whole input. The phrase comes first in the next sentence,
