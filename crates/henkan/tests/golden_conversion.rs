@@ -42,19 +42,27 @@ fn run_line(session: &mut Session, engine: &henkan::Engine, input: &str) -> henk
 #[test]
 fn golden_conversions() {
     let engine = shipped_engine();
-    let mut session = Session::new();
     let table = include_str!("../../../tests/golden/conversions.tsv");
     let mut failures = Vec::new();
     let mut n = 0;
-    for line in table
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    for (scoring, line) in [Scoring::Classic, Scoring::Hybrid]
+        .into_iter()
+        .flat_map(|s| {
+            table
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.is_empty())
+                .map(move |l| (s, l))
+        })
     {
+        let mut session = session_for(scoring);
         let (input, expected) = line.split_once('\t').unwrap();
         let conv = run_line(&mut session, &engine, input);
         n += 1;
         if conv.text() != expected {
-            failures.push(format!("{input}: want {expected}, got {}", conv.text()));
+            failures.push(format!(
+                "{scoring:?} {input}: want {expected}, got {}",
+                conv.text()
+            ));
         }
         assert!(
             conv.nbest.len() >= 10,
