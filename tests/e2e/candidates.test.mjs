@@ -70,3 +70,16 @@ test('たか: 髙 is marked environment-dependent in the engine output', async (
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('よにん: the digit form 4人 first and the kanji word 四人 beside it', async () => {
+  const { page, errors } = await openDemo();
+  const rows = await openCandidates(page, 'yonin');
+  const texts = rows.map((r) => r.text);
+  // the dictionary has 四人 but no digit for よ: the lattice's digit twin, which the default
+  // engine's digit prior puts first (without it: 余人 first in a sentence)
+  assert.equal(texts[0], '4人', texts.join(' / '));
+  assert.ok(texts.includes('四人'), texts.join(' / '));
+  await page.screenshot({ path: 'tests/e2e/output/candidates-digit-twin.png', clip: { x: 0, y: 0, width: 700, height: 420 } });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
