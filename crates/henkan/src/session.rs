@@ -500,7 +500,7 @@ impl Session {
                 .neural_best(engine)
                 .or_else(|| self.best_path(engine).map(|p| p.nodes))
             {
-                words = NeuralDecoder::words(&self.lattice, lm, &path);
+                words = self.neural.words(&self.lattice, lm, &path);
             }
         }
         self.set_context_words(engine, &words);

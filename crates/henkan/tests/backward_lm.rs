@@ -8,7 +8,7 @@
 #[path = "../../../tests/common/mod.rs"]
 mod common;
 
-use henkan::decoder::neural::{NeuralDecoder, NeuralOptions, Scoring};
+use henkan::decoder::neural::{NeuralOptions, Scoring};
 use henkan::lm::lstm::format::read_backward;
 use henkan::lm::lstm::{log_sum_exp, LstmModel, StepScratch};
 use henkan::model::{Container, SectionBytes, SectionKind};
@@ -109,11 +109,7 @@ fn rescoring_adds_the_backward_minus_forward_log_probability() {
         let finals = dec.finals(&e.connection, lm);
         assert!(finals.len() > 1, "{r}");
         let mut support: Vec<u32> = (0..400u32.min(fwd.vocab as u32)).collect();
-        support.extend(
-            lat.nodes()
-                .iter()
-                .map(|n| NeuralDecoder::word_of(lm, n.entry)),
-        );
+        support.extend(lat.nodes().iter().map(|n| dec.scored_word(lm, n.entry)));
         support.extend([fwd.bos_id, fwd.unk_id]);
         support.sort_unstable();
         support.dedup();
@@ -121,7 +117,7 @@ fn rescoring_adds_the_backward_minus_forward_log_probability() {
         let mut want: Vec<(f32, Vec<u32>)> = finals
             .iter()
             .map(|(score, path)| {
-                let ids = NeuralDecoder::words(lat, lm, path);
+                let ids = dec.words(lat, lm, path);
                 let rev: Vec<u32> = ids.iter().rev().copied().collect();
                 let f = log_prob(fwd, &ids, fwd.bos_id, &support);
                 let b = log_prob(bwd, &rev, fwd.bos_id, &support);

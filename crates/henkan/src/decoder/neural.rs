@@ -278,16 +278,35 @@ impl NeuralDecoder {
         self.reset();
     }
 
-    /// The LM word of a lattice node.
+    /// The LM word of a lattice node (a digit twin is its kanji word's).
     pub fn word_of(lm: &NeuralLm, entry: u32) -> u32 {
-        Self::lm_word_of(lm, entry).0
+        Self::lm_word_of(lm, entry, false).0
     }
 
-    /// The LM word of a lattice node and how the node has it.
-    fn lm_word_of(lm: &NeuralLm, entry: u32) -> (u32, WordMatch) {
+    /// The LM word of a lattice node, as this decoder scores it.
+    pub fn scored_word(&self, lm: &NeuralLm, entry: u32) -> u32 {
+        Self::lm_word_of(lm, entry, self.twins_as_numbers()).0
+    }
+
+    /// Whether a digit twin ([`crate::lattice::DIGIT_TWIN_BASE`], `4人` for `よにん`) is the LM's
+    /// number word, like any number node, rather than its kanji word (`四人`): so in the hybrid,
+    /// where the twin's dictionary cost and POS keep it before counters (`ごぜんくじ` → `午前9時`,
+    /// which the kanji word, rare in modern text, loses to `くじ`). The LM alone cannot tell a
+    /// number before a counter from a word (`くじびき` would be `9時匹`), so the neural engine
+    /// scores the twin as its kanji word. Measured 2026-11-27 (hybrid, number word − kanji word):
+    /// kwdlc, wac and chat unchanged sentence for sentence.
+    fn twins_as_numbers(&self) -> bool {
+        self.opts.lambda != 0.0
+    }
+
+    /// The LM word of a lattice node and how the node has it; `twins_as_numbers`:
+    /// [`NeuralDecoder::twins_as_numbers`].
+    fn lm_word_of(lm: &NeuralLm, entry: u32, twins_as_numbers: bool) -> (u32, WordMatch) {
         if entry == UNKNOWN_ENTRY {
             (lm.vocab.unk_id, WordMatch::Own)
-        } else if entry == NUMBER_ENTRY {
+        } else if entry == NUMBER_ENTRY
+            || twins_as_numbers && crate::lattice::twin_of(entry).is_some()
+        {
             (lm.vocab.number_id, WordMatch::Own)
         } else {
             lm.vocab.lm_word(entry)
@@ -600,7 +619,7 @@ impl NeuralDecoder {
         // 1. grow V by D_t
         let old = self.v_ids.len();
         for i in lattice.ending_at(t) {
-            let w = Self::word_of(lm, nodes[i].entry);
+            let w = self.scored_word(lm, nodes[i].entry);
             self.add_to_v(lm, w);
         }
         let new = self.v_ids.len();
@@ -640,13 +659,14 @@ impl NeuralDecoder {
         // 3. extend
         self.cand.clear();
         let scale = self.opts.cost_scale;
+        let twins_as_numbers = self.twins_as_numbers();
         for i in lattice.ending_at(t) {
             let n = nodes[i];
             let b = n.begin as usize;
             if b + 1 >= self.pos_start.len() {
                 continue;
             }
-            let (w, matched) = Self::lm_word_of(lm, n.entry);
+            let (w, matched) = Self::lm_word_of(lm, n.entry, twins_as_numbers);
             let s = self.slot[w as usize] as usize;
             let is_unk = w == m.unk_id;
             let mut bias = if self.opts.bias_weight != 0.0 {
@@ -1137,10 +1157,10 @@ impl NeuralDecoder {
         ends.into_iter().map(|e| sum[e] + end[e]).collect()
     }
 
-    /// The LM words of a path (node indices).
-    pub fn words(lattice: &Lattice, lm: &NeuralLm, path: &[u32]) -> Vec<u32> {
+    /// The LM words of a path (node indices), as this decoder scores them.
+    pub fn words(&self, lattice: &Lattice, lm: &NeuralLm, path: &[u32]) -> Vec<u32> {
         path.iter()
-            .map(|&i| Self::word_of(lm, lattice.nodes()[i as usize].entry))
+            .map(|&i| self.scored_word(lm, lattice.nodes()[i as usize].entry))
             .collect()
     }
 

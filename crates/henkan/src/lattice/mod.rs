@@ -21,8 +21,7 @@ use fst::raw::{CompiledAddr, Output};
 pub const UNKNOWN_ENTRY: u32 = u32::MAX;
 /// `entry` value of a number node: the reading parsed as a number ([`number::parse`]),
 /// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]), as a decimal
-/// ([`number::decimal`]), as a day of the month (`24日`, [`number::day`]) or as a one-kana
-/// digit with its counter (`4人`, [`number::counted`]).
+/// ([`number::decimal`]) or as a day of the month (`24日`, [`number::day`]).
 pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
 /// `entry` values from here on are user words: `USER_ENTRY_BASE + i` is word `i` of the
 /// user dictionary ([`crate::user_dictionary`]).
@@ -30,9 +29,10 @@ pub const USER_ENTRY_BASE: u32 = NUMBER_ENTRY - 1 - crate::user_dictionary::MAX_
 
 /// `entry` values from here on (below [`PHRASE_ENTRY_BASE`]) are digit twins:
 /// `DIGIT_TWIN_BASE + e` is the dictionary entry `e`, a kanji numeral and its counter read with a
-/// one-kana digit (`よにん` 四人), written with the digit (`4人`, [`number::counted`]). To the
-/// LM it is the word `e` is; it has no word bias, so the digit prior that lowers `四人` lets its
-/// twin win.
+/// one-kana digit (`よにん` 四人), written with the digit (`4人`, [`number::counted`]). It has
+/// `e`'s POS and cost and no word bias, so the digit prior that lowers `四人` lets its twin win;
+/// the hybrid scores it as the LM's number word, the neural engine as `e`'s word
+/// (`NeuralDecoder::scored_word`).
 pub const DIGIT_TWIN_BASE: u32 = 1 << 31;
 
 /// The dictionary entry a digit twin's `entry` stands for ([`DIGIT_TWIN_BASE`]).
