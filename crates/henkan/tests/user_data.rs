@@ -128,6 +128,21 @@ fn a_chosen_digit_twin_or_its_kanji_word_comes_first_next_time() {
     }
 }
 
+/// A phrase with a digit twin in it (`4人で`) becomes one lattice word like any learned phrase:
+/// the twin's word is its kanji word's (`四人`).
+#[test]
+fn a_phrase_with_a_digit_twin_becomes_one_lattice_word() {
+    let engine = common::shipped_engine();
+    let mut h = History::default();
+    assert!(h.learn_phrase(
+        &engine,
+        "よにんで",
+        "4人で",
+        &[("よにん", "4人"), ("で", "で")]
+    ));
+    assert_eq!(h.phrases().len(), 1);
+}
+
 /// A corrected one-kanji suffix (`強` for `橋` in `2強`) is learned with the word it follows, as
 /// one phrase: alone its reading is mostly another word (`きょう`: 今日), and a one-character
 /// word acts only where it is the whole input. The phrase comes first in the next sentence,

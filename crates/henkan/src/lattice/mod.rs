@@ -336,10 +336,7 @@ impl Lattice {
                 None => match (number::decimal(reading), number::day(reading)) {
                     (Some(d), _) => self.digits.apply(&d),
                     (None, Some(v)) => self.digits.apply(&format!("{}日", number::written(v))),
-                    (None, None) => match number::counted(reading) {
-                        Some((v, c)) => self.digits.apply(&format!("{}{c}", number::written(v))),
-                        None => reading.to_string(),
-                    },
+                    (None, None) => reading.to_string(),
                 },
             };
         }
