@@ -586,10 +586,8 @@ fn phrase_node(
     let mut path = Vec::new();
     for (r, t) in words {
         // a digit twin (`よにん` written `4人`) is its kanji word's node (`四人`)
-        let spelled = match crate::lattice::number::counted(r) {
-            Some((v, c)) if crate::lattice::DigitWidth::Half.apply(t) == format!("{v}{c}") => {
-                format!("{}{c}", crate::lattice::number::kanji_written(v))
-            }
+        let spelled = match crate::lattice::number::counted_spellings(r) {
+            Some((kanji, digits)) if crate::lattice::DigitWidth::Half.apply(t) == digits => kanji,
             _ => t.to_string(),
         };
         let word = lexicon
@@ -685,25 +683,22 @@ fn resolve(engine: &Engine, reading: &str, text: &str) -> Option<(Vec<(u32, i32)
     let mut all = Vec::new();
     // a kanji numeral read with a one-kana digit has a digit twin (`四人`, `4人`), its own
     // lattice entry
-    let twin = crate::lattice::number::counted(reading).map(|(v, c)| {
-        let kanji = format!("{}{c}", crate::lattice::number::kanji_written(v));
-        (kanji, format!("{v}{c}"))
-    });
+    let twin = crate::lattice::number::counted_spellings(reading);
     let digits = crate::lattice::DigitWidth::Half.apply(text);
     for e in lexicon.get(reading) {
         let t = lexicon.surface_text(&e.surface, reading);
         let alone = e.cost + conn.cost(0, e.left_id) + conn.cost(e.right_id, 0);
         all.push((e.offset, alone, t == text, has_kanji(&t), e.left_id));
-        match &twin {
-            Some((kanji, written))
-                if *kanji == t
-                    && e.offset
-                        < crate::lattice::PHRASE_ENTRY_BASE - crate::lattice::DIGIT_TWIN_BASE =>
-            {
-                let entry = crate::lattice::DIGIT_TWIN_BASE + e.offset;
-                all.push((entry, alone, *written == digits, true, e.left_id));
+        if let Some((_, written)) = twin.as_ref().filter(|(kanji, _)| *kanji == t) {
+            if let Some(entry) = crate::lattice::twin_entry(e.offset) {
+                all.push((
+                    entry,
+                    alone,
+                    *written == digits,
+                    has_kanji(written),
+                    e.left_id,
+                ));
             }
-            _ => {}
         }
     }
     if !all.iter().any(|a| a.2) {

@@ -45,35 +45,33 @@ fn golden_conversions() {
     let table = include_str!("../../../tests/golden/conversions.tsv");
     let mut failures = Vec::new();
     let mut n = 0;
-    for (scoring, line) in [Scoring::Classic, Scoring::Hybrid]
-        .into_iter()
-        .flat_map(|s| {
-            table
-                .lines()
-                .filter(|l| !l.starts_with('#') && !l.is_empty())
-                .map(move |l| (s, l))
-        })
-    {
+    let lines: Vec<&str> = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
         let mut session = session_for(scoring);
-        let (input, expected) = line.split_once('\t').unwrap();
-        let conv = run_line(&mut session, &engine, input);
-        n += 1;
-        if conv.text() != expected {
-            failures.push(format!(
-                "{scoring:?} {input}: want {expected}, got {}",
-                conv.text()
-            ));
+        for line in &lines {
+            let (input, expected) = line.split_once('\t').unwrap();
+            let conv = run_line(&mut session, &engine, input);
+            n += 1;
+            if conv.text() != expected {
+                failures.push(format!(
+                    "{scoring:?} {input}: want {expected}, got {}",
+                    conv.text()
+                ));
+            }
+            assert!(
+                conv.nbest.len() >= 10,
+                "{input}: only {} n-best",
+                conv.nbest.len()
+            );
+            assert_eq!(conv.nbest[0], conv.text());
+            let mut distinct = conv.nbest.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), conv.nbest.len(), "n-best are distinct");
         }
-        assert!(
-            conv.nbest.len() >= 10,
-            "{input}: only {} n-best",
-            conv.nbest.len()
-        );
-        assert_eq!(conv.nbest[0], conv.text());
-        let mut distinct = conv.nbest.clone();
-        distinct.sort();
-        distinct.dedup();
-        assert_eq!(distinct.len(), conv.nbest.len(), "n-best are distinct");
     }
     assert!(n >= 10);
     assert!(failures.is_empty(), "{}", failures.join("\n"));

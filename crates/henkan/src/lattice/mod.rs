@@ -42,6 +42,11 @@ pub fn twin_of(entry: u32) -> Option<u32> {
         .then(|| entry - DIGIT_TWIN_BASE)
 }
 
+/// The `entry` of the digit twin of dictionary entry `entry` (`None` past the twins' range).
+pub fn twin_entry(entry: u32) -> Option<u32> {
+    (entry < PHRASE_ENTRY_BASE - DIGIT_TWIN_BASE).then(|| DIGIT_TWIN_BASE + entry)
+}
+
 /// `entry` values from here on (below [`USER_ENTRY_BASE`]) are learned phrases:
 /// `PHRASE_ENTRY_BASE + i` is phrase `i` of [`Lattice::set_phrases`].
 pub const PHRASE_ENTRY_BASE: u32 = USER_ENTRY_BASE - 256;
@@ -324,10 +329,8 @@ impl Lattice {
             return self.digits.apply(t);
         }
         if twin_of(node.entry).is_some() {
-            if let Some((v, counter)) = number::counted(reading) {
-                return self
-                    .digits
-                    .apply(&format!("{}{counter}", number::written(v)));
+            if let Some((_, digits)) = number::counted_spellings(reading) {
+                return self.digits.apply(&digits);
             }
         }
         if node.entry == NUMBER_ENTRY {
@@ -567,11 +570,10 @@ impl Lattice {
         begin: usize,
         span: &str,
     ) -> Option<Node> {
-        let (v, counter) = number::counted(span)?;
-        let kanji = format!("{}{counter}", number::kanji_written(v));
+        let (kanji, _) = number::counted_spellings(span)?;
         let word = self.nodes[first..]
             .iter()
-            .filter(|n| n.begin as usize == begin && n.entry < PHRASE_ENTRY_BASE - DIGIT_TWIN_BASE)
+            .filter(|n| n.begin as usize == begin && twin_entry(n.entry).is_some())
             .filter(|n| {
                 lexicon
                     .entry(n.entry)
@@ -579,7 +581,7 @@ impl Lattice {
             })
             .min_by_key(|n| n.cost)?;
         Some(Node {
-            entry: DIGIT_TWIN_BASE + word.entry,
+            entry: twin_entry(word.entry)?,
             ..*word
         })
     }

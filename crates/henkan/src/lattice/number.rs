@@ -113,6 +113,21 @@ pub fn counted(reading: &str) -> Option<(u64, &'static str)> {
         .map(|(_, spelled, _)| (v, *spelled))
 }
 
+/// The two spellings of a one-kana digit with its counter ([`counted`]): the dictionary's kanji
+/// word and its digit twin, with ASCII digits (`よにん` → `四人`, `4人`).
+///
+/// ```
+/// use henkan::lattice::number::counted_spellings;
+/// assert_eq!(counted_spellings("くじ"), Some(("九時".into(), "9時".into())));
+/// ```
+pub fn counted_spellings(reading: &str) -> Option<(String, String)> {
+    let (v, counter) = counted(reading)?;
+    Some((
+        format!("{}{counter}", kanji_written(v)),
+        format!("{}{counter}", written(v)),
+    ))
+}
+
 /// The value of a reading that is one number word on its own: a digit (いち … きゅう, ぜろ,
 /// れい) or one of じゅう, ひゃく, せん, or `None`. Converted alone, such a word is offered in
 /// kanji first ([`lone_number_order`]).
