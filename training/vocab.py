@@ -22,6 +22,8 @@ that fraction of the corpus' blocks, drawn at random; all blocks shuffled, seed 
 of vocab.tsv and dev_*.bin from the vocabulary's directory, so --out can be train_lstm.py's --vocab-from.
   python3 training/vocab.py --vocab-tsv build/lm/vocab.tsv --out build/lm-ft/data \
       --weights kwdlc=10,wac=10,chat=2,docs=2,jglue=3,aozora=0.5
+With --save-encoded PATH.npz instead of --out, the corpora named in --weights are written encoded once each
+(uint16), for training/mix_stream.py to mix where the text is not (an accelerator, docs/training.md).
 Only build/corpus/train/*.txt are read (never the dev files).
 """
 import argparse
@@ -68,6 +70,9 @@ def main():
     ap.add_argument("--weights", default=None, help="fine-tuning stream: name=weight,... (needs --vocab-tsv)")
     ap.add_argument("--vocab-tsv", default=None, help="existing vocab.tsv to encode with (with --weights)")
     ap.add_argument("--seed", type=int, default=1, help="block shuffle seed (with --weights)")
+    ap.add_argument("--save-encoded", default=None, metavar="PATH.npz",
+                    help="with --weights and --vocab-tsv: write the corpora named in --weights encoded once "
+                         "each (uint16) instead of a stream; training/mix_stream.py mixes them")
     args = ap.parse_args()
     if args.weights or args.vocab_tsv:
         if not (args.weights and args.vocab_tsv):
@@ -159,58 +164,110 @@ def main():
     print(f"done in {time.time() - t0:.0f}s", file=sys.stderr)
 
 
-def finetune_stream(args):
-    """A new train.bin over an existing vocabulary, with per-corpus repeat weights."""
-    import shutil
-    t0 = time.time()
+def parse_weights(spec):
+    """`name=weight,...` -> {name: weight}, corpora of MODERN + OLD only."""
     weights = {}
-    for part in args.weights.split(","):
+    for part in spec.split(","):
         name, w = part.split("=")
         if name not in MODERN + OLD:
             sys.exit(f"unknown corpus {name} (known: {', '.join(MODERN + OLD)})")
         weights[name] = float(w)
+    return weights
+
+
+def encode_corpora(corpus, names, vocab_tsv):
+    """Each training corpus of `names` encoded with an existing vocabulary: {name: (ids, starts)}, ids int32
+    with `<s>` before every sentence, starts the offsets of the sentences plus the end; and (unk_id, bos_id)."""
     ids = {}
-    with open(args.vocab_tsv, encoding="utf-8") as f:
+    with open(vocab_tsv, encoding="utf-8") as f:
         for line in f:
             i, k, _ = line.rstrip("\n").split("\t")
             ids[k] = int(i)
     unk_id, bos_id = ids[UNK], ids[BOS]
-    os.makedirs(args.out, exist_ok=True)
-    rng = random.Random(args.seed)
-    blocks, enc, report = [], {}, []
-    for name, w in weights.items():
-        sents = read_sents(os.path.join(args.corpus, "train", name + ".txt"))
+    enc = {}
+    for name in names:
         flat = []
-        for s in sents:
+        for s in read_sents(os.path.join(corpus, "train", name + ".txt")):
             flat.append(bos_id)
             flat.extend(ids.get(t, unk_id) for t in s)
         flat = np.array(flat, dtype=np.int32)
-        starts = np.append(np.flatnonzero(flat == bos_id), len(flat))
-        enc[name] = (flat, starts)
-        nb = list(range(0, len(sents), args.block))
+        enc[name] = (flat, np.append(np.flatnonzero(flat == bos_id), len(flat)))
+    return enc, (unk_id, bos_id)
+
+
+def save_encoded(path, enc, special):
+    """The encoded corpora as one .npz (uint16 ids: the vocabulary has fewer than 65,536 words)."""
+    arrays = {"special": np.array(special, dtype=np.int32)}
+    for name, (flat, _) in enc.items():
+        if flat.max(initial=0) >= 1 << 16:
+            sys.exit("ids do not fit uint16")
+        arrays[name] = flat.astype(np.uint16)
+    np.savez(path, **arrays)
+
+
+def load_encoded(path, names):
+    """What save_encoded wrote: {name: (ids, starts)} for `names`, and (unk_id, bos_id)."""
+    z = np.load(path)
+    unk_id, bos_id = (int(v) for v in z["special"])
+    enc = {}
+    for name in names:
+        flat = z[name].astype(np.int32)
+        enc[name] = (flat, np.append(np.flatnonzero(flat == bos_id), len(flat)))
+    return enc, (unk_id, bos_id)
+
+
+def mix_stream(enc, weights, block, seed, out):
+    """Writes out/train.bin: corpus `name` repeated `weight` times (a fractional part takes that fraction of
+    its blocks of `block` sentences, drawn at random), all blocks shuffled (seed). Returns (tokens, report)."""
+    rng = random.Random(seed)
+    blocks, report = [], []
+    for name, w in weights.items():
+        flat, starts = enc[name]
+        nb = list(range(0, len(starts) - 1, block))
         reps = int(w)
         chosen = nb * reps
         frac = w - reps
         if frac > 0:
             chosen += sorted(rng.sample(nb, round(frac * len(nb))))
         blocks += [(name, i) for i in chosen]
-        report.append(f"{name}: {len(sents)} sentences, {len(flat)} ids, weight {w:g} -> {len(chosen)} blocks")
-        print(f"{report[-1]} ({time.time() - t0:.0f}s)", file=sys.stderr)
+        report.append(f"{name}: {len(starts) - 1} sentences, {len(flat)} ids, weight {w:g} -> {len(chosen)} blocks")
     rng.shuffle(blocks)
-    train = write_stream(enc, blocks, args.block, args.out)
+    train = write_stream(enc, blocks, block, out)
+    report.append(f"train stream: {len(train)} tokens (incl. <s>) in {len(blocks)} blocks of {block} sentences, "
+                  f"seed {seed}")
+    return train, report
+
+
+def finetune_stream(args):
+    """A new train.bin over an existing vocabulary, with per-corpus repeat weights; or, with --save-encoded,
+    the corpora encoded once each for mix_stream.py (the accelerator bundle, docs/training.md)."""
+    import shutil
+    t0 = time.time()
+    weights = parse_weights(args.weights)
+    enc, (unk_id, bos_id) = encode_corpora(args.corpus, list(weights), args.vocab_tsv)
+    print(f"encoded {', '.join(weights)} ({time.time() - t0:.0f}s)", file=sys.stderr)
+    if args.save_encoded:
+        save_encoded(args.save_encoded, enc, (unk_id, bos_id))
+        return
+    os.makedirs(args.out, exist_ok=True)
+    train, report = mix_stream(enc, weights, args.block, args.seed, args.out)
     src_dir = os.path.dirname(os.path.abspath(args.vocab_tsv))
     if os.path.abspath(args.out) != src_dir:
         for fn in ["vocab.tsv"] + [f"dev_{d}.bin" for d in ["chat", "kwdlc", "wac"]]:
             if os.path.exists(os.path.join(src_dir, fn)):
                 shutil.copyfile(os.path.join(src_dir, fn), os.path.join(args.out, fn))
-    report.append(f"train stream: {len(train)} tokens (incl. <s>) in {len(blocks)} blocks of {args.block} "
-                  f"sentences, weights {args.weights}, seed {args.seed}")
+    report[-1] += f", weights {args.weights}"
     with open(os.path.join(args.out, "meta.json"), "w") as f:
-        json.dump({"vocab_size": len(ids), "unk_id": unk_id, "bos_id": bos_id, "train_tokens": int(len(train)),
-                   "weights": weights, "vocab_from": args.vocab_tsv}, f)
+        json.dump({"vocab_size": vocab_size(args.vocab_tsv), "unk_id": unk_id, "bos_id": bos_id,
+                   "train_tokens": int(len(train)), "weights": weights, "vocab_from": args.vocab_tsv}, f)
     with open(os.path.join(args.out, "stream_report.txt"), "w") as f:
         f.write("\n".join(report) + "\n")
     print("\n".join(report) + f"\ndone in {time.time() - t0:.0f}s", file=sys.stderr)
+
+
+def vocab_size(vocab_tsv):
+    with open(vocab_tsv, encoding="utf-8") as f:
+        return sum(1 for _ in f)
 
 
 if __name__ == "__main__":

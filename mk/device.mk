@@ -1,0 +1,60 @@
+# LMs trained on an accelerator in one call (docs/training.md, "On an accelerator"): what travels, what runs
+# there, and what comes back made into models and measured here.
+#
+#   make device-bundle                     # build/device/: the corpora encoded once each, the dev streams,
+#                                          # the shipped LM decoded, the runs file (≈ 20 MB, xz)
+#   (device tool) run  command: OUT=$OUT bash training/device_run.sh build/device   carry: ["build/device"]
+#   make device-import FROM=<files_at>     # each LM that came back into build/device/models/NAME.henkan
+#   make device-eval                       # each of them against the shipped model, hybrid, three dev sets
+DEVICE_DIR := build/device
+DEVICE_CORPORA := kwdlc=1,wac=1,chat=1,docs=1,jglue=1,aozora=1
+DEVICE_SETS := kwdlc:--digits@full:$(SHARED)/data/dev/kwdlc.test.tsv wac:--digits@half:$(SHARED)/data/dev/wac.dev.tsv \
+  chat::build/corpus/dev/chat.tsv
+# More `eval conversion` flags for device-eval (`--limit 100` for a quick look).
+DEVICE_EVAL_FLAGS ?=
+
+.PHONY: device-bundle device-import device-eval
+
+device-bundle: $(DEVICE_DIR)/runs.txt
+
+$(DEVICE_DIR)/runs.txt: build/lm/vocab.tsv $(SHIPPED) training/vocab.py training/device_runs.txt | $(HENKAN)
+	$(PIP_DEPS)
+	rm -rf $(DEVICE_DIR) && mkdir -p $(DEVICE_DIR)/dev $(DEVICE_DIR)/init
+	python3 training/vocab.py --corpus build/corpus --vocab-tsv build/lm/vocab.tsv --weights $(DEVICE_CORPORA) \
+	  --save-encoded $(DEVICE_DIR)/corpora.npz
+	xz -T2 -6 $(DEVICE_DIR)/corpora.npz
+	cp build/lm/vocab.tsv build/lm/dev_chat.bin build/lm/dev_kwdlc.bin build/lm/dev_wac.bin $(DEVICE_DIR)/dev/
+	$(HENKAN) --model $(SHIPPED) model export-lstm --out $(DEVICE_DIR)/init
+	xz -T2 -6 $(DEVICE_DIR)/init/lstm.safetensors
+	cp training/device_runs.txt $@
+	du -sh $(DEVICE_DIR)
+
+# FROM: the folder the device tool put the files of $OUT in (out.tar.partNN, log.txt).
+device-import: $(DEVICE_DIR)/runs.txt | $(HENKAN)
+	@test -n "$(FROM)" || { echo "FROM=<folder with out.tar.part*> is required"; exit 1; }
+	$(PIP_DEPS) safetensors==0.8.0
+	rm -rf $(DEVICE_DIR)/lms $(DEVICE_DIR)/models && mkdir -p $(DEVICE_DIR)/models
+	xz -dc $(DEVICE_DIR)/init/lstm.safetensors.xz > $(DEVICE_DIR)/init/lstm.safetensors
+	python3 training/device_pack.py unpack --init $(DEVICE_DIR)/init/lstm.safetensors \
+	  --vocab $(DEVICE_DIR)/dev/vocab.tsv --parts $(FROM) --out $(DEVICE_DIR)/lms
+	rm -f $(DEVICE_DIR)/init/lstm.safetensors
+	set -e; for d in $(DEVICE_DIR)/lms/*/; do n=$$(basename $$d); m=$(DEVICE_DIR)/models/$$n.henkan; \
+	  case "$$n:$$(cat $$d/embedding.txt)" in \
+	  back*) $(HENKAN) model attach backward --in $(SHIPPED) --lstm $$d --bits $(BACK_BITS) \
+	      --bias-bits $(BACK_BIAS_BITS) --compress 19 --out $$m ;; \
+	  *:kept) $(HENKAN) model attach lstm --in $(SHIPPED) --lstm $$d --lstm-bits $(LM_BITS) --keep-embedding \
+	      --compress 19 --out $$m ;; \
+	  *) $(HENKAN) model attach lstm --in $(SHIPPED) --lstm $$d --lstm-bits $(LM_BITS) --compress 19 --out $$m; \
+	     $(MAKE) --no-print-directory digit-bias MODEL=$$m ;; \
+	  esac; ls -l $$m; done
+
+# Hybrid exact top-1 of every imported model against the shipped one, sentence by sentence (the back-* models
+# with the LM alone, the engine that reads the backward LM).
+device-eval: build/corpus/dev/chat.tsv | $(HENKAN)
+	@set -e; for m in $(DEVICE_DIR)/models/*.henkan; do n=$$(basename $$m .henkan); \
+	  case $$n in back*) e=neural ;; *) e=hybrid ;; esac; \
+	  for s in $(DEVICE_SETS); do set=$${s%%:*}; rest=$${s#*:}; flags=$${rest%%:*}; input=$${rest#*:}; \
+	    printf '%s %s %s: ' $$n $$e $$set; \
+	    $(HENKAN) --model $$m eval conversion --engine $$e $${flags/@/ } --versus-model $(SHIPPED) \
+	      --input $$input $(DEVICE_EVAL_FLAGS) | grep -E '^(versus|[0-9]+ sentences)' | tr '\n' ' '; echo; \
+	  done; done

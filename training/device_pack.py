@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Packs an exported LM (training/export.py's lstm.safetensors) small enough to come back from an accelerator,
+and unpacks it here (docs/training.md, "On an accelerator").
+
+  pack:   an embedding equal to the starting LM's (`--freeze-embedding`) is left out and restored from that LM
+          on unpacking, bit for bit, so `henkan model attach lstm --keep-embedding` accepts the LM; a trained
+          embedding travels as float16 (the model stores it with 4 bits at most). The other tensors stay f32.
+  unpack: every NAME.safetensors of the tar that device_run.sh split into out.tar.partNN becomes
+          OUT/NAME/lstm.safetensors (f32, export.py's tensors and metadata) with vocab.tsv beside it, and
+          OUT/NAME/embedding.txt saying `kept` or `trained`.
+
+  python3 training/device_pack.py pack --init INIT.safetensors --lstm RUN/lstm.safetensors --out NAME.safetensors
+  python3 training/device_pack.py unpack --init INIT.safetensors --vocab vocab.tsv --parts DIR --out DIR
+"""
+import argparse
+import glob
+import io
+import os
+import shutil
+import sys
+import tarfile
+
+import numpy as np
+from safetensors import safe_open
+from safetensors.numpy import save_file
+
+
+def load(path):
+    with safe_open(path, framework="np") as f:
+        return {k: f.get_tensor(k) for k in f.keys()}, dict(f.metadata() or {})
+
+
+def pack(a):
+    init, _ = load(a.init)
+    run, meta = load(a.lstm)
+    if np.array_equal(run["embedding"], init["embedding"]):
+        del run["embedding"]
+        meta["henkan_embedding"] = "kept"
+    else:
+        run["embedding"] = run["embedding"].astype(np.float16)
+        meta["henkan_embedding"] = "trained"
+    save_file(run, a.out, metadata=meta)
+    print(f"{a.out}: {os.path.getsize(a.out)} bytes, embedding {meta['henkan_embedding']}")
+
+
+def unpack(a):
+    parts = sorted(glob.glob(os.path.join(a.parts, "out.tar.part*")))
+    if not parts:
+        sys.exit(f"no out.tar.part* in {a.parts}")
+    blob = b"".join(open(p, "rb").read() for p in parts)
+    init, _ = load(a.init)
+    with tarfile.open(fileobj=io.BytesIO(blob)) as tar:
+        for m in tar.getmembers():
+            if not (m.isfile() and m.name.endswith(".safetensors")):
+                continue
+            name = os.path.basename(m.name)[: -len(".safetensors")]
+            tmp = os.path.join(a.out, name + ".packed")
+            os.makedirs(a.out, exist_ok=True)
+            with open(tmp, "wb") as f:
+                f.write(tar.extractfile(m).read())
+            run, meta = load(tmp)
+            os.remove(tmp)
+            kind = meta.pop("henkan_embedding", "trained")
+            run["embedding"] = init["embedding"] if kind == "kept" else run["embedding"].astype(np.float32)
+            d = os.path.join(a.out, name)
+            os.makedirs(d, exist_ok=True)
+            save_file({k: np.ascontiguousarray(v) for k, v in run.items()},
+                      os.path.join(d, "lstm.safetensors"), metadata=meta)
+            shutil.copyfile(a.vocab, os.path.join(d, "vocab.tsv"))
+            with open(os.path.join(d, "embedding.txt"), "w") as f:
+                f.write(kind + "\n")
+            print(f"{d}: embedding {kind}, steps {meta.get('steps')}, tokens {meta.get('tokens')}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("pack")
+    p.add_argument("--init", required=True)
+    p.add_argument("--lstm", required=True)
+    p.add_argument("--out", required=True)
+    u = sub.add_parser("unpack")
+    u.add_argument("--init", required=True)
+    u.add_argument("--vocab", required=True)
+    u.add_argument("--parts", required=True)
+    u.add_argument("--out", required=True)
+    a = ap.parse_args()
+    pack(a) if a.cmd == "pack" else unpack(a)
+
+
+if __name__ == "__main__":
+    main()
