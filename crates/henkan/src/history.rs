@@ -586,13 +586,13 @@ fn phrase_node(
     let mut path = Vec::new();
     for (r, t) in words {
         // a digit twin (`よにん` written `4人`) is its kanji word's node (`四人`)
-        let spelled = match crate::lattice::number::counted_spellings(r) {
-            Some((kanji, digits)) if crate::lattice::DigitWidth::Half.apply(t) == digits => kanji,
-            _ => t.to_string(),
-        };
+        let digits = crate::lattice::DigitWidth::Half.apply(t);
         let word = lexicon
             .get(r)
-            .filter(|e| lexicon.surface_text(&e.surface, r) == spelled)
+            .filter(|e| {
+                let s = lexicon.surface_text(&e.surface, r);
+                s == *t || crate::lattice::number::counted_twin(r, &s).is_some_and(|d| d == digits)
+            })
             .min_by_key(|e| e.cost)
             .map(|e| (e.left_id, e.right_id, e.cost));
         let word = match word {
@@ -683,19 +683,18 @@ fn resolve(engine: &Engine, reading: &str, text: &str) -> Option<(Vec<(u32, i32)
     let mut all = Vec::new();
     // a kanji numeral read with a one-kana digit has a digit twin (`四人`, `4人`), its own
     // lattice entry
-    let twin = crate::lattice::number::counted_spellings(reading);
     let digits = crate::lattice::DigitWidth::Half.apply(text);
     for e in lexicon.get(reading) {
         let t = lexicon.surface_text(&e.surface, reading);
         let alone = e.cost + conn.cost(0, e.left_id) + conn.cost(e.right_id, 0);
         all.push((e.offset, alone, t == text, has_kanji(&t), e.left_id));
-        if let Some((_, written)) = twin.as_ref().filter(|(kanji, _)| *kanji == t) {
+        if let Some(written) = crate::lattice::number::counted_twin(reading, &t) {
             if let Some(entry) = crate::lattice::twin_entry(e.offset) {
                 all.push((
                     entry,
                     alone,
-                    *written == digits,
-                    has_kanji(written),
+                    written == digits,
+                    has_kanji(&written),
                     e.left_id,
                 ));
             }

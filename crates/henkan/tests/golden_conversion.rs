@@ -250,6 +250,11 @@ fn a_one_kana_digit_before_its_counter_has_a_digit_twin() {
             "えいぎょうじかんをくじからじゅうよじまでとします",
             "営業時間を9時から14時までとします",
         ),
+        ("くじにおきた", "9時に起きた"),
+        // a dictionary word that goes on after the counter has its twin too
+        ("よじはんにあいましょう", "4時半に会いましょう"),
+        ("くじすぎにでます", "9時過ぎに出ます"),
+        ("よにんぐみ", "4人組"),
     ];
     assert_conversions(&engine, &mut s, &cases, Scoring::Hybrid);
     for scoring in [Scoring::Classic, Scoring::Neural, Scoring::Hybrid] {
@@ -268,7 +273,8 @@ fn a_one_kana_digit_before_its_counter_has_a_digit_twin() {
             ("よねんがない", "余念がない"),
             ("くじびき", "くじ引き"),
             ("たからくじ", "宝くじ"),
-            ("よにんぐみ", "四人組"),
+            // a proper noun of the same shape keeps its kanji
+            ("くねんあん", "九年庵"),
         ] {
             assert_eq!(
                 s.convert_reading(&engine, reading).text(),

@@ -71,18 +71,22 @@ fn a_kanji_numeral_with_its_counter_read_with_a_one_kana_digit_has_a_digit_twin(
     w.add("よにん", 7, 8, 4039, "四人");
     w.add("よにん", 1, 1, 6698, "余人");
     w.add("くじ", 1, 1, 5000, "籤");
+    w.add("よじはん", 7, 8, 6074, "四時半");
+    w.add("くねんあん", 9, 9, 6266, "九年庵");
     let (i, p) = w.finish().unwrap();
     let lex = Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap();
     let sp = SpecialIds::default();
     let mut l = Lattice::new();
-    l.sync(&lex, &sp, "よにんくじ");
+    l.sync(&lex, &sp, "よにんくじよじはんくねんあん");
     let twins: Vec<_> = l
         .nodes()
         .iter()
         .filter(|n| henkan::lattice::twin_of(n.entry).is_some())
         .collect();
-    // 四人 has one, with its POS and cost; 余人 is no numeral, and くじ has no 九時 here
-    assert_eq!(twins.len(), 1, "{:?}", spans(&l, &lex));
+    // 四人 has one, with its POS and cost, and so has 四時半, which goes on after its counter;
+    // 余人 is no numeral, くじ has no 九時 here, and the place 九年庵 keeps its kanji
+    assert_eq!(twins.len(), 2, "{:?}", spans(&l, &lex));
+    assert_eq!(l.surface(&lex, twins[1]), "4時半");
     let twin = twins[0];
     let kanji = l
         .nodes()

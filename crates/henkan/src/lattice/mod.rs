@@ -29,7 +29,8 @@ pub const USER_ENTRY_BASE: u32 = NUMBER_ENTRY - 1 - crate::user_dictionary::MAX_
 
 /// `entry` values from here on (below [`PHRASE_ENTRY_BASE`]) are digit twins:
 /// `DIGIT_TWIN_BASE + e` is the dictionary entry `e`, a kanji numeral and its counter read with a
-/// one-kana digit (`よにん` 四人), written with the digit (`4人`, [`number::counted`]). It has
+/// one-kana digit (`よにん` 四人, `くじすぎ` 九時過ぎ), written with the digit (`4人`, `9時過ぎ`,
+/// [`number::counted_twin`]). It has
 /// `e`'s POS and cost and no word bias, so the digit prior that lowers `四人` lets its twin win;
 /// the hybrid scores it as the LM's number word, the neural engine as `e`'s word
 /// (`NeuralDecoder::scored_word`).
@@ -328,8 +329,9 @@ impl Lattice {
         if let Some(t) = self.respell.get(&node.entry) {
             return self.digits.apply(t);
         }
-        if twin_of(node.entry).is_some() {
-            if let Some((_, digits)) = number::counted_spellings(reading) {
+        if let Some(e) = twin_of(node.entry).and_then(|e| lexicon.entry(e)) {
+            let kanji = lexicon.surface_text(&e.surface, reading);
+            if let Some(digits) = number::counted_twin(reading, &kanji) {
                 return self.digits.apply(&digits);
             }
         }
@@ -535,8 +537,8 @@ impl Lattice {
     }
 
     /// Adds a node for every span ending at `end` that reads as a number, a decimal or a day
-    /// ([`number::day`]), and the digit twin of a dictionary word that is a one-kana digit with
-    /// its counter ([`number::counted`]).
+    /// ([`number::day`]), and the digit twins of the dictionary words that are a one-kana digit
+    /// with its counter ([`number::counted_twin`]).
     fn add_numbers(&mut self, lexicon: &Lexicon, special: &SpecialIds, end: usize) {
         let first = self.end_start[end] as usize;
         for begin in end.saturating_sub(MAX_NUMBER_CHARS)..end.saturating_sub(1) {
@@ -553,37 +555,34 @@ impl Lattice {
                     cost: NUMBER_COST,
                     entry: NUMBER_ENTRY,
                 });
-            } else if let Some(twin) = self.counted_twin(lexicon, first, begin, span) {
-                self.nodes.push(twin);
+            } else if span.starts_with(['よ', 'く']) {
+                let span = span.to_string();
+                self.add_twins(lexicon, first, begin, &span);
             }
         }
     }
 
-    /// The digit twin of the dictionary's kanji word for a one-kana digit and its counter
-    /// (`よにん` 四人 → 4人, [`DIGIT_TWIN_BASE`]): a node with the kanji word's POS and cost, so it
-    /// wins where the kanji word would (`よねんまえ` 4年前, but `よねんがない` 余念がない). The
-    /// dictionary words ending at `end` start at node `first`.
-    fn counted_twin(
-        &self,
-        lexicon: &Lexicon,
-        first: usize,
-        begin: usize,
-        span: &str,
-    ) -> Option<Node> {
-        let (kanji, _) = number::counted_spellings(span)?;
-        let word = self.nodes[first..]
-            .iter()
-            .filter(|n| n.begin as usize == begin && twin_entry(n.entry).is_some())
-            .filter(|n| {
-                lexicon
-                    .entry(n.entry)
-                    .is_some_and(|e| lexicon.surface_text(&e.surface, span) == kanji)
-            })
-            .min_by_key(|n| n.cost)?;
-        Some(Node {
-            entry: twin_entry(word.entry)?,
-            ..*word
-        })
+    /// The digit twins of the dictionary's kanji words for a one-kana digit and its counter
+    /// (`よにん` 四人 → 4人, `くじすぎ` 九時過ぎ → 9時過ぎ, [`DIGIT_TWIN_BASE`]): nodes with the
+    /// kanji word's POS and cost, so each wins where its kanji word would (`よねんまえ` 4年前,
+    /// but `よねんがない` 余念がない). The dictionary words ending at the current end start at
+    /// node `first`.
+    fn add_twins(&mut self, lexicon: &Lexicon, first: usize, begin: usize, span: &str) {
+        for i in first..self.nodes.len() {
+            let n = self.nodes[i];
+            if n.begin as usize != begin {
+                continue;
+            }
+            let Some(entry) = twin_entry(n.entry) else {
+                continue;
+            };
+            let is_twin = lexicon.entry(n.entry).is_some_and(|e| {
+                number::counted_twin(span, &lexicon.surface_text(&e.surface, span)).is_some()
+            });
+            if is_twin {
+                self.nodes.push(Node { entry, ..n });
+            }
+        }
     }
 
     fn add_unknown(&mut self, special: &SpecialIds, n: usize, c: char) {

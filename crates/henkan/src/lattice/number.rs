@@ -87,45 +87,49 @@ const ONE_KANA_COUNTERS: &[(&str, &str, bool)] = &[
     ("じ", "時", true),
 ];
 
-/// A one-kana digit and its counter (`よじ` → 4 and 時, `よにん` → 4 and 人, `くじ` → 9 and
-/// 時). [`parse`] leaves a one-word reading to the dictionary, which has `四人`, `九時` but no
-/// digit for `よ` and `く`; the lattice gives such a kanji word a digit twin (`4人`). `よ`, `く`
-/// alone are far more often the particle or a verb's ending (`書くよ`) than a number, so the
-/// digit comes only with its counter.
-///
-/// ```
-/// use henkan::lattice::number::counted;
-/// assert_eq!(counted("よにん"), Some((4, "人")));
-/// assert_eq!(counted("くじかん"), Some((9, "時間")));
-/// assert_eq!(counted("くにん"), None); // 9人 is きゅうにん
-/// assert_eq!(counted("よ"), None);
-/// assert_eq!(counted("さんにん"), None); // the dictionary's ３ and 人
-/// ```
-pub fn counted(reading: &str) -> Option<(u64, &'static str)> {
-    let (v, counter) = if let Some(rest) = reading.strip_prefix('よ') {
-        (4, rest)
-    } else {
-        (9, reading.strip_prefix('く')?)
-    };
-    ONE_KANA_COUNTERS
-        .iter()
-        .find(|(r, _, nine)| *r == counter && (v == 4 || *nine))
-        .map(|(_, spelled, _)| (v, *spelled))
-}
+/// What may follow the counter inside one dictionary word that [`counted_twin`] writes with a digit
+/// (`九時過ぎ`, `四時半`, `四人目`, `四年生時`): the endings of a time or a count. Mozc's
+/// dictionary also has proper nouns of the same shape (`九年庵`, `四人囃子`), which keep their
+/// kanji.
+const COUNTED_TAILS: &[&str] = &[
+    "以上", "以内", "以降", "過ぎ", "すぎ", "ごろ", "ごと", "ぶり", "半", "頃", "前", "後", "目",
+    "め", "台", "分", "毎", "弱", "強", "中", "用", "制", "組", "衆", "時", "限", "位", "戦", "側",
+    "先", "程",
+];
 
-/// The two spellings of a one-kana digit with its counter ([`counted`]): the dictionary's kanji
-/// word and its digit twin, with ASCII digits (`よにん` → `四人`, `4人`).
+/// The digit twin's spelling of a dictionary word that is a kanji numeral read with a one-kana
+/// digit (`よ` 4, `く` 9) before its counter, with ASCII digits: `よにん` `四人` → `4人`,
+/// `くじすぎ` `九時過ぎ` → `9時過ぎ`. [`parse`] leaves such readings to the dictionary, which
+/// has `四人`, `九時` but no digit for `よ` and `く`; the lattice gives the word a twin written
+/// with the digit. `よ`, `く` alone are far more often the particle or a verb's ending (`書くよ`)
+/// than a number, so the digit comes only with its counter. `None` for any other word.
 ///
 /// ```
-/// use henkan::lattice::number::counted_spellings;
-/// assert_eq!(counted_spellings("くじ"), Some(("九時".into(), "9時".into())));
+/// use henkan::lattice::number::counted_twin;
+/// assert_eq!(counted_twin("よにん", "四人").as_deref(), Some("4人"));
+/// assert_eq!(counted_twin("くじかん", "九時間").as_deref(), Some("9時間"));
+/// assert_eq!(counted_twin("よじはん", "四時半").as_deref(), Some("4時半"));
+/// assert_eq!(counted_twin("くじすぎ", "九時過ぎ").as_deref(), Some("9時過ぎ"));
+/// assert_eq!(counted_twin("くねんあん", "九年庵"), None); // a place
+/// assert_eq!(counted_twin("くにん", "九人"), None); // 9人 is きゅうにん
+/// assert_eq!(counted_twin("よ", "四"), None);
+/// assert_eq!(counted_twin("よねん", "余念"), None);
 /// ```
-pub fn counted_spellings(reading: &str) -> Option<(String, String)> {
-    let (v, counter) = counted(reading)?;
-    Some((
-        format!("{}{counter}", kanji_written(v)),
-        format!("{}{counter}", written(v)),
-    ))
+pub fn counted_twin(reading: &str, surface: &str) -> Option<String> {
+    let (v, numeral, rest) = if let Some(rest) = reading.strip_prefix('よ') {
+        (4, '四', rest)
+    } else {
+        (9, '九', reading.strip_prefix('く')?)
+    };
+    let written = surface.strip_prefix(numeral)?;
+    let (_, counter, _) = ONE_KANA_COUNTERS.iter().find(|(r, spelled, nine)| {
+        (v == 4 || *nine) && rest.starts_with(r) && written.starts_with(spelled)
+    })?;
+    let mut tail = &written[counter.len()..];
+    while !tail.is_empty() {
+        tail = COUNTED_TAILS.iter().find_map(|t| tail.strip_prefix(t))?;
+    }
+    Some(format!("{v}{written}"))
 }
 
 /// The value of a reading that is one number word on its own: a digit (いち … きゅう, ぜろ,
