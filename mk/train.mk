@@ -97,12 +97,13 @@ FT_ARGS ?= --no-bf16
 FT_INIT ?= $(FT_DIR)/shipped/lstm.safetensors
 
 # f32 weights of the shipped LM + the dev perplexities of the decoded weights (PyTorch; and the Rust CLI's
-# figure on the shipped model itself when target/release/henkan exists).
+# figure on the model itself when target/release/henkan exists and reads its format: the base model of
+# FT_BASE_COMMIT is of an older container version, which only from_model.py reads).
 $(FT_DIR)/shipped/lstm.safetensors: $(FT_MODEL) training/from_model.py build/lm/vocab.tsv | train-deps
 	mkdir -p $(FT_DIR)/shipped
 	set -o pipefail; $(TORCH_ENV) $(PYTHON) training/from_model.py --model $(FT_MODEL) --vocab build/lm/vocab.tsv \
 	  --out $(FT_DIR)/shipped --check build/lm | tee $(FT_DIR)/shipped/check.jsonl
-	set -o pipefail; if [ -x $(HENKAN) ]; then for d in chat kwdlc wac; do \
+	set -o pipefail; if [ -x $(HENKAN) ] && $(HENKAN) --model $(FT_MODEL) model info > /dev/null 2>&1; then for d in chat kwdlc wac; do \
 	  $(HENKAN) --model $(FT_MODEL) eval perplexity --input build/lm/dev_$$d.bin --limit 5000 --json; \
 	  done | tee $(FT_DIR)/shipped/rust_ppl.jsonl; fi
 
