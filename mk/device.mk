@@ -8,8 +8,6 @@
 #   make device-eval                       # each of them against the shipped model, hybrid, three dev sets
 DEVICE_DIR := build/device
 DEVICE_CORPORA := kwdlc=1,wac=1,chat=1,docs=1,jglue=1,aozora=1
-DEVICE_SETS := kwdlc:--digits@full:$(SHARED)/data/dev/kwdlc.test.tsv wac:--digits@half:$(SHARED)/data/dev/wac.dev.tsv \
-  chat::build/corpus/dev/chat.tsv
 # More `eval conversion` flags for device-eval (`--limit 100` for a quick look).
 DEVICE_EVAL_FLAGS ?=
 
@@ -48,13 +46,16 @@ device-import: $(DEVICE_DIR)/runs.txt | $(HENKAN)
 	     $(MAKE) --no-print-directory digit-bias MODEL=$$m ;; \
 	  esac; ls -l $$m; done
 
+# One line of device-eval: model $$m with engine $$e against the shipped one on set $(1) (eval flags $(2)).
+device_versus = printf '%s %s %s: ' $$n $$e $(1); $(HENKAN) --model $$m eval conversion --engine $$e $(2) \
+  --versus-model $(SHIPPED) $(DEVICE_EVAL_FLAGS) | grep -E '^(versus|[0-9]+ sentences)' | tr '\n' ' '; echo;
+
 # Hybrid exact top-1 of every imported model against the shipped one, sentence by sentence (the back-* models
 # with the LM alone, the engine that reads the backward LM).
 device-eval: build/corpus/dev/chat.tsv | $(HENKAN)
 	@set -e; for m in $(DEVICE_DIR)/models/*.henkan; do n=$$(basename $$m .henkan); \
 	  case $$n in back*) e=neural ;; *) e=hybrid ;; esac; \
-	  for s in $(DEVICE_SETS); do set=$${s%%:*}; rest=$${s#*:}; flags=$${rest%%:*}; input=$${rest#*:}; \
-	    printf '%s %s %s: ' $$n $$e $$set; \
-	    $(HENKAN) --model $$m eval conversion --engine $$e $${flags/@/ } --versus-model $(SHIPPED) \
-	      --input $$input $(DEVICE_EVAL_FLAGS) | grep -E '^(versus|[0-9]+ sentences)' | tr '\n' ' '; echo; \
-	  done; done
+	  $(call device_versus,kwdlc,--digits full --input $(SHARED)/data/dev/kwdlc.test.tsv) \
+	  $(call device_versus,wac,--digits half --input $(SHARED)/data/dev/wac.dev.tsv) \
+	  $(call device_versus,chat,--input build/corpus/dev/chat.tsv) \
+	done

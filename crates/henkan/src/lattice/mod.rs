@@ -556,8 +556,8 @@ impl Lattice {
                     entry: NUMBER_ENTRY,
                 });
             } else if span.starts_with(['よ', 'く']) {
-                let span = span.to_string();
-                self.add_twins(lexicon, first, begin, &span);
+                let twins = self.twins(lexicon, first, begin, span);
+                self.nodes.extend(twins);
             }
         }
     }
@@ -567,22 +567,17 @@ impl Lattice {
     /// kanji word's POS and cost, so each wins where its kanji word would (`よねんまえ` 4年前,
     /// but `よねんがない` 余念がない). The dictionary words ending at the current end start at
     /// node `first`.
-    fn add_twins(&mut self, lexicon: &Lexicon, first: usize, begin: usize, span: &str) {
-        for i in first..self.nodes.len() {
-            let n = self.nodes[i];
-            if n.begin as usize != begin {
-                continue;
-            }
-            let Some(entry) = twin_entry(n.entry) else {
-                continue;
-            };
-            let is_twin = lexicon.entry(n.entry).is_some_and(|e| {
-                number::counted_twin(span, &lexicon.surface_text(&e.surface, span)).is_some()
-            });
-            if is_twin {
-                self.nodes.push(Node { entry, ..n });
-            }
-        }
+    fn twins(&self, lexicon: &Lexicon, first: usize, begin: usize, span: &str) -> Vec<Node> {
+        self.nodes[first..]
+            .iter()
+            .filter(|n| n.begin as usize == begin)
+            .filter_map(|n| {
+                let entry = twin_entry(n.entry)?;
+                let e = lexicon.entry(n.entry)?;
+                number::counted_twin(span, &lexicon.surface_text(&e.surface, span))?;
+                Some(Node { entry, ..*n })
+            })
+            .collect()
     }
 
     fn add_unknown(&mut self, special: &SpecialIds, n: usize, c: char) {

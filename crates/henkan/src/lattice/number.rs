@@ -76,7 +76,8 @@ pub fn day(reading: &str) -> Option<u64> {
 /// Counters read after the one-kana digits `よ` (4) and `く` (9), with their spelling, and
 /// whether `く` takes them too: the gold-annotated KWDLC and WAC training text reads 4 as `よ`
 /// before 年, 人, 時, 時間, 年間, 年生 and 9 as `く` before 時 and 年 (`くがつ` is the
-/// dictionary's 9月).
+/// dictionary's 9月). Longest reading first: [`counted_twin`] takes the first that begins the
+/// word (`四時間後` is 時間 and 後, not 時 and 間後).
 const ONE_KANA_COUNTERS: &[(&str, &str, bool)] = &[
     ("ねんかん", "年間", true),
     ("ねんせい", "年生", false),
