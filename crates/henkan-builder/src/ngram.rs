@@ -13,7 +13,7 @@
 
 use crate::error::{Error, Result};
 use crate::token::parse_token;
-use henkan::lm::ngram::{word_key, BOS, NGRAM_MAGIC, UNK};
+use henkan::lm::ngram::{parse_key, word_key, NgramWord, BOS, NGRAM_MAGIC, UNK};
 use std::collections::HashMap;
 
 /// Pruning options.
@@ -38,6 +38,10 @@ pub struct NgramOptions {
     /// Drop a trigram whose log2 score beats its backoff estimate (α × the stored bigram,
     /// else α² × the unigram) by less than this many bits (`−∞` keeps all).
     pub prune_bits: f32,
+    /// Minimum weighted count of a trigram that [`NgramBuilder::finish_keeping`] is told to
+    /// keep (a collocation): such trigrams stay whatever the budget and the top-K do to the
+    /// others, which are thinned to make room for them. `u32::MAX`: none kept.
+    pub min_kept: u32,
 }
 
 impl Default for NgramOptions {
@@ -52,6 +56,7 @@ impl Default for NgramOptions {
             budget: 4 << 20,
             alpha: 0.4,
             prune_bits: f32::NEG_INFINITY,
+            min_kept: u32::MAX,
         }
     }
 }
@@ -169,8 +174,25 @@ impl NgramBuilder {
         }
     }
 
+    /// The vocabulary's words by id (after [`NgramBuilder::freeze_vocab`]; `None` for `<unk>`
+    /// and `<s>`), for the caller's choice of trigrams to keep.
+    pub fn words(&self) -> Vec<Option<NgramWord<'_>>> {
+        self.keys.iter().map(|k| parse_key(k)).collect()
+    }
+
     /// Prunes and serializes.
     pub fn finish(self, opts: &NgramOptions) -> Result<(Vec<u8>, NgramReport)> {
+        self.finish_keeping(opts, |_, _, _| false)
+    }
+
+    /// [`NgramBuilder::finish`], keeping every trigram `u v w` seen at least
+    /// [`NgramOptions::min_kept`] times for which `keep(u, v, w)` holds (ids as
+    /// [`NgramBuilder::words`] lists them).
+    pub fn finish_keeping(
+        self,
+        opts: &NgramOptions,
+        keep: impl Fn(u16, u16, u16) -> bool,
+    ) -> Result<(Vec<u8>, NgramReport)> {
         let scale = 8u32;
         let quant = |p: f64| -> u8 { (-p.log2() * scale as f64).round().clamp(0.0, 255.0) as u8 };
         let v = self.keys.len();
@@ -207,9 +229,13 @@ impl NgramBuilder {
         let mut tri: Vec<(u64, u32)> = self
             .trigram
             .into_iter()
-            .filter(|&(k, c)| c >= floor && (k & 0xffff) as u16 > BOS)
+            .filter(|&(k, c)| c >= floor.min(opts.min_kept) && (k & 0xffff) as u16 > BOS)
             .collect();
         tri.sort_unstable();
+        let kept: Vec<bool> = tri
+            .iter()
+            .map(|&(k, c)| c >= opts.min_kept && keep((k >> 32) as u16, (k >> 16) as u16, k as u16))
+            .collect();
         let mut frequent: Vec<u16> = (2..v as u16).collect();
         frequent.sort_by(|&a, &b| {
             self.unigram[b as usize]
@@ -269,18 +295,24 @@ impl NgramBuilder {
                 }
                 let denom = ctx2.get(&ctx).copied().unwrap_or(1).max(1) as f64;
                 let v = (ctx & 0xffff) as u16;
-                let mut l: Vec<(u32, u16)> = tri[i..j]
-                    .iter()
-                    .filter(|e| e.1 >= min3)
-                    .filter(|e| {
-                        prune == f64::NEG_INFINITY
-                            || (e.1 as f64 / denom).log2() - backoff(v, e.0 as u16) >= prune
+                // (kept, count, word)
+                let mut l: Vec<(bool, u32, u16)> = (i..j)
+                    .map(|x| (kept[x], tri[x].1, tri[x].0 as u16))
+                    .filter(|&(k, c, w)| {
+                        k || c >= min3
+                            && (prune == f64::NEG_INFINITY
+                                || (c as f64 / denom).log2() - backoff(v, w) >= prune)
                     })
-                    .map(|e| (e.1, e.0 as u16))
                     .collect();
                 if !l.is_empty() {
-                    l.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-                    l.truncate(opts.top_trigram);
+                    // the top K, and every kept one beyond them
+                    l.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+                    let mut rank = 0;
+                    l.retain(|e| {
+                        rank += 1;
+                        rank <= opts.top_trigram || e.0
+                    });
+                    let l: Vec<(u32, u16)> = l.into_iter().map(|(_, c, w)| (c, w)).collect();
                     trigrams.push((
                         ctx,
                         l.into_iter()
@@ -320,23 +352,29 @@ impl NgramBuilder {
     }
 }
 
-/// Adds (or replaces) the n-gram section of a model container; checks the section first.
+/// Adds (or replaces, in its place) the n-gram section of a model container; checks the
+/// section first.
 pub fn attach_ngram(model: Vec<u8>, section: Vec<u8>) -> Result<Vec<u8>> {
     use crate::container::ContainerWriter;
     use henkan::model::{Container, SectionBytes, SectionKind};
     henkan::lm::ngram::NgramModel::from_section(SectionBytes::from_vec(section.clone()))?;
     let container = Container::from_bytes(model)?;
     let mut w = ContainerWriter::new();
+    let mut section = Some(section);
     for e in container.entries() {
         let Some(kind) = e.kind else { continue };
         if kind == SectionKind::Ngram {
-            continue;
-        }
-        if let Some(s) = container.section(kind) {
+            // in the old one's place, so that the order a browser streams the model in stays
+            if let Some(s) = section.take() {
+                w.add(kind, s);
+            }
+        } else if let Some(s) = container.section(kind) {
             w.add(kind, s.as_ref().to_vec());
         }
     }
-    w.add(SectionKind::Ngram, section);
+    if let Some(s) = section {
+        w.add(SectionKind::Ngram, s);
+    }
     Ok(w.finish())
 }
 
@@ -450,6 +488,62 @@ mod tests {
         }
         .to_bytes()
         .unwrap()
+    }
+
+    /// `靴を` is followed by `脱い` 6 times and by `履い` 3 times.
+    fn shoes() -> NgramBuilder {
+        let mut text = String::new();
+        for _ in 0..6 {
+            text.push_str("靴/くつ/1/1 を/を/2/2 脱い/ぬい/3/3\n");
+        }
+        for _ in 0..3 {
+            text.push_str("靴/くつ/1/1 を/を/2/2 履い/はい/3/3\n");
+        }
+        let mut b = NgramBuilder::new();
+        b.count_words(&text, 1);
+        b.freeze_vocab(100);
+        b.count_ngrams(&text, 1);
+        b
+    }
+
+    fn followers_of_shoes(bytes: Vec<u8>) -> Vec<String> {
+        let m = NgramModel::from_section(SectionBytes::from_vec(bytes)).unwrap();
+        let shoe = m.id("くつ", "靴", 1, 1).unwrap();
+        let o = m.id("を", "を", 2, 2).unwrap();
+        m.trigram_followers(shoe, o)
+            .map(|(w, _)| m.word(w).unwrap().surface.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_kept_trigram_stays_below_the_minimum_count_and_beyond_the_top_k() {
+        let opts = NgramOptions {
+            min_trigram: 4,
+            top_trigram: 1,
+            min_kept: 2,
+            ..NgramOptions::default()
+        };
+        assert_eq!(
+            followers_of_shoes(shoes().finish(&opts).unwrap().0),
+            ["脱い"]
+        );
+        let b = shoes();
+        let wear: Vec<bool> = b
+            .words()
+            .iter()
+            .map(|w| w.is_some_and(|w| w.surface == "履い"))
+            .collect();
+        let (bytes, _) = b.finish_keeping(&opts, |_, _, w| wear[w as usize]).unwrap();
+        assert_eq!(followers_of_shoes(bytes), ["脱い", "履い"]);
+        // seen fewer times than min_kept: not kept
+        let opts = NgramOptions {
+            min_kept: 4,
+            ..opts
+        };
+        let (bytes, _) = shoes()
+            .finish_keeping(&opts, |_, _, w| wear[w as usize])
+            .unwrap();
+        assert_eq!(followers_of_shoes(bytes), ["脱い"]);
     }
 
     #[test]

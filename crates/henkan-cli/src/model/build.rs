@@ -3,7 +3,10 @@
 use super::{print_sections, section_lines, write_model_file, EditArgs};
 use crate::args::{model_path, read_bytes, read_text, write_file};
 use anyhow::{anyhow, Context, Result};
+use henkan::lm::collocation::stem_of;
+use henkan::lm::ngram::NgramWord;
 use henkan::model::SectionKind;
+use henkan::pos::{PosGroup, Segmenter};
 use henkan_builder::lstm::{PackOptions, VocabMatch};
 use henkan_builder::ngram::{NgramBuilder, NgramOptions};
 use henkan_builder::{build_model, BuildOptions};
@@ -221,9 +224,21 @@ pub struct NgramArgs {
     /// Followers kept per word pair.
     #[arg(long, default_value_t = 24)]
     top_trigram: usize,
+    /// Minimum weighted count of a bigram (raised further while the section is over budget).
+    #[arg(long, default_value_t = 2)]
+    min_bigram: u32,
+    /// Minimum weighted count of a trigram (raised further while the section is over budget).
+    #[arg(long, default_value_t = 2)]
+    min_trigram: u32,
     /// Drop trigrams that beat their backoff estimate by less than this many bits.
     #[arg(long)]
     prune_bits: Option<f32>,
+    /// Keep every noun–particle–verb trigram seen at least this many times (weighted) whose
+    /// verb has a homophone (another verb whose stem reads the same), whatever the budget: the
+    /// collocations the hybrid's conversion reads ([`henkan::lm::collocation`]). The POS
+    /// groups come from --model's segmenter. Off unless given.
+    #[arg(long)]
+    collocations_min: Option<u32>,
     /// Output section file.
     #[arg(long, default_value = "build/ngram/ngram.bin")]
     out: PathBuf,
@@ -241,11 +256,18 @@ pub fn ngram(model: &Option<PathBuf>, a: NgramArgs) -> Result<()> {
         vocab: a.vocab,
         top_bigram: a.top_bigram,
         top_trigram: a.top_trigram,
+        min_bigram: a.min_bigram,
+        min_trigram: a.min_trigram,
         prune_bits: a.prune_bits.unwrap_or(f32::NEG_INFINITY),
         budget: (a.budget_mb * 1048576.0) as usize,
+        min_kept: a.collocations_min.unwrap_or(u32::MAX),
         ..Default::default()
     };
-    build_ngram(&a.corpus, &a.files, &opts, &a.out)?;
+    let segmenter = match a.collocations_min {
+        Some(_) => Some(crate::args::load(model)?.segmenter),
+        None => None,
+    };
+    build_ngram(&a.corpus, &a.files, &opts, segmenter.as_ref(), &a.out)?;
     if let Some(model_out) = &a.attach_out {
         let path = a.attach.clone().unwrap_or_else(|| model_path(model));
         let bytes = henkan_builder::ngram::attach_ngram(read_bytes(&path)?, read_bytes(&a.out)?)?;
@@ -254,7 +276,13 @@ pub fn ngram(model: &Option<PathBuf>, a: NgramArgs) -> Result<()> {
     Ok(())
 }
 
-fn build_ngram(corpus: &Path, files: &str, opts: &NgramOptions, out: &Path) -> Result<()> {
+fn build_ngram(
+    corpus: &Path,
+    files: &str,
+    opts: &NgramOptions,
+    segmenter: Option<&Segmenter>,
+    out: &Path,
+) -> Result<()> {
     let mut list = Vec::new();
     for f in files.split(',').filter(|f| !f.is_empty()) {
         let (name, w) = f.split_once(':').unwrap_or((f, "1"));
@@ -280,7 +308,17 @@ fn build_ngram(corpus: &Path, files: &str, opts: &NgramOptions, out: &Path) -> R
             t0.elapsed().as_secs_f64()
         );
     }
-    let (bytes, r) = b.finish(opts)?;
+    let (bytes, r) = match segmenter {
+        Some(seg) => {
+            let classes = collocation_classes(&b.words(), seg);
+            b.finish_keeping(opts, |u, v, w| {
+                classes[u as usize] == Role::Noun
+                    && classes[v as usize] == Role::Particle
+                    && classes[w as usize] == Role::Verb
+            })?
+        }
+        None => b.finish(opts)?,
+    };
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -345,4 +383,42 @@ pub fn info(model: &Option<PathBuf>, a: InfoArgs) -> Result<()> {
         outln!("{line}");
     }
     Ok(())
+}
+
+/// A vocabulary word's place in a noun–particle–verb collocation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Noun,
+    Particle,
+    /// A verb with a homophone in the vocabulary.
+    Verb,
+    Other,
+}
+
+/// The [`Role`] of each word (ids as [`NgramBuilder::words`] lists them): content nouns,
+/// the particles a segment may begin with after a noun (and `を`), and the verbs whose stem
+/// ([`henkan::lm::collocation::stem_of`]) reads as another verb's does (`履`/`吐` for `は`),
+/// the ones whose spelling the collocations choose.
+fn collocation_classes(words: &[Option<NgramWord<'_>>], seg: &Segmenter) -> Vec<Role> {
+    use std::collections::{HashMap, HashSet};
+    let is_verb = |w: &NgramWord<'_>| seg.in_group(w.left_id, PosGroup::WeakCompoundVerbSuffix);
+    let mut stems: HashMap<&str, HashSet<&str>> = HashMap::new();
+    for w in words.iter().flatten().filter(|w| is_verb(w)) {
+        let (stem, reading) = stem_of(w.surface, w.reading);
+        stems.entry(reading).or_default().insert(stem);
+    }
+    words
+        .iter()
+        .map(|w| match w {
+            Some(w) if seg.in_group(w.left_id, PosGroup::ContentNoun) => Role::Noun,
+            Some(w)
+                if seg.in_group(w.left_id, PosGroup::AcceptableParticleAtBeginOfSegment)
+                    || w.surface == "を" =>
+            {
+                Role::Particle
+            }
+            Some(w) if is_verb(w) && stems[stem_of(w.surface, w.reading).1].len() > 1 => Role::Verb,
+            _ => Role::Other,
+        })
+        .collect()
 }

@@ -8,12 +8,17 @@
 //! triples. A candidate earns, for each verb (`動詞,自立`) after a content noun (`名詞,一般`,
 //! `固有名詞`, `副詞可能`, `サ変接続`) and one word that is not a content noun (the particle),
 //! how much likelier the trigram makes the verb after those two words than on its own:
-//! `max(0, log2 P_trigram(verb | noun, particle) − log2 (α² P(verb)))`, only where the triple
-//! is one of the trigram's own (not a backoff) and the noun is in its vocabulary.
+//! `max(0, log2 P_trigram(v | noun, particle) − log2 (α² P(v)))`, for the best `v` among the
+//! trigram's own followers of the pair (not a backoff) that are the verb in any form: the verb
+//! itself, or a verb of the same stem ([`stem_of`]: `履い` counts for `履く`, `泊っ` for
+//! `泊まる`). The noun must be in the trigram's vocabulary; the verb need not be. The n-gram
+//! keeps these trigrams for verbs with a homophone whatever its budget (`henkan model ngram
+//! --collocations-min`, docs/prediction.md).
 //!
 //! Measured 2026-11-27 (hybrid, weight 0.5, BENCHMARKS.md): kwdlc 1 sentence fixed, none
 //! broken; wac none either way; chat 2 fixed, 1 broken. Any trigram word (not only verbs after
-//! nouns), or backoff scores counted too, broke more written text than they fixed.
+//! nouns), or backoff scores counted too, broke more written text than they fixed. Counting the
+//! verb's other forms changes no sentence of the three sets and gives `靴を履く` (was `靴を吐く`).
 
 use crate::lattice::Lattice;
 use crate::lexicon::Lexicon;
@@ -40,21 +45,47 @@ pub fn bonus(
         };
         let id = node_word(ngram, lexicon, lattice, node);
         let pattern = ctx.u != UNK
-            && id != UNK
             && segmenter.in_group(before[0], PosGroup::ContentNoun)
             && !segmenter.in_group(before[1], PosGroup::ContentNoun)
             && segmenter.in_group(node.left_id, PosGroup::WeakCompoundVerbSuffix);
         if pattern {
-            if let Some((_, s)) = ngram
+            let surface = lattice.surface(lexicon, node);
+            let reading = lattice.span(node.begin as usize, node.end as usize);
+            let stem = stem_of(&surface, reading);
+            // the best of the pair's followers that are this verb in another form (履い for 履く)
+            let best = ngram
                 .trigram_followers(ctx.u, ctx.v)
-                .find(|&(w, _)| w == id)
-            {
-                let alone = 2.0 * ngram.alpha_log2() + ngram.unigram(id);
-                sum += (s - alone).max(0.0);
-            }
+                .filter(|&(w, _)| {
+                    (w == id && id != UNK)
+                        || ngram.word(w).is_some_and(|f| {
+                            segmenter.in_group(f.left_id, PosGroup::WeakCompoundVerbSuffix)
+                                && same_verb(stem_of(f.surface, f.reading), stem)
+                        })
+                })
+                .map(|(w, s)| s - (2.0 * ngram.alpha_log2() + ngram.unigram(w)))
+                .fold(f32::NEG_INFINITY, f32::max);
+            sum += best.max(0.0);
         }
         ctx.push_id(id);
         before = [before[1], node.left_id];
     }
     sum
+}
+
+/// Whether two verb stems ([`stem_of`]) are one verb: the same kanji, one reading starting
+/// the other (`泊`/`と` of `泊まる` and `泊`/`とま` of `泊る`, written with less kana).
+fn same_verb(a: (&str, &str), b: (&str, &str)) -> bool {
+    a.0 == b.0 && (a.1.starts_with(b.1) || b.1.starts_with(a.1))
+}
+
+/// A verb's written form and reading without their common kana ending (`履`/`は` for `履く`
+/// and for `履い`), so that two forms of one verb share it and 着る (`着`/`き`) and 着く
+/// (`着`/`つ`) do not; a verb written in kana alone is its whole form.
+pub fn stem_of<'a>(surface: &'a str, reading: &'a str) -> (&'a str, &'a str) {
+    let stem = surface.trim_end_matches(|c| ('\u{3041}'..='\u{309f}').contains(&c));
+    let tail = &surface[stem.len()..];
+    match reading.strip_suffix(tail) {
+        Some(r) if !stem.is_empty() => (stem, r),
+        _ => (surface, reading),
+    }
 }

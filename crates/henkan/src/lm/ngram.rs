@@ -71,7 +71,8 @@ pub fn word_key(reading: &str, surface: &str, left_id: u16, right_id: u16) -> Ve
     k
 }
 
-fn parse_key(k: &[u8]) -> Option<NgramWord<'_>> {
+/// The word a vocabulary key spells ([`word_key`]); `None` for an empty or malformed key.
+pub fn parse_key(k: &[u8]) -> Option<NgramWord<'_>> {
     if k.len() < 6 {
         return None;
     }
