@@ -11,7 +11,8 @@
 //! `max(0, log2 P_trigram(v | noun, particle) − log2 (α² P(v)))`, for the best `v` among the
 //! trigram's own followers of the pair (not a backoff) that are the verb in any form: the verb
 //! itself, or a verb of the same stem ([`stem_of`]: `履い` counts for `履く`, `泊っ` for
-//! `泊まる`). The noun must be in the trigram's vocabulary; the verb need not be. The n-gram
+//! `泊まる`). The noun must be in the trigram's vocabulary and not a kanji numeral with its
+//! counter (`一年を通して` would favour `一年` over `1年`); the verb need not be. The n-gram
 //! keeps these trigrams for verbs with a homophone whatever its budget (`henkan model ngram
 //! --collocations-min`, docs/prediction.md).
 //!
@@ -20,6 +21,7 @@
 //! nouns), or backoff scores counted too, broke more written text than they fixed. Counting the
 //! verb's other forms changes no sentence of the three sets and gives `靴を履く` (was `靴を吐く`).
 
+use crate::lattice::number::digit_twin;
 use crate::lattice::Lattice;
 use crate::lexicon::Lexicon;
 use crate::lm::ngram::{NgramModel, UNK};
@@ -36,8 +38,11 @@ pub fn bonus(
 ) -> f32 {
     let all = lattice.nodes();
     let mut ctx = Context::new();
-    // left POS ids of the two words before
+    // left POS ids of the two words before, and whether each is a noun the pattern takes: a
+    // content noun, but not a kanji numeral with its counter (`一年`), whose digit form (`1`
+    // `年`) is two words that no trigram holds as the noun, so the term would favour the kanji
     let mut before: [u16; 2] = [0, 0];
+    let mut noun: [bool; 2] = [false, false];
     let mut sum = 0.0;
     for &i in nodes {
         let Some(node) = all.get(i as usize) else {
@@ -45,7 +50,7 @@ pub fn bonus(
         };
         let id = node_word(ngram, lexicon, lattice, node);
         let pattern = ctx.u != UNK
-            && segmenter.in_group(before[0], PosGroup::ContentNoun)
+            && noun[0]
             && !segmenter.in_group(before[1], PosGroup::ContentNoun)
             && segmenter.in_group(node.left_id, PosGroup::WeakCompoundVerbSuffix);
         if pattern {
@@ -67,7 +72,10 @@ pub fn bonus(
             sum += best.max(0.0);
         }
         ctx.push_id(id);
+        let is_noun = segmenter.in_group(node.left_id, PosGroup::ContentNoun)
+            && digit_twin(&lattice.surface(lexicon, node)).is_none();
         before = [before[1], node.left_id];
+        noun = [noun[1], is_noun];
     }
     sum
 }
