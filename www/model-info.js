@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11999536,
-  sha256: '9e0b622d54535987eb38f1997b8c9a87c4684ff05d57f7fd3eab6ef576330e6d',
+  bytes: 11998224,
+  sha256: '7ee5afe0fdea2abba417cac96bd14543573aca7eb60fca6dd0c392b7c494755e',
   coreBytes: 7066161,
-  coreSha256: 'a87542a483560fd8edc4eb75ad654012d8682a77144fa6f50f76d93dfd44b6ca',
+  coreSha256: '70ace2117085239fb2c260c98fdf72329c4d31796da50a40db824f6f32be183a',
 };
