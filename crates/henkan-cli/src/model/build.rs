@@ -417,7 +417,14 @@ fn collocation_classes(words: &[Option<NgramWord<'_>>], seg: &Segmenter) -> Vec<
             {
                 Role::Particle
             }
-            Some(w) if is_verb(w) && stems[stem_of(w.surface, w.reading).1].len() > 1 => Role::Verb,
+            Some(w)
+                if is_verb(w)
+                    && stems
+                        .get(stem_of(w.surface, w.reading).1)
+                        .is_some_and(|s| s.len() > 1) =>
+            {
+                Role::Verb
+            }
             _ => Role::Other,
         })
         .collect()

@@ -89,6 +89,14 @@ fn same_verb(a: (&str, &str), b: (&str, &str)) -> bool {
 /// A verb's written form and reading without their common kana ending (`履`/`は` for `履く`
 /// and for `履い`), so that two forms of one verb share it and 着る (`着`/`き`) and 着く
 /// (`着`/`つ`) do not; a verb written in kana alone is its whole form.
+///
+/// ```
+/// use henkan::lm::collocation::stem_of;
+/// assert_eq!(stem_of("履く", "はく"), ("履", "は"));
+/// assert_eq!(stem_of("履い", "はい"), ("履", "は"));
+/// assert_eq!(stem_of("泊る", "とまる"), ("泊", "とま"));
+/// assert_eq!(stem_of("はく", "はく"), ("はく", "はく"));
+/// ```
 pub fn stem_of<'a>(surface: &'a str, reading: &'a str) -> (&'a str, &'a str) {
     let stem = surface.trim_end_matches(|c| ('\u{3041}'..='\u{309f}').contains(&c));
     let tail = &surface[stem.len()..];
