@@ -22,7 +22,7 @@
 //! verb's other forms changes no sentence of the three sets and gives `靴を履く` (was `靴を吐く`).
 
 use crate::lattice::number::digit_twin;
-use crate::lattice::Lattice;
+use crate::lattice::{Lattice, Node};
 use crate::lexicon::Lexicon;
 use crate::lm::ngram::{NgramModel, UNK};
 use crate::pos::{PosGroup, Segmenter};
@@ -38,11 +38,8 @@ pub fn bonus(
 ) -> f32 {
     let all = lattice.nodes();
     let mut ctx = Context::new();
-    // left POS ids of the two words before, and whether each is a noun the pattern takes: a
-    // content noun, but not a kanji numeral with its counter (`一年`), whose digit form (`1`
-    // `年`) is two words that no trigram holds as the noun, so the term would favour the kanji
-    let mut before: [u16; 2] = [0, 0];
-    let mut noun: [bool; 2] = [false, false];
+    // the two words before
+    let mut before: [Option<&Node>; 2] = [None, None];
     let mut sum = 0.0;
     for &i in nodes {
         let Some(node) = all.get(i as usize) else {
@@ -50,32 +47,33 @@ pub fn bonus(
         };
         let id = node_word(ngram, lexicon, lattice, node);
         let pattern = ctx.u != UNK
-            && noun[0]
-            && !segmenter.in_group(before[1], PosGroup::ContentNoun)
-            && segmenter.in_group(node.left_id, PosGroup::WeakCompoundVerbSuffix);
+            && segmenter.in_group(node.left_id, PosGroup::WeakCompoundVerbSuffix)
+            && before[1].is_some_and(|p| !segmenter.in_group(p.left_id, PosGroup::ContentNoun))
+            && before[0].is_some_and(|n| {
+                // not a kanji numeral with its counter (`一年`): its digit form (`1` `年`) is two
+                // words that no trigram holds as the noun, so the term would favour the kanji
+                segmenter.in_group(n.left_id, PosGroup::ContentNoun)
+                    && digit_twin(&lattice.surface(lexicon, n)).is_none()
+            });
         if pattern {
             let surface = lattice.surface(lexicon, node);
             let reading = lattice.span(node.begin as usize, node.end as usize);
             let stem = stem_of(&surface, reading);
-            // the best of the pair's followers that are this verb in another form (履い for 履く)
+            // the best of the pair's followers that are this verb in any form (履い for 履く)
             let best = ngram
                 .trigram_followers(ctx.u, ctx.v)
                 .filter(|&(w, _)| {
-                    (w == id && id != UNK)
-                        || ngram.word(w).is_some_and(|f| {
-                            segmenter.in_group(f.left_id, PosGroup::WeakCompoundVerbSuffix)
-                                && same_verb(stem_of(f.surface, f.reading), stem)
-                        })
+                    ngram.word(w).is_some_and(|f| {
+                        segmenter.in_group(f.left_id, PosGroup::WeakCompoundVerbSuffix)
+                            && same_verb(stem_of(f.surface, f.reading), stem)
+                    })
                 })
                 .map(|(w, s)| s - (2.0 * ngram.alpha_log2() + ngram.unigram(w)))
                 .fold(f32::NEG_INFINITY, f32::max);
             sum += best.max(0.0);
         }
         ctx.push_id(id);
-        let is_noun = segmenter.in_group(node.left_id, PosGroup::ContentNoun)
-            && digit_twin(&lattice.surface(lexicon, node)).is_none();
-        before = [before[1], node.left_id];
-        noun = [noun[1], is_noun];
+        before = [before[1], Some(node)];
     }
     sum
 }
