@@ -91,6 +91,10 @@ export class HenkanIme extends EventTarget {
   /** @type {Set<() => void>} the detach functions of the fields attached to this IME */
   #fields = new Set();
   #disposing = false;
+  /** Whether `#restoreLearning` is reading the store. */
+  #restoringNow = false;
+  /** @type {string | null | undefined} the last text adopted while the store was read */
+  #adoptedWhileRestoring = undefined;
 
   /** Whether keys can be converted. */
   get ready() {
@@ -318,7 +322,17 @@ export class HenkanIme extends EventTarget {
   async #restoreLearning(handle) {
     if (this.persist && !this.store) this.store = openLearningStore();
     if (!this.store) return;
-    const text = await this.store.load();
+    this.#adoptedWhileRestoring = undefined;
+    this.#restoringNow = true;
+    let text;
+    try {
+      text = await this.store.load();
+    } finally {
+      this.#restoringNow = false;
+    }
+    // A text another context saved while the store was read is newer than what was read.
+    if (this.#adoptedWhileRestoring !== undefined) text = this.#adoptedWhileRestoring;
+    this.#adoptedWhileRestoring = undefined;
     if (text) {
       try {
         handle.importLearning(text);
@@ -345,11 +359,17 @@ export class HenkanIme extends EventTarget {
     }, 1000);
   }
 
-  /** Saves what the page learned and the user dictionary now (to IndexedDB, if kept there). */
+  /**
+   * Saves what the page learned and the user dictionary now (to IndexedDB, if kept there), when
+   * they changed since they were last saved or read.
+   */
   async save() {
     await this.restoring;
     const handle = this.handle;
     if (!handle || !this.store || this.status !== 'ready') return;
+    // Nothing new: writing would put this IME's older text over what another context (another
+    // tab's engine, the extension's) saved since.
+    if (handle.learningVersion() === this.savedVersion) return;
     this.savedVersion = handle.learningVersion();
     await this.store.save(handle.exportLearning());
   }
@@ -359,11 +379,17 @@ export class HenkanIme extends EventTarget {
    * extension's): what is learned and the user dictionary become that text's, and it is not saved
    * back. `null` (the store cleared) forgets what was learned. Returns whether it was taken: not
    * before the dictionary is in (the store is read then anyway), nor a text the engine rejects.
+   * One that comes while the store is read is taken instead of what the read gives back.
    * @param {string | null} text
    */
   adoptLearning(text) {
     const handle = this.handle;
     if (!handle || this.status !== 'ready') return false;
+    if (this.#restoringNow) {
+      // taken in place of what the store gives back (`#restoreLearning`)
+      this.#adoptedWhileRestoring = text;
+      return true;
+    }
     try {
       if (text) handle.importLearning(text);
       else handle.clearLearning();

@@ -5,7 +5,7 @@
 //   node --test tests/e2e/learning.test.mjs        (after `make wasm`)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, demoUrl, waitForIme } from './harness.mjs';
+import { serverAndBrowser, demoUrl, waitForIme, MODEL } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -91,6 +91,56 @@ test('a suffix picked in its segment is learned with the word before it and come
   await page.keyboard.press('Escape');
   await page.click('#dict summary');
   await page.click('#learning-clear');
+  await page.close();
+});
+
+test('a store shared with other contexts: a text another one saves while the store is read wins, and a save with nothing new writes nothing', async () => {
+  // A second IME in the demo page over a store shared with another context (the extension's
+  // engines share chrome.storage.local this way, extension/learning-sync.js).
+  const page = await demo();
+  const out = await page.evaluate(async (model) => {
+    const { HenkanIme } = await import('/www/ime.js');
+    const henkan = await import('/pkg/henkan.js');
+    const empty = 'henkan-user-data\t1\nhistory\t1\nhenkan-history\t1\ndictionary\t0\n';
+    const theirs = 'henkan-user-data\t1\nhistory\t2\nhenkan-history\t1\nきしゃ\t貴社\ndictionary\t0\n';
+    /** @type {(string | null)[]} */
+    const writes = [];
+    /** @type {(text: string) => void} */
+    let answerRead = () => {};
+    const store = {
+      persistent: true,
+      load: () => new Promise((resolve) => (answerRead = resolve)),
+      save: async (/** @type {string} */ text) => void writes.push(text),
+      clear: async () => void writes.push(null),
+    };
+    const ime = new HenkanIme({ store });
+    const loaded = ime.load({ module: henkan, modelUrl: `/${model}` });
+    await new Promise((resolve) => {
+      const ready = () => ime.status === 'ready' && resolve(null);
+      ime.addEventListener('status', ready);
+      ready();
+    });
+    // The store is being read (its answer is the older text); another context saves meanwhile.
+    const taken = ime.adoptLearning(theirs);
+    answerRead(empty);
+    await ime.restoring;
+    const learned = ime.exportLearning();
+    // A save with nothing new (the extension's engine saves when a page's port closes) writes
+    // nothing: it would put this IME's older text over the other context's newer one.
+    await ime.save();
+    const writesIdle = writes.length;
+    await ime.clearLearning();
+    const afterClear = [...writes];
+    await loaded;
+    await ime.dispose();
+    return { taken, learned, writesIdle, afterClear, writesAtEnd: writes.length };
+  }, MODEL);
+  assert.equal(out.taken, true);
+  assert.match(out.learned, /きしゃ\t貴社/, 'the text saved while the store was read is kept');
+  assert.equal(out.writesIdle, 0, 'a save with nothing new writes nothing');
+  assert.equal(out.afterClear.length, 1, 'a change is written');
+  assert.doesNotMatch(out.afterClear[0] ?? '', /貴社/);
+  assert.equal(out.writesAtEnd, 1, 'disposing writes nothing new');
   await page.close();
 });
 
