@@ -33,7 +33,7 @@ HENKAN := target/release/henkan
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-sha model-full test setup lint test-native predict-bias digit-bias mozc-rules coherence emoji
+.PHONY: all mozc model model-sha model-full test setup lint test-native predict-bias word-bias mozc-rules coherence emoji
 
 all: model
 
@@ -65,7 +65,7 @@ $(HENKAN): $(shell find crates -name '*.rs') Cargo.toml $(wildcard crates/*/Carg
 # Rebuild the shipped model (needs ../shared for id.def / segmenter.def, and the LM export in $(LM_DIR):
 # `make lm-finetune` for build/lm-ft, `make train lm-export` for build/lm; see docs/training.md), then
 # its prediction bias and its backward LM (`make lm-back`, trained on this model's own embedding: remove
-# build/lm-back when the forward LM changed), the digit prior, Mozc's rules and the word vectors; the
+# build/lm-back when the forward LM changed), the word biases, Mozc's rules and the word vectors; the
 # finished file replaces $(SHIPPED).
 model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	mkdir -p $(dir $(MODEL))
@@ -74,7 +74,7 @@ model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	  $(MODEL_FLAGS) --lstm $(LM_DIR) --lstm-bits $(LM_BITS) --ngram $(NGRAM) --name henkan --out $(MODEL)
 	$(MAKE) predict-bias MODEL=$(MODEL)
 	$(MAKE) attach-back MODEL=$(MODEL)
-	$(MAKE) digit-bias MODEL=$(MODEL)
+	$(MAKE) word-bias MODEL=$(MODEL)
 	$(MAKE) mozc-rules MODEL=$(MODEL)
 	$(MAKE) coherence MODEL=$(MODEL)
 	$(MAKE) emoji MODEL=$(MODEL)
@@ -111,8 +111,6 @@ coherence: $(HENKAN) $(GINZA_WHEEL)
 	$(HENKAN) model attach coherence --in $(MODEL) --vectors build/coherence/vectors \
 	  --id-def $(SHARED)/data/mozc/id.def --skip-pos 名詞,固有名詞,人名 --max-cost 7500 --compress 19 --out $(MODEL)
 
-# The digit prior for the hybrid (crates/henkan-builder/src/digit_prior.rs): word biases against the kanji numeral
-# words of counters that KWDLC and WAC train write after digits, into $(MODEL)'s WordBias section (≈ 10 s).
 # Emoji by reading from the Unicode CLDR Japanese annotations (npm cldr-annotations-full; its
 # licence goes next to the model as models/NOTICE-cldr-annotations.txt).
 CLDR_ANNOTATIONS := cldr-annotations-full-48.2.0
@@ -124,13 +122,23 @@ emoji: $(HENKAN) build/mozc/lex.tsv build/emoji/package/annotations/ja/annotatio
 	  --lex build/mozc/lex.tsv --compress 19 --out $(MODEL)
 	cp build/emoji/package/LICENSE models/NOTICE-cldr-annotations.txt
 
+# The hybrid's word biases, into $(MODEL)'s WordBias section (≈ 20 s): the digit prior
+# (crates/henkan-builder/src/digit_prior.rs) against the kanji numeral words of counters that KWDLC and WAC
+# train write after digits, and the kana-phrase prior (kana_prior.rs) against Mozc's all-kana phrases
+# (よろしくおねがいします) that the analyzed chat, docs, JGLUE, KWDLC and WAC text writes with kanji.
 DIGIT_BIAS_WEIGHT ?= 1
-digit-bias: $(HENKAN)
+KANA_BIAS_WEIGHT ?= 1
+KANA_BIAS_MIN_COUNT ?= 100
+word-bias: build/corpus/.done $(HENKAN)
 	mkdir -p build/digit
 	set -e; for c in kwdlc wac; do xz -dc $(SHARED)/data/corpus/$$c.train.tok.xz > build/digit/$$c.train.tok; done
 	$(HENKAN) --model $(MODEL) model digit-bias --corpus build/digit/kwdlc.train.tok build/digit/wac.train.tok \
 	  --weight $(DIGIT_BIAS_WEIGHT) --out build/digit/bias.tsv
-	$(HENKAN) model attach bias --in $(MODEL) --bias build/digit/bias.tsv --step 0.05 --compress 19 --out $(MODEL)
+	$(HENKAN) --model $(MODEL) model kana-bias --corpus $(foreach c,chat docs jglue,build/corpus/train/$(c).txt) \
+	  build/digit/kwdlc.train.tok build/digit/wac.train.tok --weight $(KANA_BIAS_WEIGHT) \
+	  --min-count $(KANA_BIAS_MIN_COUNT) --out build/digit/kana-bias.tsv
+	cat build/digit/bias.tsv build/digit/kana-bias.tsv > build/digit/word-bias.tsv
+	$(HENKAN) model attach bias --in $(MODEL) --bias build/digit/word-bias.tsv --step 0.05 --compress 19 --out $(MODEL)
 
 # (Re)fits the prediction logit offsets for the model's LSTM and adds them to $(MODEL) (≈ 10 min).
 predict-bias: build/corpus/.done $(HENKAN)

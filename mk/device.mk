@@ -43,7 +43,7 @@ device-import: $(DEVICE_DIR)/runs.txt | $(HENKAN)
 	  *:kept) $(HENKAN) model attach lstm --in $(SHIPPED) --lstm $$d --lstm-bits $(LM_BITS) --keep-embedding \
 	      --compress 19 --out $$m ;; \
 	  *) $(HENKAN) model attach lstm --in $(SHIPPED) --lstm $$d --lstm-bits $(LM_BITS) --compress 19 --out $$m; \
-	     $(MAKE) --no-print-directory digit-bias MODEL=$$m ;; \
+	     $(MAKE) --no-print-directory word-bias MODEL=$$m ;; \
 	  esac; ls -l $$m; done
 
 # One line of device-eval: model $$m with engine $$e against the shipped one on set $(1) (eval flags $(2)).

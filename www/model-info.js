@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11998224,
-  sha256: '7ee5afe0fdea2abba417cac96bd14543573aca7eb60fca6dd0c392b7c494755e',
+  bytes: 11999040,
+  sha256: '518449d05dfcb3aabfb04ebfd45ec8066a52952fca3dc80240ba64b35b85dd6c',
   coreBytes: 7066161,
-  coreSha256: '70ace2117085239fb2c260c98fdf72329c4d31796da50a40db824f6f32be183a',
+  coreSha256: '7aee8e776828c9532f645a079f6ac96a26e466fe5e014bf8f42240e3e165d3e3',
 };

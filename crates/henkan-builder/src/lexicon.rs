@@ -160,6 +160,17 @@ impl LexiconWriter {
         postings.extend_from_slice(&blob);
         Ok((index, postings))
     }
+
+    /// The lexicon itself, read back from the sections [`LexiconWriter::finish`] writes (for
+    /// tools and tests that look words up without a model file).
+    pub fn into_lexicon(self) -> Result<henkan::lexicon::Lexicon> {
+        use henkan::model::SectionBytes;
+        let (index, postings) = self.finish()?;
+        Ok(henkan::lexicon::Lexicon::new(
+            SectionBytes::from_vec(index),
+            SectionBytes::from_vec(postings),
+        )?)
+    }
 }
 
 #[cfg(test)]
@@ -175,8 +186,7 @@ mod tests {
         w.add("きょう", 12, 12, 9000, "キョウ");
         w.add("き", 10, 10, 4000, "木");
         w.add("は", 20, 21, 100, "は");
-        let (i, p) = w.finish().unwrap();
-        Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap()
+        w.into_lexicon().unwrap()
     }
 
     #[test]
@@ -202,8 +212,7 @@ mod tests {
         w.add("あ", 1, 1, 3000, "亜");
         w.add("あ", 1, 1, 7, "阿");
         w.add("あ", 1, 1, -9, "吾");
-        let (i, p) = w.finish().unwrap();
-        let lex = Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap();
+        let lex = w.into_lexicon().unwrap();
         let costs: Vec<i32> = lex.get("あ").map(|e| e.cost).collect();
         assert_eq!(costs, vec![3008, 0, -16]);
     }
@@ -231,8 +240,7 @@ mod tests {
         w.add("たべる", 1, 1, 2, "喰べる");
         w.add("る", 1, 1, 2, "る流");
         w.add("あ", 1, 1, 2, "亜");
-        let (i, p) = w.finish().unwrap();
-        let lex = Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap();
+        let lex = w.into_lexicon().unwrap();
         let got: Vec<String> = lex
             .get("たべる")
             .map(|e| lex.surface_text(&e.surface, "たべる"))

@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use henkan::decoder::neural::{NeuralOptions, Scoring};
-use henkan::Session;
+use henkan::{Engine, Session};
 
 /// A session converting with `scoring` and the default options.
 fn session_for(scoring: Scoring) -> Session {
@@ -630,15 +630,20 @@ fn a_verb_follows_its_object_through_the_collocations() {
             ],
         ),
     ] {
-        let mut s = Session::new();
         let opts = NeuralOptions {
             collocation_weight: weight,
             ..NeuralOptions::default()
         };
-        s.set_scoring(Scoring::Hybrid, opts);
-        for (reading, want) in readings.into_iter().zip(want) {
-            assert_eq!(s.convert_reading(&engine, reading).text(), want, "{weight}");
-        }
+        assert_hybrid_converts(&engine, opts, &readings, &want);
+    }
+}
+
+/// Checks the hybrid with `opts` converts each reading to its text.
+fn assert_hybrid_converts(engine: &Engine, opts: NeuralOptions, readings: &[&str], want: &[&str]) {
+    let mut s = Session::new();
+    s.set_scoring(Scoring::Hybrid, opts);
+    for (reading, want) in readings.iter().zip(want) {
+        assert_eq!(s.convert_reading(engine, reading).text(), *want, "{opts:?}");
     }
 }
 
@@ -656,5 +661,51 @@ fn the_collocations_do_not_overturn_a_learned_spelling() {
     assert_eq!(
         s.convert_reading(&engine, "しゃしんをとる").text(),
         "写真を取る"
+    );
+}
+
+/// Mozc's all-kana phrases (`よろしくおねがいします`, one entry with one cost) start ahead of
+/// the same words with kanji (`よろしく` `お願いします`, each with its own cost and connection);
+/// the kana-phrase prior in the model's word biases (`henkan_builder::kana_prior`) charges those
+/// the text writes with kanji, so the hybrid writes them so after `、` too. Without the biases
+/// the phrase stays in kana.
+#[test]
+fn a_kana_phrase_the_text_writes_with_kanji_yields_to_the_kanji() {
+    let engine = shipped_engine();
+    let readings = [
+        "はい、よろしくおねがいします",
+        "こちらこそ、よろしくおねがいします",
+        "では、よろしくおねがいします",
+    ];
+    for (weight, want) in [
+        (
+            1.0,
+            [
+                "はい、よろしくお願いします",
+                "こちらこそ、よろしくお願いします",
+                "では、よろしくお願いします",
+            ],
+        ),
+        (
+            0.0,
+            [
+                "はい、よろしくおねがいします",
+                "こちらこそ、よろしくおねがいします",
+                "では、よろしくおねがいします",
+            ],
+        ),
+    ] {
+        let opts = NeuralOptions {
+            bias_weight: weight,
+            ..NeuralOptions::default()
+        };
+        assert_hybrid_converts(&engine, opts, &readings, &want);
+    }
+    // a phrase the text writes in kana more often than not keeps its kana
+    assert_hybrid_converts(
+        &engine,
+        NeuralOptions::default(),
+        &["はい、そうなんですか"],
+        &["はい、そうなんですか"],
     );
 }

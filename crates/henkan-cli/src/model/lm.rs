@@ -38,6 +38,49 @@ pub fn digit_bias(model: &Option<PathBuf>, a: DigitBiasArgs) -> Result<()> {
     write_file(&a.out, henkan_builder::bias::write_tsv(&bias, &names))
 }
 
+/// `henkan model kana-bias`.
+#[derive(clap::Args)]
+pub struct KanaBiasArgs {
+    /// Analyzed text (`surface/reading/left/right` or `surface/reading/POS` tokens, one
+    /// sentence per line), e.g. the training corpora after `make corpus-tok`.
+    #[arg(long, num_args = 1.., required = true)]
+    corpus: Vec<PathBuf>,
+    /// Nats per unit of ln(2 · (k + 1) / (n + 2)).
+    #[arg(long, default_value_t = 1.0)]
+    weight: f32,
+    /// Runs of tokens a phrase's reading needs in the text before it gets a bias (fewer phrases
+    /// keep the model within its size budget; the phrases people type most are seen thousands of
+    /// times).
+    #[arg(long, default_value_t = 100)]
+    min_count: u32,
+    /// Output file.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Runs `henkan model kana-bias`.
+pub fn kana_bias(model: &Option<PathBuf>, a: KanaBiasArgs) -> Result<()> {
+    use henkan_builder::kana_prior::{kana_bias, kana_phrases, KanaCounts};
+    use std::io::BufRead;
+    let engine = load(model)?;
+    let phrases = kana_phrases(&engine.lexicon);
+    let mut counts = KanaCounts::new(phrases.iter().map(|(r, _)| r.clone()));
+    for path in &a.corpus {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+        for line in std::io::BufReader::new(file).lines() {
+            counts.add_tokens(&line.with_context(|| format!("reading {}", path.display()))?);
+        }
+    }
+    let (bias, names) = kana_bias(&phrases, &counts, a.weight, a.min_count);
+    eprintln!(
+        "kana-phrase prior: {} of {} phrases",
+        bias.len(),
+        phrases.len()
+    );
+    write_file(&a.out, henkan_builder::bias::write_tsv(&bias, &names))
+}
+
 /// `henkan model export-lstm`.
 #[derive(clap::Args)]
 pub struct ExportArgs {

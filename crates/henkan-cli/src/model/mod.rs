@@ -43,6 +43,10 @@ pub enum ModelCommand {
     /// kanji numeral words (一年, 十円) of counters that annotated text writes after digits,
     /// from that text; writes `entry<TAB>bias<TAB>surface/reading` lines for `attach bias`.
     DigitBias(lm::DigitBiasArgs),
+    /// The kana-phrase prior (`henkan_builder::kana_prior`): word biases for the hybrid against
+    /// Mozc's all-kana phrases (よろしくおねがいします) that analyzed text writes with kanji more
+    /// often than not; writes `entry<TAB>bias<TAB>surface/reading kana/all` lines for `attach bias`.
+    KanaBias(lm::KanaBiasArgs),
     /// Write the model's LSTM LM decoded to f32 (`DIR/lstm.safetensors` as training/export.py
     /// writes it): the starting point for training it further.
     ExportLstm(lm::ExportArgs),
@@ -69,6 +73,7 @@ pub fn run(model: &Option<PathBuf>, command: ModelCommand) -> Result<()> {
         ModelCommand::RemapLmVocab(a) => attach::remap(model, a),
         ModelCommand::MozcRules(a) => attach::mozc_rules(model, a),
         ModelCommand::DigitBias(a) => lm::digit_bias(model, a),
+        ModelCommand::KanaBias(a) => lm::kana_bias(model, a),
         ModelCommand::ExportLstm(a) => lm::export(model, a),
         ModelCommand::DumpLmStates(a) => lm::dump_states(model, a),
         ModelCommand::AlignGold(a) => lm::align_gold(model, a),
