@@ -24,7 +24,8 @@ of vocab.tsv and dev_*.bin from the vocabulary's directory, so --out can be trai
       --weights kwdlc=10,wac=10,chat=2,docs=2,jglue=3,aozora=0.5
 With --save-encoded PATH.npz instead of --out, the corpora named in --weights are written encoded once each
 (uint16), for training/mix_stream.py to mix where the text is not (an accelerator, docs/training.md).
-Only build/corpus/train/*.txt are read (never the dev files).
+Only build/corpus/train/*.txt are read (never the dev files). Training sentences that are only a kanji
+numeral (Aozora's section headings) are left out (`is_numeral_heading`).
 """
 import argparse
 import collections
@@ -60,6 +61,30 @@ def read_sents(path):
         return [line.split() for line in f if line.strip()]
 
 
+KANJI_NUMERALS = set("〇一二三四五六七八九十百千")
+PUNCTUATION = {"。", "、", "．", "."}
+
+
+def is_numeral_heading(sent):
+    """Whether a sentence (its tokens `surface/reading/...`) is only a kanji numeral, maybe with a full
+    stop: Aozora's section headings (一, 二, 十一; 4,474 of its 871,753 sentences). After `<s>` they teach
+    the LM a lone numeral, so that `いちいち` alone becomes `一一`.
+
+    >>> is_numeral_heading(["十一/じゅういち/1/1", "。/。/2/2"])
+    True
+    >>> is_numeral_heading(["一/いち/1/1", "つ/つ/2/2"])
+    False
+    """
+    core = [t.split("/", 1)[0] for t in sent]
+    core = [s for s in core if s not in PUNCTUATION]
+    return bool(core) and all(s and set(s) <= KANJI_NUMERALS for s in core)
+
+
+def read_train_sents(path):
+    """The sentences of a training corpus, without its kanji numeral headings (`is_numeral_heading`)."""
+    return [s for s in read_sents(path) if not is_numeral_heading(s)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default="build/corpus")
@@ -83,7 +108,7 @@ def main():
 
     corpora = {}
     for name in MODERN + OLD:
-        corpora[name] = read_sents(os.path.join(args.corpus, "train", name + ".txt"))
+        corpora[name] = read_train_sents(os.path.join(args.corpus, "train", name + ".txt"))
         print(f"read {name}: {len(corpora[name])} sentences ({time.time() - t0:.0f}s)", file=sys.stderr)
 
     counts = collections.Counter()
@@ -187,7 +212,7 @@ def encode_corpora(corpus, names, vocab_tsv):
     enc = {}
     for name in names:
         flat = []
-        for s in read_sents(os.path.join(corpus, "train", name + ".txt")):
+        for s in read_train_sents(os.path.join(corpus, "train", name + ".txt")):
             flat.append(bos_id)
             flat.extend(ids.get(t, unk_id) for t in s)
         flat = np.array(flat, dtype=np.int32)
