@@ -67,8 +67,8 @@ PUNCTUATION = {"。", "、", "．", "."}
 
 def is_numeral_heading(sent):
     """Whether a sentence (its tokens `surface/reading/...`) is only a kanji numeral, maybe with a full
-    stop: Aozora's section headings (一, 二, 十一; 4,474 of its 871,753 sentences). After `<s>` they teach
-    the LM a lone numeral, so that `いちいち` alone becomes `一一`.
+    stop: Aozora's section headings (一, 二, 十一; 4,474 of its 871,753 sentences). They teach the LM that a
+    numeral alone makes a sentence (the shipped LM writes `いちいち` typed alone as `一一`).
 
     >>> is_numeral_heading(["十一/じゅういち/1/1", "。/。/2/2"])
     True
