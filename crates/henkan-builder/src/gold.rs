@@ -243,20 +243,22 @@ pub struct Sentence {
     pub text: String,
 }
 
+/// Parses one gold token `surface/reading/POS` into (surface, reading); `None` when it is
+/// malformed or either is empty.
+pub fn parse_gold_token(tok: &str) -> Option<(&str, &str)> {
+    let mut f = tok.rsplitn(3, '/');
+    let (_pos, r, s) = (f.next()?, f.next()?, f.next()?);
+    (!r.is_empty() && !s.is_empty()).then_some((s, r))
+}
+
 /// Parses a line of gold tokens `surface/reading/POS …`; `None` when a token is malformed or
 /// the line is empty.
 pub fn parse_tokens(line: &str) -> Option<Sentence> {
     let (mut reading, mut text) = (String::new(), String::new());
     for tok in line.split_whitespace() {
-        let mut f = tok.rsplitn(3, '/');
-        let (_pos, r, s) = (f.next(), f.next(), f.next());
-        match (r, s) {
-            (Some(r), Some(s)) if !r.is_empty() && !s.is_empty() => {
-                reading.push_str(r);
-                text.push_str(s);
-            }
-            _ => return None,
-        }
+        let (s, r) = parse_gold_token(tok)?;
+        reading.push_str(r);
+        text.push_str(s);
     }
     (!reading.is_empty()).then_some(Sentence { reading, text })
 }

@@ -14,6 +14,8 @@
 //! kana than not). The biases go into the model's `WordBias` section beside the digit prior
 //! (`henkan model kana-bias`, then `henkan model attach bias`), which only the hybrid reads.
 
+use crate::gold::parse_gold_token;
+use crate::token::parse_token;
 use henkan::decoder::bias::WordBias;
 use henkan::lexicon::Lexicon;
 use std::collections::HashMap;
@@ -26,25 +28,15 @@ fn is_hiragana(text: &str) -> bool {
     !text.is_empty()
         && text
             .chars()
-            .all(|c| ('\u{3041}'..='\u{309f}').contains(&c) || c == 'ー')
+            .all(|c| henkan::composer::is_hiragana(c) || c == 'ー')
 }
 
-/// The surface and reading of a token `surface/reading/POS` (the annotated sets) or
-/// `surface/reading/left/right` (the analyzed training text).
-fn token_parts(tok: &str) -> Option<(&str, &str)> {
-    let f: Vec<&str> = tok.rsplitn(4, '/').collect();
-    match f.as_slice() {
-        [right, left, reading, surface]
-            if right.parse::<u16>().is_ok() && left.parse::<u16>().is_ok() =>
-        {
-            Some((surface, reading))
-        }
-        _ => {
-            let mut g = tok.rsplitn(3, '/');
-            let (_pos, reading, surface) = (g.next()?, g.next()?, g.next()?);
-            Some((surface, reading))
-        }
-    }
+/// The surface and reading of a token `surface/reading/left/right` (the analyzed training
+/// text, [`parse_token`]) or `surface/reading/POS` (the annotated sets, [`parse_gold_token`]).
+fn token_parts(tok: &str) -> Option<(String, String)> {
+    parse_token(tok)
+        .map(|(s, r, _, _)| (s, r))
+        .or_else(|| parse_gold_token(tok).map(|(s, r)| (s.to_string(), r.to_string())))
 }
 
 /// For each phrase reading: how often runs of tokens read it, and how often they spell it in
@@ -75,13 +67,13 @@ impl KanaCounts {
     /// Counts one analyzed sentence (tokens separated by spaces): every run of tokens whose
     /// readings make one of the phrases' readings.
     pub fn add_tokens(&mut self, line: &str) {
-        let toks: Vec<(&str, &str)> = line.split(' ').filter_map(token_parts).collect();
+        let toks: Vec<(String, String)> = line.split(' ').filter_map(token_parts).collect();
         let (mut reading, mut surface) = (String::new(), String::new());
         for i in 0..toks.len() {
             reading.clear();
             surface.clear();
             let mut chars = 0;
-            for &(s, r) in &toks[i..] {
+            for (s, r) in &toks[i..] {
                 chars += r.chars().count();
                 if chars > self.longest {
                     break;
@@ -232,11 +224,14 @@ mod tests {
 
     #[test]
     fn tokens_of_both_formats_are_read() {
+        let parts = |t| token_parts(t).map(|(s, r)| format!("{s}|{r}"));
         assert_eq!(
-            token_parts("お願い/おねがい/1841/1841"),
-            Some(("お願い", "おねがい"))
+            parts("お願い/おねがい/1841/1841").as_deref(),
+            Some("お願い|おねがい")
         );
-        assert_eq!(token_parts("何/なん/名詞"), Some(("何", "なん")));
-        assert_eq!(token_parts("1/いち/名詞-数詞"), Some(("1", "いち")));
+        // the analyzed text escapes `/` in a surface
+        assert_eq!(parts("%2F/%2F/2645/2645").as_deref(), Some("/|/"));
+        assert_eq!(parts("何/なん/名詞").as_deref(), Some("何|なん"));
+        assert_eq!(parts("1/いち/名詞-数詞").as_deref(), Some("1|いち"));
     }
 }

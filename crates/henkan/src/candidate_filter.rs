@@ -48,7 +48,7 @@ pub struct Word {
 const WEAK_COMPOUND_RANK: usize = 10;
 
 fn hiragana(s: &str) -> bool {
-    s.chars().all(|c| ('\u{3041}'..='\u{309f}').contains(&c))
+    s.chars().all(crate::composer::is_hiragana)
 }
 
 /// Whether the first character starts a number: a digit or a kanji numeral.

@@ -93,7 +93,7 @@ fn width(s: &str) -> Option<(Width, Option<&'static str>)> {
 fn hiragana(s: &str) -> bool {
     !s.is_empty()
         && s.chars()
-            .all(|c| ('\u{3041}'..='\u{309F}').contains(&c) || c == 'ー')
+            .all(|c| crate::composer::is_hiragana(c) || c == 'ー')
 }
 
 /// The annotation of each of `candidates` (the candidates of one segment, in order): empty

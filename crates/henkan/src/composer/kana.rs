@@ -170,6 +170,17 @@ fn full_katakana(half: &[char]) -> Option<char> {
     })
 }
 
+/// Whether `c` is in the hiragana block (U+3041–U+309F: the hiragana, their voicing marks and
+/// iteration marks, `ゟ`).
+///
+/// ```
+/// assert!(henkan::composer::is_hiragana('ぁ') && henkan::composer::is_hiragana('ゝ'));
+/// assert!(!henkan::composer::is_hiragana('ー') && !henkan::composer::is_hiragana('ア'));
+/// ```
+pub fn is_hiragana(c: char) -> bool {
+    ('\u{3041}'..='\u{309f}').contains(&c)
+}
+
 /// Whether `c` is a hiragana, a katakana, the prolonged sound mark or a kana iteration mark.
 ///
 /// ```

@@ -36,7 +36,7 @@
 mod kana;
 mod table;
 
-pub use kana::{is_kana, to_full_ascii, to_half_katakana, to_hiragana, to_katakana};
+pub use kana::{is_hiragana, is_kana, to_full_ascii, to_half_katakana, to_hiragana, to_katakana};
 
 pub(crate) use kana::to_half_ascii;
 use table::{Rule, Table};

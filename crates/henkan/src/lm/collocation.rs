@@ -96,7 +96,7 @@ fn same_verb(a: (&str, &str), b: (&str, &str)) -> bool {
 /// assert_eq!(stem_of("はく", "はく"), ("はく", "はく"));
 /// ```
 pub fn stem_of<'a>(surface: &'a str, reading: &'a str) -> (&'a str, &'a str) {
-    let stem = surface.trim_end_matches(|c| ('\u{3041}'..='\u{309f}').contains(&c));
+    let stem = surface.trim_end_matches(crate::composer::is_hiragana);
     let tail = &surface[stem.len()..];
     match reading.strip_suffix(tail) {
         Some(r) if !stem.is_empty() => (stem, r),
