@@ -97,8 +97,8 @@ mozc-rules: $(HENKAN)
 
 # Word vectors for the topical coherence that re-ranks the final beam (crates/henkan/src/lm/coherence.rs,
 # ≈ 1 min): chiVe's vectors from the PyPI wheel of ja-ginza (data only), centred, 64 principal axes,
-# k-means to COHERENCE_ROWS rows, for the lexicon entries with a kanji or katakana surface that
-# are not person names and cost at most 7,500.
+# k-means to COHERENCE_ROWS rows stored with 4 bits per component, for the lexicon entries with a
+# kanji or katakana surface that are not person names and cost at most 7,500.
 COHERENCE_ROWS ?= 4096
 GINZA_WHEEL := build/coherence/ja_ginza-5.3.0-py3-none-any.whl
 $(GINZA_WHEEL):
@@ -109,7 +109,8 @@ coherence: $(HENKAN) $(GINZA_WHEEL)
 	$(PIP_DEPS)
 	python3 training/coherence_vectors.py build/coherence build/coherence/vectors --kmeans $(COHERENCE_ROWS)
 	$(HENKAN) model attach coherence --in $(MODEL) --vectors build/coherence/vectors \
-	  --id-def $(SHARED)/data/mozc/id.def --skip-pos 名詞,固有名詞,人名 --max-cost 7500 --compress 19 --out $(MODEL)
+	  --id-def $(SHARED)/data/mozc/id.def --skip-pos 名詞,固有名詞,人名 --max-cost 7500 --bits 4 \
+	  --compress 19 --out $(MODEL)
 
 # Emoji by reading from the Unicode CLDR Japanese annotations (npm cldr-annotations-full; its
 # licence goes next to the model as models/NOTICE-cldr-annotations.txt).

@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11999040,
-  sha256: '518449d05dfcb3aabfb04ebfd45ec8066a52952fca3dc80240ba64b35b85dd6c',
+  bytes: 11864576,
+  sha256: '8f124b50862cb0bf9237edd6bcf80619dccaae6cfedc174674e162535901c73e',
   coreBytes: 7066161,
-  coreSha256: '7aee8e776828c9532f645a079f6ac96a26e466fe5e014bf8f42240e3e165d3e3',
+  coreSha256: '74096b1f8359e212f6359c1ce0a5a54ffbbf59ad6d2815574ca3f233ed79f7d5',
 };

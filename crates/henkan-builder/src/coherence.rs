@@ -6,7 +6,7 @@ use crate::container::with_section;
 use crate::error::{Error, Result};
 use crate::lexicon::write_varint;
 use henkan::lexicon::Lexicon;
-use henkan::lm::coherence::COHERENCE_MAGIC;
+use henkan::lm::coherence::{COHERENCE_MAGIC, COHERENCE_MAGIC_4BIT};
 use henkan::model::{Container, SectionKind};
 use std::collections::HashMap;
 
@@ -49,15 +49,29 @@ pub fn parse_words(words_tsv: &str, rows: usize) -> Result<HashMap<String, u32>>
     Ok(map)
 }
 
-/// Adds (or replaces) the `Coherence` section of `model`: every lexicon entry whose surface
-/// is in `words` and that `keep(left POS id, word cost)` accepts gets that word's vector
-/// (`dims` floats per row in `vectors`). Rows no entry uses are left out; the rest are
-/// numbered by how many entries use them, most first.
+/// Which word each lexicon entry takes its vector from.
+#[derive(Debug, Clone, Copy)]
+pub struct EntryWords<'a> {
+    /// Surface → vector row ([`parse_words`]).
+    pub words: &'a HashMap<String, u32>,
+    /// Entry offset → the surface of its dictionary form, for inflected entries
+    /// ([`crate::inflection::dictionary_forms`]); may be empty.
+    pub forms: &'a HashMap<u32, String>,
+}
+
+/// Adds (or replaces) the `Coherence` section of `model`. Each lexicon entry that
+/// `keep(left POS id, word cost)` accepts gets, from `words`:
+/// - the vector of its surface, when `words.words` has it;
+/// - else, for an inflected entry (`勝っ`), that of its dictionary form (`勝つ`).
+///
+/// `vectors` holds `dims` floats per row, stored with `bits` (8 or 4) per component. Rows no
+/// entry uses are left out; the rest are numbered by how many entries use them, most first.
 pub fn attach_coherence(
     model: Vec<u8>,
-    words: &HashMap<String, u32>,
+    words: &EntryWords<'_>,
     vectors: &[f32],
     dims: usize,
+    bits: u32,
     keep: impl Fn(u16, i32) -> bool,
 ) -> Result<(Vec<u8>, CoherenceReport)> {
     if dims == 0 || vectors.len() % dims != 0 {
@@ -71,6 +85,7 @@ pub fn attach_coherence(
         container.require(SectionKind::LexiconIndex)?,
         container.require(SectionKind::LexiconPostings)?,
     )?;
+    let EntryWords { words, forms } = *words;
     let mut pairs: Vec<(u32, u32)> = Vec::new();
     let mut surfaces = std::collections::HashSet::new();
     lexicon.for_each_entry(|reading, e| {
@@ -78,7 +93,13 @@ pub fn attach_coherence(
             return;
         }
         let surface = lexicon.surface_text(&e.surface, reading);
-        if let Some(&row) = words.get(&surface) {
+        let word = match words.get(&surface) {
+            Some(&row) => Some((row, surface)),
+            None => forms
+                .get(&e.offset)
+                .and_then(|f| Some((*words.get(f)?, f.clone()))),
+        };
+        if let Some((row, surface)) = word {
             pairs.push((e.offset, row));
             surfaces.insert(surface);
         }
@@ -106,7 +127,7 @@ pub fn attach_coherence(
         table.extend_from_slice(&vectors[r * dims..(r + 1) * dims]);
     }
     let pairs: Vec<(u32, u16)> = pairs.iter().map(|&(e, r)| (e, new_row[&r])).collect();
-    let section = coherence_section(dims, &table, &pairs)?;
+    let section = coherence_section(dims, &table, &pairs, bits)?;
     let report = CoherenceReport {
         entries: pairs.len(),
         surfaces: surfaces.len(),
@@ -119,12 +140,24 @@ pub fn attach_coherence(
     ))
 }
 
-/// Writes a `Coherence` section ([`henkan::lm::coherence`]): `dims`-dimensional vectors (`vectors.len()` a multiple of `dims`,
-/// at most 65,536 rows), quantized to i8 per row, and `(entry offset, row)` pairs.
-pub fn coherence_section(dims: usize, vectors: &[f32], pairs: &[(u32, u16)]) -> Result<Vec<u8>> {
+/// Writes a `Coherence` section ([`henkan::lm::coherence`]): `dims`-dimensional vectors
+/// (`vectors.len()` a multiple of `dims`, at most 65,536 rows), quantized per row to `bits`
+/// (8: i8, `HKCOHR01`; 4: −7..=7 packed two to a byte, `HKCOHR02`), and `(entry offset, row)`
+/// pairs.
+pub fn coherence_section(
+    dims: usize,
+    vectors: &[f32],
+    pairs: &[(u32, u16)],
+    bits: u32,
+) -> Result<Vec<u8>> {
     if dims == 0 || vectors.len() % dims != 0 || vectors.len() / dims > 1 << 16 {
         return Err(Error::Build("coherence: bad vector table".into()));
     }
+    let (magic, top) = match bits {
+        8 => (COHERENCE_MAGIC, 127.0),
+        4 => (COHERENCE_MAGIC_4BIT, 7.0),
+        _ => return Err(Error::Build(format!("coherence: {bits}-bit rows (4 or 8)"))),
+    };
     let rows = vectors.len() / dims;
     let mut pairs = pairs.to_vec();
     pairs.sort_unstable();
@@ -133,17 +166,25 @@ pub fn coherence_section(dims: usize, vectors: &[f32], pairs: &[(u32, u16)]) -> 
         return Err(Error::Build("coherence: row out of range".into()));
     }
     let mut out = Vec::with_capacity(COHERENCE_MAGIC.len() + 12 + vectors.len() + 4 * pairs.len());
-    out.extend_from_slice(COHERENCE_MAGIC);
+    out.extend_from_slice(magic);
     for v in [dims, rows, pairs.len()] {
         out.extend_from_slice(&(v as u32).to_le_bytes());
     }
     for v in vectors.chunks_exact(dims) {
         let m = v.iter().fold(0f32, |m, x| m.max(x.abs()));
-        let s = if m > 0.0 { 127.0 / m } else { 0.0 };
-        out.extend(
-            v.iter()
-                .map(|x| (x * s).round().clamp(-127.0, 127.0) as i8 as u8),
-        );
+        let s = if m > 0.0 { top / m } else { 0.0 };
+        let q = v
+            .iter()
+            .map(|x| (x * s).round().clamp(-top, top) as i8 as u8);
+        if bits == 8 {
+            out.extend(q);
+        } else {
+            let q: Vec<u8> = q.collect();
+            out.extend(
+                q.chunks(2)
+                    .map(|p| (p[0] & 0x0f) | (p.get(1).copied().unwrap_or(0) << 4)),
+            );
+        }
     }
     out.resize(out.len().div_ceil(4) * 4, 0);
     let mut prev = 0;
@@ -165,7 +206,7 @@ mod tests {
     fn sample() -> Vec<u8> {
         // rows: 0 = x axis, 1 = near x, 2 = y axis
         let v = [1.0, 0.0, 0.9, 0.1, 0.0, 1.0];
-        coherence_section(2, &v, &[(40, 2), (7, 0), (300, 1)]).unwrap()
+        coherence_section(2, &v, &[(40, 2), (7, 0), (300, 1)], 8).unwrap()
     }
 
     #[test]
@@ -199,8 +240,52 @@ mod tests {
     }
 
     #[test]
+    fn four_bit_rows_keep_the_directions() {
+        // eight pseudo-random 64-dimensional rows, the first two close to each other
+        let mut seed = 7u32;
+        let mut v: Vec<f32> = (0..8 * 64)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+            })
+            .collect();
+        for i in 0..64 {
+            v[64 + i] = v[i] + 0.2 * v[64 + i];
+        }
+        let pairs: Vec<(u32, u16)> = (0..8).map(|r| (10 * r as u32, r)).collect();
+        let c8 = Coherence::from_section(&coherence_section(64, &v, &pairs, 8).unwrap()).unwrap();
+        let b4 = coherence_section(64, &v, &pairs, 4).unwrap();
+        assert_eq!(&b4[..8], COHERENCE_MAGIC_4BIT);
+        assert_eq!(b4.len(), 20 + 8 * 32 + 2 * 8);
+        let c4 = Coherence::from_section(&b4).unwrap();
+        assert_eq!(c4.row(30), Some(3));
+        assert!(c4.cos(0, 1) > 0.9);
+        for a in 0..8 {
+            for b in 0..8 {
+                let (x, y) = (c4.cos(a, b), c8.cos(a, b));
+                assert!((x - y).abs() < 0.05, "rows {a} {b}: {x} against {y}");
+            }
+        }
+        // an odd number of dimensions leaves the last byte's high nibble empty
+        let odd = coherence_section(3, &[1.0, -1.0, 0.5], &[(1, 0)], 4).unwrap();
+        // 7 and −7 (0x9) in the first byte, the low nibble first; 4 alone in the second
+        assert_eq!(odd[20..22], [0x7 | 0x9 << 4, 0x4]);
+        let c = Coherence::from_section(&odd).unwrap();
+        assert!((c.cos(0, 0) - 1.0).abs() < 1e-5);
+        assert!(coherence_section(64, &v, &pairs, 6).is_err());
+    }
+
+    #[test]
     fn damaged_sections_are_errors() {
-        let b = sample();
+        for b in [
+            sample(),
+            coherence_section(2, &[1.0, 0.0, 0.9, 0.1, 0.0, 1.0], &[(40, 2), (7, 0)], 4).unwrap(),
+        ] {
+            damaged_section_is_an_error(b);
+        }
+    }
+
+    fn damaged_section_is_an_error(b: Vec<u8>) {
         for cut in 0..b.len() {
             assert!(Coherence::from_section(&b[..cut]).is_err(), "cut at {cut}");
         }

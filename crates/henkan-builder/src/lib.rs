@@ -26,6 +26,7 @@ pub mod digit_prior;
 pub mod emoji;
 pub mod error;
 pub mod gold;
+pub mod inflection;
 pub mod kana_prior;
 pub mod lexicon;
 pub mod lstm;

@@ -8,7 +8,7 @@ mod common;
 use henkan::decoder::neural::{NeuralOptions, Scoring};
 use henkan::model::{Container, SectionKind};
 use henkan::{Engine, Session};
-use henkan_builder::coherence::attach_coherence;
+use henkan_builder::coherence::{attach_coherence, EntryWords};
 use std::collections::HashMap;
 
 /// がんばんよく… "Those who find the sauna hard can sweat a lot at a low temperature in a
@@ -40,7 +40,12 @@ fn model_with(
     }
     words.insert(off_topic.to_string(), 1);
     let vectors = [1.0, 0.0, 0.0, 1.0];
-    attach_coherence(bytes, &words, &vectors, 2, |_, _| true).unwrap()
+    let forms = Default::default();
+    let words = EntryWords {
+        words: &words,
+        forms: &forms,
+    };
+    attach_coherence(bytes, &words, &vectors, 2, 8, |_, _| true).unwrap()
 }
 
 #[test]
@@ -82,4 +87,72 @@ fn a_damaged_section_is_an_error() {
     assert!(Engine::from_bytes(cut).is_err());
     let engine = Engine::from_bytes(bytes).unwrap();
     assert!(engine.neural.unwrap().coherence.is_some());
+}
+
+/// The lexicon entries over `reading` spelled `surface`, and the coherence row of each.
+fn rows_of(engine: &Engine, reading: &str, surface: &str) -> Vec<Option<u16>> {
+    let coherence = engine.neural.as_ref().unwrap().coherence.as_ref().unwrap();
+    engine
+        .lexicon
+        .get(reading)
+        .filter(|e| engine.lexicon.surface_text(&e.surface, reading) == surface)
+        .map(|e| coherence.row(e.offset))
+        .collect()
+}
+
+#[test]
+fn inflected_words_take_their_dictionary_forms_vector() {
+    let id_def = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/mozc/id.def"
+    ))
+    .unwrap();
+    let features = henkan_builder::mozc::parse_id_def(&id_def).unwrap();
+    let conjugations = henkan_builder::inflection::Conjugations::from_features(&features);
+    let plain = common::shipped_engine();
+    let forms = henkan_builder::inflection::dictionary_forms(&plain.lexicon, &conjugations);
+    for (won, bought) in [(0u32, 1u32), (1, 0)] {
+        // 試合 (a match) on the axis of 勝つ (to win) or of 買う (to buy)
+        let words: HashMap<String, u32> =
+            [("試合", 0), ("勝つ", won), ("買う", bought), ("色々", 1)]
+                .into_iter()
+                .map(|(w, r)| (w.to_string(), r))
+                .collect();
+        let entry_words = EntryWords {
+            words: &words,
+            forms: &forms,
+        };
+        let bytes = std::fs::read(common::shipped_path()).unwrap();
+        let (bytes, _) =
+            attach_coherence(bytes, &entry_words, &[1.0, 0.0, 0.0, 1.0], 2, 4, |_, _| {
+                true
+            })
+            .unwrap();
+        let engine = Engine::from_bytes(bytes).unwrap();
+        // rows are renumbered by use: compare them with 試合's
+        let one = |reading: &str, surface: &str| {
+            let rows = rows_of(&engine, reading, surface);
+            assert!(!rows.is_empty() && rows.iter().all(|r| r.is_some() && *r == rows[0]));
+            rows[0]
+        };
+        let topic = one("しあい", "試合");
+        assert_eq!(one("かっ", "勝っ") == topic, won == 0);
+        assert_eq!(one("かた", "勝た") == topic, won == 0);
+        assert_eq!(one("かっ", "買っ") == topic, bought == 0);
+        let mut s = Session::new();
+        s.set_scoring(
+            Scoring::Hybrid,
+            NeuralOptions {
+                coherence_weight: 10.0,
+                ..NeuralOptions::default()
+            },
+        );
+        let text = s.convert_reading(&engine, "しあいにかった").text();
+        let want = if won == 0 {
+            "試合に勝った"
+        } else {
+            "試合に買った"
+        };
+        assert_eq!(text, want);
+    }
 }

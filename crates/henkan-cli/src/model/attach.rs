@@ -156,6 +156,9 @@ pub struct CoherenceArgs {
     /// Floats per vector.
     #[arg(long, default_value_t = 64)]
     dims: usize,
+    /// Bits per stored component: 8 or 4 (each row scaled to its largest component).
+    #[arg(long, default_value_t = 8)]
+    bits: u32,
     /// Only entries with a word cost up to this get a vector.
     #[arg(long, default_value_t = i32::MAX)]
     max_cost: i32,
@@ -166,22 +169,32 @@ pub struct CoherenceArgs {
     /// needs --id-def), e.g. `名詞,固有名詞,人名`.
     #[arg(long)]
     skip_pos: Vec<String>,
+    /// Give an inflected verb or adjective entry (`勝っ`) the vector of its dictionary form
+    /// (`勝つ`) when its own surface has none (needs --id-def; `henkan_builder::inflection`).
+    #[arg(long)]
+    inflected: bool,
     #[command(flatten)]
     edit: EditArgs,
 }
 
 fn coherence(model: &Option<PathBuf>, a: CoherenceArgs) -> Result<()> {
     let mut skip = Vec::new();
-    if !a.skip_pos.is_empty() {
+    let mut conjugations = None;
+    if !a.skip_pos.is_empty() || a.inflected {
         let id_def = a
             .id_def
             .as_ref()
-            .ok_or_else(|| anyhow!("--skip-pos needs --id-def"))?;
+            .ok_or_else(|| anyhow!("--skip-pos and --inflected need --id-def"))?;
         let features = henkan_builder::mozc::parse_id_def(&read_text(id_def)?)?;
         skip = features
             .iter()
             .map(|f| a.skip_pos.iter().any(|p| f.starts_with(p.as_str())))
             .collect();
+        if a.inflected {
+            conjugations = Some(henkan_builder::inflection::Conjugations::from_features(
+                &features,
+            ));
+        }
     }
     let keep = |left: u16, cost: i32| {
         cost <= a.max_cost && !skip.get(left as usize).copied().unwrap_or(false)
@@ -194,8 +207,28 @@ fn coherence(model: &Option<PathBuf>, a: CoherenceArgs) -> Result<()> {
     let words = read_text(&a.vectors.join("words.tsv"))?;
     let words = henkan_builder::coherence::parse_words(&words, floats.len() / dims)?;
     a.edit.edit(model, |m| {
-        let (bytes, r) =
-            henkan_builder::coherence::attach_coherence(m, &words, &floats, dims, keep)?;
+        let forms = match &conjugations {
+            Some(c) => {
+                let container = henkan::model::Container::from_bytes(m.clone())?;
+                let lexicon = henkan::lexicon::Lexicon::new(
+                    container.require(henkan::model::SectionKind::LexiconIndex)?,
+                    container.require(henkan::model::SectionKind::LexiconPostings)?,
+                )?;
+                henkan_builder::inflection::dictionary_forms(&lexicon, c)
+            }
+            None => Default::default(),
+        };
+        let (bytes, r) = henkan_builder::coherence::attach_coherence(
+            m,
+            &henkan_builder::coherence::EntryWords {
+                words: &words,
+                forms: &forms,
+            },
+            &floats,
+            dims,
+            a.bits,
+            keep,
+        )?;
         eprintln!(
             "coherence: {} entries ({} surfaces) → {} rows of {dims}, {} bytes",
             r.entries, r.surfaces, r.rows, r.bytes

@@ -15,8 +15,10 @@
 //!
 //! `Coherence` section (little endian):
 //! ```text
-//! "HKCOHR01"  u32 dims  u32 rows  u32 n
-//! rows × dims i8 (row major; each row a vector up to scale), padded to 4
+//! "HKCOHR01" (8-bit rows) or "HKCOHR02" (4-bit rows)  u32 dims  u32 rows  u32 n
+//! rows × dims i8 (HKCOHR01), or rows × ⌈dims/2⌉ bytes of two 4-bit two's-complement
+//!   components, the even one in the low nibble (HKCOHR02); row major, each row a vector up
+//!   to scale; padded to 4
 //! n × varint: lexicon entry offsets ascending, each as the difference to the previous one
 //! n × varint: the row of each entry, in the same order
 //! ```
@@ -24,8 +26,11 @@
 use crate::error::{Error, Result};
 use crate::lexicon::read_varint;
 
-/// Magic of the `Coherence` section.
+/// Magic of the `Coherence` section with 8-bit rows.
 pub const COHERENCE_MAGIC: &[u8; 8] = b"HKCOHR01";
+
+/// Magic of the `Coherence` section with 4-bit rows.
+pub const COHERENCE_MAGIC_4BIT: &[u8; 8] = b"HKCOHR02";
 
 const HEADER: usize = 20;
 
@@ -46,27 +51,47 @@ fn malformed(detail: &str) -> Error {
     }
 }
 
+/// The 4-bit two's-complement number in the low nibble of `x`.
+fn nibble(x: u8) -> i8 {
+    ((x << 4) as i8) >> 4
+}
+
 impl Coherence {
     /// Reads a `Coherence` section.
     pub fn from_section(b: &[u8]) -> Result<Self> {
-        if b.len() < HEADER || &b[..8] != COHERENCE_MAGIC {
+        if b.len() < HEADER {
             return Err(malformed("bad magic"));
         }
+        let four_bit = match &b[..8] {
+            m if m == COHERENCE_MAGIC => false,
+            m if m == COHERENCE_MAGIC_4BIT => true,
+            _ => return Err(malformed("bad magic")),
+        };
         let u = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as usize;
         let (dims, rows, n) = (u(8), u(12), u(16));
         if dims == 0 || dims > 4096 || rows > 1 << 16 {
             return Err(malformed("bad header"));
         }
+        let row_bytes = if four_bit { dims.div_ceil(2) } else { dims };
         let size = rows
-            .checked_mul(dims)
+            .checked_mul(row_bytes)
             .ok_or_else(|| malformed("bad header"))?;
         let end = HEADER + size;
-        let vectors: Vec<i8> = b
+        let stored = b
             .get(HEADER..end)
-            .ok_or_else(|| malformed("vectors truncated"))?
-            .iter()
-            .map(|&x| x as i8)
-            .collect();
+            .ok_or_else(|| malformed("vectors truncated"))?;
+        let vectors: Vec<i8> = if four_bit {
+            stored
+                .chunks_exact(row_bytes.max(1))
+                .flat_map(|row| {
+                    row.iter()
+                        .flat_map(|&x| [nibble(x), nibble(x >> 4)])
+                        .take(dims)
+                })
+                .collect()
+        } else {
+            stored.iter().map(|&x| x as i8).collect()
+        };
         let inv_norm = vectors
             .chunks_exact(dims)
             .map(|v| {
