@@ -82,7 +82,7 @@ impl Coherence {
             .ok_or_else(|| malformed("vectors truncated"))?;
         let vectors: Vec<i8> = if four_bit {
             stored
-                .chunks_exact(row_bytes.max(1))
+                .chunks_exact(row_bytes)
                 .flat_map(|row| {
                     row.iter()
                         .flat_map(|&x| [nibble(x), nibble(x >> 4)])
