@@ -4,6 +4,7 @@
 
 use crate::container::with_section;
 use crate::error::{Error, Result};
+use crate::inflection::{dictionary_forms, Conjugations};
 use crate::lexicon::write_varint;
 use henkan::lexicon::Lexicon;
 use henkan::lm::coherence::{COHERENCE_MAGIC, COHERENCE_MAGIC_4BIT};
@@ -54,9 +55,9 @@ pub fn parse_words(words_tsv: &str, rows: usize) -> Result<HashMap<String, u32>>
 pub struct EntryWords<'a> {
     /// Surface → vector row ([`parse_words`]).
     pub words: &'a HashMap<String, u32>,
-    /// Entry offset → the surface of its dictionary form, for inflected entries
-    /// ([`crate::inflection::dictionary_forms`]); may be empty.
-    pub forms: &'a HashMap<u32, String>,
+    /// The conjugations of the POS ids, to give inflected entries the vector of their
+    /// dictionary form ([`crate::inflection::dictionary_forms`]); `None`: they get none.
+    pub conjugations: Option<&'a Conjugations>,
 }
 
 /// Adds (or replaces) the `Coherence` section of `model`. Each lexicon entry that
@@ -85,7 +86,11 @@ pub fn attach_coherence(
         container.require(SectionKind::LexiconIndex)?,
         container.require(SectionKind::LexiconPostings)?,
     )?;
-    let EntryWords { words, forms } = *words;
+    let EntryWords {
+        words,
+        conjugations,
+    } = *words;
+    let forms = conjugations.map_or_else(HashMap::new, |c| dictionary_forms(&lexicon, c));
     let mut pairs: Vec<(u32, u32)> = Vec::new();
     let mut surfaces = std::collections::HashSet::new();
     lexicon.for_each_entry(|reading, e| {

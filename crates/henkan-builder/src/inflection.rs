@@ -55,16 +55,21 @@ impl Conjugations {
     }
 }
 
-/// `s` less its last `n` characters, when those are hiragana (an inflectional ending).
-fn less_ending(s: &str, n: usize) -> Option<&str> {
-    let mut cut = s.len();
-    for c in s.chars().rev().take(n) {
-        if !is_hiragana(c) {
-            return None;
-        }
-        cut -= c.len_utf8();
-    }
-    (s[..cut].chars().count() + n == s.chars().count()).then_some(&s[..cut])
+/// The stems of `surface` and `reading` less the same ending of `n` hiragana (`勝っ`/`かっ`,
+/// 1 → `勝`/`か`); `None` when they do not both end so.
+fn less_ending<'a>(surface: &'a str, reading: &'a str, n: usize) -> Option<(&'a str, &'a str)> {
+    let ending = |s: &'a str| {
+        let (start, _) = s
+            .char_indices()
+            .rev()
+            .take(n)
+            .last()
+            .unwrap_or((s.len(), ' '));
+        let tail = &s[start..];
+        (tail.chars().count() == n && tail.chars().all(is_hiragana)).then_some(start)
+    };
+    let (s, r) = (ending(surface)?, ending(reading)?);
+    (surface[s..] == reading[r..]).then_some((&surface[..s], &reading[..r]))
 }
 
 /// The dictionary form's surface of every inflected verb and adjective entry of `lexicon`
@@ -86,8 +91,10 @@ pub fn dictionary_forms(lexicon: &Lexicon, conjugations: &Conjugations) -> HashM
     });
     // (class and type, surface stem, reading stem) → dictionary form's surface
     let mut stems: HashMap<(&str, &str, &str), &str> = HashMap::new();
+    // a classical dictionary form may end otherwise in its surface and reading (`出づ`/`いず`)
+    let stem = |s| less_ending(s, s, 1).map(|(stem, _)| stem);
     for (kind, _, surface, reading, _) in words.iter().filter(|w| w.1) {
-        if let (Some(s), Some(r)) = (less_ending(surface, 1), less_ending(reading, 1)) {
+        if let (Some(s), Some(r)) = (stem(surface), stem(reading)) {
             if !s.is_empty() {
                 stems.entry((kind, s, r)).or_insert(surface);
             }
@@ -96,12 +103,9 @@ pub fn dictionary_forms(lexicon: &Lexicon, conjugations: &Conjugations) -> HashM
     let mut forms = HashMap::new();
     for (kind, _, surface, reading, offset) in words.iter().filter(|w| !w.1) {
         for n in 0..=MAX_ENDING {
-            let (Some(s), Some(r)) = (less_ending(surface, n), less_ending(reading, n)) else {
+            let Some((s, r)) = less_ending(surface, reading, n) else {
                 break;
             };
-            if surface[s.len()..] != reading[r.len()..] {
-                break;
-            }
             if let Some(base) = stems.get(&(*kind, s, r)) {
                 forms.insert(*offset, base.to_string());
                 break;
@@ -116,12 +120,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_ending_is_trailing_hiragana() {
-        assert_eq!(less_ending("勝っ", 1), Some("勝"));
-        assert_eq!(less_ending("食べ", 0), Some("食べ"));
-        assert_eq!(less_ending("熱かっ", 2), Some("熱"));
-        assert_eq!(less_ending("勝っ", 2), None);
-        assert_eq!(less_ending("か", 2), None);
+    fn an_ending_is_the_same_trailing_hiragana_in_both() {
+        assert_eq!(less_ending("勝っ", "かっ", 1), Some(("勝", "か")));
+        assert_eq!(less_ending("食べ", "たべ", 0), Some(("食べ", "たべ")));
+        assert_eq!(less_ending("熱かっ", "あつかっ", 2), Some(("熱", "あつ")));
+        assert_eq!(less_ending("勝っ", "かっ", 2), None);
+        assert_eq!(less_ending("か", "か", 2), None);
+        assert_eq!(less_ending("行く", "ゆく", 1), Some(("行", "ゆ")));
+        assert_eq!(less_ending("行っ", "いき", 1), None);
     }
 
     #[test]

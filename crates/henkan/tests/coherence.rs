@@ -40,10 +40,9 @@ fn model_with(
     }
     words.insert(off_topic.to_string(), 1);
     let vectors = [1.0, 0.0, 0.0, 1.0];
-    let forms = Default::default();
     let words = EntryWords {
         words: &words,
-        forms: &forms,
+        conjugations: None,
     };
     attach_coherence(bytes, &words, &vectors, 2, 8, |_, _| true).unwrap()
 }
@@ -109,8 +108,6 @@ fn inflected_words_take_their_dictionary_forms_vector() {
     .unwrap();
     let features = henkan_builder::mozc::parse_id_def(&id_def).unwrap();
     let conjugations = henkan_builder::inflection::Conjugations::from_features(&features);
-    let plain = common::shipped_engine();
-    let forms = henkan_builder::inflection::dictionary_forms(&plain.lexicon, &conjugations);
     for (won, bought) in [(0u32, 1u32), (1, 0)] {
         // 試合 (a match) on the axis of 勝つ (to win) or of 買う (to buy)
         let words: HashMap<String, u32> =
@@ -120,7 +117,7 @@ fn inflected_words_take_their_dictionary_forms_vector() {
                 .collect();
         let entry_words = EntryWords {
             words: &words,
-            forms: &forms,
+            conjugations: Some(&conjugations),
         };
         let bytes = std::fs::read(common::shipped_path()).unwrap();
         let (bytes, _) =

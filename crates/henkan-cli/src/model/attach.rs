@@ -207,22 +207,11 @@ fn coherence(model: &Option<PathBuf>, a: CoherenceArgs) -> Result<()> {
     let words = read_text(&a.vectors.join("words.tsv"))?;
     let words = henkan_builder::coherence::parse_words(&words, floats.len() / dims)?;
     a.edit.edit(model, |m| {
-        let forms = match &conjugations {
-            Some(c) => {
-                let container = henkan::model::Container::from_bytes(m.clone())?;
-                let lexicon = henkan::lexicon::Lexicon::new(
-                    container.require(henkan::model::SectionKind::LexiconIndex)?,
-                    container.require(henkan::model::SectionKind::LexiconPostings)?,
-                )?;
-                henkan_builder::inflection::dictionary_forms(&lexicon, c)
-            }
-            None => Default::default(),
-        };
         let (bytes, r) = henkan_builder::coherence::attach_coherence(
             m,
             &henkan_builder::coherence::EntryWords {
                 words: &words,
-                forms: &forms,
+                conjugations: conjugations.as_ref(),
             },
             &floats,
             dims,
