@@ -33,7 +33,7 @@ HENKAN := target/release/henkan
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-sha model-full test setup lint test-native predict-bias word-bias mozc-rules coherence emoji
+.PHONY: all mozc model model-sha model-full test setup lint test-native test-training predict-bias word-bias mozc-rules coherence emoji
 
 all: model
 
@@ -182,7 +182,12 @@ test-native:
 	sha256sum --check --quiet $(SHIPPED).sha256
 	cargo test --profile ci --workspace
 
+# The training scripts' contracts (tests/training: the vocabulary and its streams).
+test-training:
+	$(PIP_DEPS)
+	python3 -m unittest discover -s tests/training
+
 # The second README command: every test, native and in the browser.
-test: setup lint test-native test-web
+test: setup lint test-native test-training test-web
 
 -include mk/*.mk

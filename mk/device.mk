@@ -23,6 +23,11 @@ $(DEVICE_DIR)/runs.txt: build/lm/vocab.tsv $(SHIPPED) training/vocab.py training
 	xz -T2 -6 $(DEVICE_DIR)/corpora.npz
 	cp build/lm/vocab.tsv build/lm/dev_chat.bin build/lm/dev_kwdlc.bin build/lm/dev_wac.bin $(DEVICE_DIR)/dev/
 	$(HENKAN) --model $(SHIPPED) model export-lstm --out $(DEVICE_DIR)/init
+	@# The streams' ids must be the shipped LM's: its perplexity on the kwdlc dev stream is about 69 with
+	@# them and about 180 with a vocabulary in another order (the training would start from nonsense).
+	$(HENKAN) --model $(SHIPPED) eval perplexity --input $(DEVICE_DIR)/dev/dev_kwdlc.bin --limit 2000 --json \
+	  | python3 -c 'import json,sys; p = json.load(sys.stdin)["perplexity"]; print(f"shipped LM on the bundle: kwdlc perplexity {p:.1f}"); \
+	  sys.exit(0 if p < 100 else "build/lm/vocab.tsv is not the shipped LM vocabulary")'
 	xz -T2 -6 $(DEVICE_DIR)/init/lstm.safetensors
 	cp training/device_runs.txt $@
 	du -sh $(DEVICE_DIR)

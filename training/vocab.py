@@ -106,13 +106,13 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     t0 = time.time()
 
+    # The vocabulary is counted over every training sentence, the numeral headings included: it is the
+    # shipped LM's vocabulary (its ids are the rows of the model's embedding), so leaving the headings out
+    # of the streams must not reorder it. Only the streams go without them.
     corpora = {}
-    for name in MODERN + OLD:
-        corpora[name] = read_train_sents(os.path.join(args.corpus, "train", name + ".txt"))
-        print(f"read {name}: {len(corpora[name])} sentences ({time.time() - t0:.0f}s)", file=sys.stderr)
-
     counts = collections.Counter()
-    for name, sents in corpora.items():
+    for name in MODERN + OLD:
+        sents = read_sents(os.path.join(args.corpus, "train", name + ".txt"))
         w = WEIGHT_MODERN if name in MODERN else 1
         c = collections.Counter()
         for s in sents:
@@ -120,6 +120,8 @@ def main():
         c[BOS] += len(sents)
         for k, v in c.items():
             counts[k] += w * v
+        corpora[name] = [s for s in sents if not is_numeral_heading(s)]
+        print(f"read {name}: {len(corpora[name])} sentences ({time.time() - t0:.0f}s)", file=sys.stderr)
     words = [k for k, _ in counts.most_common() if k not in (UNK, BOS)]
     vocab_words = words[: args.size]
     oov_mass = sum(counts[k] for k in words[args.size:])

@@ -340,6 +340,19 @@ impl LstmWeights {
 }
 
 /// 1-D k-means with `k` centroids (sorted), on a deterministic sample of `w`.
+///
+/// It starts from the `k` quantiles. Where they coincide (a matrix that is mostly one value, such as
+/// the projection of an LM widened from a smaller one: zeros and a few ones) the missing starting
+/// points are spread evenly over the range, so rare values far from the bulk keep a centroid of
+/// their own instead of being averaged into it.
+///
+/// ```
+/// use henkan_builder::lstm::kmeans_1d;
+/// let mut w = vec![0.0f32; 1000];
+/// w[7] = 1.0;
+/// let c = kmeans_1d(&w, 16, 30);
+/// assert_eq!((c[0], c[15]), (0.0, 1.0));
+/// ```
 pub fn kmeans_1d(w: &[f32], k: usize, iters: usize) -> Vec<f32> {
     let step = (w.len() / 400_000).max(1);
     let mut x: Vec<f32> = w
@@ -361,6 +374,19 @@ pub fn kmeans_1d(w: &[f32], k: usize, iters: usize) -> Vec<f32> {
     let mut c: Vec<f32> = (0..k)
         .map(|j| x[((2 * j + 1) * n / (2 * k)).min(n - 1)])
         .collect();
+    c.dedup();
+    let (lo, hi) = (x[0], x[n - 1]);
+    let missing = k - c.len();
+    for j in 0..missing {
+        let v = if missing == 1 {
+            hi
+        } else {
+            lo + (hi - lo) * j as f32 / (missing - 1) as f32
+        };
+        if !c.contains(&v) {
+            c.push(v);
+        }
+    }
     for _ in 0..iters {
         c.sort_by(|a, b| a.total_cmp(b));
         c.dedup();
