@@ -80,9 +80,14 @@ def is_numeral_heading(sent):
     return bool(core) and all(s and set(s) <= KANJI_NUMERALS for s in core)
 
 
+def without_headings(sents):
+    """`sents` without the kanji numeral headings (`is_numeral_heading`)."""
+    return [s for s in sents if not is_numeral_heading(s)]
+
+
 def read_train_sents(path):
-    """The sentences of a training corpus, without its kanji numeral headings (`is_numeral_heading`)."""
-    return [s for s in read_sents(path) if not is_numeral_heading(s)]
+    """The sentences of a training corpus, without its kanji numeral headings."""
+    return without_headings(read_sents(path))
 
 
 def main():
@@ -120,7 +125,7 @@ def main():
         c[BOS] += len(sents)
         for k, v in c.items():
             counts[k] += w * v
-        corpora[name] = [s for s in sents if not is_numeral_heading(s)]
+        corpora[name] = without_headings(sents)
         print(f"read {name}: {len(corpora[name])} sentences ({time.time() - t0:.0f}s)", file=sys.stderr)
     words = [k for k, _ in counts.most_common() if k not in (UNK, BOS)]
     vocab_words = words[: args.size]
