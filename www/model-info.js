@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11864576,
-  sha256: '8f124b50862cb0bf9237edd6bcf80619dccaae6cfedc174674e162535901c73e',
+  bytes: 11913488,
+  sha256: '82eef5117a934ed489dfc50de6644c8b2d3babe4f02d8ba7084da6bcda9dbd05',
   coreBytes: 7066161,
-  coreSha256: '74096b1f8359e212f6359c1ce0a5a54ffbbf59ad6d2815574ca3f233ed79f7d5',
+  coreSha256: 'ffb81adfe05a91ce622ab23a3d74244d452c4dc6f7da37bccadc72caa8501040',
 };

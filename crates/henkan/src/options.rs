@@ -110,9 +110,10 @@ pub struct NeuralOptions {
     pub coherence_weight: f32,
     /// Weight (nats per log2 unit) of the noun–particle–verb collocations of a candidate's
     /// words ([`crate::lm::collocation`], from the model's n-gram) when a conversion rescores
-    /// the final beam. 0: off. 0.5 for the hybrid (kwdlc.test, wac.dev and the conversational
-    /// set: 3 sentences fixed, 1 broken); [`crate::Session::set_scoring`] turns it off for the
-    /// LM alone.
+    /// the final beam. 0: off. 1 for the hybrid: the n-gram weights chat 40 to 3, so a verb
+    /// common in chat (`撮る`) stands out less from its unigram than in written text, and 0.5
+    /// no longer puts `撮る` after `写真を` (BENCHMARKS.md); [`crate::Session::set_scoring`]
+    /// turns it off for the LM alone.
     pub collocation_weight: f32,
 }
 
@@ -134,7 +135,7 @@ impl Default for NeuralOptions {
             spelling_cost_weight: 1.0,
             backward_weight: 0.4,
             coherence_weight: 3.0,
-            collocation_weight: 0.5,
+            collocation_weight: 1.0,
         }
     }
 }

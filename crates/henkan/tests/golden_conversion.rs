@@ -594,7 +594,7 @@ fn golden_candidates() {
 /// another form than the one the n-gram holds counts (`靴を` → `履い` there, `履く` here), and
 /// the n-gram keeps the noun–particle–verb trigrams of verbs with a homophone whatever its
 /// budget (`henkan model ngram --collocations-min`), so that `靴下を履く`, `事故に遭う` and
-/// `髪を切る` come out right too.
+/// `髪を切る` come out right too. The term's weight is the shipped default.
 #[test]
 fn a_verb_follows_its_object_through_the_collocations() {
     let engine = shipped_engine();
@@ -608,7 +608,7 @@ fn a_verb_follows_its_object_through_the_collocations() {
     ];
     for (weight, want) in [
         (
-            0.5,
+            NeuralOptions::default().collocation_weight,
             [
                 "写真を撮る",
                 "ホテルに泊まった",

@@ -615,7 +615,8 @@ fn kanji_digit(c: char) -> Option<u64> {
     KANJI_DIGITS.iter().position(|&k| k == c).map(|d| d as u64)
 }
 
-fn is_kanji_numeral(c: char) -> bool {
+/// Whether `c` is a kanji numeral: a digit `〇`–`九` or a multiplier `十` `百` `千` `万` `億`.
+pub(crate) fn is_kanji_numeral(c: char) -> bool {
     kanji_digit(c).is_some() || matches!(c, '十' | '百' | '千' | '万' | '億')
 }
 

@@ -21,7 +21,7 @@
 //! nouns), or backoff scores counted too, broke more written text than they fixed. Counting the
 //! verb's other forms changes no sentence of the three sets and gives `靴を履く` (was `靴を吐く`).
 
-use crate::lattice::number::digit_twin;
+use crate::lattice::number::{digit_twin, is_kanji_numeral};
 use crate::lattice::{Lattice, Node};
 use crate::lexicon::Lexicon;
 use crate::lm::ngram::{NgramModel, UNK};
@@ -38,30 +38,29 @@ pub fn bonus(
 ) -> f32 {
     let all = lattice.nodes();
     let mut ctx = Context::new();
-    // the two words before
-    let mut before: [Option<&Node>; 2] = [None, None];
+    // the three words before: [before the noun, the noun, the particle]
+    let mut before: [Option<&Node>; 3] = [None, None, None];
     let mut sum = 0.0;
     for &i in nodes {
         let Some(node) = all.get(i as usize) else {
             continue;
         };
         let id = node_word(ngram, lexicon, lattice, node);
-        let pattern = ctx.u != UNK
-            && segmenter.in_group(node.left_id, PosGroup::WeakCompoundVerbSuffix)
-            && before[1].is_some_and(|p| !segmenter.in_group(p.left_id, PosGroup::ContentNoun))
-            && before[0].is_some_and(|n| {
-                // not a kanji numeral with its counter (`一年`): its digit form (`1` `年`) is two
-                // words that no trigram holds as the noun, so the term would favour the kanji
-                segmenter.in_group(n.left_id, PosGroup::ContentNoun)
-                    && digit_twin(&lattice.surface(lexicon, n)).is_none()
-            });
-        if pattern {
+        let noun = if segmenter.in_group(node.left_id, PosGroup::WeakCompoundVerbSuffix)
+            && before[2].is_some_and(|p| !segmenter.in_group(p.left_id, PosGroup::ContentNoun))
+        {
+            before[1]
+                .and_then(|n| noun_word(ngram, lexicon, segmenter, lattice, before[0], n, ctx.u))
+        } else {
+            None
+        };
+        if let Some(noun) = noun {
             let surface = lattice.surface(lexicon, node);
             let reading = lattice.span(node.begin as usize, node.end as usize);
             let stem = stem_of(&surface, reading);
             // the best of the pair's followers that are this verb in any form (履い for 履く)
             let best = ngram
-                .trigram_followers(ctx.u, ctx.v)
+                .trigram_followers(noun, ctx.v)
                 .filter(|&(w, _)| {
                     ngram.word(w).is_some_and(|f| {
                         segmenter.in_group(f.left_id, PosGroup::WeakCompoundVerbSuffix)
@@ -73,9 +72,48 @@ pub fn bonus(
             sum += best.max(0.0);
         }
         ctx.push_id(id);
-        before = [before[1], Some(node)];
+        before = [before[1], before[2], Some(node)];
     }
     sum
+}
+
+/// The n-gram word that stands for `noun` (the word before the particle) as a collocation's
+/// noun, given the word before it, `prev`, and its own n-gram id `id`: a content noun that is
+/// not a kanji numeral with its counter (`一年`: its digit form `1` `年` is two words, and the
+/// term would favour the kanji); or a counter after a number (`2` `点`), as the content noun of
+/// the same spelling (`点を取った`), so that `2点を取った` earns what `に点を取った` would.
+fn noun_word(
+    ngram: &NgramModel,
+    lexicon: &Lexicon,
+    segmenter: &Segmenter,
+    lattice: &Lattice,
+    prev: Option<&Node>,
+    noun: &Node,
+    id: u16,
+) -> Option<u16> {
+    if segmenter.in_group(noun.left_id, PosGroup::ContentNoun) {
+        return (id != UNK && digit_twin(&lattice.surface(lexicon, noun)).is_none()).then_some(id);
+    }
+    let after_number = prev.is_some_and(|p| {
+        let text = lattice.surface(lexicon, p);
+        !text.is_empty()
+            && text
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c) || is_kanji_numeral(c))
+    });
+    if !after_number || !segmenter.in_group(noun.left_id, PosGroup::NounSuffix) {
+        return None;
+    }
+    let surface = lattice.surface(lexicon, noun);
+    let reading = lattice.span(noun.begin as usize, noun.end as usize);
+    // the words of this reading and spelling, one per POS ([`crate::lm::ngram::word_key`])
+    ngram
+        .words_with_prefix(&format!("{reading}\0{surface}\0"), 64)
+        .find(|&w| {
+            ngram
+                .word(w)
+                .is_some_and(|f| segmenter.in_group(f.left_id, PosGroup::ContentNoun))
+        })
 }
 
 /// Whether two verb stems ([`stem_of`]) are one verb: the same kanji, one reading starting
