@@ -156,16 +156,16 @@ $(KEEP): build/corpus/.done training/entry_counts.py
 	python3 training/entry_counts.py $@ build/corpus/train/*.txt
 
 # The n-gram for predictions (docs/prediction.md), from the analyzed training corpus.
+NGRAM_BUILD = $(HENKAN) model ngram --corpus build/corpus/train --budget-mb $(NGRAM_BUDGET_MB) $(NGRAM_FLAGS)
 $(NGRAM): build/corpus/.done $(HENKAN)
 	mkdir -p build/ngram
-	$(HENKAN) model ngram --corpus build/corpus/train --budget-mb $(NGRAM_BUDGET_MB) $(NGRAM_FLAGS) --out $@
+	$(NGRAM_BUILD) --out $@
 
 # Rebuilds the n-gram and puts it into $(MODEL) in place of its n-gram section (≈ 30 s); the other
 # sections stay byte for byte.
 attach-ngram: build/corpus/.done $(HENKAN)
 	mkdir -p build/ngram
-	$(HENKAN) model ngram --corpus build/corpus/train --budget-mb $(NGRAM_BUDGET_MB) $(NGRAM_FLAGS) \
-	  --out $(NGRAM) --attach $(MODEL) --attach-out $(MODEL).ngram
+	$(NGRAM_BUILD) --out $(NGRAM) --attach $(MODEL) --attach-out $(MODEL).ngram
 	$(HENKAN) model repack --in $(MODEL).ngram --compress 19 --out $(MODEL)
 	rm -f $(MODEL).ngram
 

@@ -94,6 +94,9 @@ fn noun_word(
     if segmenter.in_group(noun.left_id, PosGroup::ContentNoun) {
         return (id != UNK && digit_twin(&lattice.surface(lexicon, noun)).is_none()).then_some(id);
     }
+    if !segmenter.in_group(noun.left_id, PosGroup::NounSuffix) {
+        return None;
+    }
     let after_number = prev.is_some_and(|p| {
         let text = lattice.surface(lexicon, p);
         !text.is_empty()
@@ -101,7 +104,7 @@ fn noun_word(
                 .chars()
                 .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c) || is_kanji_numeral(c))
     });
-    if !after_number || !segmenter.in_group(noun.left_id, PosGroup::NounSuffix) {
+    if !after_number {
         return None;
     }
     let surface = lattice.surface(lexicon, noun);
