@@ -452,6 +452,18 @@ pub struct PredictionArgs {
     /// of its second word.
     #[arg(long, default_value_t = suggest::REPLACE_MIN_LOG2, allow_hyphen_values = true)]
     replace_min_log2: f32,
+    /// With --lm lstm: the user's recent words raise their predictions, as in the IME: this
+    /// many, learned from the lines as they are typed, in order (`henkan::predict::recent`);
+    /// 0: each line is predicted on its own.
+    #[arg(long, default_value_t = henkan::predict::recent::RECENT_CAPACITY)]
+    recent: usize,
+    /// With --recent: weight of the cache probability (λ).
+    #[arg(long, default_value_t = henkan::predict::recent::RECENT_WEIGHT)]
+    recent_weight: f32,
+    /// With --recent: share of the bigram in the cache probability (μ).
+    #[arg(long, default_value_t = henkan::predict::recent::RECENT_BIGRAM_WEIGHT)]
+    recent_bigram_weight: f32,
+
     #[arg(long)]
     json: bool,
 }
@@ -504,6 +516,10 @@ impl<P: Predictor> Predictor for Timed<P> {
         let p = self.inner.predict(history, query, limit);
         self.ms.push(t0.elapsed().as_secs_f64() * 1000.0);
         p
+    }
+
+    fn end_line(&mut self, words: &[Option<Word>]) {
+        self.inner.end_line(words);
     }
 }
 
@@ -590,6 +606,12 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
             );
             inner.weight = a.lstm_weight;
             inner.candidates = a.lstm_candidates;
+            if a.recent > 0 {
+                let mut r = henkan::predict::recent::RecentWords::new(a.recent);
+                r.weight = a.recent_weight;
+                r.bigram_weight = a.recent_bigram_weight;
+                inner.recent = Some(r);
+            }
             if !a.no_phrases {
                 inner.list = Some(suggest::ListRules {
                     phrase_words: a.phrase_words,
@@ -630,6 +652,7 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
             PredictLm::Lstm => "lstm",
         },
         "min_reading": a.min_reading,
+        "recent": if matches!(a.lm, PredictLm::Lstm) { a.recent } else { 0 },
         "phrases": matches!(a.lm, PredictLm::Lstm) && !a.no_phrases,
         "words": n.words,
         "nwp_top1": n.top1 as f64 / w,

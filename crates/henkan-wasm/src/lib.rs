@@ -32,6 +32,7 @@
 use henkan::decoder::neural::{NeuralOptions, Scoring};
 use henkan::ime::{Ime, KeyEvent};
 use henkan::model::{ContainerStream, StoredCopy};
+use henkan::predict::recent::RecentWords;
 use henkan::user_dictionary::{DictionaryFormat, UserDictionary, UserPos};
 use henkan::{Engine, Error};
 use serde::Serialize;
@@ -78,6 +79,11 @@ pub struct Henkan {
     history_version: u64,
     /// The engine every session uses that did not choose its own (`None`: the model's default).
     page_engine: Option<Scoring>,
+    /// The words committed lately in any session with learning on, which raise their
+    /// predictions ([`henkan::predict::recent`]); while a session acts, it holds them.
+    recent: RecentWords,
+    /// The session holding `recent` (it handed them to the last session that acted).
+    recent_at: Option<usize>,
     /// The user dictionary, shared by all sessions ([`henkan::user_dictionary`]).
     user: Arc<UserDictionary>,
     /// Bumped whenever `user` changes.
@@ -316,6 +322,36 @@ impl Henkan {
             ime.set_user_dictionary(Some(self.user.clone()));
             self.choices[session].user = self.user_version;
         }
+        self.hand_recent(session);
+    }
+
+    /// Moves the page's recent words to `session` (a session with learning off gets none).
+    fn hand_recent(&mut self, session: usize) {
+        if self.recent_at == Some(session) {
+            return;
+        }
+        self.take_back_recent();
+        if let Some(Some(ime)) = self.sessions.get_mut(session) {
+            if ime.learning() {
+                ime.set_recent_words(std::mem::take(&mut self.recent));
+                self.recent_at = Some(session);
+            }
+        }
+    }
+
+    /// The recent words come back to the page from the session holding them.
+    fn take_back_recent(&mut self) {
+        if let Some(at) = self.recent_at.take() {
+            if let Some(Some(ime)) = self.sessions.get_mut(at) {
+                self.recent = ime.take_recent_words();
+            }
+        }
+    }
+
+    /// Forgets the recent words (a new model numbers its words otherwise; learning is off).
+    fn forget_recent(&mut self) {
+        self.take_back_recent();
+        self.recent.clear();
     }
 
     /// After a call that may have committed: what the session learned becomes the page's (the
@@ -371,6 +407,8 @@ impl Henkan {
             choices: Vec::new(),
             history: henkan::history::History::default(),
             history_version: 0,
+            recent: RecentWords::default(),
+            recent_at: None,
             page_engine: None,
             user: Arc::new(UserDictionary::new()),
             user_version: 0,
@@ -401,6 +439,7 @@ impl Henkan {
     #[wasm_bindgen(js_name = loadModelCore)]
     pub fn load_model_core(&mut self) -> Result<JsValue, JsError> {
         self.engine = None;
+        self.forget_recent();
         let core = self.stream_mut()?.core().map_err(load_error)?;
         let engine = Engine::from_container(core).map_err(load_error)?;
         if !engine.lm_pending() {
@@ -483,6 +522,7 @@ impl Henkan {
 
     fn install(&mut self, bytes: Vec<u8>) -> Result<JsValue, JsError> {
         self.engine = None;
+        self.forget_recent();
         self.stream = None;
         self.engine = Some(Engine::from_bytes(bytes).map_err(load_error)?);
         self.settle_all();
@@ -528,6 +568,9 @@ impl Henkan {
     /// Closes a session (the field was detached); its id may be reused.
     #[wasm_bindgen(js_name = closeSession)]
     pub fn close_session(&mut self, session: u32) {
+        if self.recent_at == Some(session as usize) {
+            self.take_back_recent();
+        }
         if let Some(slot) = self.sessions.get_mut(session as usize) {
             *slot = None;
         }
@@ -753,9 +796,14 @@ impl Henkan {
     /// off for a session; on by default. What one session learns, the page's other sessions
     /// with learning on use too (one history per page). Off: the session forgets it, and the
     /// page forgets it when no session learns any more. The history lives in wasm memory; the
-    /// page may store `exportLearning()` and give it back with `importLearning()`.
+    /// page may store `exportLearning()` and give it back with `importLearning()`. The words
+    /// committed lately, which raise their predictions, are shared the same way and never
+    /// stored.
     #[wasm_bindgen(js_name = setLearning)]
     pub fn set_learning(&mut self, session: u32, on: bool) {
+        if self.recent_at == Some(session as usize) {
+            self.take_back_recent();
+        }
         if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
             ime.set_learning(on);
         }
@@ -763,6 +811,7 @@ impl Henkan {
         if !on && !anyone {
             self.history.clear();
             self.history_version += 1;
+            self.forget_recent();
         }
     }
 
@@ -803,11 +852,13 @@ impl Henkan {
         to_js(&report)
     }
 
-    /// Forgets what the page learned (the user dictionary stays).
+    /// Forgets what the page learned, the recent words of the predictions too (the user
+    /// dictionary stays).
     #[wasm_bindgen(js_name = clearLearning)]
     pub fn clear_learning(&mut self) {
         self.history.clear();
         self.history_version += 1;
+        self.forget_recent();
         self.settle_all();
     }
 

@@ -338,6 +338,46 @@ fn learning_is_shared_by_the_sessions_of_a_page() {
     assert_eq!(preedit(&type_and_convert(&mut h, b, "kisha")), first);
 }
 
+/// The words committed lately raise their predictions in every field of the page
+/// (`henkan::predict::recent`): 新幹線 committed in one field is the first completion of しんk
+/// in the other; a field with learning off gets none, and `clearLearning` forgets them.
+#[wasm_bindgen_test]
+fn recent_words_are_shared_by_the_sessions_of_a_page() {
+    let mut h = Henkan::new();
+    h.load_model_bytes(MODEL.to_vec())
+        .map_err(JsValue::from)
+        .unwrap();
+    let (a, b) = (h.open_session(), h.open_session());
+    let first_completion = |h: &mut Henkan, s: u32| -> String {
+        let mut out = JsValue::NULL;
+        for c in "sink".chars() {
+            out = h.key(s, &c.to_string(), 0).map_err(JsValue::from).unwrap();
+        }
+        h.key(s, "Escape", 0).map_err(JsValue::from).unwrap();
+        js_sys::Array::from(&get(&out, "completions"))
+            .get(0)
+            .as_string()
+            .unwrap_or_default()
+    };
+    let before = first_completion(&mut h, b);
+    assert_ne!(before, "新幹線");
+    let out = type_and_convert(&mut h, a, "sinkansen");
+    assert_eq!(
+        get(&out, "preedit.text").as_string().as_deref(),
+        Some("新幹線")
+    );
+    h.key(a, "Enter", 0).map_err(JsValue::from).unwrap();
+    // a new line: the word just committed is not the next word's prediction
+    h.key(a, "Enter", 0).map_err(JsValue::from).unwrap();
+    assert_eq!(first_completion(&mut h, b), "新幹線");
+    assert_eq!(first_completion(&mut h, a), "新幹線");
+    h.set_learning(b, false);
+    assert_eq!(first_completion(&mut h, b), before);
+    assert_eq!(first_completion(&mut h, a), "新幹線");
+    h.clear_learning();
+    assert_eq!(first_completion(&mut h, a), before);
+}
+
 /// A fixed-seed slice of the model fuzzing (`henkan::fuzz`) in wasm32, where sizes are 32 bits
 /// wide (a header-derived size that wraps here but not natively would show) and a panic
 /// aborts the whole module, as it would the page's IME.

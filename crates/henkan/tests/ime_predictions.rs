@@ -47,10 +47,13 @@ fn typed(ime: &mut Ime, engine: &Engine, text: &str) -> ImeOutput {
 }
 
 /// The words of the tiny corpus have one kana mostly (は, 木, 葉): these tests offer them too.
+/// Learning is off, so that the lists follow the n-gram alone (the recent words would raise
+/// what each test committed before: `recent_words_come_first_next_time`).
 fn ime() -> Ime {
     let mut ime = Ime::new();
     ime.set_live(false);
     ime.set_short_suggestions(true);
+    ime.set_learning(false);
     ime
 }
 
@@ -86,6 +89,35 @@ fn completions_in_ngram_order_with_phrases() {
     assert_eq!(out.preedit.text, "きょう");
     // Space's conversion (今日) and the kana are left out.
     assert_eq!(out.completions, ["今日は木", "京は葉", "京"]);
+}
+
+/// The words the user committed lately raise their predictions (`predict::recent`): once 京
+/// was picked twice (each time in a new context), its phrase 京は葉 passes 今日は木 among the
+/// completions of きょ; learning off forgets it.
+#[test]
+fn recent_words_come_first_next_time() {
+    let engine = engine();
+    let mut ime = ime();
+    ime.set_learning(true);
+    for _ in 0..2 {
+        let out = typed(&mut ime, &engine, "kyo");
+        let at = out
+            .completions
+            .iter()
+            .position(|c| c == "京")
+            .expect("京 is a completion");
+        press(&mut ime, &engine, "Tab", 0);
+        let out = press(&mut ime, &engine, &(at + 1).to_string(), 0);
+        assert_eq!(out.committed, "京");
+        ime.flush(&engine);
+    }
+    // 京 and its phrase take a fifth (λ) of the list's probability: 京は葉 passes 今日は木
+    let out = typed(&mut ime, &engine, "kyo");
+    assert_eq!(out.completions, ["今日", "京は葉", "今日は木", "京"]);
+    press(&mut ime, &engine, "Escape", 0);
+    ime.set_learning(false);
+    let out = typed(&mut ime, &engine, "kyo");
+    assert_eq!(out.completions, ["今日", "今日は木", "京は葉", "京"]);
 }
 
 #[test]

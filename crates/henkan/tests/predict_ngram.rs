@@ -167,3 +167,56 @@ fn phrases_follow_likely_continuations() {
         "今日は"
     );
 }
+
+#[test]
+fn recent_words_raise_their_predictions() {
+    use henkan::predict::recent::RecentWords;
+    let m = model();
+    let (ame, kyou, ha) = (2, 3, 4);
+    let mut ctx = Context::new();
+    ctx.push_id(kyou);
+    ctx.push_id(ha);
+    let mut recent = RecentWords::new(10);
+    recent.weight = 0.5;
+    for _ in 0..2 {
+        recent.push(BOS, kyou);
+        recent.push(kyou, ha);
+        recent.push(ha, ame);
+    }
+    // P_cache(雨 | は) = 0.5 · 2/2 + 0.5 · 2/6; 今日 and は: 0.5 · 2/6 each.
+    close(recent.probability(ha, ame).log2(), (2.0f64 / 3.0).log2());
+    let order = |cands: &[henkan::predict::Prediction]| -> Vec<String> {
+        cands.iter().map(|p| p.surface.clone()).collect()
+    };
+    let mut cands = next_words(&m, ctx, &[], 4);
+    assert_eq!(order(&cands), ["晴れ", "雨", "は", "今日"]);
+    let before: f64 = cands.iter().map(|p| (p.score as f64).exp2()).sum();
+    recent.apply(&m, ha, "", &mut cands);
+    // The cache after は, は itself left out: 雨 2/3 and 今日 1/6, normalized 0.8 and 0.2.
+    // 晴れ 0.5 · 0.605 against 雨 0.5 · 0.302 + 0.5 · 0.8: the user's word comes first.
+    assert_eq!(order(&cands), ["雨", "晴れ", "今日", "は"]);
+    // the mixture keeps the candidates' mass (the scale phrases are scored on)
+    let after: f64 = cands.iter().map(|p| (p.score as f64).exp2()).sum();
+    assert!((after / before - 1.0).abs() < 1e-3, "{before} → {after}");
+    // A recent word that was no candidate joins the list.
+    let mut one = next_words(&m, ctx, &[], 1);
+    assert_eq!(order(&one), ["晴れ"]);
+    recent.apply(&m, ha, "", &mut one);
+    // 晴れ 0.5 · 1, 雨 0.5 · 0.8, 今日 0.5 · 0.2
+    assert_eq!(order(&one), ["晴れ", "雨", "今日"]);
+    // Completions: only the recent words with the query's prefix.
+    let mut comp = complete(&m, None, ctx, "き", &[], 4);
+    assert_eq!(order(&comp), ["今日"]);
+    recent.apply(&m, ha, "き", &mut comp);
+    assert_eq!(order(&comp), ["今日"]);
+    assert!(comp[0].score.is_finite());
+    // No candidates at all: the recent words of the prefix alone.
+    let mut none = Vec::new();
+    recent.apply(&m, ha, "あ", &mut none);
+    assert_eq!(order(&none), ["雨"]);
+    assert!(none[0].score.is_finite());
+    // Nothing recent: nothing changes.
+    let mut same = next_words(&m, ctx, &[], 4);
+    RecentWords::new(10).apply(&m, ha, "", &mut same);
+    assert_eq!(order(&same), ["晴れ", "雨", "は", "今日"]);
+}

@@ -1617,9 +1617,22 @@ impl Ime {
     }
 
     /// Learning from what is committed (the spellings chosen for a reading come first next
-    /// time, [`crate::history`]) on or off; on by default. Off forgets what was learned.
+    /// time, [`crate::history`]; the recent words raise their predictions,
+    /// [`crate::predict::recent`]) on or off; on by default. Off forgets what was learned.
     pub fn set_learning(&mut self, on: bool) {
         self.session.set_learning(on);
+        self.suggester.set_keep_recent(on);
+    }
+
+    /// Takes the recent words out of this field's predictions, to hand them to another field
+    /// ([`Ime::set_recent_words`]).
+    pub fn take_recent_words(&mut self) -> crate::predict::recent::RecentWords {
+        self.suggester.take_recent()
+    }
+
+    /// Gives this field's predictions the recent words (dropped with learning off).
+    pub fn set_recent_words(&mut self, recent: crate::predict::recent::RecentWords) {
+        self.suggester.set_recent(recent);
     }
 
     /// Suggestions of one kana (`の`, `は`) on or off; off by default: such a word takes as many

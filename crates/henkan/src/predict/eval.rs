@@ -42,6 +42,10 @@ pub struct Word {
 pub trait Predictor {
     /// At most `limit` predictions, best first.
     fn predict(&mut self, history: &[Option<Word>], query: &str, limit: usize) -> Vec<Prediction>;
+
+    /// The user committed the whole line `words` (a predictor that learns from what was
+    /// typed takes them in here; by default nothing happens).
+    fn end_line(&mut self, _words: &[Option<Word>]) {}
 }
 
 /// Passes on only the predictions that save keystrokes ([`super::saves_keys`]: a reading of
@@ -64,6 +68,10 @@ impl<P: Predictor> Predictor for SavesKeys<P> {
         preds.retain(|p| p.reading.chars().count() >= self.min_reading);
         preds.truncate(limit);
         preds
+    }
+
+    fn end_line(&mut self, words: &[Option<Word>]) {
+        self.inner.end_line(words);
     }
 }
 
@@ -208,6 +216,7 @@ pub fn evaluate(lines: &[Vec<Option<Word>>], predictor: &mut dyn Predictor) -> E
             }
             n.keys_typed += cost;
         }
+        predictor.end_line(words);
     }
     n
 }

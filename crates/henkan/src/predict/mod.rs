@@ -18,6 +18,7 @@
 pub mod adapt;
 pub mod eval;
 pub mod neural;
+pub mod recent;
 pub mod romaji;
 pub mod suggest;
 
@@ -75,6 +76,12 @@ pub struct Prediction {
     pub id: u16,
     /// log2 stupid-backoff score (lexicon-only words: far below every n-gram word).
     pub score: f32,
+}
+
+/// Sorts predictions best score first (stable: ties keep their order). One function for every
+/// such sort, so that the wasm module holds one copy of the sort.
+pub fn sort_by_score(preds: &mut [Prediction]) {
+    preds.sort_by(|a, b| b.score.total_cmp(&a.score));
 }
 
 /// A single word is offered as a suggestion only when its reading has at least this many kana:

@@ -159,7 +159,7 @@ pub fn rerank(
         let lstm = (l - lse) / std::f32::consts::LN_2;
         p.score = (1.0 - weight) * p.score.max(-64.0) + weight * lstm;
     }
-    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+    super::sort_by_score(cands);
     unks
 }
 
@@ -256,6 +256,11 @@ pub struct LstmPredictor<'a> {
     pub list: Option<super::suggest::ListRules>,
     /// With [`LstmPredictor::list`]: words of one kana are listed too.
     pub short_words: bool,
+    /// The user's recent words raise their predictions ([`super::recent`]); `None`: each
+    /// line is predicted on its own.
+    pub recent: Option<super::recent::RecentWords>,
+    /// Words of the current line already among the recent words, and the last of them.
+    learned: (usize, u16),
     map: Option<VocabMap>,
     done: Vec<Option<Word>>,
     state: LstmState,
@@ -276,6 +281,8 @@ impl<'a> LstmPredictor<'a> {
             full_vocabulary: 0,
             list: None,
             short_words: false,
+            recent: None,
+            learned: (0, crate::lm::ngram::BOS),
             map: None,
             done: Vec::new(),
             state: LstmState::new(lm),
@@ -291,6 +298,23 @@ impl<'a> LstmPredictor<'a> {
             self.map = Some(VocabMap::new(self.lm, self.lexicon, self.ngram.model));
         }
         self
+    }
+
+    /// Adds the words of the current line from the last one learned up to the end of
+    /// `words` to the recent words.
+    fn learn(&mut self, words: &[Option<Word>]) {
+        let Some(recent) = self.recent.as_mut() else {
+            return;
+        };
+        let model = self.ngram.model;
+        for w in words.iter().skip(self.learned.0) {
+            let id = w
+                .as_ref()
+                .and_then(|w| model.id(&w.reading, &w.surface, w.left_id, w.right_id))
+                .unwrap_or(UNK);
+            recent.push(self.learned.1, id);
+            self.learned = (self.learned.0 + 1, id);
+        }
     }
 
     /// Brings the LSTM state to the end of `history`.
@@ -322,6 +346,7 @@ impl<'a> LstmPredictor<'a> {
 impl Predictor for LstmPredictor<'_> {
     fn predict(&mut self, history: &[Option<Word>], query: &str, limit: usize) -> Vec<Prediction> {
         self.sync(history);
+        self.learn(history);
         let ctx = self.ngram.context(history);
         let mut cands = complete(
             self.ngram.model,
@@ -359,6 +384,9 @@ impl Predictor for LstmPredictor<'_> {
             &mut self.scratch,
         );
         self.scored_candidates += cands.len();
+        if let Some(recent) = &self.recent {
+            recent.apply(self.ngram.model, ctx.v, query, &mut cands);
+        }
         if let Some(rules) = &self.list {
             let mut items = Vec::with_capacity(limit);
             let mut followers = super::suggest::Followers {
@@ -382,5 +410,10 @@ impl Predictor for LstmPredictor<'_> {
         }
         cands.truncate(limit);
         cands
+    }
+
+    fn end_line(&mut self, words: &[Option<Word>]) {
+        self.learn(words);
+        self.learned = (0, crate::lm::ngram::BOS);
     }
 }

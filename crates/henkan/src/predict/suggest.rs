@@ -20,6 +20,7 @@
 use super::neural::{
     lm_word_of_ngram, rerank, LstmState, RerankScratch, LSTM_CANDIDATES, LSTM_WEIGHT,
 };
+use super::recent::RecentWords;
 use super::{complete, extend_phrase, next_words, starts_with_kana, Context, Prediction};
 use crate::lattice::{Lattice, UNKNOWN_ENTRY};
 use crate::lexicon::Lexicon;
@@ -91,7 +92,7 @@ impl From<&Suggestion> for Prediction {
 }
 
 /// The predictions of one text field (see the module docs).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Suggester {
     context: Context,
     items: Vec<Suggestion>,
@@ -104,12 +105,67 @@ pub struct Suggester {
     /// The list was computed for this many items plus one, before a string it must leave out
     /// was known ([`Suggester::set_provisional`]).
     provisional: Option<usize>,
+    /// The user's recent words, which raise their predictions ([`super::recent`]); a reset
+    /// keeps them.
+    recent: RecentWords,
+    /// Whether committed words are kept as recent words (off with learning off).
+    keep_recent: bool,
+}
+
+impl Default for Suggester {
+    fn default() -> Self {
+        Suggester {
+            context: Context::new(),
+            items: Vec::new(),
+            lstm: None,
+            scratch: RerankScratch::default(),
+            short_words: false,
+            provisional: None,
+            recent: RecentWords::default(),
+            keep_recent: true,
+        }
+    }
 }
 
 impl Suggester {
-    /// A field at the start of a text.
+    /// A field at the start of a text, with no recent words.
     pub fn new() -> Self {
         Suggester::default()
+    }
+
+    /// Keeps committed words as recent words ([`super::recent`]), or (off) forgets them and
+    /// keeps none; on by default.
+    pub fn set_keep_recent(&mut self, on: bool) {
+        self.keep_recent = on;
+        if !on {
+            self.recent.clear();
+        }
+    }
+
+    /// The recent words.
+    pub fn recent(&self) -> &RecentWords {
+        &self.recent
+    }
+
+    /// Takes the recent words out (none are left), to hand them to another field.
+    pub fn take_recent(&mut self) -> RecentWords {
+        std::mem::take(&mut self.recent)
+    }
+
+    /// Replaces the recent words (another field's, [`Suggester::take_recent`]); with
+    /// [`Suggester::set_keep_recent`] off they are dropped.
+    pub fn set_recent(&mut self, recent: RecentWords) {
+        if self.keep_recent {
+            self.recent = recent;
+        }
+    }
+
+    /// The context takes word `id` (n-gram id), which the recent words keep too.
+    fn push_word(&mut self, id: u16) {
+        if self.keep_recent {
+            self.recent.push(self.context.v, id);
+        }
+        self.context.push_id(id);
     }
 
     /// Offers words of one kana (`の`, `は`) too, or (the default) only words that save
@@ -123,7 +179,8 @@ impl Suggester {
         self.context
     }
 
-    /// Forgets the context and the list: the caret moved, the field lost focus, a new line began.
+    /// Forgets the context and the list (not the recent words): the caret moved, the field lost
+    /// focus, a new line began.
     pub fn reset(&mut self) {
         self.context = Context::new();
         self.items.clear();
@@ -247,6 +304,7 @@ impl Suggester {
                 &mut self.scratch,
             );
         }
+        self.recent.apply(model, ctx.v, query, &mut words);
         let mut followers = Followers {
             model,
             lstm: engine
@@ -279,11 +337,15 @@ impl Suggester {
         }
         let s = self.items.swap_remove(index);
         self.items.clear();
-        self.context = s.after;
         if s.words.is_empty() {
             // a user word: unknown to the LMs
+            self.push_word(UNK);
             self.feed_lstm(engine, |lm| lm.model.unk_id);
         }
+        for &id in &s.words {
+            self.push_word(id);
+        }
+        self.context = s.after;
         if let Some(model) = engine.ngram.as_ref() {
             for &id in &s.words {
                 self.feed_lstm(engine, |lm| {
@@ -315,17 +377,12 @@ impl Suggester {
                 Some(nodes) => {
                     for i in nodes {
                         let node = &lattice.nodes()[i as usize];
-                        self.context.push_id(super::node_word(
-                            model,
-                            &engine.lexicon,
-                            lattice,
-                            node,
-                        ));
+                        self.push_word(super::node_word(model, &engine.lexicon, lattice, node));
                         self.feed_lstm(engine, |lm| lm.vocab.lm_id(node.entry));
                     }
                 }
                 None => {
-                    self.context.push_id(UNK);
+                    self.push_word(UNK);
                     self.feed_lstm(engine, |lm| lm.model.unk_id);
                 }
             }
@@ -337,7 +394,7 @@ impl Suggester {
     /// it counts as one unknown word.
     pub fn commit_unknown(&mut self, engine: &Engine) {
         self.items.clear();
-        self.context.push_id(UNK);
+        self.push_word(UNK);
         self.feed_lstm(engine, |lm| lm.model.unk_id);
     }
 }
