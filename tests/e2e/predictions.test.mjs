@@ -94,6 +94,29 @@ test('after a conversion is committed the next words follow it: よろしく →
   await page.close();
 });
 
+test('a word committed comes back: 新幹線, typed once, is the first completion of しんk after it', async () => {
+  const { page, errors } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('sink');
+  await list(page).waitFor({ state: 'visible' });
+  const before = await items(page);
+  assert.notEqual(before[0], '新幹線', `suggestions: ${before.join(' / ')}`);
+  await page.keyboard.press('Escape');
+  await page.keyboard.type('sinkansen');
+  await page.keyboard.press(' ');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '新幹線');
+  // a new line: the word just committed is not offered as the next one
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('sink');
+  await list(page).waitFor({ state: 'visible' });
+  const after = await items(page);
+  assert.equal(after[0], '新幹線', `suggestions: ${after.join(' / ')}`);
+  await page.screenshot({ path: path.join(ensureOutput(), 'suggestions-recent.png'), clip: { x: 0, y: 0, width: 1000, height: 520 } });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a click on a suggestion commits it; unfocused, Enter and Backspace stay the field’s', async () => {
   const { page } = await openDemo();
   await page.click('#editor');
