@@ -463,7 +463,6 @@ pub struct PredictionArgs {
     /// With --recent: share of the bigram in the cache probability (μ).
     #[arg(long, default_value_t = henkan::predict::recent::RECENT_BIGRAM_WEIGHT)]
     recent_bigram_weight: f32,
-
     #[arg(long)]
     json: bool,
 }

@@ -568,9 +568,8 @@ impl Henkan {
     /// Closes a session (the field was detached); its id may be reused.
     #[wasm_bindgen(js_name = closeSession)]
     pub fn close_session(&mut self, session: u32) {
-        if self.recent_at == Some(session as usize) {
-            self.take_back_recent();
-        }
+        // the next session to act takes them again
+        self.take_back_recent();
         if let Some(slot) = self.sessions.get_mut(session as usize) {
             *slot = None;
         }
@@ -801,9 +800,8 @@ impl Henkan {
     /// stored.
     #[wasm_bindgen(js_name = setLearning)]
     pub fn set_learning(&mut self, session: u32, on: bool) {
-        if self.recent_at == Some(session as usize) {
-            self.take_back_recent();
-        }
+        // the next session to act takes them again
+        self.take_back_recent();
         if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
             ime.set_learning(on);
         }

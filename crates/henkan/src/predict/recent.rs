@@ -70,7 +70,7 @@ impl RecentWords {
     /// No recent words yet; keeps at most `capacity` (0: keeps nothing, changes nothing).
     pub fn new(capacity: usize) -> Self {
         RecentWords {
-            ring: VecDeque::with_capacity(capacity.min(RECENT_CAPACITY)),
+            ring: VecDeque::new(),
             capacity,
             weight: RECENT_WEIGHT,
             bigram_weight: RECENT_BIGRAM_WEIGHT,

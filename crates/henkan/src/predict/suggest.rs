@@ -72,8 +72,6 @@ pub struct Suggestion {
     pub surface: String,
     /// Its reading.
     pub reading: String,
-    /// The context after committing it.
-    after: Context,
     /// Its words (n-gram ids).
     words: Vec<u16>,
 }
@@ -266,12 +264,9 @@ impl Suggester {
                 {
                     continue;
                 }
-                let mut after = self.context;
-                after.push_id(UNK);
                 self.items.push(Suggestion {
                     surface: w.word.clone(),
                     reading: w.reading.clone(),
-                    after,
                     words: Vec::new(),
                 });
             }
@@ -342,12 +337,9 @@ impl Suggester {
             self.push_word(UNK);
             self.feed_lstm(engine, |lm| lm.model.unk_id);
         }
-        for &id in &s.words {
-            self.push_word(id);
-        }
-        self.context = s.after;
         if let Some(model) = engine.ngram.as_ref() {
             for &id in &s.words {
+                self.push_word(id);
                 self.feed_lstm(engine, |lm| {
                     lm_word_of_ngram(lm, &engine.lexicon, model, id)
                 });
@@ -524,7 +516,6 @@ pub fn list_items(
                 Suggestion {
                     surface: w.surface.clone(),
                     reading: w.reading.clone(),
-                    after,
                     words: vec![w.id],
                 },
             ));
@@ -585,7 +576,6 @@ pub fn list_items(
                 Suggestion {
                     surface: p.surface,
                     reading: p.reading,
-                    after: end,
                     words: ids,
                 },
             ));
