@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A conversion test set from analyzed text: `reading<TAB>text` per line, from `surface/reading/...`
 tokens (e.g. `build/corpus/dev/chat.txt`, written by `make corpus-tok`). Lines whose joined reading
-has anything but hiragana, ー, digits and common punctuation are skipped. The readings are the
+has anything but hiragana, ー, digits and common punctuation are skipped. A number of two or more
+digits is read as typed, as its digits. The readings are the
 analyzer's guesses (BENCHMARKS.md: 74–89% of sentences fully right), so a figure on such a set
 compares engines; it is not an absolute accuracy.
 
@@ -18,6 +19,18 @@ ap.add_argument("--tokens", required=True)
 ap.add_argument("--limit", type=int, default=2000)
 a = ap.parse_args()
 
+
+
+def typed_readings(parts):
+    """Each token's reading as a user types it: a number of two or more digits, which the analyzer
+    reads digit by digit (`100` as `いちぜろぜろ`), is typed as its digits; a single digit keeps its
+    reading (`3人` as `さんにん`)."""
+    digit = [p[0].isascii() and p[0].isdigit() for p in parts]
+    for i, p in enumerate(parts):
+        in_run = digit[i] and ((i > 0 and digit[i - 1]) or (i + 1 < len(parts) and digit[i + 1]))
+        yield p[0] if in_run else p[1]
+
+
 n = 0
 with open(a.tokens, encoding="utf-8") as f:
     for line in f:
@@ -25,7 +38,7 @@ with open(a.tokens, encoding="utf-8") as f:
         if not parts or any(len(p) < 2 for p in parts):
             continue
         text = "".join(p[0] for p in parts)
-        reading = "".join(p[1] for p in parts)
+        reading = "".join(typed_readings(parts))
         if not KANA.fullmatch(reading):
             continue
         sys.stdout.write(f"{reading}\t{text}\n")

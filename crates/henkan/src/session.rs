@@ -25,8 +25,7 @@ pub use best_path::{BestPath, PathWord, WordSource};
 
 /// Whether a node of `entry` is preferred: a learned spelling, phrase or a user word.
 fn is_preferred(history: &History, entry: u32) -> bool {
-    (crate::lattice::PHRASE_ENTRY_BASE..crate::lattice::NUMBER_ENTRY).contains(&entry)
-        || history.is_preferred(entry)
+    crate::lattice::is_own_word(entry) || history.is_preferred(entry)
 }
 
 /// The text of the words `seen` (sorted by position) over exactly `begin..end`: `None` when no

@@ -17,6 +17,16 @@ fn lex() -> Lexicon {
     Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap()
 }
 
+/// A lexicon of these (reading, surface) words, all of POS 1 and cost 100.
+fn lexicon_of(words: &[(&str, &str)]) -> Lexicon {
+    let mut w = LexiconWriter::new();
+    for &(reading, surface) in words {
+        w.add(reading, 1, 1, 100, surface);
+    }
+    let (i, p) = w.finish().unwrap();
+    Lexicon::new(SectionBytes::from_vec(i), SectionBytes::from_vec(p)).unwrap()
+}
+
 fn spans(l: &Lattice, lex: &Lexicon) -> Vec<(u16, u16, String)> {
     let mut v: Vec<_> = l
         .nodes()
@@ -105,4 +115,71 @@ fn a_kanji_numeral_with_its_counter_read_with_a_one_kana_digit_has_a_digit_twin(
             kanji.cost
         )
     );
+}
+
+#[test]
+fn no_word_begins_on_the_small_kana_of_a_foreign_mora() {
+    let lex = lexicon_of(&[
+        ("ぐらん", "グラン"),
+        ("ぐらんじ", "グランジ"),
+        ("ぇ", "ぇ"),
+        ("ねぇ", "ねぇ"),
+    ]);
+    let sp = SpecialIds::default();
+    let mut l = Lattice::new();
+    l.sync(&lex, &sp, "ぐらんじぇ");
+    let s = spans(&l, &lex);
+    // じぇ is one mora: nothing begins on its ぇ, and a katakana node keeps it whole
+    assert!(s.iter().all(|&(b, ..)| b != 4), "{s:?}");
+    assert!(s.contains(&(3, 5, "ジェ".into())), "{s:?}");
+    assert!(s.contains(&(0, 4, "グランジ".into())));
+    let loanword = l
+        .nodes()
+        .iter()
+        .find(|n| n.begin == 3 && n.end == 5)
+        .unwrap();
+    assert!(henkan::lattice::is_unknown(loanword.entry));
+    // backspace into the mora and retype: the same lattice
+    let whole = s.clone();
+    l.truncate(&lex, 4);
+    l.sync(&lex, &sp, "ぐらんじぇ");
+    assert_eq!(spans(&l, &lex), whole);
+    // a lengthening small vowel (ねぇ) and one alone are not foreign morae: they begin words
+    let mut l = Lattice::new();
+    l.sync(&lex, &sp, "ねぇぇ");
+    let s = spans(&l, &lex);
+    assert!(s.contains(&(0, 2, "ねぇ".into())));
+    assert!(s.contains(&(1, 2, "ぇ".into())));
+    assert!(s.contains(&(2, 3, "ぇ".into())));
+    assert!(s.iter().all(|(.., t)| t != "ェ" && t != "ネェ"), "{s:?}");
+}
+
+#[test]
+fn foreign_morae() {
+    use henkan::lattice::foreign_mora;
+    for (a, b) in [
+        ('じ', 'ぇ'),
+        ('ふ', 'ぃ'),
+        ('う', 'ぃ'),
+        ('て', 'ぃ'),
+        ('ゔ', 'ぁ'),
+        ('で', 'ゅ'),
+        ('ふ', 'ゅ'),
+    ] {
+        assert!(foreign_mora(a, b), "{a}{b}");
+    }
+    for (a, b) in [
+        ('ね', 'ぇ'),
+        ('ご', 'ぉ'),
+        ('い', 'ぃ'),
+        ('き', 'ゃ'),
+        ('ん', 'ぇ'),
+        ('っ', 'ぇ'),
+        ('ぇ', 'ぇ'),
+        ('ー', 'ぃ'),
+        ('a', 'ぃ'),
+        ('じ', 'え'),
+    ] {
+        assert!(!foreign_mora(a, b), "{a}{b}");
+    }
 }

@@ -36,7 +36,7 @@
 //! the user chose it over the engine's own cut of that reading.
 
 use crate::history::{History, PREFERENCE_MARGIN_NATS, PREFERENCE_MAX_LIFT_NATS};
-use crate::lattice::{is_digit, Lattice, NUMBER_ENTRY, UNKNOWN_ENTRY};
+use crate::lattice::{is_digit, Lattice, NUMBER_ENTRY};
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::{log_sum_exp, LstmModel, NeuralLm, StepScratch, WordMatch};
 pub use crate::options::{NeuralOptions, Scoring, Softmax};
@@ -302,7 +302,7 @@ impl NeuralDecoder {
     /// The LM word of a lattice node and how the node has it; `twins_as_numbers`:
     /// [`NeuralDecoder::twins_as_numbers`].
     fn lm_word_of(lm: &NeuralLm, entry: u32, twins_as_numbers: bool) -> (u32, WordMatch) {
-        if entry == UNKNOWN_ENTRY {
+        if crate::lattice::is_unknown(entry) {
             (lm.vocab.unk_id, WordMatch::Own)
         } else if entry == NUMBER_ENTRY
             || twins_as_numbers && crate::lattice::twin_of(entry).is_some()
@@ -637,7 +637,7 @@ impl NeuralDecoder {
                 if surface.chars().next_back().is_some_and(is_digit) {
                     f |= DIGIT_LAST;
                 }
-                if nodes[i].entry != UNKNOWN_ENTRY {
+                if !crate::lattice::is_unknown(nodes[i].entry) {
                     f |= DIGIT_KNOWN;
                 }
                 self.digit_edges[i] = f;
@@ -679,8 +679,7 @@ impl NeuralDecoder {
                     + self.opts.spelling_cost_weight * extra_cost as f32 / scale;
             }
             let edge = self.digit_edges[i];
-            let own_word = (crate::lattice::PHRASE_ENTRY_BASE..crate::lattice::NUMBER_ENTRY)
-                .contains(&n.entry);
+            let own_word = crate::lattice::is_own_word(n.entry);
             let preferred = own_word || (!history.is_empty() && history.is_preferred(n.entry));
             for k in self.pos_start[b] as usize..self.pos_start[b + 1] as usize {
                 let hy = self.hyps[k];

@@ -23,9 +23,14 @@ pub const UNKNOWN_ENTRY: u32 = u32::MAX;
 /// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]), as a decimal
 /// ([`number::decimal`]) or as a day of the month (`24日`, [`number::day`]).
 pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
-/// `entry` values from here on are user words: `USER_ENTRY_BASE + i` is word `i` of the
-/// user dictionary ([`crate::user_dictionary`]).
-pub const USER_ENTRY_BASE: u32 = NUMBER_ENTRY - 1 - crate::user_dictionary::MAX_ENTRIES as u32;
+/// `entry` value of a loanword node: a mora only loanwords have (`じぇ`, `ふぃ`, `でゅ`:
+/// [`foreign_mora`]) written in katakana (`ジェ`). No word begins on the small kana of such a
+/// mora, so a word the dictionary lacks is not cut before it (`グランジ` + `ぇ`): the node
+/// keeps it whole where no dictionary word does (`グラン` + `ジェ`).
+pub const LOANWORD_ENTRY: u32 = NUMBER_ENTRY - 1;
+/// `entry` values from here on (below [`LOANWORD_ENTRY`]) are user words: `USER_ENTRY_BASE + i`
+/// is word `i` of the user dictionary ([`crate::user_dictionary`]).
+pub const USER_ENTRY_BASE: u32 = LOANWORD_ENTRY - crate::user_dictionary::MAX_ENTRIES as u32;
 
 /// `entry` values from here on (below [`PHRASE_ENTRY_BASE`]) are digit twins:
 /// `DIGIT_TWIN_BASE + e` is the dictionary entry `e`, a kanji numeral and its counter read with a
@@ -76,7 +81,7 @@ pub struct PhraseNode {
 
 /// The user-dictionary word a node's `entry` is, if it is one.
 pub fn user_word_of(entry: u32) -> Option<u32> {
-    (USER_ENTRY_BASE..NUMBER_ENTRY)
+    (USER_ENTRY_BASE..LOANWORD_ENTRY)
         .contains(&entry)
         .then(|| entry - USER_ENTRY_BASE)
 }
@@ -85,6 +90,17 @@ pub fn user_word_of(entry: u32) -> Option<u32> {
 pub const NUMBER_COST: i32 = 1_500;
 /// Longest number reading considered, in characters.
 const MAX_NUMBER_CHARS: usize = 24;
+/// Whether a node of `entry` is the user's own: a learned phrase or a user-dictionary word.
+pub fn is_own_word(entry: u32) -> bool {
+    (PHRASE_ENTRY_BASE..LOANWORD_ENTRY).contains(&entry)
+}
+
+/// Whether a node of `entry` is no dictionary word but the reading span itself: an unknown node
+/// ([`UNKNOWN_ENTRY`]) or a loanword ([`LOANWORD_ENTRY`]).
+pub fn is_unknown(entry: u32) -> bool {
+    entry == UNKNOWN_ENTRY || entry == LOANWORD_ENTRY
+}
+
 /// Cost of a one-character unknown node (kept above any dictionary word).
 pub const UNKNOWN_CHAR_COST: i32 = 8_000;
 /// Base cost of a run of digits, Latin letters, katakana or symbols taken as one word.
@@ -132,6 +148,39 @@ fn class_of(c: char) -> CharClass {
         '0'..='9' | '０'..='９' => CharClass::Digit,
         'a'..='z' | 'A'..='Z' | 'ａ'..='ｚ' | 'Ａ'..='Ｚ' => CharClass::Latin,
         _ => CharClass::Other,
+    }
+}
+
+/// The vowel of a hiragana letter (`'a'`, `'i'`, `'u'`, `'e'`, `'o'`), `None` for `ん`, `っ` and
+/// anything else.
+fn vowel_of(c: char) -> Option<char> {
+    const ROWS: [(char, &str); 5] = [
+        ('a', "ぁあかがさざただなはばぱまゃやらゎわ"),
+        ('i', "ぃいきぎしじちぢにひびぴみりゐ"),
+        ('u', "ぅうくぐすずつづぬふぶぷむゅゆるゔ"),
+        ('e', "ぇえけげせぜてでねへべぺめれゑ"),
+        ('o', "ぉおこごそぞとどのほぼぽもょよろを"),
+    ];
+    ROWS.iter()
+        .find(|(_, row)| row.contains(c))
+        .map(|&(v, _)| v)
+}
+
+/// Whether a letter and the small kana after it make a mora that only loanwords have: a small
+/// vowel of another vowel than its letter's (`じぇ`, `ふぃ`, `うぃ`, `てぃ`, `ゔぁ`; not the
+/// lengthening `ねぇ`, `すごぉい`), or a small `ゃゅょ` after a letter not of the i-row (`でゅ`,
+/// `ふゅ`; not `きゃ`).
+pub fn foreign_mora(letter: char, small: char) -> bool {
+    if "ぁぃぅぇぉゃゅょゎっ".contains(letter) {
+        return false;
+    }
+    let Some(v) = vowel_of(letter) else {
+        return false;
+    };
+    match small {
+        'ぁ' | 'ぃ' | 'ぅ' | 'ぇ' | 'ぉ' => vowel_of(small) != Some(v),
+        'ゃ' | 'ゅ' | 'ょ' => v != 'i',
+        _ => false,
     }
 }
 
@@ -314,6 +363,9 @@ impl Lattice {
             let n = reading.chars().count();
             return wide.chars().skip(before.chars().count()).take(n).collect();
         }
+        if node.entry == LOANWORD_ENTRY {
+            return crate::composer::to_katakana(reading);
+        }
         if let Some(i) = phrase_of(node.entry) {
             return match self.phrases.get(i as usize) {
                 Some(p) => self.digits.apply(&p.text),
@@ -415,6 +467,9 @@ impl Lattice {
         let index = lexicon.index();
         let first = len.saturating_sub(MAX_WORD_CHARS);
         for begin in first..len {
+            if !self.begins_word(begin) {
+                continue;
+            }
             let bytes = &self.reading.as_bytes()[self.offsets[begin]..];
             if let Some((node, out)) = advance(index, index.root(), Output::zero(), bytes) {
                 self.walks.push(Walk {
@@ -455,13 +510,16 @@ impl Lattice {
         }
         self.reading.push(c);
         self.offsets.push(self.reading.len());
+        let joins = !self.begins_word(n);
         let end = (n + 1) as u16;
         let index = lexicon.index();
-        self.walks.push(Walk {
-            begin: n as u16,
-            addr: index.root().addr(),
-            out: 0,
-        });
+        if !joins {
+            self.walks.push(Walk {
+                begin: n as u16,
+                addr: index.root().addr(),
+                out: 0,
+            });
+        }
         let mut buf = [0u8; 4];
         let bytes = c.encode_utf8(&mut buf).as_bytes();
         self.walks_next.clear();
@@ -492,7 +550,11 @@ impl Lattice {
             }
         }
         std::mem::swap(&mut self.walks, &mut self.walks_next);
-        self.add_unknown(special, n, c);
+        if joins {
+            self.add_loanword(special, n + 1);
+        } else {
+            self.add_unknown(special, n, c);
+        }
         self.add_numbers(lexicon, special, n + 1);
         self.add_user_words(special, n + 1);
         self.end_start.push(self.nodes.len() as u32);
@@ -578,6 +640,30 @@ impl Lattice {
                 Some(Node { entry, ..*n })
             })
             .collect()
+    }
+
+    /// Adds the loanword node ([`LOANWORD_ENTRY`]) over the foreign mora whose small kana is
+    /// the character before `end`: a word the dictionary lacks keeps the mora whole.
+    fn add_loanword(&mut self, special: &SpecialIds, end: usize) {
+        self.nodes.push(Node {
+            begin: (end - 2) as u16,
+            end: end as u16,
+            left_id: special.noun,
+            right_id: special.noun,
+            cost: UNKNOWN_RUN_COST,
+            entry: LOANWORD_ENTRY,
+        });
+    }
+
+    /// Whether a word can begin at position `p`: not on a small kana that makes a
+    /// [`foreign_mora`] with the letter before it (`じ|ぇ`).
+    fn begins_word(&self, p: usize) -> bool {
+        let mut before = self.reading[..self.offsets[p]].chars().rev();
+        let at = self.reading[self.offsets[p]..].chars().next();
+        match (before.next(), at) {
+            (Some(letter), Some(small)) => !foreign_mora(letter, small),
+            _ => true,
+        }
     }
 
     fn add_unknown(&mut self, special: &SpecialIds, n: usize, c: char) {

@@ -372,7 +372,7 @@ pub fn node_word(
     lattice: &crate::lattice::Lattice,
     node: &crate::lattice::Node,
 ) -> u16 {
-    if node.entry == crate::lattice::UNKNOWN_ENTRY {
+    if crate::lattice::is_unknown(node.entry) {
         return UNK;
     }
     let reading = lattice.span(node.begin as usize, node.end as usize);

@@ -22,7 +22,7 @@ use super::neural::{
 };
 use super::recent::RecentWords;
 use super::{complete, extend_phrase, next_words, starts_with_kana, Context, Prediction};
-use crate::lattice::{Lattice, UNKNOWN_ENTRY};
+use crate::lattice::{is_unknown, Lattice};
 use crate::lexicon::Lexicon;
 use crate::lm::lstm::NeuralLm;
 use crate::lm::ngram::{NgramModel, UNK};
@@ -639,7 +639,7 @@ pub(crate) fn split_words(
     for pos in begin + 1..=end {
         for i in lattice.ending_at(pos) {
             let node = &lattice.nodes()[i];
-            if node.entry == UNKNOWN_ENTRY || (node.begin as usize) < begin {
+            if is_unknown(node.entry) || (node.begin as usize) < begin {
                 continue;
             }
             let s = lattice.surface(&engine.lexicon, node);

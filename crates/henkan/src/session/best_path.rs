@@ -12,7 +12,7 @@ use super::Session;
 use crate::decoder::neural::WordScore;
 use crate::decoder::Span;
 use crate::engine::Engine;
-use crate::lattice::{phrase_of, twin_of, user_word_of, NUMBER_ENTRY, UNKNOWN_ENTRY};
+use crate::lattice::{phrase_of, twin_of, user_word_of, NUMBER_ENTRY};
 use serde::Serialize;
 
 /// Where a lattice node's word comes from.
@@ -24,7 +24,8 @@ pub enum WordSource {
     /// A number read in kana (`にじゅうさん` → `23`), or a one-kana digit with its counter
     /// written with the digit (`よにん` → `4人`).
     Number,
-    /// No dictionary word: the reading span as it is.
+    /// No dictionary word: the reading span as it is, or in katakana for a loanword
+    /// ([`crate::lattice::LOANWORD_ENTRY`]).
     Unknown,
     /// A word of the user dictionary.
     UserWord,
@@ -35,7 +36,7 @@ pub enum WordSource {
 impl WordSource {
     /// The source of a node's `entry` ([`crate::lattice::Node::entry`]).
     pub fn of(entry: u32) -> WordSource {
-        if entry == UNKNOWN_ENTRY {
+        if crate::lattice::is_unknown(entry) {
             WordSource::Unknown
         } else if entry == NUMBER_ENTRY || twin_of(entry).is_some() {
             WordSource::Number
