@@ -21,7 +21,7 @@ use fst::raw::{CompiledAddr, Output};
 pub const UNKNOWN_ENTRY: u32 = u32::MAX;
 /// `entry` value of a number node: the reading parsed as a number ([`number::parse`]),
 /// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]), as a decimal
-/// ([`number::decimal`]) or as a day of the month (`24日`, [`number::day`]).
+/// ([`number::decimal`]) or as a day of the month (`24日`, [`number::day_after`]).
 pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
 /// `entry` value of a loanword node: a mora only loanwords have (`じぇ`, `ふぃ`, `でゅ`:
 /// [`foreign_mora`]) written in katakana (`ジェ`). No word begins on the small kana of such a
@@ -390,7 +390,10 @@ impl Lattice {
         if node.entry == NUMBER_ENTRY {
             return match number::parse(reading) {
                 Some(v) => self.digits.apply(&number::written(v)),
-                None => match (number::decimal(reading), number::day(reading)) {
+                None => match (
+                    number::decimal(reading),
+                    number::day_after(&self.reading[..self.offsets[node.begin as usize]], reading),
+                ) {
                     (Some(d), _) => self.digits.apply(&d),
                     (None, Some(v)) => self.digits.apply(&format!("{}日", number::written(v))),
                     (None, None) => reading.to_string(),
@@ -599,15 +602,16 @@ impl Lattice {
     }
 
     /// Adds a node for every span ending at `end` that reads as a number, a decimal or a day
-    /// ([`number::day`]), and the digit twins of the dictionary words that are a one-kana digit
+    /// ([`number::day_after`]), and the digit twins of the dictionary words that are a one-kana digit
     /// with its counter ([`number::counted_twin`]).
     fn add_numbers(&mut self, lexicon: &Lexicon, special: &SpecialIds, end: usize) {
         let first = self.end_start[end] as usize;
         for begin in end.saturating_sub(MAX_NUMBER_CHARS)..end.saturating_sub(1) {
             let span = &self.reading[self.offsets[begin]..self.offsets[end]];
+            let before = &self.reading[..self.offsets[begin]];
             if number::parse(span).is_some()
                 || number::decimal(span).is_some()
-                || number::day(span).is_some()
+                || number::day_after(before, span).is_some()
             {
                 self.nodes.push(Node {
                     begin: begin as u16,

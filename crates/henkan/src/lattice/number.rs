@@ -56,21 +56,45 @@ enum Tok {
 /// The day of a reading that is a number ending in よっ followed by the day counter か
 /// (じゅうよっか, にじゅうよっか: the 14th, the 24th), written as one word `N日`: the counter
 /// alone (か) would also read as the question particle. A lone よっか is the dictionary's (四日,
-/// ４日).
+/// ４日). So are the other days read in native numerals, except はつか, which the dictionary
+/// writes only in kanji (二十日): here it is the 20th, so that a date is written alike on every
+/// day (`4月20日` as `4月10日`). For なのか (七日) see [`day_after`].
 ///
 /// ```
 /// use henkan::lattice::number::day;
 /// assert_eq!(day("にじゅうよっか"), Some(24));
 /// assert_eq!(day("じゅうよっか"), Some(14));
+/// assert_eq!(day("はつか"), Some(20));
+/// assert_eq!(day("なのか"), None);
 /// assert_eq!(day("よっか"), None);
 /// assert_eq!(day("にじゅうよん"), None);
 /// ```
 pub fn day(reading: &str) -> Option<u64> {
+    if reading == "はつか" {
+        return Some(20);
+    }
     let number = reading.strip_suffix('か')?;
     if !number.ends_with("よっ") {
         return None;
     }
     parse(number)
+}
+
+/// The day of `reading` read after `before` (the reading before it): [`day`], and なのか, which
+/// the dictionary writes only in kanji (七日), as the 7th after a month (`じゅうにがつなのか` →
+/// `12月7日`). Elsewhere なのか is far more often `な` `の` `か` (`ほんとうなのか`).
+///
+/// ```
+/// use henkan::lattice::number::day_after;
+/// assert_eq!(day_after("じゅうにがつ", "なのか"), Some(7));
+/// assert_eq!(day_after("ほんとう", "なのか"), None);
+/// assert_eq!(day_after("", "はつか"), Some(20));
+/// ```
+pub fn day_after(before: &str, reading: &str) -> Option<u64> {
+    if reading == "なのか" && before.ends_with("がつ") {
+        return Some(7);
+    }
+    day(reading)
 }
 
 /// Counters read after the one-kana digits `よ` (4) and `く` (9), with their spelling, and
