@@ -122,6 +122,22 @@ fn a_resize_converts_the_rest_as_its_own_sentence() {
     }
 }
 
+/// A loanword the dictionary lacks keeps its foreign mora whole (`じぇ`: no word begins on its
+/// `ぇ` at less than `INSIDE_MORA_COST`), and a boundary the user puts inside it still holds.
+#[test]
+fn a_loanword_keeps_its_mora_whole_unless_the_user_cuts_it() {
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Neural, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        let free = s.convert_reading(&engine, "ぐらんじぇのほん");
+        assert_eq!(free.text(), "グランジェの本", "{scoring:?}");
+        let cut = s.convert_reading_with_fixed(&engine, "ぐらんじぇのほん", &[4]);
+        let readings: Vec<&str> = cut.segments.iter().map(|g| g.reading.as_str()).collect();
+        assert_eq!(readings[0], "ぐらんじ", "{scoring:?}");
+        assert!(readings[1].starts_with('ぇ'), "{scoring:?}: {readings:?}");
+    }
+}
+
 #[test]
 fn per_key_best_text_tracks_the_input() {
     let engine = shipped_engine();
@@ -255,6 +271,11 @@ fn a_one_kana_digit_before_its_counter_has_a_digit_twin() {
         ("よじはんにあいましょう", "4時半に会いましょう"),
         ("くじすぎにでます", "9時過ぎに出ます"),
         ("よにんぐみ", "4人組"),
+        // しち is a number, but the dictionary has its compounds as one word (七時半, 七人): as
+        // with ろく and はち, the digit
+        ("しちじはんにおきた", "7時半に起きた"),
+        ("しちにんでいく", "7人で行く"),
+        ("しちじかんはたらいた", "7時間働いた"),
     ];
     assert_conversions(&engine, &mut s, &cases, Scoring::Hybrid);
     for scoring in [Scoring::Classic, Scoring::Neural, Scoring::Hybrid] {
@@ -271,6 +292,8 @@ fn a_one_kana_digit_before_its_counter_has_a_digit_twin() {
         // and wins only where its kanji word would
         for (reading, want) in [
             ("よねんがない", "余念がない"),
+            ("しちふくじん", "七福神"),
+            ("しちや", "質屋"),
             ("くじびき", "くじ引き"),
             ("たからくじ", "宝くじ"),
             // a proper noun of the same shape keeps its kanji

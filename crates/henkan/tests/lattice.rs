@@ -118,7 +118,7 @@ fn a_kanji_numeral_with_its_counter_read_with_a_one_kana_digit_has_a_digit_twin(
 }
 
 #[test]
-fn no_word_begins_on_the_small_kana_of_a_foreign_mora() {
+fn a_word_beginning_on_the_small_kana_of_a_foreign_mora_pays_for_it() {
     let lex = lexicon_of(&[
         ("ぐらん", "グラン"),
         ("ぐらんじ", "グランジ"),
@@ -129,8 +129,12 @@ fn no_word_begins_on_the_small_kana_of_a_foreign_mora() {
     let mut l = Lattice::new();
     l.sync(&lex, &sp, "ぐらんじぇ");
     let s = spans(&l, &lex);
-    // じぇ is one mora: nothing begins on its ぇ, and a katakana node keeps it whole
-    assert!(s.iter().all(|&(b, ..)| b != 4), "{s:?}");
+    // じぇ is one mora: what begins on its ぇ pays for it, and a katakana node keeps it whole
+    let inside: Vec<_> = l.nodes().iter().filter(|n| n.begin == 4).collect();
+    assert_eq!(inside.len(), 2, "{s:?}"); // the dictionary's ぇ and the unknown one
+    assert!(inside
+        .iter()
+        .all(|n| n.cost >= henkan::lattice::INSIDE_MORA_COST));
     assert!(s.contains(&(3, 5, "ジェ".into())), "{s:?}");
     assert!(s.contains(&(0, 4, "グランジ".into())));
     let loanword = l
@@ -152,6 +156,10 @@ fn no_word_begins_on_the_small_kana_of_a_foreign_mora() {
     assert!(s.contains(&(1, 2, "ぇ".into())));
     assert!(s.contains(&(2, 3, "ぇ".into())));
     assert!(s.iter().all(|(.., t)| t != "ェ" && t != "ネェ"), "{s:?}");
+    assert!(l
+        .nodes()
+        .iter()
+        .all(|n| n.cost < henkan::lattice::INSIDE_MORA_COST));
 }
 
 #[test]

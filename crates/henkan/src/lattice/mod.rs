@@ -24,9 +24,9 @@ pub const UNKNOWN_ENTRY: u32 = u32::MAX;
 /// ([`number::decimal`]) or as a day of the month (`24日`, [`number::day_after`]).
 pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
 /// `entry` value of a loanword node: a mora only loanwords have (`じぇ`, `ふぃ`, `でゅ`:
-/// [`foreign_mora`]) written in katakana (`ジェ`). No word begins on the small kana of such a
-/// mora, so a word the dictionary lacks is not cut before it (`グランジ` + `ぇ`): the node
-/// keeps it whole where no dictionary word does (`グラン` + `ジェ`).
+/// [`foreign_mora`]) written in katakana (`ジェ`). A word that begins on the small kana of such a
+/// mora costs [`INSIDE_MORA_COST`] more, so a word the dictionary lacks is not cut before it
+/// (`グランジ` + `ぇ`): the node keeps it whole where no dictionary word does (`グラン` + `ジェ`).
 pub const LOANWORD_ENTRY: u32 = NUMBER_ENTRY - 1;
 /// `entry` values from here on (below [`LOANWORD_ENTRY`]) are user words: `USER_ENTRY_BASE + i`
 /// is word `i` of the user dictionary ([`crate::user_dictionary`]).
@@ -34,8 +34,8 @@ pub const USER_ENTRY_BASE: u32 = LOANWORD_ENTRY - crate::user_dictionary::MAX_EN
 
 /// `entry` values from here on (below [`PHRASE_ENTRY_BASE`]) are digit twins:
 /// `DIGIT_TWIN_BASE + e` is the dictionary entry `e`, a kanji numeral and its counter read with a
-/// one-kana digit (`よにん` 四人, `くじすぎ` 九時過ぎ), written with the digit (`4人`, `9時過ぎ`,
-/// [`number::counted_twin`]). It has
+/// one-kana digit or with `しち` (`よにん` 四人, `くじすぎ` 九時過ぎ, `しちじはん` 七時半), written with
+/// the digit (`4人`, `9時過ぎ`, `7時半`, [`number::counted_twin`]). It has
 /// `e`'s POS and cost and no word bias, so the digit prior that lowers `四人` lets its twin win;
 /// the hybrid scores it as the LM's number word, the neural engine as `e`'s word
 /// (`NeuralDecoder::scored_word`).
@@ -129,6 +129,8 @@ struct Walk {
     begin: u16,
     addr: CompiledAddr,
     out: u64,
+    /// Whether it begins inside a foreign mora ([`INSIDE_MORA_COST`]).
+    inside: bool,
 }
 
 /// Character classes for grouping unknown runs.
@@ -188,6 +190,11 @@ pub fn foreign_mora(letter: char, small: char) -> bool {
 pub fn is_digit(c: char) -> bool {
     class_of(c) == CharClass::Digit
 }
+
+/// What a word beginning on the small kana of a foreign mora costs more (`グランジ` + `ぇ`, see
+/// [`LOANWORD_ENTRY`]): enough that it never wins against the mora kept whole, while a segment
+/// boundary the user puts inside the mora still has a path.
+pub const INSIDE_MORA_COST: i32 = 10_000;
 
 /// Longest reading (in characters) a lexicon walk may follow; also bounds unknown runs.
 pub const MAX_WORD_CHARS: usize = 64;
@@ -470,15 +477,14 @@ impl Lattice {
         let index = lexicon.index();
         let first = len.saturating_sub(MAX_WORD_CHARS);
         for begin in first..len {
-            if !self.begins_word(begin) {
-                continue;
-            }
+            let inside = !self.begins_word(begin);
             let bytes = &self.reading.as_bytes()[self.offsets[begin]..];
             if let Some((node, out)) = advance(index, index.root(), Output::zero(), bytes) {
                 self.walks.push(Walk {
                     begin: begin as u16,
                     addr: node.addr(),
                     out: out.value(),
+                    inside,
                 });
             }
         }
@@ -507,7 +513,7 @@ impl Lattice {
             // Beyond the lattice's reach: keep the text, add only the unknown node.
             self.reading.push(c);
             self.offsets.push(self.reading.len());
-            self.add_unknown(special, n, c);
+            self.add_unknown(special, n, c, false);
             self.end_start.push(self.nodes.len() as u32);
             return;
         }
@@ -516,13 +522,12 @@ impl Lattice {
         let joins = !self.begins_word(n);
         let end = (n + 1) as u16;
         let index = lexicon.index();
-        if !joins {
-            self.walks.push(Walk {
-                begin: n as u16,
-                addr: index.root().addr(),
-                out: 0,
-            });
-        }
+        self.walks.push(Walk {
+            begin: n as u16,
+            addr: index.root().addr(),
+            out: 0,
+            inside: joins,
+        });
         let mut buf = [0u8; 4];
         let bytes = c.encode_utf8(&mut buf).as_bytes();
         self.walks_next.clear();
@@ -539,7 +544,11 @@ impl Lattice {
                         end,
                         left_id: e.left_id,
                         right_id: e.right_id,
-                        cost: e.cost,
+                        cost: if w.inside {
+                            e.cost.saturating_add(INSIDE_MORA_COST)
+                        } else {
+                            e.cost
+                        },
                         entry: e.offset,
                     });
                 }
@@ -549,14 +558,14 @@ impl Lattice {
                     begin: w.begin,
                     addr: node.addr(),
                     out: out.value(),
+                    inside: w.inside,
                 });
             }
         }
         std::mem::swap(&mut self.walks, &mut self.walks_next);
+        self.add_unknown(special, n, c, joins);
         if joins {
             self.add_loanword(special, n + 1);
-        } else {
-            self.add_unknown(special, n, c);
         }
         self.add_numbers(lexicon, special, n + 1);
         self.add_user_words(special, n + 1);
@@ -621,7 +630,7 @@ impl Lattice {
                     cost: NUMBER_COST,
                     entry: NUMBER_ENTRY,
                 });
-            } else if span.starts_with(['よ', 'く']) {
+            } else if span.starts_with(['よ', 'く', 'し']) {
                 let twins = self.twins(lexicon, first, begin, span);
                 self.nodes.extend(twins);
             }
@@ -659,8 +668,8 @@ impl Lattice {
         });
     }
 
-    /// Whether a word can begin at position `p`: not on a small kana that makes a
-    /// [`foreign_mora`] with the letter before it (`じ|ぇ`).
+    /// Whether a word may begin at position `p` at its own cost: not on a small kana that makes a
+    /// [`foreign_mora`] with the letter before it (`じ|ぇ`, [`INSIDE_MORA_COST`]).
     fn begins_word(&self, p: usize) -> bool {
         let mut before = self.reading[..self.offsets[p]].chars().rev();
         let at = self.reading[self.offsets[p]..].chars().next();
@@ -670,7 +679,9 @@ impl Lattice {
         }
     }
 
-    fn add_unknown(&mut self, special: &SpecialIds, n: usize, c: char) {
+    /// Adds the unknown node over character `n` (`c`), at [`INSIDE_MORA_COST`] more when it is
+    /// the small kana of a foreign mora (`inside`), and the run of its class ending there.
+    fn add_unknown(&mut self, special: &SpecialIds, n: usize, c: char, inside: bool) {
         let end = (n + 1).min(u16::MAX as usize) as u16;
         let class = class_of(c);
         let single_id = match class {
@@ -683,7 +694,7 @@ impl Lattice {
         let single_cost = match class {
             CharClass::Hiragana | CharClass::Katakana => UNKNOWN_CHAR_COST,
             _ => UNKNOWN_RUN_COST,
-        };
+        } + if inside { INSIDE_MORA_COST } else { 0 };
         self.nodes.push(Node {
             begin: n as u16,
             end,

@@ -97,9 +97,9 @@ pub fn day_after(before: &str, reading: &str) -> Option<u64> {
     day(reading)
 }
 
-/// Counters read after the one-kana digits `よ` (4) and `く` (9), with their spelling, and
-/// whether `く` takes them too: the gold-annotated KWDLC and WAC training text reads 4 as `よ`
-/// before 年, 人, 時, 時間, 年間, 年生 and 9 as `く` before 時 and 年 (`くがつ` is the
+/// Counters read after the one-kana digits `よ` (4) and `く` (9) and after `しち` (7), with their
+/// spelling, and whether `く` takes them too: the gold-annotated KWDLC and WAC training text reads
+/// 4 as `よ` before 年, 人, 時, 時間, 年間, 年生 and 9 as `く` before 時 and 年 (`くがつ` is the
 /// dictionary's 9月). Longest reading first: [`counted_twin`] takes the first that begins the
 /// word (`四時間後` is 時間 and 後, not 時 and 間後).
 const ONE_KANA_COUNTERS: &[(&str, &str, bool)] = &[
@@ -127,7 +127,10 @@ const COUNTED_TAILS: &[&str] = &[
 /// `くじすぎ` `九時過ぎ` → `9時過ぎ`. [`parse`] leaves such readings to the dictionary, which
 /// has `四人`, `九時` but no digit for `よ` and `く`; the lattice gives the word a twin written
 /// with the digit. `よ`, `く` alone are far more often the particle or a verb's ending (`書くよ`)
-/// than a number, so the digit comes only with its counter. `None` for any other word.
+/// than a number, so the digit comes only with its counter. `しち` (7) takes every counter too:
+/// [`parse`] reads it, but the dictionary has its compounds as one word (`七時半`, `七人`, no
+/// `7時半`), which would keep 7 in kanji where every other digit is written as one. `None` for
+/// any other word.
 ///
 /// ```
 /// use henkan::lattice::number::counted_twin;
@@ -135,20 +138,25 @@ const COUNTED_TAILS: &[&str] = &[
 /// assert_eq!(counted_twin("くじかん", "九時間").as_deref(), Some("9時間"));
 /// assert_eq!(counted_twin("よじはん", "四時半").as_deref(), Some("4時半"));
 /// assert_eq!(counted_twin("くじすぎ", "九時過ぎ").as_deref(), Some("9時過ぎ"));
+/// assert_eq!(counted_twin("しちじはん", "七時半").as_deref(), Some("7時半"));
+/// assert_eq!(counted_twin("しちにん", "七人").as_deref(), Some("7人"));
+/// assert_eq!(counted_twin("しちふくじん", "七福神"), None);
 /// assert_eq!(counted_twin("くねんあん", "九年庵"), None); // a place
 /// assert_eq!(counted_twin("くにん", "九人"), None); // 9人 is きゅうにん
 /// assert_eq!(counted_twin("よ", "四"), None);
 /// assert_eq!(counted_twin("よねん", "余念"), None);
 /// ```
 pub fn counted_twin(reading: &str, surface: &str) -> Option<String> {
-    let (v, numeral, rest) = if let Some(rest) = reading.strip_prefix('よ') {
+    let (v, numeral, rest) = if let Some(rest) = reading.strip_prefix("しち") {
+        (7, '七', rest)
+    } else if let Some(rest) = reading.strip_prefix('よ') {
         (4, '四', rest)
     } else {
         (9, '九', reading.strip_prefix('く')?)
     };
     let written = surface.strip_prefix(numeral)?;
     let (_, counter, _) = ONE_KANA_COUNTERS.iter().find(|(r, spelled, nine)| {
-        (v == 4 || *nine) && rest.starts_with(r) && written.starts_with(spelled)
+        (v != 9 || *nine) && rest.starts_with(r) && written.starts_with(spelled)
     })?;
     let mut tail = &written[counter.len()..];
     while !tail.is_empty() {
