@@ -34,7 +34,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("pending n settles on enter", "nihon Enter"),
     ("toggle off and on", "aiu Ctrl+Space abc Ctrl+Space ka Enter"),
     ("space in precomposition, shortcuts", "Space Shift+Space Ctrl+z Ctrl+c"),
-    ("a loanword keeps its mora whole, a resize may cut it", "guranjenohon Space Shift+ArrowRight Enter"),
+    ("a loanword keeps its mora whole, a resize may cut it", "guranje Space Shift+ArrowLeft Enter"),
 ];
 
 const NAMES: &[&str] = &[

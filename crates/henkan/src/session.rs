@@ -979,6 +979,7 @@ impl Session {
         };
         let starts = segment_starts(
             &self.lattice,
+            &engine.lexicon,
             &engine.segmenter,
             &best.nodes,
             &barriers,

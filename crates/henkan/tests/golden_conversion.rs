@@ -131,6 +131,8 @@ fn a_loanword_keeps_its_mora_whole_unless_the_user_cuts_it() {
         let mut s = session_for(scoring);
         let free = s.convert_reading(&engine, "ぐらんじぇのほん");
         assert_eq!(free.text(), "グランジェの本", "{scoring:?}");
+        // the mora's node and the katakana before it are one segment
+        assert_eq!(free.segments[0].reading, "ぐらんじぇの", "{scoring:?}");
         let cut = s.convert_reading_with_fixed(&engine, "ぐらんじぇのほん", &[4]);
         let readings: Vec<&str> = cut.segments.iter().map(|g| g.reading.as_str()).collect();
         assert_eq!(readings[0], "ぐらんじ", "{scoring:?}");

@@ -15,7 +15,8 @@
 pub mod bias;
 pub mod neural;
 
-use crate::lattice::{Lattice, Node};
+use crate::lattice::{Lattice, Node, LOANWORD_ENTRY};
+use crate::lexicon::Lexicon;
 use crate::pos::{Connection, Segmenter};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -296,15 +297,19 @@ impl Within<fn(&Node, &Node) -> bool> {
 /// Splits a path into segments: returns the index (into `path`) where each segment starts.
 ///
 /// A boundary falls between two nodes when the segmenter says so, and always at a
-/// barrier; inside `[0, fixed_end)` only barriers split.
+/// barrier; inside `[0, fixed_end)` only barriers split. A loanword mora
+/// ([`crate::lattice::LOANWORD_ENTRY`]) stays in one segment with the katakana beside it
+/// (`グラン` + `ジェ`: the word the dictionary lacks is one segment).
 pub fn segment_starts(
     lattice: &Lattice,
+    lexicon: &Lexicon,
     segmenter: &Segmenter,
     path: &[u32],
     barriers: &[usize],
     fixed_end: usize,
 ) -> Vec<usize> {
     let nodes = lattice.nodes();
+    let katakana = |c: Option<char>| c.is_some_and(|c| matches!(c, 'ァ'..='ヺ' | 'ー'));
     let mut starts = vec![0];
     for k in 1..path.len() {
         let a = &nodes[path[k - 1] as usize];
@@ -312,10 +317,12 @@ pub fn segment_starts(
         let pos = b.begin as usize;
         let boundary = if barriers.contains(&pos) {
             true
-        } else if pos < fixed_end {
-            false
         } else {
-            segmenter.is_boundary(a.right_id, b.left_id)
+            let mora_joins = b.entry == LOANWORD_ENTRY
+                && katakana(lattice.surface(lexicon, a).chars().next_back())
+                || a.entry == LOANWORD_ENTRY
+                    && katakana(lattice.surface(lexicon, b).chars().next());
+            pos >= fixed_end && !mora_joins && segmenter.is_boundary(a.right_id, b.left_id)
         };
         if boundary {
             starts.push(k);
