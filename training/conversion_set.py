@@ -14,12 +14,6 @@ import sys
 
 KANA = re.compile(r"[\u3041-\u3096ー、。！？!?・「」…０-９0-9]+")
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--tokens", required=True)
-ap.add_argument("--limit", type=int, default=2000)
-a = ap.parse_args()
-
-
 
 def typed_readings(parts):
     """Each token's reading as a user types it: a number of two or more digits, which the analyzer
@@ -31,17 +25,35 @@ def typed_readings(parts):
         yield p[0] if in_run else p[1]
 
 
-n = 0
-with open(a.tokens, encoding="utf-8") as f:
-    for line in f:
-        parts = [t.split("/") for t in line.split()]
-        if not parts or any(len(p) < 2 for p in parts):
-            continue
-        text = "".join(p[0] for p in parts)
-        reading = "".join(typed_readings(parts))
-        if not KANA.fullmatch(reading):
-            continue
-        sys.stdout.write(f"{reading}\t{text}\n")
-        n += 1
-        if n >= a.limit:
-            break
+def conversion_pair(line):
+    """`(reading, text)` of one analyzed line, or `None` when its reading has anything but kana,
+    digits and common punctuation."""
+    parts = [t.split("/") for t in line.split()]
+    if not parts or any(len(p) < 2 for p in parts):
+        return None
+    text = "".join(p[0] for p in parts)
+    reading = "".join(typed_readings(parts))
+    if not KANA.fullmatch(reading):
+        return None
+    return reading, text
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tokens", required=True)
+    ap.add_argument("--limit", type=int, default=2000)
+    a = ap.parse_args()
+    n = 0
+    with open(a.tokens, encoding="utf-8") as f:
+        for line in f:
+            pair = conversion_pair(line)
+            if pair is None:
+                continue
+            sys.stdout.write(f"{pair[0]}\t{pair[1]}\n")
+            n += 1
+            if n >= a.limit:
+                break
+
+
+if __name__ == "__main__":
+    main()
