@@ -122,8 +122,8 @@ fn a_resize_converts_the_rest_as_its_own_sentence() {
     }
 }
 
-/// A loanword the dictionary lacks keeps its foreign mora whole (`じぇ`: no word begins on its
-/// `ぇ` at less than `INSIDE_MORA_COST`), and a boundary the user puts inside it still holds.
+/// A loanword the dictionary lacks keeps its foreign mora whole (`じぇ`: a word that begins on its
+/// `ぇ` pays `INSIDE_MORA_COST`), and a boundary the user puts inside it still holds.
 #[test]
 fn a_loanword_keeps_its_mora_whole_unless_the_user_cuts_it() {
     let engine = shipped_engine();

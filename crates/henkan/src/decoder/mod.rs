@@ -15,7 +15,7 @@
 pub mod bias;
 pub mod neural;
 
-use crate::lattice::{Lattice, Node, LOANWORD_ENTRY};
+use crate::lattice::{is_katakana, Lattice, Node, LOANWORD_ENTRY};
 use crate::lexicon::Lexicon;
 use crate::pos::{Connection, Segmenter};
 use std::cmp::Reverse;
@@ -309,7 +309,7 @@ pub fn segment_starts(
     fixed_end: usize,
 ) -> Vec<usize> {
     let nodes = lattice.nodes();
-    let katakana = |c: Option<char>| c.is_some_and(|c| matches!(c, 'ァ'..='ヺ' | 'ー'));
+    let katakana = |c: Option<char>| c.is_some_and(is_katakana);
     let mut starts = vec![0];
     for k in 1..path.len() {
         let a = &nodes[path[k - 1] as usize];

@@ -86,10 +86,6 @@ pub fn user_word_of(entry: u32) -> Option<u32> {
         .then(|| entry - USER_ENTRY_BASE)
 }
 
-/// Cost of a number node.
-pub const NUMBER_COST: i32 = 1_500;
-/// Longest number reading considered, in characters.
-const MAX_NUMBER_CHARS: usize = 24;
 /// Whether a node of `entry` is the user's own: a learned phrase or a user-dictionary word.
 pub fn is_own_word(entry: u32) -> bool {
     (PHRASE_ENTRY_BASE..LOANWORD_ENTRY).contains(&entry)
@@ -101,6 +97,10 @@ pub fn is_unknown(entry: u32) -> bool {
     entry == UNKNOWN_ENTRY || entry == LOANWORD_ENTRY
 }
 
+/// Cost of a number node.
+pub const NUMBER_COST: i32 = 1_500;
+/// Longest number reading considered, in characters.
+const MAX_NUMBER_CHARS: usize = 24;
 /// Cost of a one-character unknown node (kept above any dictionary word).
 pub const UNKNOWN_CHAR_COST: i32 = 8_000;
 /// Base cost of a run of digits, Latin letters, katakana or symbols taken as one word.
@@ -153,15 +153,15 @@ fn class_of(c: char) -> CharClass {
     }
 }
 
-/// The vowel of a hiragana letter (`'a'`, `'i'`, `'u'`, `'e'`, `'o'`), `None` for `ん`, `っ` and
-/// anything else.
+/// The vowel of a full-size hiragana letter (`'a'`, `'i'`, `'u'`, `'e'`, `'o'`), `None` for the
+/// small kana, `ん`, `っ` and anything else.
 fn vowel_of(c: char) -> Option<char> {
     const ROWS: [(char, &str); 5] = [
-        ('a', "ぁあかがさざただなはばぱまゃやらゎわ"),
-        ('i', "ぃいきぎしじちぢにひびぴみりゐ"),
-        ('u', "ぅうくぐすずつづぬふぶぷむゅゆるゔ"),
-        ('e', "ぇえけげせぜてでねへべぺめれゑ"),
-        ('o', "ぉおこごそぞとどのほぼぽもょよろを"),
+        ('a', "あかがさざただなはばぱまやらわ"),
+        ('i', "いきぎしじちぢにひびぴみりゐ"),
+        ('u', "うくぐすずつづぬふぶぷむゆるゔ"),
+        ('e', "えけげせぜてでねへべぺめれゑ"),
+        ('o', "おこごそぞとどのほぼぽもよろを"),
     ];
     ROWS.iter()
         .find(|(_, row)| row.contains(c))
@@ -173,15 +173,15 @@ fn vowel_of(c: char) -> Option<char> {
 /// lengthening `ねぇ`, `すごぉい`), or a small `ゃゅょ` after a letter not of the i-row (`でゅ`,
 /// `ふゅ`; not `きゃ`).
 pub fn foreign_mora(letter: char, small: char) -> bool {
-    if "ぁぃぅぇぉゃゅょゎっ".contains(letter) {
-        return false;
-    }
     let Some(v) = vowel_of(letter) else {
         return false;
     };
     match small {
-        'ぁ' | 'ぃ' | 'ぅ' | 'ぇ' | 'ぉ' => vowel_of(small) != Some(v),
-        'ゃ' | 'ゅ' | 'ょ' => v != 'i',
+        'ぁ' => v != 'a',
+        'ぃ' | 'ゃ' | 'ゅ' | 'ょ' => v != 'i',
+        'ぅ' => v != 'u',
+        'ぇ' => v != 'e',
+        'ぉ' => v != 'o',
         _ => false,
     }
 }
@@ -189,6 +189,11 @@ pub fn foreign_mora(letter: char, small: char) -> bool {
 /// Whether `c` is a digit, half or full width.
 pub fn is_digit(c: char) -> bool {
     class_of(c) == CharClass::Digit
+}
+
+/// Whether `c` is a katakana (full or half width) or the prolonged sound mark.
+pub fn is_katakana(c: char) -> bool {
+    class_of(c) == CharClass::Katakana
 }
 
 /// What a word beginning on the small kana of a foreign mora costs more (`グランジ` + `ぇ`, see
