@@ -632,9 +632,10 @@ pub(crate) fn split_words(
 ) -> Option<Vec<u32>> {
     // best[(pos, bytes, right id)] = cheapest path from `begin` to position `pos` spelling the
     // first `bytes` bytes of `surface`, its last word with that right POS id. Filled forward
-    // over positions; nodes are grouped by end.
-    use std::collections::HashMap;
-    let mut best: HashMap<(usize, usize, u16), (i64, Vec<u32>)> = HashMap::new();
+    // over positions; nodes are grouped by end. Ordered, so that of two paths of equal cost
+    // the same one wins on every run.
+    use std::collections::BTreeMap;
+    let mut best: BTreeMap<(usize, usize, u16), (i64, Vec<u32>)> = BTreeMap::new();
     best.insert((begin, 0, 0), (0, Vec::new()));
     for pos in begin + 1..=end {
         for i in lattice.ending_at(pos) {
@@ -643,9 +644,9 @@ pub(crate) fn split_words(
                 continue;
             }
             let s = lattice.surface(&engine.lexicon, node);
+            let at = node.begin as usize;
             let starts: Vec<(usize, u16, i64, Vec<u32>)> = best
-                .iter()
-                .filter(|((p, ..), _)| *p == node.begin as usize)
+                .range((at, 0, 0)..=(at, usize::MAX, u16::MAX))
                 .map(|((_, b, r), (c, path))| (*b, *r, *c, path.clone()))
                 .collect();
             for (b, right, c, mut path) in starts {
