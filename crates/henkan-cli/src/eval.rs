@@ -442,6 +442,9 @@ pub struct PredictionArgs {
     /// With --lm lstm: lowest log2 score of each later word of a phrase.
     #[arg(long, default_value_t = suggest::PHRASE_MIN_LOG2, allow_hyphen_values = true)]
     phrase_min_log2: f32,
+    /// With --lm lstm: the same after a commit (next words).
+    #[arg(long, default_value_t = suggest::NEXT_PHRASE_MIN_LOG2, allow_hyphen_values = true)]
+    next_phrase_min_log2: f32,
     /// With --lm lstm: words in a phrase at most.
     #[arg(long, default_value_t = suggest::PHRASE_MAX_WORDS)]
     phrase_max_words: usize,
@@ -463,6 +466,9 @@ pub struct PredictionArgs {
     /// With --recent: share of the bigram in the cache probability (μ).
     #[arg(long, default_value_t = henkan::predict::recent::RECENT_BIGRAM_WEIGHT)]
     recent_bigram_weight: f32,
+    /// With --recent: the recent words' share is λ · n / (n + this) for n recent words.
+    #[arg(long, default_value_t = henkan::predict::recent::RECENT_WARMUP)]
+    recent_warmup: f32,
     #[arg(long)]
     json: bool,
 }
@@ -609,6 +615,7 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
                 let mut r = henkan::predict::recent::RecentWords::new(a.recent);
                 r.weight = a.recent_weight;
                 r.bigram_weight = a.recent_bigram_weight;
+                r.warmup = a.recent_warmup;
                 inner.recent = Some(r);
             }
             if !a.no_phrases {
@@ -617,6 +624,7 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
                     phrases_per_word: a.phrases_per_word,
                     phrase_first_min_log2: a.phrase_first_min_log2,
                     phrase_min_log2: a.phrase_min_log2,
+                    next_phrase_min_log2: a.next_phrase_min_log2,
                     phrase_max_words: a.phrase_max_words,
                     length_weight: a.length_weight,
                     replace_min_log2: a.replace_min_log2,

@@ -254,6 +254,52 @@ fn next_words_offer_stems_and_particles_as_phrases() {
     assert!(!today.iter().any(|s| s == "は"), "{today:?}");
 }
 
+/// After a commit a phrase goes on only while the n-gram is nearly sure of its next word
+/// (`NEXT_PHRASE_MIN_LOG2`): every word after a phrase's second has at least that score.
+#[test]
+fn next_word_phrases_stop_where_the_ngram_is_unsure() {
+    let engine = common::shipped_engine();
+    let ngram = engine.ngram.as_ref().unwrap();
+    let mut long = 0;
+    for text in [
+        "おはよう",
+        "よろしく",
+        "きょうは",
+        "わたしは",
+        "ありがとう",
+        "それでは",
+        "いつも",
+        "おつかれさまです",
+        "どうぞ",
+        "はじめまして",
+    ] {
+        let mut session = Session::new();
+        session.insert_str(&engine, text);
+        let mut sug = Suggester::new();
+        commit_best(&engine, &mut session, &mut sug);
+        let ctx = sug.context();
+        let list = sug
+            .suggest(&engine, "", &[], henkan::predict::suggest::MAX_SUGGESTIONS)
+            .to_vec();
+        for item in &list {
+            let w = item.words();
+            let mut ids = vec![ctx.u, ctx.v];
+            ids.extend_from_slice(w);
+            for k in 4..ids.len() {
+                let s = ngram.score(ids[k - 2], ids[k - 1], ids[k]);
+                assert!(
+                    s >= henkan::predict::suggest::NEXT_PHRASE_MIN_LOG2,
+                    "{text}: {} word {} scores {s}",
+                    item.surface,
+                    k - 1
+                );
+            }
+            long += usize::from(w.len() >= 3);
+        }
+    }
+    assert!(long > 0, "no phrase of three words or more");
+}
+
 /// The committed text is split into words as the n-gram's corpus was analyzed (word and
 /// connection costs): `よろしく` is the one word the n-gram knows before `お願いします`, not
 /// `よろ` `し` `く` (the cheapest split by word costs alone).

@@ -190,6 +190,13 @@ fn recent_words_raise_their_predictions() {
     };
     let mut cands = next_words(&m, ctx, &[], 4);
     assert_eq!(order(&cands), ["晴れ", "雨", "は", "今日"]);
+    // Six recent words take a share of λ · 6 / (6 + 50) of next words (RECENT_WARMUP):
+    // 晴れ 0.95 · 0.605 stays ahead of 雨 0.95 · 0.302 + 0.05 · 0.8.
+    let mut few = cands.clone();
+    recent.apply(&m, ha, "", &mut few);
+    assert_eq!(order(&few), ["晴れ", "雨", "は", "今日"]);
+    // The whole λ from here on.
+    recent.warmup = 0.0;
     let before: f64 = cands.iter().map(|p| (p.score as f64).exp2()).sum();
     recent.apply(&m, ha, "", &mut cands);
     // The cache after は, は itself left out: 雨 2/3 and 今日 1/6, normalized 0.8 and 0.2.

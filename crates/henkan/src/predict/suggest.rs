@@ -36,9 +36,16 @@ pub const MAX_SUGGESTIONS: usize = 5;
 /// behind it).
 pub const MIN_QUERY_CHARS: usize = 1;
 
-/// Phrase extension: after its second word, a phrase goes on with its likeliest next word
-/// while that word's log2 score is at least this (P ≥ 0.35 given the two words before it).
+/// Phrase extension while composing (completions): after its second word, a phrase goes on
+/// with its likeliest next word while that word's log2 score is at least this (P ≥ 0.35 given
+/// the two words before it).
 pub const PHRASE_MIN_LOG2: f32 = -1.5;
+
+/// The same after a commit (next words, no query typed; P ≥ 0.71): with nothing typed the
+/// list guesses, and a phrase cut where its n-gram is no longer nearly sure is right whole more
+/// often. Over chat.dev's 28 blocks of 1,000 lines against −1.5 (docs/prediction.md):
+/// `nwp_top3` +1.06 ± 0.05 points, ksr −0.01 ± 0.02; at −0.25, ksr −0.10 ± 0.02.
+pub const NEXT_PHRASE_MIN_LOG2: f32 = -0.5;
 
 /// A phrase's second word: one of the best [`PHRASES_PER_WORD`] followers of its first word
 /// whose log2 score is at least this. Low, because phrases compete with words on their
@@ -46,8 +53,8 @@ pub const PHRASE_MIN_LOG2: f32 = -1.5;
 pub const PHRASE_FIRST_MIN_LOG2: f32 = -5.0;
 
 /// Phrases have at most this many words; a phrase that would go on past them (its last word's
-/// likeliest follower still passes [`PHRASE_MIN_LOG2`]) is cut inside an inflection
-/// (宜しくお願いいたし) and is not offered.
+/// likeliest follower still passes the threshold, [`PHRASE_MIN_LOG2`] or
+/// [`NEXT_PHRASE_MIN_LOG2`]) is cut inside an inflection (宜しくお願いいたし) and is not offered.
 pub const PHRASE_MAX_WORDS: usize = 4;
 
 /// Only the best few words of a list lead to phrases.
@@ -74,6 +81,13 @@ pub struct Suggestion {
     pub reading: String,
     /// Its words (n-gram ids).
     words: Vec<u16>,
+}
+
+impl Suggestion {
+    /// Its words, as n-gram ids.
+    pub fn words(&self) -> &[u16] {
+        &self.words
+    }
 }
 
 impl From<&Suggestion> for Prediction {
@@ -403,12 +417,14 @@ pub struct ListRules {
     pub phrase_first_min_log2: f32,
     /// Lowest log2 score of each word after the second ([`PHRASE_MIN_LOG2`]).
     pub phrase_min_log2: f32,
+    /// The same for next words ([`NEXT_PHRASE_MIN_LOG2`]).
+    pub next_phrase_min_log2: f32,
     /// Words in a phrase at most ([`PHRASE_MAX_WORDS`]).
     pub phrase_max_words: usize,
     /// Weight of the reading's length in the ranking ([`LENGTH_WEIGHT`]).
     pub length_weight: f32,
     /// Next words: a word the list shows leads to one phrase (its likeliest follower, at
-    /// least [`ListRules::phrase_min_log2`]) and that phrase takes the word's place when the
+    /// least [`ListRules::next_phrase_min_log2`]) and that phrase takes the word's place when the
     /// follower's log2 score is at least this.
     pub replace_min_log2: f32,
 }
@@ -420,6 +436,7 @@ impl Default for ListRules {
             phrases_per_word: PHRASES_PER_WORD,
             phrase_first_min_log2: PHRASE_FIRST_MIN_LOG2,
             phrase_min_log2: PHRASE_MIN_LOG2,
+            next_phrase_min_log2: NEXT_PHRASE_MIN_LOG2,
             phrase_max_words: PHRASE_MAX_WORDS,
             length_weight: LENGTH_WEIGHT,
             replace_min_log2: REPLACE_MIN_LOG2,
@@ -506,6 +523,11 @@ pub fn list_items(
     followers: &mut Followers<'_>,
 ) {
     let mut pool: Vec<(f32, Suggestion)> = Vec::new();
+    let min_log2 = if followers.zero_query {
+        rules.next_phrase_min_log2
+    } else {
+        rules.phrase_min_log2
+    };
     for (k, w) in words.iter().enumerate() {
         let shown = !w.surface.ends_with('っ') && (short_words || super::saves_keys(&w.reading));
         let mut after = ctx;
@@ -524,7 +546,7 @@ pub fn list_items(
             continue;
         }
         let (per_word, first_min) = if shown && followers.zero_query {
-            (1, rules.phrase_min_log2)
+            (1, min_log2)
         } else {
             (rules.phrases_per_word, rules.phrase_first_min_log2)
         };
@@ -553,7 +575,7 @@ pub fn list_items(
                 model,
                 after,
                 &p,
-                rules.phrase_min_log2,
+                min_log2,
                 rules.phrase_max_words.saturating_sub(1),
             ) {
                 Some((longer, longer_end, more)) => {
@@ -563,7 +585,7 @@ pub fn list_items(
                 }
                 None => p,
             };
-            if continues(model, end, rules.phrase_min_log2) || p.surface.ends_with('っ') {
+            if continues(model, end, min_log2) || p.surface.ends_with('っ') {
                 continue;
             }
             if let Some(at) =
