@@ -667,14 +667,13 @@ pub(crate) fn split_words(
             }
             let s = lattice.surface(&engine.lexicon, node);
             let at = node.begin as usize;
+            // the paths to the node's begin whose spelling it continues
             let starts: Vec<(usize, u16, i64, Vec<u32>)> = best
                 .range((at, 0, 0)..=(at, usize::MAX, u16::MAX))
+                .filter(|((_, b, _), _)| surface[*b..].starts_with(s.as_str()))
                 .map(|((_, b, r), (c, path))| (*b, *r, *c, path.clone()))
                 .collect();
             for (b, right, c, mut path) in starts {
-                if !surface[b..].starts_with(s.as_str()) {
-                    continue;
-                }
                 // by word costs alone, the last word's POS does not matter
                 let key = (pos, b + s.len(), if connected { node.right_id } else { 0 });
                 let mut cost = c + node.cost as i64;
@@ -688,8 +687,9 @@ pub(crate) fn split_words(
             }
         }
     }
-    best.into_iter()
-        .filter(|((p, b, _), _)| *p == end && *b == surface.len())
-        .min_by_key(|(_, (c, path))| (*c, path.clone()))
-        .map(|(_, (_, p))| p)
+    let whole = surface.len();
+    best.range((end, whole, 0)..=(end, whole, u16::MAX))
+        .map(|(_, (c, path))| (c, path))
+        .min()
+        .map(|(_, p)| p.clone())
 }
