@@ -128,22 +128,24 @@ test('after a digit, . , - are part of the number', async () => {
   await page.close();
 });
 
-test('after a resize the rest is converted again as a sentence of its own', async () => {
-  // ここでは|きものを|ぬぐ, Shift+Left on the first segment: ここで|履物を|脱ぐ (Mozc), not ここで|は|着物を|脱ぐ.
+test('after a resize the rest is converted again by the LM, after the fixed segment', async () => {
+  // あしたは|あめが|ふるでしょう, Shift+Left on the first segment: 明日|は|雨が|降るでしょう,
+  // the rest with the LM as the fixed segment's continuation (not the classic engine's フル).
   const { page } = await openDemo();
-  await convertIn(page, 'kokodehakimonowonugu');
+  await convertIn(page, 'ashitahaamegafurudeshou');
   const before = await last(page);
-  assert.equal(before.segments[0].reading, 'ここでは');
+  assert.equal(before.segments[0].reading, 'あしたは');
+  assert.equal(before.preedit.text, '明日は雨が降るでしょう');
   await page.keyboard.press('Shift+ArrowLeft');
   const after = await last(page);
   assert.deepEqual(
     after.segments.map((/** @type {any} */ s) => s.reading),
-    ['ここで', 'はきものを', 'ぬぐ'],
+    ['あした', 'は', 'あめが', 'ふるでしょう'],
   );
-  assert.equal(after.preedit.text, 'ここで履物を脱ぐ');
-  assert.equal(await preeditText(page), 'ここで履物を脱ぐ');
+  assert.equal(after.preedit.text, '明日は雨が降るでしょう');
+  assert.equal(await preeditText(page), '明日は雨が降るでしょう');
   await page.keyboard.press('Enter');
-  assert.equal(await page.inputValue('#editor'), 'ここで履物を脱ぐ');
+  assert.equal(await page.inputValue('#editor'), '明日は雨が降るでしょう');
   await page.close();
 });
 

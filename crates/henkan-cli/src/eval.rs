@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use henkan::options::Scoring;
 use henkan::predict::eval::{Predictor, SavesKeys, Word};
 use henkan::predict::suggest;
-use henkan::Engine;
+use henkan::{Engine, Session};
 use henkan_builder::gold::CommittedContext;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -81,8 +81,53 @@ pub struct ConversionArgs {
     /// the segments whose reading starts and ends at gold word boundaries.
     #[arg(long)]
     candidates: Option<PathBuf>,
+    /// The same sentences as gold words (as for --candidates): where the first segment of a
+    /// conversion does not end where the annotated first phrase does (the words up to the
+    /// first content word after a particle), resize it there as a user does with Shift+←/→
+    /// (`Session::convert_reading_with_fixed`) and score the resized conversion. Reports how
+    /// many sentences were resized, how many of those come out right, and the resize's time
+    /// (the conversion with the fixed segment alone).
+    #[arg(long)]
+    resize: Option<PathBuf>,
     #[command(flatten)]
     neural: NeuralArgs,
+}
+
+/// The reading length (characters) of the first phrase of a sentence's gold words
+/// (`surface/reading/POS` separated by spaces): the words up to the first content word after a
+/// particle, as `training/prefix_set.py --cut phrase` cuts. `None` when the words do not spell
+/// `reading` or the sentence has no such phrase end.
+fn first_phrase_len(words: &str, reading: &str) -> Option<usize> {
+    const NOT_CONTENT: [&str; 4] = ["助詞", "接尾辞", "特殊", "助動詞"];
+    let words: Vec<Vec<&str>> = words.split(' ').map(|w| w.split('/').collect()).collect();
+    if words.iter().any(|w| w.len() < 3)
+        || words.iter().map(|w| w[1]).collect::<String>() != reading
+    {
+        return None;
+    }
+    let k = (1..words.len()).find(|&k| {
+        words[k - 1][2].starts_with("助詞")
+            && !NOT_CONTENT.contains(&words[k][2].split('-').next().unwrap_or(""))
+    })?;
+    Some(words[..k].iter().map(|w| w[1].chars().count()).sum())
+}
+
+/// `conv` of `reading`, or the conversion with its first segment resized to `len` characters
+/// where it has another length (`--resize`); whether it was resized.
+fn resized(
+    session: &mut Session,
+    engine: &Engine,
+    reading: &str,
+    conv: henkan::Conversion,
+    len: Option<usize>,
+) -> (henkan::Conversion, bool) {
+    match len {
+        Some(len) if conv.segments.first().is_some_and(|s| s.len != len) => (
+            session.convert_reading_with_fixed(engine, reading, &[len]),
+            true,
+        ),
+        _ => (conv, false),
+    }
 }
 
 /// Where the expected text of a segment stands among its candidates (`--candidates`).
@@ -179,14 +224,29 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
     let gold = a.candidates.as_deref().map(read_text).transpose()?;
     let mut gold_lines = gold.as_deref().map(|t| t.lines());
     let mut ranks = CandidateRanks::default();
+    let resize = a.resize.as_deref().map(read_text).transpose()?;
+    let mut resize_lines = resize.as_deref().map(|t| t.lines());
+    let (mut resized_n, mut resized_right) = (0usize, 0usize);
+    let mut resize_times = Vec::new();
     for (reading, expected) in &pairs {
+        let phrase = resize_lines
+            .as_mut()
+            .and_then(|l| l.next())
+            .and_then(|w| first_phrase_len(w, reading));
         if with_context {
             session.set_context_words(&engine, &context.words());
         }
         session.clear();
         let t0 = Instant::now();
         let conv = session.convert_reading(&engine, reading);
+        let t1 = Instant::now();
+        let (conv, was_resized) = resized(&mut session, &engine, reading, conv, phrase);
         times.push(t0.elapsed().as_secs_f64() * 1000.0);
+        if was_resized {
+            resize_times.push(t1.elapsed().as_secs_f64() * 1000.0);
+            resized_n += 1;
+            resized_right += usize::from(conv.text() == *expected);
+        }
         if let Some(line) = gold_lines.as_mut().and_then(|l| l.next()) {
             ranks.add(&conv, line);
         }
@@ -201,7 +261,8 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         }
         if let Some((_, o)) = other.as_mut() {
             o.clear();
-            let theirs = o.convert_reading(other_engine, reading).text() == *expected;
+            let conv = o.convert_reading(other_engine, reading);
+            let theirs = resized(o, other_engine, reading, conv, phrase).0.text() == *expected;
             paired.add(got == *expected, theirs);
         }
         if with_context {
@@ -274,6 +335,23 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
                 paired.only_other,
                 paired.diff_points(),
                 paired.se_points()
+            );
+        }
+    }
+    if resize.is_some() {
+        let resize_mean = resize_times.iter().sum::<f64>() / resized_n.max(1) as f64;
+        resize_times.sort_by(|a, b| a.total_cmp(b));
+        let resize_p95 = percentile(&resize_times, 0.95);
+        result["resized"] = serde_json::json!({
+            "sentences": resized_n,
+            "exact_top1": resized_right as f64 / resized_n.max(1) as f64,
+            "mean_ms": resize_mean,
+            "p95_ms": resize_p95,
+        });
+        if !json {
+            outln!(
+                "resized: {resized_n} sentences, exact top-1 {:.2}% of them; the resize mean {resize_mean:.2} ms, p95 {resize_p95:.2} ms",
+                100.0 * resized_right as f64 / resized_n.max(1) as f64
             );
         }
     }

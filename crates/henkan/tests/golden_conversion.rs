@@ -103,22 +103,73 @@ fn resizing_a_segment_reconverts_the_rest() {
     assert!(fixed.text().starts_with("今日"));
 }
 
-/// After a resize, what follows the fixed segments is converted as a sentence of its own, as
-/// Mozc re-segments it: ここでは|きものを|ぬぐ with the first segment shortened to ここで gives
-/// ここで|履物を|脱ぐ. (Regression: one path through the new boundary glued the particle は to
-/// the fixed part and gave ここで|は|着物を|脱ぐ.)
+/// After a resize the classic engine converts what follows the fixed segments as a sentence of
+/// its own, as Mozc re-segments it: ここでは|きものを|ぬぐ with the first segment shortened to
+/// ここで gives ここで|履物を|脱ぐ. (Regression: one path through the new boundary glued the
+/// particle は to the fixed part and gave ここで|は|着物を|脱ぐ.)
 #[test]
-fn a_resize_converts_the_rest_as_its_own_sentence() {
+fn a_resize_converts_the_rest_as_its_own_sentence_in_the_classic_engine() {
     let engine = shipped_engine();
-    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+    let mut s = session_for(Scoring::Classic);
+    let free = s.convert_reading(&engine, "ここではきものをぬぐ");
+    assert_eq!(free.segments[0].reading, "ここでは");
+    let fixed = s.convert_reading_with_fixed(&engine, "ここではきものをぬぐ", &[3]);
+    let readings: Vec<&str> = fixed.segments.iter().map(|g| g.reading.as_str()).collect();
+    assert_eq!(readings, ["ここで", "はきものを", "ぬぐ"]);
+    assert_eq!(fixed.text(), "ここで履物を脱ぐ");
+    assert_eq!(fixed.nbest[0], fixed.text());
+}
+
+/// After a resize the LM engines convert what follows the fixed segments as their continuation
+/// (the LSTM from its state after their words, the first word connected from the last), with
+/// the LM: a particle the user moved out of the first segment stays a particle, and the rest
+/// keeps the LM's choices (`降る`, not the classic engine's `フル`). The session still holds
+/// the whole reading afterwards, for the commit's learning and the next key.
+#[test]
+fn a_resize_continues_the_fixed_segments_in_the_lm_engines() {
+    let engine = shipped_engine();
+    let cases: &[(&str, usize, &str, &[&str])] = &[
+        ("くるまでいく", 3, "車で行く", &["くるま", "で", "いく"]),
+        ("ねこのほん", 2, "猫の本", &["ねこ", "の", "ほん"]),
+        ("あめがふる", 2, "雨が降る", &["あめ", "が", "ふる"]),
+        (
+            "あしたはあめがふるでしょう",
+            3,
+            "明日は雨が降るでしょう",
+            &["あした", "は", "あめが", "ふるでしょう"],
+        ),
+    ];
+    for scoring in [Scoring::Hybrid, Scoring::Neural] {
         let mut s = session_for(scoring);
-        let free = s.convert_reading(&engine, "ここではきものをぬぐ");
-        assert_eq!(free.segments[0].reading, "ここでは", "{scoring:?}");
-        let fixed = s.convert_reading_with_fixed(&engine, "ここではきものをぬぐ", &[3]);
-        let readings: Vec<&str> = fixed.segments.iter().map(|g| g.reading.as_str()).collect();
-        assert_eq!(readings, ["ここで", "はきものを", "ぬぐ"], "{scoring:?}");
-        assert_eq!(fixed.text(), "ここで履物を脱ぐ", "{scoring:?}");
-        assert_eq!(fixed.nbest[0], fixed.text(), "{scoring:?}");
+        for &(reading, first, text, readings) in cases {
+            let fixed = s.convert_reading_with_fixed(&engine, reading, &[first]);
+            let got: Vec<&str> = fixed.segments.iter().map(|g| g.reading.as_str()).collect();
+            assert_eq!(got, readings, "{scoring:?} {reading}");
+            assert_eq!(fixed.text(), text, "{scoring:?} {reading}");
+            assert_eq!(fixed.nbest[0], text, "{scoring:?} {reading}");
+            assert!(fixed
+                .nbest
+                .iter()
+                .all(|t| t.starts_with(&fixed.segments[0].candidates[0])));
+            let mut at = 0;
+            for g in &fixed.segments {
+                assert_eq!(g.start, at, "{scoring:?} {reading}");
+                at += g.len;
+            }
+            assert_eq!(s.lattice().reading(), reading, "{scoring:?}");
+            let mut fresh = session_for(scoring);
+            fresh.convert_reading(&engine, reading);
+            assert_eq!(
+                s.best_text(&engine),
+                fresh.best_text(&engine),
+                "{scoring:?}"
+            );
+            assert_eq!(
+                s.convert_reading(&engine, reading),
+                fresh.convert_reading(&engine, reading),
+                "{scoring:?}"
+            );
+        }
     }
 }
 

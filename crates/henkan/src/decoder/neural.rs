@@ -202,6 +202,9 @@ pub struct NeuralDecoder {
     full: Vec<f32>,
     x: Vec<f32>,
     step: StepScratch,
+    /// Set when the input continues words decoded before ([`NeuralDecoder::continue_after`]):
+    /// the right POS id of the last of them. `None`: the input is a sentence of its own.
+    continues: Option<u16>,
 }
 
 impl NeuralDecoder {
@@ -247,6 +250,40 @@ impl NeuralDecoder {
         self.h = Vec::new();
         self.c = Vec::new();
         self.rows = Vec::new();
+    }
+
+    /// A decoder with this one's settings and context (the LSTM state after the committed
+    /// text), nothing decoded and none of its buffers.
+    pub fn empty_like(&self) -> Self {
+        NeuralDecoder {
+            opts: self.opts,
+            ctx_h: self.ctx_h.clone(),
+            ctx_c: self.ctx_c.clone(),
+            ..NeuralDecoder::default()
+        }
+    }
+
+    /// Makes the input continue `words` (LM ids) instead of beginning a sentence: the LSTM
+    /// starts from its state after `<s>` and them (from the context, [`set_context`]), and the
+    /// first word of the input connects from `right_id`, the POS of the last of them. How the
+    /// rest of a reading after segments the user fixed is converted
+    /// (`Session::convert_reading_with_fixed`). Forgets the decoded positions.
+    ///
+    /// [`set_context`]: NeuralDecoder::set_context
+    pub fn continue_after(&mut self, lm: &NeuralLm, words: &[u32], right_id: u16) {
+        let m = &lm.model;
+        let hd = m.hidden;
+        if self.ctx_h.len() != hd {
+            self.ctx_h = vec![0.0; hd];
+            self.ctx_c = vec![0.0; m.cell];
+        }
+        self.x.resize(hd, 0.0);
+        for &id in std::iter::once(&m.bos_id).chain(words) {
+            m.embed(id, &mut self.x);
+            m.step(&self.x, &mut self.ctx_h, &mut self.ctx_c, &mut self.step);
+        }
+        self.continues = Some(right_id);
+        self.reset();
     }
 
     /// Forgets the decoded positions (keeps buffers and the context).
@@ -483,8 +520,10 @@ impl NeuralDecoder {
             (vec![0.0; hd], vec![0.0; m.cell])
         };
         self.x.resize(hd, 0.0);
-        m.embed(m.bos_id, &mut self.x);
-        m.step(&self.x, &mut h, &mut c, &mut self.step);
+        if self.continues.is_none() {
+            m.embed(m.bos_id, &mut self.x);
+            m.step(&self.x, &mut h, &mut c, &mut self.step);
+        }
         self.h.clear();
         self.c.clear();
         self.h.extend_from_slice(&h);
@@ -493,7 +532,7 @@ impl NeuralDecoder {
             parent: NONE,
             node: NONE,
             word: m.bos_id,
-            right_id: 0,
+            right_id: self.continues.unwrap_or(0),
             num: 0.0,
             score: 0.0,
             lse: 0.0,

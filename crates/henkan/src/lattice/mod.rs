@@ -307,6 +307,20 @@ impl Lattice {
         self.walks.clear();
     }
 
+    /// An empty lattice with this one's settings (respellings, phrases, the user dictionary,
+    /// the digit width) and none of its buffers.
+    pub fn empty_like(&self) -> Self {
+        let mut l = Lattice {
+            respell: self.respell.clone(),
+            phrases: self.phrases.clone(),
+            user: self.user.clone(),
+            digits: self.digits,
+            ..Lattice::default()
+        };
+        l.clear();
+        l
+    }
+
     /// The bytes of the buffers that grow with the reading (nodes, offsets, live walks).
     pub fn buffer_bytes(&self) -> usize {
         self.reading.capacity()
