@@ -99,8 +99,10 @@ async function main() {
      * @param {string} [query] more of the demo's URL parameters (`&lmEachKey=1`)
      * @param {number} [paced] type only this many sentences, one key per frame (the next key after
      *   the frame is painted and a task has run, as a person types); 0: every sentence, in a burst
+     * @param {boolean} [resize] after Space, shorten the first segment by one kana (Shift+←, the
+     *   rest converted again) and cancel (Escape twice) instead of committing with Enter
      */
-    const run = async (live, engine, query = '', paced = 0) => {
+    const run = async (live, engine, query = '', paced = 0, resize = false) => {
       const page = await browser.context.newPage();
       let modelWire = 0;
       page.on('response', async (res) => {
@@ -183,7 +185,11 @@ async function main() {
         const pre = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.last?.preedit.text ?? '');
         if (pre !== reading) mismatches.push({ reading, preedit: pre });
         await page.keyboard.press('Space');
-        await page.keyboard.press('Enter');
+        if (resize) {
+          await page.keyboard.press('Shift+ArrowLeft');
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('Escape');
+        } else await page.keyboard.press('Enter');
         await page.evaluate(() => {
           /** @type {HTMLTextAreaElement} */ (document.getElementById('editor')).value = '';
         });
@@ -202,6 +208,7 @@ async function main() {
       await page.close();
       const typing = keys.filter((k) => k.key.length === 1 && k.key !== ' ');
       const space = keys.filter((k) => k.key === ' ');
+      const resized = keys.filter((k) => k.key === 'ArrowLeft');
       const slowest = [...keys].sort((a, b) => b.wasmMs - a.wasmMs).slice(0, 5);
       return {
         modelWire,
@@ -218,6 +225,8 @@ async function main() {
           keyTotalMs: stats(typing.map((k) => k.totalMs)),
           convertWasmMs: stats(space.map((k) => k.wasmMs)),
           convertTotalMs: stats(space.map((k) => k.totalMs)),
+          resizeWasmMs: resize ? stats(resized.map((k) => k.wasmMs)) : null,
+          resizeTotalMs: resize ? stats(resized.map((k) => k.totalMs)) : null,
           allKeysTotalMs: stats(keys.map((k) => k.totalMs)),
           catchUpWasmMs: catchUps.length ? stats(catchUps) : null,
           slowestKeys: slowest.map((k) => ({ key: k.key, wasmMs: r3(k.wasmMs), preeditChars: k.len, state: k.state })),
@@ -260,6 +269,10 @@ async function main() {
     const classic = await run(false, 'classic');
     const neural = await run(false, 'neural');
     const live = await run(true, '');
+    // Shift+← after Space: the default engine converts the rest again with the LM, the classic
+    // engine as a sentence of its own.
+    const resize = await run(false, '', '', 0, true);
+    const resizeClassic = await run(false, 'classic', '', 0, true);
     const result = {
       date: new Date().toISOString(),
       chromium: browser.context.browser()?.version() ?? 'unknown',
@@ -280,6 +293,8 @@ async function main() {
       typingClassic: classic.typing,
       typingNeural: neural.typing,
       typingLive: live.typing,
+      typingResize: resize.typing,
+      typingResizeClassic: resizeClassic.typing,
       machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100) },
     };
     writeFileSync(OUT.replace(/\.json$/, '.md'), markdown(result));
@@ -356,6 +371,10 @@ ${row(`Space (convert, with the backward LM), ${r.typingNeural.engine}, wasm`, r
 ${row(`Space (convert, with the backward LM), ${r.typingNeural.engine}, total`, r.typingNeural.convertTotalMs)}
 ${row(`typing with live conversion, ${r.typingLive.engine}, wasm`, r.typingLive.keyWasmMs)}
 ${row(`typing with live conversion, ${r.typingLive.engine}, total`, r.typingLive.keyTotalMs)}
+${row(`Shift+← after Space (the rest converted again), ${r.typingResize.engine}, wasm`, r.typingResize.resizeWasmMs)}
+${row(`Shift+← after Space, ${r.typingResize.engine}, total`, r.typingResize.resizeTotalMs)}
+${row(`Shift+← after Space, ${r.typingResizeClassic.engine}, wasm`, r.typingResizeClassic.resizeWasmMs)}
+${row(`Shift+← after Space, ${r.typingResizeClassic.engine}, total`, r.typingResizeClassic.resizeTotalMs)}
 
 "Live conversion" (\`attach(el, {liveConversion: true})\`, the demo with \`?live=1\`) shows the best
 conversion in the preedit on every key (the forward pass each key runs anyway, then the best path's
