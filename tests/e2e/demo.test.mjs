@@ -144,6 +144,7 @@ test('after a resize the rest is converted again by the LM, after the fixed segm
   );
   assert.equal(after.preedit.text, '明日は雨が降るでしょう');
   assert.equal(await preeditText(page), '明日は雨が降るでしょう');
+  await page.screenshot({ path: path.join('tests/e2e/output', 'resize.png'), clip: { x: 0, y: 0, width: 1000, height: 520 } });
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#editor'), '明日は雨が降るでしょう');
   await page.close();
