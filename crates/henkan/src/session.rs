@@ -143,16 +143,21 @@ pub struct Conversion {
 impl Conversion {
     /// The best sentence: the first candidate of every segment.
     pub fn text(&self) -> String {
-        self.segments
-            .iter()
-            .map(|s| {
-                s.candidates
-                    .first()
-                    .map(String::as_str)
-                    .unwrap_or(&s.reading)
-            })
-            .collect()
+        text_of(&self.segments)
     }
+}
+
+/// The first candidate of every segment (the segment's reading where it has none), in order.
+fn text_of(segments: &[Segment]) -> String {
+    segments
+        .iter()
+        .map(|s| {
+            s.candidates
+                .first()
+                .map(String::as_str)
+                .unwrap_or(&s.reading)
+        })
+        .collect()
 }
 
 /// The most characters of lattice a deferred LM falls behind ([`Session::set_lm_deferred`]):
@@ -1067,14 +1072,7 @@ impl Session {
         };
         let mut nbest = nbest;
         if rewritten {
-            let text: String = segments
-                .iter()
-                .map(|s| {
-                    s.candidates
-                        .first()
-                        .map_or(s.reading.as_str(), String::as_str)
-                })
-                .collect();
+            let text = text_of(&segments);
             nbest.retain(|s| *s != text);
             nbest.insert(0, text);
         }
@@ -1106,10 +1104,7 @@ impl Session {
     ) -> Conversion {
         let reading = self.lattice.reading().to_string();
         let fixed_end = self.lattice.len() - rest.chars().count();
-        let head_text: String = head
-            .iter()
-            .map(|s| s.candidates.first().unwrap_or(&s.reading).as_str())
-            .collect();
+        let head_text = text_of(&head);
         let words: Vec<Node> = head_nodes
             .iter()
             .map(|&i| self.lattice.nodes()[i as usize])

@@ -271,19 +271,11 @@ impl NeuralDecoder {
     ///
     /// [`set_context`]: NeuralDecoder::set_context
     pub fn continue_after(&mut self, lm: &NeuralLm, words: &[u32], right_id: u16) {
-        let m = &lm.model;
-        let hd = m.hidden;
-        if self.ctx_h.len() != hd {
-            self.ctx_h = vec![0.0; hd];
-            self.ctx_c = vec![0.0; m.cell];
-        }
-        self.x.resize(hd, 0.0);
-        for &id in std::iter::once(&m.bos_id).chain(words) {
-            m.embed(id, &mut self.x);
-            m.step(&self.x, &mut self.ctx_h, &mut self.ctx_c, &mut self.step);
-        }
         self.continues = Some(right_id);
-        self.reset();
+        self.feed_context(
+            lm,
+            std::iter::once(lm.model.bos_id).chain(words.iter().copied()),
+        );
     }
 
     /// Forgets the decoded positions (keeps buffers and the context).
@@ -303,12 +295,22 @@ impl NeuralDecoder {
     /// Sets the LSTM state the sentence starts from: after `<s>` and the LM words of
     /// previously committed text (`ids`, may be empty). Forgets the decoded positions.
     pub fn set_context(&mut self, lm: &NeuralLm, ids: &[u32]) {
+        self.ctx_h.clear();
+        self.continues = None;
+        self.feed_context(lm, ids.iter().copied());
+    }
+
+    /// Steps the context's LSTM state (zeros if it has none) over `ids` and forgets the decoded
+    /// positions.
+    fn feed_context(&mut self, lm: &NeuralLm, ids: impl IntoIterator<Item = u32>) {
         let m = &lm.model;
         let hd = m.hidden;
-        self.ctx_h = vec![0.0; hd];
-        self.ctx_c = vec![0.0; m.cell];
+        if self.ctx_h.len() != hd {
+            self.ctx_h = vec![0.0; hd];
+            self.ctx_c = vec![0.0; m.cell];
+        }
         self.x.resize(hd, 0.0);
-        for &id in ids {
+        for id in ids {
             m.embed(id, &mut self.x);
             m.step(&self.x, &mut self.ctx_h, &mut self.ctx_c, &mut self.step);
         }
