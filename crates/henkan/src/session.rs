@@ -1133,14 +1133,18 @@ impl Session {
                 .collect();
             self.neural.continue_after(lm, &ids, last.right_id);
         }
+        // the whole reading's decoder has stepped most of the rest's word sequences already
+        let (lattice, decoder, neural, forward_valid, lm_pending) = whole;
+        self.neural.lend(neural);
         let tail = self.convert_piece(engine, rest, &[]);
+        let neural = self.neural.take_donor().unwrap_or_default();
         (
             self.lattice,
             self.decoder,
             self.neural,
             self.forward_valid,
             self.lm_pending,
-        ) = whole;
+        ) = (lattice, decoder, neural, forward_valid, lm_pending);
         head.extend(tail.segments.into_iter().map(|mut s| {
             s.start += fixed_end;
             s

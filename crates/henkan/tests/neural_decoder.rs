@@ -5,7 +5,9 @@
 #[path = "../../../tests/common/mod.rs"]
 mod common;
 
-use henkan::decoder::neural::{NeuralOptions, Scoring, Softmax};
+use henkan::decoder::neural::{NeuralDecoder, NeuralOptions, Scoring, Softmax};
+use henkan::history::History;
+use henkan::lattice::Lattice;
 use henkan::lm::lstm::WordMatch;
 use henkan::{Engine, Session};
 use henkan_builder::lstm::VocabMatch;
@@ -350,6 +352,86 @@ fn words_matched_by_spelling_are_charged() {
             let by_cost = spelling_scores(e, scoring, 0.0, 5.0);
             assert_eq!(none != by_penalty, charged, "{scoring:?}");
             assert_eq!(none != by_cost, charged, "{scoring:?}");
+        }
+    }
+}
+
+/// Decodes `reading` whole with `d`; its lattice.
+fn decode(
+    e: &Engine,
+    lm: &henkan::lm::lstm::NeuralLm,
+    d: &mut NeuralDecoder,
+    reading: &str,
+) -> Lattice {
+    let mut lattice = Lattice::new();
+    lattice.sync(&e.lexicon, &e.connection.special, reading);
+    let history = History::new(8);
+    let all = 0..lattice.len();
+    d.sync(&lattice, &e.lexicon, &e.connection, lm, &history, all);
+    lattice
+}
+
+/// The final beam of `rest` decoded after the LM words `head` (ending in POS `right_id`), with
+/// the whole reading's decoder `donor` lent or not: (score, path) pairs and the states copied.
+fn rest_finals(
+    e: &Engine,
+    lm: &henkan::lm::lstm::NeuralLm,
+    opts: NeuralOptions,
+    head: &[u32],
+    right_id: u16,
+    rest: &str,
+    donor: Option<NeuralDecoder>,
+) -> (Vec<(f32, Vec<u32>)>, u64) {
+    let mut d = NeuralDecoder::new();
+    d.set_options(NeuralOptions { beam: 4, ..opts });
+    d.continue_after(lm, head, right_id);
+    if let Some(donor) = donor {
+        d.lend(donor);
+    }
+    decode(e, lm, &mut d, rest);
+    let finals = d.finals(&e.connection, lm);
+    assert!(d.take_donor().is_some() || d.stats().lent_states == 0);
+    (finals, d.stats().lent_states)
+}
+
+/// The rest of a reading after fixed words, decoded with the whole reading's decoder lent
+/// (`NeuralDecoder::lend`, how a resized segment's rest is converted), copies most of its
+/// states and converts as decoding it alone does: the same paths, the same scores.
+#[test]
+fn a_lent_decoder_changes_no_conversion() {
+    let e = engine();
+    let lm = e.neural.as_ref().unwrap();
+    // the LM alone (λ = 0) and the hybrid
+    for lambda in [0.0, 1.0] {
+        for r in READINGS {
+            let opts = NeuralOptions {
+                lambda,
+                ..NeuralOptions::default()
+            };
+            let mut whole = NeuralDecoder::new();
+            whole.set_options(opts);
+            let lattice = decode(&e, lm, &mut whole, r);
+            // fix the first two words of the best path, as a resize does
+            let best = whole.finals(&e.connection, lm).remove(0).1;
+            let nodes: Vec<_> = best[..2]
+                .iter()
+                .map(|&i| lattice.nodes()[i as usize])
+                .collect();
+            let head: Vec<u32> = nodes
+                .iter()
+                .map(|n| whole.scored_word(lm, n.entry))
+                .collect();
+            let right_id = nodes[1].right_id;
+            let rest: String = r.chars().skip(nodes[1].end as usize).collect();
+            let (alone, none) = rest_finals(&e, lm, opts, &head, right_id, &rest, None);
+            let (lent, copied) = rest_finals(&e, lm, opts, &head, right_id, &rest, Some(whole));
+            assert_eq!(none, 0);
+            assert!(copied > 0, "λ {lambda} {r}: no state copied");
+            assert_eq!(alone.len(), lent.len(), "λ {lambda} {r}");
+            for ((a, pa), (b, pb)) in alone.iter().zip(&lent) {
+                assert_eq!(pa, pb, "λ {lambda} {r}");
+                assert!((a - b).abs() < 1e-3, "λ {lambda} {r}: {a} against {b}");
+            }
         }
     }
 }

@@ -18,6 +18,11 @@
 //! the positions they start at; the best `beam` form Π\[t\] and take one batched LSTM step.
 //! A backspace truncates Π and V to the shorter reading.
 //!
+//! A decoder can be lent another that decoded a longer reading after the same context
+//! ([`NeuralDecoder::lend`]): the rest of a reading after the segments the user fixed is then
+//! decoded copying the LSTM states and logits of the hypotheses with the same words (keyed by a
+//! hash of the word sequence) instead of computing them.
+//!
 //! A number node (a whole number read in kana) is the LM word of the digit 1 (the corpus
 //! has numbers digit by digit). Out-of-vocabulary words and unknown-word nodes are `<unk>`
 //! times a within-class probability `exp(−unk_base − (cost + connection cost) / cost_scale)`
@@ -90,6 +95,32 @@ struct Hyp {
     num: f32,
     score: f32,
     lse: f32,
+    /// The hypothesis's words as a key ([`history_key`]), from the sentence start.
+    key: u64,
+    /// The donor's hypothesis with the same words ([`NeuralDecoder::lend`]), whose LSTM state
+    /// and logits this one copies; `NONE` when there is none.
+    source: u32,
+}
+
+/// The key of the words of a hypothesis that continues one keyed `key` with LM word `word`
+/// (splitmix64's finaliser over both): equal word sequences after the same context have equal
+/// keys, hence equal LSTM states. 64 bits make a false match among a decoder's few thousand
+/// hypotheses a chance of about 10⁻¹³.
+fn history_key(key: u64, word: u32) -> u64 {
+    let mut z = key.rotate_left(17) ^ (u64::from(word) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The key of the sentence start (after the context and `<s>`).
+const START_KEY: u64 = 0;
+
+/// A decoder lent to another ([`NeuralDecoder::lend`]) with its hypotheses by key.
+#[derive(Debug, Clone, Default)]
+struct Donor {
+    decoder: Box<NeuralDecoder>,
+    by_key: std::collections::HashMap<u64, u32>,
 }
 
 /// A final candidate with both LMs' log-probabilities ([`NeuralDecoder::directions`]).
@@ -138,6 +169,9 @@ pub struct NeuralStats {
     pub lstm_ns: u64,
     /// Positions decoded.
     pub positions: u64,
+    /// Hypotheses whose LSTM state and logits were copied from a donor
+    /// ([`NeuralDecoder::lend`]) instead of computed.
+    pub lent_states: u64,
 }
 
 struct Timer(#[cfg(not(target_arch = "wasm32"))] std::time::Instant);
@@ -205,6 +239,15 @@ pub struct NeuralDecoder {
     /// Set when the input continues words decoded before ([`NeuralDecoder::continue_after`]):
     /// the right POS id of the last of them. `None`: the input is a sentence of its own.
     continues: Option<u16>,
+    /// The key of the start hypothesis: [`START_KEY`], or that of the words it continues.
+    start_key: u64,
+    /// A decoder of the same context whose states and logits this one copies where its
+    /// hypotheses have the same words ([`NeuralDecoder::lend`]).
+    donor: Option<Donor>,
+    /// Scratch: the hypotheses without a source, and their states side by side.
+    misses: Vec<usize>,
+    miss_h: Vec<f32>,
+    miss_c: Vec<f32>,
 }
 
 impl NeuralDecoder {
@@ -272,10 +315,54 @@ impl NeuralDecoder {
     /// [`set_context`]: NeuralDecoder::set_context
     pub fn continue_after(&mut self, lm: &NeuralLm, words: &[u32], right_id: u16) {
         self.continues = Some(right_id);
+        self.start_key = words.iter().fold(START_KEY, |k, &w| history_key(k, w));
         self.feed_context(
             lm,
             std::iter::once(lm.model.bos_id).chain(words.iter().copied()),
         );
+    }
+
+    /// Lends this decoder `donor`, a decoder of the same model, settings (the beam aside) and
+    /// context that decoded a reading this one's input is part of: where a hypothesis here has
+    /// the same words from the sentence start as one of the donor's (a continuation
+    /// ([`continue_after`]) counts the words it continues), it copies that one's LSTM state and
+    /// logits instead of computing them. How the rest of a reading after the segments the user
+    /// fixed is converted without decoding it all again: the whole reading's decoder has
+    /// stepped most of the rest's word sequences already. Take it back with
+    /// [`take_donor`](Self::take_donor).
+    ///
+    /// [`continue_after`]: NeuralDecoder::continue_after
+    pub fn lend(&mut self, donor: NeuralDecoder) {
+        let by_key = if donor.opts.softmax == self.opts.softmax
+            && matches!(self.opts.softmax, Softmax::Ivs | Softmax::IvsNoFrequent)
+        {
+            donor
+                .hyps
+                .iter()
+                .enumerate()
+                .map(|(k, h)| (h.key, k as u32))
+                .collect()
+        } else {
+            Default::default()
+        };
+        self.donor = Some(Donor {
+            decoder: Box::new(donor),
+            by_key,
+        });
+    }
+
+    /// Gives back the decoder lent with [`lend`](Self::lend).
+    pub fn take_donor(&mut self) -> Option<NeuralDecoder> {
+        self.donor.take().map(|d| *d.decoder)
+    }
+
+    /// The donor's hypothesis with the words keyed `key`, or `NONE`.
+    fn source_of(&self, key: u64) -> u32 {
+        self.donor
+            .as_ref()
+            .and_then(|d| d.by_key.get(&key))
+            .copied()
+            .unwrap_or(NONE)
     }
 
     /// Forgets the decoded positions (keeps buffers and the context).
@@ -297,6 +384,7 @@ impl NeuralDecoder {
     pub fn set_context(&mut self, lm: &NeuralLm, ids: &[u32]) {
         self.ctx_h.clear();
         self.continues = None;
+        self.start_key = START_KEY;
         self.feed_context(lm, ids.iter().copied());
     }
 
@@ -383,26 +471,122 @@ impl NeuralDecoder {
         }
     }
 
-    /// Logits of slots `from..to` for hypotheses `hs`, appended to their caches.
-    fn fill_logits(&mut self, lm: &NeuralLm, hs: std::ops::Range<usize>, from: usize, to: usize) {
-        let hd = lm.model.hidden;
-        let n = hs.len();
-        if n == 0 || from >= to {
+    /// One batched LSTM step for hypotheses `hs` (new, their states' room allocated): each
+    /// from its parent's state and its word, or copied from its source in the donor.
+    fn step_hyps(&mut self, lm: &NeuralLm, hs: std::ops::Range<usize>) {
+        let m = &lm.model;
+        let (hd, cd) = (m.hidden, m.cell);
+        self.misses.clear();
+        for k in hs.clone() {
+            let hy = self.hyps[k];
+            match self.donor.as_ref().filter(|_| hy.source != NONE) {
+                Some(d) => {
+                    let j = hy.source as usize;
+                    self.h[k * hd..(k + 1) * hd]
+                        .copy_from_slice(&d.decoder.h[j * hd..(j + 1) * hd]);
+                    self.c[k * cd..(k + 1) * cd]
+                        .copy_from_slice(&d.decoder.c[j * cd..(j + 1) * cd]);
+                    self.stats.lent_states += 1;
+                }
+                None => self.misses.push(k),
+            }
+        }
+        let nb = self.misses.len();
+        if nb == 0 {
             return;
         }
-        self.tmp.resize(n, 0.0);
+        self.x.resize(nb * hd, 0.0);
+        self.miss_h.resize(nb * hd, 0.0);
+        self.miss_c.resize(nb * cd, 0.0);
+        for (i, &k) in self.misses.iter().enumerate() {
+            let hy = self.hyps[k];
+            let s = self.slot[hy.word as usize] as usize;
+            self.x[i * hd..(i + 1) * hd].copy_from_slice(&self.rows[s * hd..(s + 1) * hd]);
+            let p = hy.parent as usize;
+            self.miss_h[i * hd..(i + 1) * hd].copy_from_slice(&self.h[p * hd..(p + 1) * hd]);
+            self.miss_c[i * cd..(i + 1) * cd].copy_from_slice(&self.c[p * cd..(p + 1) * cd]);
+        }
+        m.step(
+            &self.x[..nb * hd],
+            &mut self.miss_h[..nb * hd],
+            &mut self.miss_c[..nb * cd],
+            &mut self.step,
+        );
+        for (i, &k) in self.misses.iter().enumerate() {
+            self.h[k * hd..(k + 1) * hd].copy_from_slice(&self.miss_h[i * hd..(i + 1) * hd]);
+            self.c[k * cd..(k + 1) * cd].copy_from_slice(&self.miss_c[i * cd..(i + 1) * cd]);
+        }
+    }
+
+    /// Logits of slots `from..to` for hypotheses `hs`, appended to their caches: copied from
+    /// a hypothesis's source in the donor where the donor has the word in its vocabulary,
+    /// else one batched product per slot over the states that need it.
+    fn fill_logits(&mut self, lm: &NeuralLm, hs: std::ops::Range<usize>, from: usize, to: usize) {
+        let hd = lm.model.hidden;
+        if hs.is_empty() || from >= to {
+            return;
+        }
         for k in hs.clone() {
             let l = &mut self.logits[k];
             l.truncate(from);
             l.resize(to, 0.0);
         }
-        let states = &self.h[hs.start * hd..hs.end * hd];
+        // the hypotheses with a source take the donor's logits of every slot the donor has
+        self.misses.clear();
+        let mut gaps = Vec::new();
+        match &self.donor {
+            Some(d) => {
+                for k in hs.clone() {
+                    let j = self.hyps[k].source;
+                    let Some(theirs) = (j != NONE)
+                        .then(|| d.decoder.logits.get(j as usize))
+                        .flatten()
+                    else {
+                        self.misses.push(k);
+                        continue;
+                    };
+                    for s in from..to {
+                        let ds = d.decoder.slot.get(self.v_ids[s] as usize).copied();
+                        match ds.and_then(|ds| theirs.get(ds as usize)) {
+                            Some(&v) => self.logits[k][s] = v,
+                            None => gaps.push((k, s)),
+                        }
+                    }
+                }
+            }
+            None => self.misses.extend(hs.clone()),
+        }
+        for (k, s) in gaps {
+            let row = &self.rows[s * hd..(s + 1) * hd];
+            let mut v = [0.0];
+            crate::kernels::row_times_states(row, &self.h[k * hd..(k + 1) * hd], hd, &mut v);
+            self.logits[k][s] = v[0] + self.v_bias[s];
+        }
+        let n = self.misses.len();
+        if n == 0 {
+            return;
+        }
+        // the others' states side by side, unless they are already
+        let contiguous = self.misses[n - 1] - self.misses[0] == n - 1;
+        if !contiguous {
+            self.miss_h.resize(n * hd, 0.0);
+            for (i, &k) in self.misses.iter().enumerate() {
+                self.miss_h[i * hd..(i + 1) * hd].copy_from_slice(&self.h[k * hd..(k + 1) * hd]);
+            }
+        }
+        let first = self.misses[0];
+        let states = if contiguous {
+            &self.h[first * hd..(first + n) * hd]
+        } else {
+            &self.miss_h[..n * hd]
+        };
+        self.tmp.resize(n, 0.0);
         for s in from..to {
             let row = &self.rows[s * hd..(s + 1) * hd];
             crate::kernels::row_times_states(row, states, hd, &mut self.tmp[..n]);
             let bias = self.v_bias[s];
-            for (k, v) in self.tmp[..n].iter().enumerate() {
-                self.logits[hs.start + k][s] = v + bias;
+            for (i, v) in self.tmp[..n].iter().enumerate() {
+                self.logits[self.misses[i]][s] = v + bias;
             }
         }
     }
@@ -538,6 +722,8 @@ impl NeuralDecoder {
             num: 0.0,
             score: 0.0,
             lse: 0.0,
+            key: self.start_key,
+            source: self.source_of(self.start_key),
         });
         if self.logits.is_empty() {
             self.logits.push(Vec::new());
@@ -771,6 +957,7 @@ impl NeuralDecoder {
             ..
         } in &self.cand
         {
+            let key = history_key(self.hyps[parent as usize].key, word);
             self.hyps.push(Hyp {
                 parent,
                 node,
@@ -779,6 +966,8 @@ impl NeuralDecoder {
                 num,
                 score,
                 lse: 0.0,
+                key,
+                source: self.source_of(key),
             });
         }
         let last = self.hyps.len();
@@ -787,23 +976,10 @@ impl NeuralDecoder {
         }
         // 4. one batched LSTM step for Π[t]
         let t1 = Timer::start();
-        let nb = last - first;
-        self.x.resize(nb * hd, 0.0);
-        self.h.resize(last * hd, 0.0);
         let cd = m.cell;
+        self.h.resize(last * hd, 0.0);
         self.c.resize(last * cd, 0.0);
-        for (k, hy) in self.hyps[first..last].iter().enumerate() {
-            let s = self.slot[hy.word as usize] as usize;
-            self.x[k * hd..(k + 1) * hd].copy_from_slice(&self.rows[s * hd..(s + 1) * hd]);
-            let p = hy.parent as usize;
-            self.h.copy_within(p * hd..(p + 1) * hd, (first + k) * hd);
-            self.c.copy_within(p * cd..(p + 1) * cd, (first + k) * cd);
-        }
-        let (hs, cs) = (
-            &mut self.h[first * hd..last * hd],
-            &mut self.c[first * cd..last * cd],
-        );
-        m.step(&self.x[..nb * hd], hs, cs, &mut self.step);
+        self.step_hyps(lm, first..last);
         self.stats.lstm_ns += t1.ns();
         let t2 = Timer::start();
         for k in first..last {
