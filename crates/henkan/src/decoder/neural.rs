@@ -333,8 +333,12 @@ impl NeuralDecoder {
     ///
     /// [`continue_after`]: NeuralDecoder::continue_after
     pub fn lend(&mut self, donor: NeuralDecoder) {
-        let by_key = if donor.opts.softmax == self.opts.softmax
-            && matches!(self.opts.softmax, Softmax::Ivs | Softmax::IvsNoFrequent)
+        // its logits hold what the settings add to them (the rank prior): they must agree
+        let alike = NeuralOptions {
+            beam: self.opts.beam,
+            ..donor.opts
+        } == self.opts;
+        let by_key = if alike && matches!(self.opts.softmax, Softmax::Ivs | Softmax::IvsNoFrequent)
         {
             donor
                 .hyps
