@@ -65,7 +65,8 @@ export { HenkanIme, ModelIntegrityError, MODEL_INFO, CACHE_NAME };
  *   (default true)
  * @property {boolean} [learning] learn the candidates picked over the first one (default true)
  * @property {(out: ImeOutput, timing: import('./widget.js').KeyTiming) => void} [onOutput] after every handled key
- * @property {(out: ImeOutput) => void} [onPreview] when typing pauses in a composition
+ * @property {(out: ImeOutput) => void} [onPreview] when typing pauses in a composition, and when
+ *   the LM's conversion of a resize's rest replaces the dictionary's
  * @property {number} [previewDelay] ms of pause before `onPreview` (default 40)
  */
 

@@ -61,7 +61,9 @@ import { rootOf, activeIn } from './widget/root.js';
  * @property {(wasmMs: number) => void} [onCatchUp] after the LM work that keys left ran (off the
  *   key path): its wasm time
  * @property {(out: ImeOutput) => void} [onPreview] when typing pauses during a composition: the
- *   output with the live conversion (n-best, segments), computed off the key path
+ *   output with the live conversion (n-best, segments), computed off the key path; and after a
+ *   resize (Shift+←/→), once the LM has converted the rest that the key showed as the dictionary
+ *   converts it: the new conversion
  * @property {number} [previewDelay] ms of pause before `onPreview` (default 40)
  * @property {boolean} [predictions] suggestions: completions while composing and next-word
  *   predictions after a commit, in a list at the caret (Tab enters it); default true (offered

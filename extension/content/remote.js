@@ -413,8 +413,9 @@ export class RemoteKeyHandler extends KeyHandler {
   }
 
   /**
-   * The engine's catch-up over the port (scheduled as the widget's, `scheduleCatchUp`); its
-   * answer is applied unless another key went out meanwhile (that key leaves its own).
+   * The engine's catch-up over the port (scheduled as the widget's, `scheduleCatchUp`: while
+   * composing, and after a resize, whose rest the LM converts then); its answer is applied unless
+   * another key went out meanwhile (that key leaves its own).
    * @param {number} s the session
    */
   catchUp(s) {
@@ -422,7 +423,8 @@ export class RemoteKeyHandler extends KeyHandler {
     if (!remote.ready || this.inflight > 0) return;
     remote.request({ op: 'catchUp', session: s }).then(
       (out) => {
-        if (out && this.inflight === 0 && this.last?.state === 'composing') this.apply(out, false);
+        const state = this.last?.state;
+        if (out && this.inflight === 0 && (state === 'composing' || state === 'converting')) this.apply(out, false);
       },
       () => {},
     );

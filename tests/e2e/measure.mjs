@@ -104,6 +104,8 @@ async function main() {
      */
     const run = async (live, engine, query = '', paced = 0, resize = false) => {
       const page = await browser.context.newPage();
+      /** @type {number[]} */
+      const resizeCatchUps = [];
       let modelWire = 0;
       page.on('response', async (res) => {
         if (res.url().includes(path.basename(MODEL))) {
@@ -186,7 +188,14 @@ async function main() {
         if (pre !== reading) mismatches.push({ reading, preedit: pre });
         await page.keyboard.press('Space');
         if (resize) {
+          const before = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.catchUpMs.length);
           await page.keyboard.press('Shift+ArrowLeft');
+          // The key shows the rest as the dictionary converts it; the LM's conversion of it is the
+          // catch-up after the paint: let it run, and take the slowest catch-up since the key.
+          await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+          await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
+          const ran = await page.evaluate((n) => /** @type {any} */ (window).henkanDemo.catchUpMs.slice(n), before);
+          if (ran.length) resizeCatchUps.push(Math.max(...ran));
           await page.keyboard.press('Escape');
           await page.keyboard.press('Escape');
         } else await page.keyboard.press('Enter');
@@ -227,6 +236,7 @@ async function main() {
           convertTotalMs: stats(space.map((k) => k.totalMs)),
           resizeWasmMs: resize ? stats(resized.map((k) => k.wasmMs)) : null,
           resizeTotalMs: resize ? stats(resized.map((k) => k.totalMs)) : null,
+          resizeCatchUpWasmMs: resizeCatchUps.length ? stats(resizeCatchUps) : null,
           allKeysTotalMs: stats(keys.map((k) => k.totalMs)),
           catchUpWasmMs: catchUps.length ? stats(catchUps) : null,
           slowestKeys: slowest.map((k) => ({ key: k.key, wasmMs: r3(k.wasmMs), preeditChars: k.len, state: k.state })),
@@ -371,8 +381,9 @@ ${row(`Space (convert, with the backward LM), ${r.typingNeural.engine}, wasm`, r
 ${row(`Space (convert, with the backward LM), ${r.typingNeural.engine}, total`, r.typingNeural.convertTotalMs)}
 ${row(`typing with live conversion, ${r.typingLive.engine}, wasm`, r.typingLive.keyWasmMs)}
 ${row(`typing with live conversion, ${r.typingLive.engine}, total`, r.typingLive.keyTotalMs)}
-${row(`Shift+← after Space (the rest converted again), ${r.typingResize.engine}, wasm`, r.typingResize.resizeWasmMs)}
+${row(`Shift+← after Space (the rest converted again by the dictionary), ${r.typingResize.engine}, wasm`, r.typingResize.resizeWasmMs)}
 ${row(`Shift+← after Space, ${r.typingResize.engine}, total`, r.typingResize.resizeTotalMs)}
+${r.typingResize.resizeCatchUpWasmMs ? row(`… the catch-up after it (the LM's conversion of the rest, after the paint), wasm`, r.typingResize.resizeCatchUpWasmMs) : ''}
 ${row(`Shift+← after Space, ${r.typingResizeClassic.engine}, wasm`, r.typingResizeClassic.resizeWasmMs)}
 ${row(`Shift+← after Space, ${r.typingResizeClassic.engine}, total`, r.typingResizeClassic.resizeTotalMs)}
 

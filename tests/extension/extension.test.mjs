@@ -231,6 +231,24 @@ test("the options page's \"convert inside the page\" turned off: a page's keys g
   await options.close();
 });
 
+test("a resize over the port: the dictionary's rest at once, the LM's after the catch-up", async () => {
+  // the extension's engine with its LM in (the hybrid converts the rest after a resize)
+  while ((await askEngine('info')).lm !== 'ready') await new Promise((r) => setTimeout(r, 200));
+  const { page, errors } = await open('csp.html');
+  await focusReady(page, '#ta');
+  await page.keyboard.type('ashitahaamegafurudeshou', { delay: 15 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').trim()));
+  await page.keyboard.press('Space');
+  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  await page.keyboard.press('Shift+ArrowLeft');
+  // 明日|は雨が|フルでしょう from the key, then the LM's 明日|は|雨が|降るでしょう
+  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].map((p) => p.textContent).join('') === '明日は雨が降るでしょう');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.querySelector('#ta')).value === '明日は雨が降るでしょう');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('types on a page whose CSP forbids wasm and inline script', async () => {
   const { page, errors } = await open('csp.html');
   await focusReady(page, '#ta');

@@ -197,14 +197,15 @@ export class KeyHandler {
     // The page may shift its layout in reaction to the key (as the demo's meters do): check the
     // preedit's place once more before the frame is drawn.
     if (this.hasComposition()) this.el.ownerDocument.defaultView?.requestAnimationFrame(() => this.render(true));
-    if (out.state === 'composing') this.scheduleCatchUp();
+    if (out.state === 'composing' || out.state === 'converting') this.scheduleCatchUp();
     if (options.onPreview && out.state === 'composing') this.schedulePreview();
   }
 
   /**
    * Once the key's preedit is painted (a task after the next frame), the engine runs the LM work
    * the key left (`catchUp`), so that a key costs what the composer and the dictionary cost. Keys
-   * that come first leave theirs for the same call; Space catches up by itself.
+   * that come first leave theirs for the same call; Space catches up by itself. A resize
+   * (Shift+←/→) shows the rest as the dictionary converts it, and the LM's conversion of it then.
    */
   scheduleCatchUp() {
     if (this.catchUpPending || this.options.lmEachKey) return;
@@ -214,7 +215,8 @@ export class KeyHandler {
     view.requestAnimationFrame(() =>
       view.setTimeout(() => {
         this.catchUpPending = false;
-        if (this.session !== null && this.last?.state === 'composing') this.catchUp(this.session);
+        const state = this.last?.state;
+        if (this.session !== null && (state === 'composing' || state === 'converting')) this.catchUp(this.session);
       }, 0),
     );
   }
@@ -232,6 +234,7 @@ export class KeyHandler {
     const out = this.run((h) => h.catchUp(s));
     this.options.onCatchUp?.(performance.now() - t0);
     if (out) this.apply(out, false);
+    if (out?.state === 'converting') this.options.onPreview?.(out);
     if (!this.onBestText || this.last?.state !== 'composing') return;
     try {
       this.onBestText(handle.bestText(s));

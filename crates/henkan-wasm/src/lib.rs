@@ -667,7 +667,8 @@ impl Henkan {
     /// Runs the work the last keys left for later (the LM's forward pass): the widget calls it
     /// once a key's preedit is on screen, so that a key costs what the composer and the
     /// dictionary lattice cost. Returns the new state when what is shown changed (a suggestion
-    /// that turned out to be what Space gives), else `null`. Whatever needs the LM (Space,
+    /// that turned out to be what Space gives; the rest after a resize, which the key showed as
+    /// the dictionary converts it, as the LM does), else `null`. Whatever needs the LM (Space,
     /// live conversion) catches up by itself; without this call, only that suggestion stays.
     #[wasm_bindgen(js_name = catchUp)]
     pub fn catch_up(&mut self, session: u32) -> Result<JsValue, JsError> {

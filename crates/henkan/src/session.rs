@@ -189,6 +189,9 @@ pub struct Session {
     /// The first lattice position the LM's beams have not caught up with, when a key left
     /// them behind ([`Session::settle_lm`]).
     lm_pending: Option<usize>,
+    /// The rest after fixed segments is converted by the dictionary alone
+    /// ([`Session::convert_with_fixed_quick`]).
+    quick_rest: bool,
 }
 
 impl Session {
@@ -206,6 +209,7 @@ impl Session {
             today: None,
             lm_deferred: false,
             lm_pending: None,
+            quick_rest: false,
         }
     }
 
@@ -808,6 +812,23 @@ impl Session {
         self.convert_reading_with_fixed(engine, &reading, fixed)
     }
 
+    /// [`Session::convert_with_fixed`] with the rest after the fixed segments converted by the
+    /// dictionary alone, as the classic engine converts it (a sentence of its own), in any
+    /// engine: what a resize shows at once where keys leave the LM's work for later
+    /// ([`Session::set_lm_deferred`]); the LM's conversion of the rest is
+    /// [`Session::convert_with_fixed`]'s. The fixed segments are the same in both.
+    pub fn convert_with_fixed_quick(&mut self, engine: &Engine, fixed: &[usize]) -> Conversion {
+        self.quick_rest = true;
+        let conversion = self.convert_with_fixed(engine, fixed);
+        self.quick_rest = false;
+        conversion
+    }
+
+    /// Whether keys leave the LM's work for later ([`Session::set_lm_deferred`]).
+    pub fn lm_deferred(&self) -> bool {
+        self.lm_deferred
+    }
+
     /// Converts a reading given directly (kana, possibly with digits, letters, symbols),
     /// bypassing the composer.
     pub fn convert_reading(&mut self, engine: &Engine, reading: &str) -> Conversion {
@@ -1094,7 +1115,8 @@ impl Session {
     /// segments and n-best come from its own lattice and decoders, with the session's settings,
     /// dropped after; the session's lattice and decoders still describe the whole reading, for
     /// the commit's learning and the next key. The n-best are the fixed segments' text followed
-    /// by each of the rest's n-best.
+    /// by each of the rest's n-best. A quick rest ([`Session::convert_with_fixed_quick`]) is
+    /// the classic engine's in any engine.
     fn with_rest(
         &mut self,
         engine: &Engine,
@@ -1126,6 +1148,12 @@ impl Session {
             });
         }
         self.forward_valid = 0;
+        // a quick rest is the classic engine's (`convert_with_fixed_quick`)
+        let scoring = if self.quick_rest {
+            std::mem::replace(&mut self.scoring, Scoring::Classic)
+        } else {
+            self.scoring
+        };
         if let (Some(lm), Some(last)) = (self.neural_lm(engine), words.last()) {
             let ids: Vec<u32> = words
                 .iter()
@@ -1137,6 +1165,7 @@ impl Session {
         let (lattice, decoder, neural, forward_valid, lm_pending) = whole;
         self.neural.lend(neural);
         let tail = self.convert_piece(engine, rest, &[]);
+        self.scoring = scoring;
         let neural = self.neural.take_donor().unwrap_or_default();
         (
             self.lattice,

@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use henkan::composer::CaretMove;
 use henkan::decoder::neural::{NeuralOptions, Scoring};
-use henkan::ime::{Ime, KeyEvent};
+use henkan::ime::{Ime, KeyEvent, SHIFT};
 use henkan::Session;
 
 const LINES: &[&str] = &[
@@ -106,4 +106,61 @@ fn the_ime_with_deferred_keys_shows_and_converts_as_the_eager_one() {
             assert_eq!(a.committed, b.committed, "{line}");
         }
     }
+}
+
+/// Types `romaji`, converts it and shortens the first segment by one kana (Shift+←).
+fn resized(engine: &henkan::Engine, ime: &mut Ime, romaji: &str) -> henkan::ime::ImeOutput {
+    for c in romaji.chars() {
+        ime.key(engine, KeyEvent::from_dom(&c.to_string(), 0));
+    }
+    ime.key(engine, KeyEvent::from_dom(" ", 0));
+    ime.key(engine, KeyEvent::from_dom("ArrowLeft", SHIFT))
+}
+
+/// A resize with deferred keys shows the rest as the dictionary converts it at once (the
+/// classic engine's conversion of the same resize), and the LM's conversion of it at the
+/// catch-up, the same as without deferring; a key before the catch-up acts on the LM's
+/// conversion, and another resize waits for none.
+#[test]
+fn a_deferred_resize_shows_the_lms_rest_at_the_catch_up() {
+    let engine = shipped_engine();
+    // `ねこの` shortened: the classic engine reads the rest `ノ本`, the LM `の本`
+    let romaji = "nekonohon";
+    let mut classic = Ime::new();
+    classic
+        .session_mut()
+        .set_scoring(Scoring::Classic, NeuralOptions::default());
+    let quick = resized(&engine, &mut classic, romaji);
+    let eager = resized(&engine, &mut ime(false), romaji);
+    assert_ne!(
+        quick.preedit.text, eager.preedit.text,
+        "no difference to see"
+    );
+    let mut lazy = ime(true);
+    let shown = resized(&engine, &mut lazy, romaji);
+    assert_eq!(shown.preedit, quick.preedit);
+    assert_eq!(shown.focused, eager.focused);
+    let settled = lazy.catch_up(&engine).expect("the LM's rest");
+    assert_eq!(settled.preedit, eager.preedit);
+    assert_eq!(settled.candidates, eager.candidates);
+    assert_eq!(lazy.catch_up(&engine), None, "nothing left");
+    // Enter right after the resize commits the LM's conversion
+    let mut lazy = ime(true);
+    resized(&engine, &mut lazy, romaji);
+    let enter = KeyEvent::from_dom("Enter", 0);
+    let mut eager = ime(false);
+    resized(&engine, &mut eager, romaji);
+    assert_eq!(
+        lazy.key(&engine, enter).committed,
+        eager.key(&engine, enter).committed
+    );
+    // a second resize before the catch-up: the rest stays quick until then
+    let mut lazy = ime(true);
+    resized(&engine, &mut lazy, romaji);
+    let again = lazy.key(&engine, KeyEvent::from_dom("ArrowRight", SHIFT));
+    let mut eager = ime(false);
+    resized(&engine, &mut eager, romaji);
+    let want = eager.key(&engine, KeyEvent::from_dom("ArrowRight", SHIFT));
+    let settled = lazy.catch_up(&engine).unwrap_or(again);
+    assert_eq!(settled.preedit, want.preedit);
 }

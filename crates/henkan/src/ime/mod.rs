@@ -64,6 +64,7 @@ use crate::composer::{
     to_full_ascii, to_half_ascii, to_half_katakana, to_hiragana, to_katakana, CaretMove,
     Transliteration,
 };
+use crate::decoder::neural::Scoring;
 use crate::predict::suggest::{Suggester, MAX_SUGGESTIONS};
 use crate::session::Conversion;
 use crate::{Engine, Session};
@@ -225,6 +226,13 @@ pub trait Backend {
     fn raw_keys(&self, range: std::ops::Range<usize>) -> String;
     /// Converts the submission; the leading segments have the reading lengths in `fixed`.
     fn convert(&mut self, fixed: &[usize]) -> Conversion;
+    /// [`convert`](Self::convert) with the segments after the fixed ones converted cheaply,
+    /// by the dictionary alone, where the backend leaves the LM's work for later
+    /// ([`catch_up`](Self::catch_up)): what a resize shows at once. `None`: `convert` is as
+    /// quick. Default: none.
+    fn convert_quick(&mut self, _fixed: &[usize]) -> Option<Conversion> {
+        None
+    }
     /// The best conversion of the composition as it stands, cheaply (live conversion), or
     /// `None` when there is none to show (the caret inside the kana, no model). Default: none.
     fn live_text(&mut self) -> Option<String> {
@@ -308,6 +316,22 @@ pub struct SessionBackend<'a> {
     pub engine: &'a Engine,
 }
 
+impl SessionBackend<'_> {
+    /// Emoji by reading after a segment's other candidates (Mozc's emoji rewriter).
+    fn with_emoji(&self, mut conversion: Conversion) -> Conversion {
+        if let Some(emoji) = &self.engine.emoji {
+            for seg in &mut conversion.segments {
+                for e in emoji.get(&seg.reading) {
+                    if !seg.candidates.contains(e) {
+                        seg.candidates.push(e.clone());
+                    }
+                }
+            }
+        }
+        conversion
+    }
+}
+
 impl Backend for SessionBackend<'_> {
     composer_views!();
     fn insert(&mut self, c: char) {
@@ -334,22 +358,20 @@ impl Backend for SessionBackend<'_> {
         self.session.clear();
     }
     fn convert(&mut self, fixed: &[usize]) -> Conversion {
-        let mut conversion = if fixed.is_empty() {
+        let conversion = if fixed.is_empty() {
             self.session.convert(self.engine)
         } else {
             self.session.convert_with_fixed(self.engine, fixed)
         };
-        // Emoji by reading after a segment's other candidates (Mozc's emoji rewriter).
-        if let Some(emoji) = &self.engine.emoji {
-            for seg in &mut conversion.segments {
-                for e in emoji.get(&seg.reading) {
-                    if !seg.candidates.contains(e) {
-                        seg.candidates.push(e.clone());
-                    }
-                }
-            }
+        self.with_emoji(conversion)
+    }
+    fn convert_quick(&mut self, fixed: &[usize]) -> Option<Conversion> {
+        let lm = self.engine.neural.is_some() && self.session.scoring() != Scoring::Classic;
+        if !lm || !self.session.lm_deferred() || fixed.is_empty() {
+            return None;
         }
-        conversion
+        let conversion = self.session.convert_with_fixed_quick(self.engine, fixed);
+        Some(self.with_emoji(conversion))
     }
     fn query(&self) -> String {
         self.session.composer().query()
@@ -539,9 +561,28 @@ struct Converting {
     /// The (reading, first candidate) of the segments as first converted: what the engine
     /// chose before the user changed anything (learning compares the commit with it).
     shown: Vec<(String, String)>,
+    /// After a resize whose rest was converted quickly ([`Backend::convert_quick`]): the fixed
+    /// segments' lengths, for the LM's conversion of the rest ([`Machine::catch_up`], or the
+    /// next key first).
+    quick: Option<Vec<usize>>,
 }
 
 impl Converting {
+    /// Takes `next`, the conversion after a resize of the focused segment (or its rest
+    /// converted again): the segments before the focused one keep their choices where their
+    /// readings are the same, the focus stays, and what the engine first showed is kept.
+    fn renew(&mut self, mut next: Converting) {
+        let i = self.focus;
+        for (old, new) in self.segs[..i].iter().zip(next.segs.iter_mut()) {
+            if old.reading == new.reading {
+                new.select_text(old.surface().to_string());
+            }
+        }
+        next.focus = i.min(next.segs.len() - 1);
+        next.shown = std::mem::take(&mut self.shown);
+        *self = next;
+    }
+
     fn from_conversion(c: Conversion) -> Option<Self> {
         if c.segments.is_empty() {
             return None;
@@ -572,6 +613,7 @@ impl Converting {
             window: false,
             nbest: c.nbest,
             shown,
+            quick: None,
         })
     }
 
@@ -754,6 +796,11 @@ impl Machine {
 
     /// Handles one key; see the module docs for the key table.
     pub fn key<B: Backend + ?Sized>(&mut self, b: &mut B, ev: KeyEvent) -> ImeOutput {
+        // a key after a quick resize acts on the LM's conversion, unless it resizes again
+        let resize = self.conv.is_some() && ev.shift && matches!(ev.key, Key::Left | Key::Right);
+        if !resize {
+            self.settle_rest(b);
+        }
         let mut committed = String::new();
         let consumed = self.handle(b, ev, &mut committed);
         self.refresh_suggestions(b);
@@ -764,6 +811,7 @@ impl Machine {
     /// closes the window; outside the conversion state, picks suggestion `index` (a click in the
     /// suggestion list: it is committed). Does nothing past the list.
     pub fn select_candidate<B: Backend + ?Sized>(&mut self, b: &mut B, index: usize) -> ImeOutput {
+        self.settle_rest(b);
         let mut consumed = false;
         let mut committed = String::new();
         if let Some(conv) = &mut self.conv {
@@ -783,8 +831,12 @@ impl Machine {
     /// Runs the work the last keys left for later ([`Backend::catch_up`]: the LM's forward pass,
     /// which the browser runs once the key's preedit is on screen). Returns the new state when
     /// what is shown changed (the suggestions listed while the best conversion was not known
-    /// yet held it: what Space gives is no suggestion), else `None`.
+    /// yet held it: what Space gives is no suggestion; the rest after a resize, converted
+    /// quickly by the dictionary, now by the LM), else `None`.
     pub fn catch_up<B: Backend + ?Sized>(&mut self, b: &mut B) -> Option<ImeOutput> {
+        if self.settle_rest(b) {
+            return Some(self.output(b, false, String::new()));
+        }
         if !b.catch_up() || self.sugg.focus.is_some() || self.conv.is_some() {
             return None;
         }
@@ -809,6 +861,7 @@ impl Machine {
     /// Commits whatever is composed or converted (the field lost focus, the user clicked
     /// elsewhere in it). The IME stays on.
     pub fn flush<B: Backend + ?Sized>(&mut self, b: &mut B) -> ImeOutput {
+        self.settle_rest(b);
         let mut committed = String::new();
         self.commit_all(b, &mut committed);
         self.forget(b);
@@ -817,6 +870,7 @@ impl Machine {
 
     /// Turns the IME on or off; turning it off commits the composition.
     pub fn set_enabled<B: Backend + ?Sized>(&mut self, b: &mut B, on: bool) -> ImeOutput {
+        self.settle_rest(b);
         let mut committed = String::new();
         if !on {
             self.commit_all(b, &mut committed);
@@ -1306,6 +1360,7 @@ impl Machine {
             window: false,
             nbest,
             shown: Vec::new(),
+            quick: None,
         });
     }
 
@@ -1324,17 +1379,31 @@ impl Machine {
         }
         let mut fixed: Vec<usize> = conv.segs[..i].iter().map(|s| s.len).collect();
         fixed.push(new_len as usize);
-        let Some(mut next) = Converting::from_conversion(b.convert(&fixed)) else {
+        // where the LM's work waits for the catch-up, the rest is the dictionary's until then
+        let (conversion, quick) = match b.convert_quick(&fixed) {
+            Some(c) => (c, Some(fixed)),
+            None => (b.convert(&fixed), None),
+        };
+        let Some(mut next) = Converting::from_conversion(conversion) else {
             return;
         };
-        for (old, new) in conv.segs[..i].iter().zip(next.segs.iter_mut()) {
-            if old.reading == new.reading {
-                new.select_text(old.surface().to_string());
-            }
+        next.quick = quick;
+        conv.renew(next);
+    }
+
+    /// Replaces a resize's quick rest ([`Backend::convert_quick`]) by the LM's conversion of
+    /// it. Returns whether there was one.
+    fn settle_rest<B: Backend + ?Sized>(&mut self, b: &mut B) -> bool {
+        let Some(conv) = self.conv.as_mut() else {
+            return false;
+        };
+        let Some(fixed) = conv.quick.take() else {
+            return false;
+        };
+        if let Some(next) = Converting::from_conversion(b.convert(&fixed)) {
+            conv.renew(next);
         }
-        next.focus = i.min(next.segs.len() - 1);
-        next.shown = std::mem::take(&mut conv.shown);
-        *conv = next;
+        true
     }
 
     fn output<B: Backend + ?Sized>(
