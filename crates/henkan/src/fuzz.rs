@@ -323,8 +323,10 @@ const STORM_KEYS: [&str; 30] = [
 
 /// A key storm: `keys` key events drawn with `seed` (romaji letters most often, editing and
 /// conversion keys, modifiers, any character), with now and then a candidate picked by index,
-/// a flush, a cancel, a reconversion or the IME toggled, through [`Ime`] on `engine` in each of
-/// its engines in turn. Panics are caught and counted; a panic ends that engine's storm.
+/// a flush, a cancel, a reconversion, the IME toggled or the LM's deferred work run
+/// ([`Ime::catch_up`]), through [`Ime`] on `engine` in each of its engines in turn: the hybrid
+/// with the LM deferred, as in the browser, the others without. Panics are caught and counted;
+/// a panic ends that engine's storm.
 pub fn key_storm(engine: &Engine, seed: u64, keys: u64) -> Report {
     let mut scorings = vec![Scoring::Classic];
     if engine.neural.is_some() {
@@ -337,6 +339,7 @@ pub fn key_storm(engine: &Engine, seed: u64, keys: u64) -> Report {
         let mut ime = Ime::new();
         ime.session_mut()
             .set_scoring(scoring, NeuralOptions::default());
+        ime.set_lm_deferred(scoring == Scoring::Hybrid);
         let mut done = 0u64;
         let run = catch_unwind(AssertUnwindSafe(|| {
             let mut committed = String::new();
@@ -364,7 +367,7 @@ pub fn key_storm(engine: &Engine, seed: u64, keys: u64) -> Report {
                         .choice(["ー", "、", "。", "ａ", "ア", "😀", "\u{301}"])
                         .unwrap_or("ー")
                         .to_string(),
-                    _ => match rng.u8(..6) {
+                    _ => match rng.u8(..7) {
                         0 => {
                             ime.select_candidate(engine, rng.usize(..12));
                             continue;
@@ -388,6 +391,10 @@ pub fn key_storm(engine: &Engine, seed: u64, keys: u64) -> Report {
                         }
                         4 => {
                             ime.set_enabled(engine, rng.bool());
+                            continue;
+                        }
+                        5 => {
+                            ime.catch_up(engine);
                             continue;
                         }
                         _ => "Enter".to_string(),
