@@ -1154,19 +1154,25 @@ impl Session {
         } else {
             self.scoring
         };
-        if let (Some(lm), Some(last)) = (self.neural_lm(engine), words.last()) {
-            let ids: Vec<u32> = words
-                .iter()
-                .map(|n| whole.2.scored_word(lm, n.entry))
-                .collect();
-            self.neural.continue_after(lm, &ids, last.right_id);
-        }
-        // the whole reading's decoder has stepped most of the rest's word sequences already
         let (lattice, decoder, neural, forward_valid, lm_pending) = whole;
-        self.neural.lend(neural);
+        let kept = match (self.neural_lm(engine), words.last()) {
+            (Some(lm), Some(last)) => {
+                let ids: Vec<u32> = words
+                    .iter()
+                    .map(|n| neural.scored_word(lm, n.entry))
+                    .collect();
+                self.neural.continue_after(lm, &ids, last.right_id);
+                // the whole reading's decoder has stepped most of the rest's word sequences
+                self.neural.lend(neural);
+                None
+            }
+            _ => Some(neural),
+        };
         let tail = self.convert_piece(engine, rest, &[]);
         self.scoring = scoring;
-        let neural = self.neural.take_donor().unwrap_or_default();
+        let neural = kept
+            .or_else(|| self.neural.take_donor())
+            .unwrap_or_default();
         (
             self.lattice,
             self.decoder,

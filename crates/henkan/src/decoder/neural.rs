@@ -113,6 +113,12 @@ fn history_key(key: u64, word: u32) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The range `ks` covers when it is one run of consecutive indices (ascending).
+fn contiguous(ks: &[usize]) -> Option<std::ops::Range<usize>> {
+    let (&first, &last) = (ks.first()?, ks.last()?);
+    (last - first + 1 == ks.len()).then_some(first..last + 1)
+}
+
 /// The key of the sentence start (after the context and `<s>`).
 const START_KEY: u64 = 0;
 
@@ -499,19 +505,34 @@ impl NeuralDecoder {
         if nb == 0 {
             return;
         }
+        // each of the others from its parent's state, in its own rows
         self.x.resize(nb * hd, 0.0);
-        self.miss_h.resize(nb * hd, 0.0);
-        self.miss_c.resize(nb * cd, 0.0);
         for (i, &k) in self.misses.iter().enumerate() {
             let hy = self.hyps[k];
             let s = self.slot[hy.word as usize] as usize;
             self.x[i * hd..(i + 1) * hd].copy_from_slice(&self.rows[s * hd..(s + 1) * hd]);
             let p = hy.parent as usize;
-            self.miss_h[i * hd..(i + 1) * hd].copy_from_slice(&self.h[p * hd..(p + 1) * hd]);
-            self.miss_c[i * cd..(i + 1) * cd].copy_from_slice(&self.c[p * cd..(p + 1) * cd]);
+            self.h.copy_within(p * hd..(p + 1) * hd, k * hd);
+            self.c.copy_within(p * cd..(p + 1) * cd, k * cd);
+        }
+        let x = &self.x[..nb * hd];
+        if let Some(ks) = contiguous(&self.misses) {
+            // stepped in place: every hypothesis without a donor
+            let (hs, cs) = (
+                &mut self.h[ks.start * hd..ks.end * hd],
+                &mut self.c[ks.start * cd..ks.end * cd],
+            );
+            m.step(x, hs, cs, &mut self.step);
+            return;
+        }
+        self.miss_h.resize(nb * hd, 0.0);
+        self.miss_c.resize(nb * cd, 0.0);
+        for (i, &k) in self.misses.iter().enumerate() {
+            self.miss_h[i * hd..(i + 1) * hd].copy_from_slice(&self.h[k * hd..(k + 1) * hd]);
+            self.miss_c[i * cd..(i + 1) * cd].copy_from_slice(&self.c[k * cd..(k + 1) * cd]);
         }
         m.step(
-            &self.x[..nb * hd],
+            x,
             &mut self.miss_h[..nb * hd],
             &mut self.miss_c[..nb * cd],
             &mut self.step,
@@ -571,18 +592,16 @@ impl NeuralDecoder {
             return;
         }
         // the others' states side by side, unless they are already
-        let contiguous = self.misses[n - 1] - self.misses[0] == n - 1;
-        if !contiguous {
-            self.miss_h.resize(n * hd, 0.0);
-            for (i, &k) in self.misses.iter().enumerate() {
-                self.miss_h[i * hd..(i + 1) * hd].copy_from_slice(&self.h[k * hd..(k + 1) * hd]);
+        let states = match contiguous(&self.misses) {
+            Some(ks) => &self.h[ks.start * hd..ks.end * hd],
+            None => {
+                self.miss_h.resize(n * hd, 0.0);
+                for (i, &k) in self.misses.iter().enumerate() {
+                    self.miss_h[i * hd..(i + 1) * hd]
+                        .copy_from_slice(&self.h[k * hd..(k + 1) * hd]);
+                }
+                &self.miss_h[..n * hd]
             }
-        }
-        let first = self.misses[0];
-        let states = if contiguous {
-            &self.h[first * hd..(first + n) * hd]
-        } else {
-            &self.miss_h[..n * hd]
         };
         self.tmp.resize(n, 0.0);
         for s in from..to {
