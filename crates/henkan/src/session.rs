@@ -516,7 +516,13 @@ impl Session {
                 .neural_best(engine)
                 .or_else(|| self.best_path(engine).map(|p| p.nodes))
             {
-                words = self.neural.words(&self.lattice, lm, &path);
+                words = self.neural.words(
+                    &self.lattice,
+                    &engine.lexicon,
+                    &engine.connection,
+                    lm,
+                    &path,
+                );
             }
         }
         self.set_context_words(engine, &words);
@@ -1127,10 +1133,9 @@ impl Session {
         let reading = self.lattice.reading().to_string();
         let fixed_end = self.lattice.len() - rest.chars().count();
         let head_text = text_of(&head);
-        let words: Vec<Node> = head_nodes
-            .iter()
-            .map(|&i| self.lattice.nodes()[i as usize])
-            .collect();
+        let last_right = head_nodes
+            .last()
+            .map(|&i| self.lattice.nodes()[i as usize].right_id);
         let whole = (
             std::mem::replace(&mut self.lattice, Lattice::new()),
             std::mem::take(&mut self.decoder),
@@ -1155,13 +1160,16 @@ impl Session {
             self.scoring
         };
         let (lattice, decoder, neural, forward_valid, lm_pending) = whole;
-        let kept = match (self.neural_lm(engine), words.last()) {
-            (Some(lm), Some(last)) => {
-                let ids: Vec<u32> = words
-                    .iter()
-                    .map(|n| neural.scored_word(lm, n.entry))
-                    .collect();
-                self.neural.continue_after(lm, &ids, last.right_id);
+        let kept = match (self.neural_lm(engine), last_right) {
+            (Some(lm), Some(right_id)) => {
+                let ids = neural.words(
+                    &lattice,
+                    &engine.lexicon,
+                    &engine.connection,
+                    lm,
+                    head_nodes,
+                );
+                self.neural.continue_after(lm, &ids, right_id);
                 // the whole reading's decoder has stepped most of the rest's word sequences
                 self.neural.lend(neural);
                 None

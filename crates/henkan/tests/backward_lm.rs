@@ -117,7 +117,7 @@ fn rescoring_adds_the_backward_minus_forward_log_probability() {
         let mut want: Vec<(f32, Vec<u32>)> = finals
             .iter()
             .map(|(score, path)| {
-                let ids = dec.words(lat, lm, path);
+                let ids = dec.words(lat, &e.lexicon, &e.connection, lm, path);
                 let rev: Vec<u32> = ids.iter().rev().copied().collect();
                 let f = log_prob(fwd, &ids, fwd.bos_id, &support);
                 let b = log_prob(bwd, &rev, fwd.bos_id, &support);

@@ -312,9 +312,17 @@ fn a_one_kana_digit_before_its_counter_has_a_digit_twin() {
         ("よねんまえ", "4年前"),
         ("くねんまえ", "9年前"),
         ("くじからじゅうよじまで", "9時から14時まで"),
-        // the hybrid scores the twin as the LM's number word: the kanji word 九時, rare in
-        // modern text, lost to くじ here
+        // the hybrid scores the twin as text writes it, the LM's number word and the counter:
+        // the kanji word 九時, rare in modern text, lost to くじ here
         ("ごぜんくじにおきた", "午前9時に起きた"),
+        // with the number word alone the LM read `4 の`, and 四人 won
+        ("よにんのひと", "4人の人"),
+        ("よにんのがくせい", "4人の学生"),
+        ("よねんまえにけっこんした", "4年前に結婚した"),
+        ("しちじかんねた", "7時間寝た"),
+        // and くじ is not a time where no counter's context is
+        ("くじをひいた", "くじを引いた"),
+        ("よじげん", "四次元"),
         (
             "えいぎょうじかんをくじからじゅうよじまでとします",
             "営業時間を9時から14時までとします",
@@ -359,6 +367,66 @@ fn a_one_kana_digit_before_its_counter_has_a_digit_twin() {
             );
         }
     }
+}
+
+#[test]
+fn the_hybrid_reads_a_digit_twin_as_its_number_and_its_counter() {
+    use henkan::decoder::neural::NeuralDecoder;
+    use henkan::history::History;
+    use henkan::lattice::{twin_of, Lattice};
+    let engine = shipped_engine();
+    let lm = engine.neural.as_ref().unwrap();
+    let (lexicon, conn) = (&engine.lexicon, &engine.connection);
+    // the words the dictionary's own path さん|にん gives a count of people
+    let words_of = |lambda: f32, reading: &str| {
+        let mut d = NeuralDecoder::new();
+        d.set_options(NeuralOptions {
+            lambda,
+            ..NeuralOptions::default()
+        });
+        let mut lattice = Lattice::new();
+        lattice.sync(lexicon, &conn.special, reading);
+        d.sync(
+            &lattice,
+            lexicon,
+            conn,
+            lm,
+            &History::new(8),
+            0..lattice.len(),
+        );
+        let best = d.finals(conn, lm).remove(0).1;
+        (d, lattice, best)
+    };
+    let (d, lattice, best) = words_of(1.0, "さんにん");
+    let counted = d.words(&lattice, lexicon, conn, lm, &best);
+    assert_eq!(counted.len(), 2, "{counted:?}");
+    for (lambda, reading, want) in [
+        // the hybrid: a number word and 人, as さんにん
+        (1.0, "よにん", vec![lm.vocab.number_id, counted[1]]),
+        // with what follows the counter
+        (1.0, "よにんめ", vec![lm.vocab.number_id, counted[1], 0]),
+    ] {
+        let (d, lattice, _) = words_of(lambda, reading);
+        let twin = lattice
+            .nodes()
+            .iter()
+            .find(|n| twin_of(n.entry).is_some() && n.begin == 0 && n.end as usize == lattice.len())
+            .unwrap();
+        let got = d.node_words(lm, lexicon, conn, &lattice, twin);
+        assert_eq!(got.ids().len(), want.len(), "{reading}: {:?}", got.ids());
+        assert_eq!(got.ids()[..2], want[..2], "{reading}");
+    }
+    // the LM alone reads the twin as its kanji word (it cannot tell a count from a word)
+    let (d, lattice, _) = words_of(0.0, "よにん");
+    let twin = lattice
+        .nodes()
+        .iter()
+        .find(|n| twin_of(n.entry).is_some())
+        .unwrap();
+    assert_eq!(
+        d.node_words(lm, lexicon, conn, &lattice, twin).ids(),
+        [d.scored_word(lm, twin.entry)]
+    );
 }
 
 #[test]

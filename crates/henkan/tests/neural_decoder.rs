@@ -413,16 +413,10 @@ fn a_lent_decoder_changes_no_conversion() {
             let lattice = decode(&e, lm, &mut whole, r);
             // fix the first two words of the best path, as a resize does
             let best = whole.finals(&e.connection, lm).remove(0).1;
-            let nodes: Vec<_> = best[..2]
-                .iter()
-                .map(|&i| lattice.nodes()[i as usize])
-                .collect();
-            let head: Vec<u32> = nodes
-                .iter()
-                .map(|n| whole.scored_word(lm, n.entry))
-                .collect();
-            let right_id = nodes[1].right_id;
-            let rest: String = r.chars().skip(nodes[1].end as usize).collect();
+            let head = whole.words(&lattice, &e.lexicon, &e.connection, lm, &best[..2]);
+            let last = lattice.nodes()[best[1] as usize];
+            let right_id = last.right_id;
+            let rest: String = r.chars().skip(last.end as usize).collect();
             let (alone, none) = rest_finals(&e, lm, opts, &head, right_id, &rest, None);
             let (lent, copied) = rest_finals(&e, lm, opts, &head, right_id, &rest, Some(whole));
             assert_eq!(none, 0);

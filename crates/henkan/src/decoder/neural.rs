@@ -83,6 +83,33 @@ struct Cand {
     /// A learned phrase or a user word: `<unk>` to the LM, whose score says nothing of it, so
     /// its lift is not capped.
     own_word: bool,
+    /// For a node the LM reads as several words ([`NodeWords`]): its lead-in state
+    /// ([`NeuralDecoder::lead_in`]); `NONE` for one word.
+    mid: u32,
+    /// The log-probability of that node's words after the first (0 for one word).
+    lead: f32,
+}
+
+/// The LM words a lattice node is scored as ([`NeuralDecoder::node_words`]): one, or up to
+/// three for a digit twin in the hybrid (`4時半`: the number word, `時`, `半`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NodeWords {
+    len: u8,
+    ids: [u32; 3],
+}
+
+impl NodeWords {
+    fn one(id: u32) -> Self {
+        NodeWords {
+            len: 1,
+            ids: [id, 0, 0],
+        }
+    }
+
+    /// The words, in reading order.
+    pub fn ids(&self) -> &[u32] {
+        &self.ids[..self.len as usize]
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -100,6 +127,10 @@ struct Hyp {
     /// The donor's hypothesis with the same words ([`NeuralDecoder::lend`]), whose LSTM state
     /// and logits this one copies; `NONE` when there is none.
     source: u32,
+    /// For a node of several LM words: its lead-in state while its position is decoded
+    /// ([`Cand::mid`]), and the log-probability of its words after the first.
+    mid: u32,
+    lead: f32,
 }
 
 /// The key of the words of a hypothesis that continues one keyed `key` with LM word `word`
@@ -117,6 +148,38 @@ fn history_key(key: u64, word: u32) -> u64 {
 fn contiguous(ks: &[usize]) -> Option<std::ops::Range<usize>> {
     let (&first, &last) = (ks.first()?, ks.last()?);
     (last - first + 1 == ks.len()).then_some(first..last + 1)
+}
+
+/// The LM word of the lexicon's entry with this reading and spelling that the dictionary puts
+/// after a word of right POS id `prev_right` (the least word and connection cost), with that
+/// entry's right POS id: of the entries whose own key is an LM word, else of those scored by
+/// their spelling; `None` when the lexicon or the LM lacks it. Mozc has such a part under
+/// several POS (`時間`/`じかん` as a counter and as a noun), and after a number the counter's
+/// is the LM word that text writes there.
+fn lm_word_after(
+    lm: &NeuralLm,
+    lexicon: &Lexicon,
+    conn: &Connection,
+    prev_right: u16,
+    (reading, written): (&str, &str),
+) -> Option<(u32, u16)> {
+    // (cost, LM id, right id), own keys and spellings apart
+    let (mut own, mut by_spelling) = (None::<(i32, u32, u16)>, None::<(i32, u32, u16)>);
+    for e in lexicon.get(reading) {
+        if lexicon.surface_text(&e.surface, reading) != written {
+            continue;
+        }
+        let cost = e.cost.saturating_add(conn.cost(prev_right, e.left_id));
+        let best = match lm.vocab.lm_word(e.offset) {
+            (id, _) if id == lm.vocab.unk_id => continue,
+            (id, WordMatch::Own) => (&mut own, (cost, id, e.right_id)),
+            (id, WordMatch::Spelling { .. }) => (&mut by_spelling, (cost, id, e.right_id)),
+        };
+        if best.0.is_none_or(|b| best.1 .0 < b.0) {
+            *best.0 = Some(best.1);
+        }
+    }
+    own.or(by_spelling).map(|(_, id, right)| (id, right))
 }
 
 /// The key of the sentence start (after the context and `<s>`).
@@ -225,6 +288,15 @@ pub struct NeuralDecoder {
     /// Per lattice node: [`DIGIT_FIRST`] / [`DIGIT_LAST`] / [`DIGIT_KNOWN`] (an entry or a
     /// number, not an unknown run); filled as positions are decoded.
     digit_edges: Vec<u8>,
+    /// Per lattice node: the LM words it is scored as ([`NeuralDecoder::node_words`]); filled
+    /// as positions are decoded.
+    node_words: Vec<NodeWords>,
+    /// The lead-in states of the position being decoded ([`NeuralDecoder::lead_in`]): per state
+    /// its hypothesis, the key of the node's words and their log-probability after the first,
+    /// and the LSTM state (`mid_h`, `mid_c`).
+    mids: Vec<(usize, u64, f32)>,
+    mid_h: Vec<f32>,
+    mid_c: Vec<f32>,
     /// The mean `ln(id + 10)` over the vocabulary (the rank prior's `<unk>` term), for a
     /// vocabulary of `prior_vocab` words.
     prior_unk_ln: f32,
@@ -426,12 +498,14 @@ impl NeuralDecoder {
     }
 
     /// Whether a digit twin ([`crate::lattice::DIGIT_TWIN_BASE`], `4人` for `よにん`) is the LM's
-    /// number word, like any number node, rather than its kanji word (`四人`): so in the hybrid,
+    /// number word and its counter, as a number node and a counter are
+    /// ([`NeuralDecoder::node_words`]), rather than its kanji word (`四人`): so in the hybrid,
     /// where the twin's dictionary cost and POS keep it before counters (`ごぜんくじ` → `午前9時`,
     /// which the kanji word, rare in modern text, loses to `くじ`). The LM alone cannot tell a
     /// number before a counter from a word (`くじびき` would be `9時匹`), so the neural engine
-    /// scores the twin as its kanji word. Measured 2026-11-27 (hybrid, number word − kanji word):
-    /// kwdlc, wac and chat unchanged sentence for sentence.
+    /// scores the twin as its kanji word. Read as the number word alone, the twin would leave the
+    /// LM reading `4 の 人` (`よにんのひと` → `四人の人`). The dev sets convert the same either
+    /// way, sentence for sentence (kwdlc, wac and chat, 2026-12-02).
     fn twins_as_numbers(&self) -> bool {
         self.opts.lambda != 0.0
     }
@@ -448,6 +522,117 @@ impl NeuralDecoder {
         } else {
             lm.vocab.lm_word(entry)
         }
+    }
+
+    /// The LM words this decoder scores lattice node `n` as: its word
+    /// ([`NeuralDecoder::scored_word`]), or, for a digit twin in the hybrid, the number word,
+    /// the counter and what follows the counter, as text writes them and the LM read them in
+    /// training (`4人` → the number word and `人`, `4時半` → the number word, `時` and `半`;
+    /// [`crate::lattice::number::twin_parts`]). A twin whose parts the lexicon or the LM lacks
+    /// stays the number word alone.
+    pub fn node_words(
+        &self,
+        lm: &NeuralLm,
+        lexicon: &Lexicon,
+        conn: &Connection,
+        lattice: &Lattice,
+        n: &crate::lattice::Node,
+    ) -> NodeWords {
+        let one = NodeWords::one(self.scored_word(lm, n.entry));
+        if !self.twins_as_numbers() {
+            return one;
+        }
+        let Some(e) = crate::lattice::twin_of(n.entry).and_then(|e| lexicon.entry(e)) else {
+            return one;
+        };
+        let reading = lattice.span(n.begin as usize, n.end as usize);
+        let kanji = lexicon.surface_text(&e.surface, reading);
+        let Some(parts) = crate::lattice::number::twin_parts(reading, &kanji) else {
+            return one;
+        };
+        let mut out = one;
+        // the counter with what follows it as one word where the LM has it (`時半`), else each
+        let (reading, written) = (
+            &reading[reading.len() - parts.counter.0.len() - parts.tail.0.len()..],
+            &kanji[kanji.len() - parts.counter.1.len() - parts.tail.1.len()..],
+        );
+        let whole = [(reading, written), ("", "")];
+        let each = [parts.counter, parts.tail];
+        let mut prev = conn.special.number;
+        let cut = match parts.tail.1.is_empty() {
+            false if lm_word_after(lm, lexicon, conn, prev, (reading, written)).is_some() => whole,
+            _ => each,
+        };
+        for part in cut {
+            if part.1.is_empty() {
+                continue;
+            }
+            match lm_word_after(lm, lexicon, conn, prev, part) {
+                Some((id, right)) => {
+                    out.ids[out.len as usize] = id;
+                    out.len += 1;
+                    prev = right;
+                }
+                None => return one,
+            }
+        }
+        out
+    }
+
+    /// The lead-in of a node the LM reads as `words` (several) after hypothesis `k`: the
+    /// log-probability of its words after the first, each normalised as the beam's words are,
+    /// and the index of the LSTM state after all but the last word in `mid_h`/`mid_c`, from
+    /// which the node's hypothesis steps its last word. Nodes with the same words from the
+    /// same hypothesis share it.
+    fn lead_in(&mut self, lm: &NeuralLm, k: usize, words: &[u32]) -> (f32, u32) {
+        let key = words
+            .iter()
+            .fold(self.hyps[k].key, |key, &w| history_key(key, w));
+        if let Some(i) = self.mids.iter().position(|&(j, kk, _)| j == k && kk == key) {
+            return (self.mids[i].2, i as u32);
+        }
+        let m = &lm.model;
+        let (hd, cd) = (m.hidden, m.cell);
+        let mut h = self.h[k * hd..(k + 1) * hd].to_vec();
+        let mut c = self.c[k * cd..(k + 1) * cd].to_vec();
+        let mut x = vec![0.0; hd];
+        let mut lead = 0.0;
+        for j in 1..words.len() {
+            m.embed(words[j - 1], &mut x);
+            m.step(&x, &mut h, &mut c, &mut self.step);
+            lead += self.log_prob_at(lm, &h, words[j]);
+        }
+        self.mid_h.extend_from_slice(&h);
+        self.mid_c.extend_from_slice(&c);
+        self.mids.push((k, key, lead));
+        (lead, (self.mids.len() - 1) as u32)
+    }
+
+    /// The log-probability of LM word `w` (in V) after LSTM state `h`, normalised as the
+    /// beam's words are: over V, or over the whole vocabulary with [`Softmax::Full`].
+    fn log_prob_at(&mut self, lm: &NeuralLm, h: &[f32], w: u32) -> f32 {
+        let hd = lm.model.hidden;
+        if self.opts.softmax == Softmax::Full {
+            let mut all = std::mem::take(&mut self.full);
+            lm.model.logits_all(h, &mut all, &mut self.row);
+            for (id, v) in all.iter_mut().enumerate() {
+                *v -= self.prior_of(lm, id as u32);
+            }
+            let lp = all[w as usize] - log_sum_exp(&all);
+            self.full = all;
+            return lp;
+        }
+        let n = self.v_ids.len();
+        let mut logits = std::mem::take(&mut self.tmp);
+        logits.resize(n, 0.0);
+        let mut v = [0.0];
+        for (s, l) in logits.iter_mut().enumerate() {
+            crate::kernels::row_times_states(&self.rows[s * hd..(s + 1) * hd], h, hd, &mut v);
+            *l = v[0] + self.v_bias[s];
+        }
+        let lp = logits[self.slot[w as usize] as usize] - log_sum_exp(&logits);
+        self.tmp = logits;
+        lp
     }
 
     fn add_to_v(&mut self, lm: &NeuralLm, id: u32) {
@@ -511,9 +696,16 @@ impl NeuralDecoder {
             let hy = self.hyps[k];
             let s = self.slot[hy.word as usize] as usize;
             self.x[i * hd..(i + 1) * hd].copy_from_slice(&self.rows[s * hd..(s + 1) * hd]);
-            let p = hy.parent as usize;
-            self.h.copy_within(p * hd..(p + 1) * hd, k * hd);
-            self.c.copy_within(p * cd..(p + 1) * cd, k * cd);
+            if hy.mid != NONE {
+                // a node of several words steps its last from its lead-in state
+                let j = hy.mid as usize;
+                self.h[k * hd..(k + 1) * hd].copy_from_slice(&self.mid_h[j * hd..(j + 1) * hd]);
+                self.c[k * cd..(k + 1) * cd].copy_from_slice(&self.mid_c[j * cd..(j + 1) * cd]);
+            } else {
+                let p = hy.parent as usize;
+                self.h.copy_within(p * hd..(p + 1) * hd, k * hd);
+                self.c.copy_within(p * cd..(p + 1) * cd, k * cd);
+            }
         }
         let x = &self.x[..nb * hd];
         if let Some(ks) = contiguous(&self.misses) {
@@ -747,6 +939,8 @@ impl NeuralDecoder {
             lse: 0.0,
             key: self.start_key,
             source: self.source_of(self.start_key),
+            mid: NONE,
+            lead: 0.0,
         });
         if self.logits.is_empty() {
             self.logits.push(Vec::new());
@@ -868,9 +1062,15 @@ impl NeuralDecoder {
         let nodes = lattice.nodes();
         // 1. grow V by D_t
         let old = self.v_ids.len();
+        if self.node_words.len() < nodes.len() {
+            self.node_words.resize(nodes.len(), NodeWords::default());
+        }
         for i in lattice.ending_at(t) {
-            let w = self.scored_word(lm, nodes[i].entry);
-            self.add_to_v(lm, w);
+            let words = self.node_words(lm, lexicon, conn, lattice, &nodes[i]);
+            for &w in words.ids() {
+                self.add_to_v(lm, w);
+            }
+            self.node_words[i] = words;
         }
         let new = self.v_ids.len();
         if self.digit_edges.len() < nodes.len() {
@@ -908,6 +1108,9 @@ impl NeuralDecoder {
         self.stats.softmax_ns += t0.ns();
         // 3. extend
         self.cand.clear();
+        self.mids.clear();
+        self.mid_h.clear();
+        self.mid_c.clear();
         let scale = self.opts.cost_scale;
         let twins_as_numbers = self.twins_as_numbers();
         for i in lattice.ending_at(t) {
@@ -918,6 +1121,7 @@ impl NeuralDecoder {
             }
             let (w, matched) = Self::lm_word_of(lm, n.entry, twins_as_numbers);
             let s = self.slot[w as usize] as usize;
+            let words = self.node_words[i];
             let is_unk = w == m.unk_id;
             let mut bias = if self.opts.bias_weight != 0.0 {
                 self.opts.bias_weight * lm.bias.get(n.entry)
@@ -952,15 +1156,26 @@ impl NeuralDecoder {
                     num -= self.opts.digit_join_penalty;
                 }
                 num -= classic_term(&self.opts, conn, &n, hy.right_id);
+                // a node of several LM words: the words after the first from its lead-in
+                let (word, mid, lead) = match words.ids() {
+                    ids @ [_, .., last] => {
+                        let (lead, mid) = self.lead_in(lm, k, ids);
+                        (*last, mid, lead)
+                    }
+                    _ => (w, NONE, 0.0),
+                };
+                num += lead;
                 let score = hy.score + num - hy.lse;
                 self.cand.push(Cand {
                     score,
                     parent: k as u32,
                     node: i as u32,
-                    word: w,
+                    word,
                     num,
                     preferred,
                     own_word,
+                    mid,
+                    lead,
                 });
             }
         }
@@ -977,10 +1192,17 @@ impl NeuralDecoder {
             node,
             word,
             num,
+            mid,
+            lead,
             ..
         } in &self.cand
         {
-            let key = history_key(self.hyps[parent as usize].key, word);
+            let key = self.node_words[node as usize]
+                .ids()
+                .iter()
+                .fold(self.hyps[parent as usize].key, |key, &w| {
+                    history_key(key, w)
+                });
             self.hyps.push(Hyp {
                 parent,
                 node,
@@ -991,6 +1213,8 @@ impl NeuralDecoder {
                 lse: 0.0,
                 key,
                 source: self.source_of(key),
+                mid,
+                lead,
             });
         }
         let last = self.hyps.len();
@@ -1171,9 +1395,10 @@ impl NeuralDecoder {
             .map(|j| {
                 let hy = self.hyps[j];
                 let parent = self.hyps[hy.parent as usize];
-                let s = self.slot.get(hy.word as usize).copied().unwrap_or(NONE);
+                let first = self.first_word(j);
+                let s = self.slot.get(first as usize).copied().unwrap_or(NONE);
                 let lm_log_prob = match self.logits[hy.parent as usize].get(s as usize) {
-                    Some(logit) if s != NONE => logit - parent.lse,
+                    Some(logit) if s != NONE => logit - parent.lse + hy.lead,
                     _ => f32::NAN,
                 };
                 WordScore {
@@ -1246,8 +1471,22 @@ impl NeuralDecoder {
     fn words_of(&self, k: usize) -> Vec<u32> {
         self.chain(k)
             .into_iter()
-            .map(|j| self.hyps[j].word)
+            .flat_map(|j| self.words_of_hyp(j))
             .collect()
+    }
+
+    /// The LM words hypothesis `j`'s node added ([`NeuralDecoder::node_words`]).
+    fn words_of_hyp(&self, j: usize) -> Vec<u32> {
+        let hy = self.hyps[j];
+        match self.node_words.get(hy.node as usize) {
+            Some(w) if w.len > 1 => w.ids().to_vec(),
+            _ => vec![hy.word],
+        }
+    }
+
+    /// The first LM word hypothesis `j`'s node added.
+    fn first_word(&self, j: usize) -> u32 {
+        self.words_of_hyp(j)[0]
     }
 
     /// log Σ exp over V of hypothesis `k`'s cached logits without the rank prior.
@@ -1282,7 +1521,8 @@ impl NeuralDecoder {
                 let mut total = 0.0;
                 for j in self.chain(k) {
                     let hy = self.hyps[j];
-                    total += logp(hy.parent as usize, hy.word);
+                    // a node of several words: its lead-in holds the words after the first
+                    total += logp(hy.parent as usize, self.first_word(j)) + hy.lead;
                 }
                 total + logp(k, lm.model.bos_id)
             })
@@ -1396,10 +1636,23 @@ impl NeuralDecoder {
         ends.into_iter().map(|e| sum[e] + end[e]).collect()
     }
 
-    /// The LM words of a path (node indices), as this decoder scores them.
-    pub fn words(&self, lattice: &Lattice, lm: &NeuralLm, path: &[u32]) -> Vec<u32> {
+    /// The LM words of a path (node indices), as this decoder scores them
+    /// ([`NeuralDecoder::node_words`]).
+    pub fn words(
+        &self,
+        lattice: &Lattice,
+        lexicon: &Lexicon,
+        conn: &Connection,
+        lm: &NeuralLm,
+        path: &[u32],
+    ) -> Vec<u32> {
         path.iter()
-            .map(|&i| self.scored_word(lm, lattice.nodes()[i as usize].entry))
+            .flat_map(|&i| {
+                let n = &lattice.nodes()[i as usize];
+                self.node_words(lm, lexicon, conn, lattice, n)
+                    .ids()
+                    .to_vec()
+            })
             .collect()
     }
 

@@ -37,8 +37,8 @@ pub const USER_ENTRY_BASE: u32 = LOANWORD_ENTRY - crate::user_dictionary::MAX_EN
 /// one-kana digit or with `しち` (`よにん` 四人, `くじすぎ` 九時過ぎ, `しちじはん` 七時半), written with
 /// the digit (`4人`, `9時過ぎ`, `7時半`, [`number::counted_twin`]). It has
 /// `e`'s POS and cost and no word bias, so the digit prior that lowers `四人` lets its twin win;
-/// the hybrid scores it as the LM's number word, the neural engine as `e`'s word
-/// (`NeuralDecoder::scored_word`).
+/// the hybrid scores it as text writes it, the LM's number word and the counter's word
+/// (`4 人`), the neural engine as `e`'s word (`NeuralDecoder::node_words`).
 pub const DIGIT_TWIN_BASE: u32 = 1 << 31;
 
 /// The dictionary entry a digit twin's `entry` stands for ([`DIGIT_TWIN_BASE`]).

@@ -147,7 +147,40 @@ const COUNTED_TAILS: &[&str] = &[
 /// assert_eq!(counted_twin("よねん", "余念"), None);
 /// ```
 pub fn counted_twin(reading: &str, surface: &str) -> Option<String> {
-    let (v, numeral, rest) = if let Some(rest) = reading.strip_prefix("しち") {
+    let parts = twin_parts(reading, surface)?;
+    Some(format!(
+        "{}{}{}",
+        parts.value, parts.counter.1, parts.tail.1
+    ))
+}
+
+/// A dictionary word that [`counted_twin`] writes with a digit, cut as text writes it: the
+/// number, its counter and what follows the counter, each with its reading. The language model
+/// reads `4人` as a number word and `人`, `4時半` as a number word, `時` and `半`
+/// (`NeuralDecoder::node_words`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TwinParts<'a> {
+    /// The digit: 4, 7 or 9.
+    pub value: u32,
+    /// The counter's reading and spelling (`にん`, `人`).
+    pub counter: (&'a str, &'a str),
+    /// What follows the counter, its reading and spelling (`はん`, `半`; empty when nothing
+    /// does).
+    pub tail: (&'a str, &'a str),
+}
+
+/// The parts of a word [`counted_twin`] writes with a digit, or `None` for any other word.
+///
+/// ```
+/// use henkan::lattice::number::twin_parts;
+/// let p = twin_parts("よじはん", "四時半").unwrap();
+/// assert_eq!((p.value, p.counter, p.tail), (4, ("じ", "時"), ("はん", "半")));
+/// let p = twin_parts("しちにん", "七人").unwrap();
+/// assert_eq!((p.value, p.counter, p.tail), (7, ("にん", "人"), ("", "")));
+/// assert_eq!(twin_parts("よねん", "余念"), None);
+/// ```
+pub fn twin_parts<'a>(reading: &'a str, surface: &'a str) -> Option<TwinParts<'a>> {
+    let (value, numeral, rest) = if let Some(rest) = reading.strip_prefix("しち") {
         (7, '七', rest)
     } else if let Some(rest) = reading.strip_prefix('よ') {
         (4, '四', rest)
@@ -155,14 +188,19 @@ pub fn counted_twin(reading: &str, surface: &str) -> Option<String> {
         (9, '九', reading.strip_prefix('く')?)
     };
     let written = surface.strip_prefix(numeral)?;
-    let (_, counter, _) = ONE_KANA_COUNTERS.iter().find(|(r, spelled, nine)| {
-        (v != 9 || *nine) && rest.starts_with(r) && written.starts_with(spelled)
+    let &(counter_reading, counter, _) = ONE_KANA_COUNTERS.iter().find(|(r, spelled, nine)| {
+        (value != 9 || *nine) && rest.starts_with(r) && written.starts_with(spelled)
     })?;
-    let mut tail = &written[counter.len()..];
-    while !tail.is_empty() {
-        tail = COUNTED_TAILS.iter().find_map(|t| tail.strip_prefix(t))?;
+    let tail = &written[counter.len()..];
+    let mut left = tail;
+    while !left.is_empty() {
+        left = COUNTED_TAILS.iter().find_map(|t| left.strip_prefix(t))?;
     }
-    Some(format!("{v}{written}"))
+    Some(TwinParts {
+        value,
+        counter: (counter_reading, counter),
+        tail: (&rest[counter_reading.len()..], tail),
+    })
 }
 
 /// The value of a reading that is one number word on its own: a digit (いち … きゅう, ぜろ,
