@@ -337,6 +337,10 @@ fn a_one_kana_digit_before_its_counter_has_a_digit_twin() {
         ("しちじはんにおきた", "7時半に起きた"),
         ("しちにんでいく", "7人で行く"),
         ("しちじかんはたらいた", "7時間働いた"),
+        // kanji numerals read as written have a twin too (一本 いっぽん), which costs one word
+        // where the number and the counter cost two
+        ("しょうひんいっぽんをかう", "商品1本を買う"),
+        ("いっかいからさんがいまで", "1回から3階まで"),
     ];
     assert_conversions(&engine, &mut s, &cases, Scoring::Hybrid);
     for scoring in [Scoring::Classic, Scoring::Neural, Scoring::Hybrid] {

@@ -34,8 +34,9 @@ pub const USER_ENTRY_BASE: u32 = LOANWORD_ENTRY - crate::user_dictionary::MAX_EN
 
 /// `entry` values from here on (below [`PHRASE_ENTRY_BASE`]) are digit twins:
 /// `DIGIT_TWIN_BASE + e` is the dictionary entry `e`, a kanji numeral and its counter read with a
-/// one-kana digit or with `しち` (`よにん` 四人, `くじすぎ` 九時過ぎ, `しちじはん` 七時半), written with
-/// the digit (`4人`, `9時過ぎ`, `7時半`, [`number::counted_twin`]). It has
+/// one-kana digit or with `しち` (`よにん` 四人, `くじすぎ` 九時過ぎ, `しちじはん` 七時半), or read as
+/// written (`いっぽん` 一本), written with digits (`4人`, `9時過ぎ`, `7時半`, `1本`,
+/// [`number::counted_twin`]). It has
 /// `e`'s POS and cost and no word bias, so the digit prior that lowers `四人` lets its twin win;
 /// the hybrid scores it as text writes it, the LM's number word and the counter's word
 /// (`4 人`), the neural engine as `e`'s word (`NeuralDecoder::node_words`).
@@ -630,8 +631,8 @@ impl Lattice {
     }
 
     /// Adds a node for every span ending at `end` that reads as a number, a decimal or a day
-    /// ([`number::day_after`]), and the digit twins of the dictionary words that are a one-kana digit
-    /// with its counter ([`number::counted_twin`]).
+    /// ([`number::day_after`]), and the digit twins of the dictionary words that are a kanji
+    /// numeral with its counter ([`number::counted_twin`]).
     fn add_numbers(&mut self, lexicon: &Lexicon, special: &SpecialIds, end: usize) {
         let first = self.end_start[end] as usize;
         for begin in end.saturating_sub(MAX_NUMBER_CHARS)..end.saturating_sub(1) {
@@ -649,15 +650,15 @@ impl Lattice {
                     cost: NUMBER_COST,
                     entry: NUMBER_ENTRY,
                 });
-            } else if span.starts_with(['よ', 'く', 'し']) {
+            } else if number::may_begin_number(span) {
                 let twins = self.twins(lexicon, first, begin, span);
                 self.nodes.extend(twins);
             }
         }
     }
 
-    /// The digit twins of the dictionary's kanji words for a one-kana digit and its counter
-    /// (`よにん` 四人 → 4人, `くじすぎ` 九時過ぎ → 9時過ぎ, [`DIGIT_TWIN_BASE`]): nodes with the
+    /// The digit twins of the dictionary's kanji words for a number and its counter (`よにん`
+    /// 四人 → 4人, `くじすぎ` 九時過ぎ → 9時過ぎ, `いっぽん` 一本 → 1本, [`DIGIT_TWIN_BASE`]): nodes with the
     /// kanji word's POS and cost, so each wins where its kanji word would (`よねんまえ` 4年前,
     /// but `よねんがない` 余念がない). The dictionary words ending at the current end start at
     /// node `first`.

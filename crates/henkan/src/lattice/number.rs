@@ -122,15 +122,77 @@ const COUNTED_TAILS: &[&str] = &[
     "先", "程",
 ];
 
-/// The digit twin's spelling of a dictionary word that is a kanji numeral read with a one-kana
-/// digit (`よ` 4, `く` 9) before its counter, with ASCII digits: `よにん` `四人` → `4人`,
-/// `くじすぎ` `九時過ぎ` → `9時過ぎ`. [`parse`] leaves such readings to the dictionary, which
-/// has `四人`, `九時` but no digit for `よ` and `く`; the lattice gives the word a twin written
-/// with the digit. `よ`, `く` alone are far more often the particle or a verb's ending (`書くよ`)
-/// than a number, so the digit comes only with its counter. `しち` (7) takes every counter too:
-/// [`parse`] reads it, but the dictionary has its compounds as one word (`七時半`, `七人`, no
-/// `7時半`), which would keep 7 in kanji where every other digit is written as one. `None` for
-/// any other word.
+/// Counters with their readings after a number read as written (`じゅうじ` 十時, `いっぱく` 一泊,
+/// `さんびゃくえん` 三百円): those text writes after digits, each reading it takes after some
+/// number. Longest reading first. `ぶん` is not among `分`'s: `じゅうぶん` is 十分 (enough).
+const COUNTER_READINGS: &[(&str, &str)] = &[
+    ("しゅうねん", "周年"),
+    ("ねんかん", "年間"),
+    ("ねんせい", "年生"),
+    ("ちょうめ", "丁目"),
+    ("じかん", "時間"),
+    ("かげつ", "ヶ月"),
+    ("かげつ", "か月"),
+    ("かげつ", "カ月"),
+    ("せいき", "世紀"),
+    ("びょう", "秒"),
+    ("しゅう", "週"),
+    ("きょく", "曲"),
+    ("にち", "日"),
+    ("がつ", "月"),
+    ("ねん", "年"),
+    ("にん", "人"),
+    ("めい", "名"),
+    ("えん", "円"),
+    ("かい", "回"),
+    ("かい", "階"),
+    ("がい", "階"),
+    ("さい", "歳"),
+    ("さい", "才"),
+    ("ふん", "分"),
+    ("ぷん", "分"),
+    ("ばん", "番"),
+    ("まい", "枚"),
+    ("だい", "台"),
+    ("さつ", "冊"),
+    ("けん", "件"),
+    ("けん", "軒"),
+    ("はく", "泊"),
+    ("ぱく", "泊"),
+    ("ほん", "本"),
+    ("ぼん", "本"),
+    ("ぽん", "本"),
+    ("はい", "杯"),
+    ("ばい", "杯"),
+    ("ぱい", "杯"),
+    ("ひき", "匹"),
+    ("びき", "匹"),
+    ("ぴき", "匹"),
+    ("てん", "点"),
+    ("ごう", "号"),
+    ("かん", "巻"),
+    ("しゃ", "社"),
+    ("こう", "校"),
+    ("だん", "段"),
+    ("れつ", "列"),
+    ("しつ", "室"),
+    ("せき", "席"),
+    ("ひょう", "票"),
+    ("もん", "問"),
+    ("ばい", "倍"),
+    ("わり", "割"),
+    ("じ", "時"),
+    ("こ", "個"),
+    ("ど", "度"),
+    ("い", "位"),
+    ("わ", "話"),
+    ("く", "区"),
+];
+
+/// The digit twin's spelling of a dictionary word that is a kanji numeral and its counter, with
+/// ASCII digits: `よにん` `四人` → `4人`, `くじすぎ` `九時過ぎ` → `9時過ぎ`, `じゅうじ` `十時` →
+/// `10時`. The lattice gives the word a twin written with digits ([`twin_parts`] says which
+/// words).
 ///
 /// ```
 /// use henkan::lattice::number::counted_twin;
@@ -140,9 +202,15 @@ const COUNTED_TAILS: &[&str] = &[
 /// assert_eq!(counted_twin("くじすぎ", "九時過ぎ").as_deref(), Some("9時過ぎ"));
 /// assert_eq!(counted_twin("しちじはん", "七時半").as_deref(), Some("7時半"));
 /// assert_eq!(counted_twin("しちにん", "七人").as_deref(), Some("7人"));
+/// assert_eq!(counted_twin("じゅうじ", "十時").as_deref(), Some("10時"));
+/// assert_eq!(counted_twin("にじゅうにん", "二十人").as_deref(), Some("20人"));
+/// assert_eq!(counted_twin("いっぱく", "一泊").as_deref(), Some("1泊"));
 /// assert_eq!(counted_twin("しちふくじん", "七福神"), None);
 /// assert_eq!(counted_twin("くねんあん", "九年庵"), None); // a place
 /// assert_eq!(counted_twin("くにん", "九人"), None); // 9人 is きゅうにん
+/// assert_eq!(counted_twin("じゅうぶん", "十分"), None); // enough; 10分 is じゅっぷん
+/// assert_eq!(counted_twin("ひとり", "一人"), None);
+/// assert_eq!(counted_twin("いちじてき", "一時的"), None);
 /// assert_eq!(counted_twin("よ", "四"), None);
 /// assert_eq!(counted_twin("よねん", "余念"), None);
 /// ```
@@ -150,18 +218,20 @@ pub fn counted_twin(reading: &str, surface: &str) -> Option<String> {
     let parts = twin_parts(reading, surface)?;
     Some(format!(
         "{}{}{}",
-        parts.value, parts.counter.1, parts.tail.1
+        written(parts.value),
+        parts.counter.1,
+        parts.tail.1
     ))
 }
 
-/// A dictionary word that [`counted_twin`] writes with a digit, cut as text writes it: the
+/// A dictionary word that [`counted_twin`] writes with digits, cut as text writes it: the
 /// number, its counter and what follows the counter, each with its reading. The language model
-/// reads `4人` as a number word and `人`, `4時半` as a number word, `時` and `半`
+/// reads `4人` as a number word and `人`, `4時半` as a number word and `時半`
 /// (`NeuralDecoder::node_words`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TwinParts<'a> {
-    /// The digit: 4, 7 or 9.
-    pub value: u32,
+    /// The number.
+    pub value: u64,
     /// The counter's reading and spelling (`にん`, `人`).
     pub counter: (&'a str, &'a str),
     /// What follows the counter, its reading and spelling (`はん`, `半`; empty when nothing
@@ -169,7 +239,21 @@ pub struct TwinParts<'a> {
     pub tail: (&'a str, &'a str),
 }
 
-/// The parts of a word [`counted_twin`] writes with a digit, or `None` for any other word.
+/// The parts of a word that [`counted_twin`] writes with digits, or `None` for any other word.
+/// Two kinds of word have a twin:
+/// - a kanji numeral read with a one-kana digit (`よ` 4, `く` 9) or `しち` (7) before a counter of
+///   `ONE_KANA_COUNTERS`: [`parse`] leaves such readings to the dictionary, which has `四人`,
+///   `九時` but no digit for `よ` and `く`; `よ`, `く` alone are far more often the particle or a
+///   verb's ending (`書くよ`) than a number, so the digit comes only with its counter. `しち`
+///   takes every counter: [`parse`] reads it, but the dictionary has its compounds as one word
+///   (`七時半`, `七人`, no `7時半`);
+/// - kanji numerals read as written ([`parse`], or one number word, [`single_word`]) before a
+///   counter of `COUNTER_READINGS` read as that counter (`十時` じゅうじ, `一泊` いっぱく;
+///   not `十分` じゅうぶん, `一人` ひとり). Such a word costs one word where the number and its
+///   counter cost two (`じゅうじに` → `従事に` otherwise).
+///
+/// Either may go on after the counter with the ending of a time or a count
+/// (`COUNTED_TAILS`: `九時過ぎ`, `四時半`), but not with anything else (`九年庵`, `一時的`).
 ///
 /// ```
 /// use henkan::lattice::number::twin_parts;
@@ -177,9 +261,15 @@ pub struct TwinParts<'a> {
 /// assert_eq!((p.value, p.counter, p.tail), (4, ("じ", "時"), ("はん", "半")));
 /// let p = twin_parts("しちにん", "七人").unwrap();
 /// assert_eq!((p.value, p.counter, p.tail), (7, ("にん", "人"), ("", "")));
+/// let p = twin_parts("にじゅうよねんまえ", "二十四年前").unwrap();
+/// assert_eq!((p.value, p.counter, p.tail), (24, ("ねん", "年"), ("まえ", "前")));
 /// assert_eq!(twin_parts("よねん", "余念"), None);
 /// ```
 pub fn twin_parts<'a>(reading: &'a str, surface: &'a str) -> Option<TwinParts<'a>> {
+    one_kana_parts(reading, surface).or_else(|| read_as_written(reading, surface))
+}
+
+fn one_kana_parts<'a>(reading: &'a str, surface: &'a str) -> Option<TwinParts<'a>> {
     let (value, numeral, rest) = if let Some(rest) = reading.strip_prefix("しち") {
         (7, '七', rest)
     } else if let Some(rest) = reading.strip_prefix('よ') {
@@ -191,6 +281,40 @@ pub fn twin_parts<'a>(reading: &'a str, surface: &'a str) -> Option<TwinParts<'a
     let &(counter_reading, counter, _) = ONE_KANA_COUNTERS.iter().find(|(r, spelled, nine)| {
         (value != 9 || *nine) && rest.starts_with(r) && written.starts_with(spelled)
     })?;
+    counted(value, (rest, written), (counter_reading, counter))
+}
+
+/// The parts of a word of kanji numerals read as written before a counter ([`twin_parts`]).
+fn read_as_written<'a>(reading: &'a str, surface: &'a str) -> Option<TwinParts<'a>> {
+    let run: usize = surface
+        .chars()
+        .take_while(|&c| is_kanji_numeral(c))
+        .map(char::len_utf8)
+        .sum();
+    if run == 0 {
+        return None;
+    }
+    let (numerals, written) = surface.split_at(run);
+    let value = kanji_value(numerals)?;
+    reading.char_indices().skip(1).find_map(|(at, _)| {
+        let (number, rest) = reading.split_at(at);
+        if parse(number).or_else(|| single_word(number)) != Some(value) {
+            return None;
+        }
+        let &counter = COUNTER_READINGS
+            .iter()
+            .find(|(r, spelled)| rest.starts_with(r) && written.starts_with(spelled))?;
+        counted(value, (rest, written), counter)
+    })
+}
+
+/// The parts of a count of `value` whose reading and spelling after the number are `rest`,
+/// beginning with `counter`: `None` unless what follows the counter is [`COUNTED_TAILS`].
+fn counted<'a>(
+    value: u64,
+    (rest, written): (&'a str, &'a str),
+    (counter_reading, counter): (&'a str, &'a str),
+) -> Option<TwinParts<'a>> {
     let tail = &written[counter.len()..];
     let mut left = tail;
     while !left.is_empty() {
@@ -201,6 +325,12 @@ pub fn twin_parts<'a>(reading: &'a str, surface: &'a str) -> Option<TwinParts<'a
         counter: (counter_reading, counter),
         tail: (&rest[counter_reading.len()..], tail),
     })
+}
+
+/// Whether `reading` begins with a number word ([`parse`]'s): where a dictionary word may be a
+/// count with a digit twin ([`counted_twin`]).
+pub fn may_begin_number(reading: &str) -> bool {
+    TOKENS.iter().any(|(s, _)| reading.starts_with(s))
 }
 
 /// The value of a reading that is one number word on its own: a digit (いち … きゅう, ぜろ,
