@@ -78,6 +78,28 @@ fn golden_conversions() {
 }
 
 #[test]
+fn everyday_phrases() {
+    let engine = shipped_engine();
+    let table = include_str!("../../../tests/golden/everyday.tsv");
+    let mut s = session_for(Scoring::Hybrid);
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (reading, want) = line.split_once('\t').unwrap();
+        let got = s.convert_reading(&engine, reading).text();
+        n += 1;
+        if got != want {
+            failures.push(format!("{reading}: want {want}, got {got}"));
+        }
+    }
+    assert!(n >= 50, "{n}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
 fn segments_of_a_sentence() {
     let engine = shipped_engine();
     let mut s = Session::new();
