@@ -35,6 +35,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("toggle off and on", "aiu Ctrl+Space abc Ctrl+Space ka Enter"),
     ("space in precomposition, shortcuts", "Space Shift+Space Ctrl+z Ctrl+c"),
     ("a loanword keeps its mora whole, a resize may cut it", "guranje Space Shift+ArrowLeft Enter"),
+    ("a count and a resize after it", "yoninnnohito Space Shift+ArrowLeft Shift+ArrowRight Enter"),
 ];
 
 const NAMES: &[&str] = &[
@@ -162,6 +163,8 @@ pub const READINGS: &[&str] = &[
     "わたしはにほんごをべんきょうしています",
     "あしたはあめがふるでしょう",
     "かのじょはとうきょうだいがくのがくせいです",
+    // a digit twin, which the hybrid reads as the number and its counter
+    "よにんのひと",
 ];
 
 /// One line per reading and engine: the best sentence and the next two of the n-best.
