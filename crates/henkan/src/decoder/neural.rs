@@ -550,20 +550,23 @@ impl NeuralDecoder {
         let Some(parts) = crate::lattice::number::twin_parts(reading, &kanji) else {
             return one;
         };
-        let mut out = one;
+        let number = conn.special.number;
         // the counter with what follows it as one word where the LM has it (`時半`), else each
-        let (reading, written) = (
-            &reading[reading.len() - parts.counter.0.len() - parts.tail.0.len()..],
-            &kanji[kanji.len() - parts.counter.1.len() - parts.tail.1.len()..],
-        );
-        let whole = [(reading, written), ("", "")];
-        let each = [parts.counter, parts.tail];
-        let mut prev = conn.special.number;
-        let cut = match parts.tail.1.is_empty() {
-            false if lm_word_after(lm, lexicon, conn, prev, (reading, written)).is_some() => whole,
-            _ => each,
-        };
-        for part in cut {
+        if !parts.tail.1.is_empty() {
+            let whole = (
+                &reading[reading.len() - parts.counter.0.len() - parts.tail.0.len()..],
+                &kanji[kanji.len() - parts.counter.1.len() - parts.tail.1.len()..],
+            );
+            if let Some((id, _)) = lm_word_after(lm, lexicon, conn, number, whole) {
+                return NodeWords {
+                    len: 2,
+                    ids: [one.ids[0], id, 0],
+                };
+            }
+        }
+        let mut out = one;
+        let mut prev = number;
+        for part in [parts.counter, parts.tail] {
             if part.1.is_empty() {
                 continue;
             }
@@ -1471,22 +1474,19 @@ impl NeuralDecoder {
     fn words_of(&self, k: usize) -> Vec<u32> {
         self.chain(k)
             .into_iter()
-            .flat_map(|j| self.words_of_hyp(j))
+            .flat_map(|j| self.words_of_hyp(j).ids().to_vec())
             .collect()
     }
 
-    /// The LM words hypothesis `j`'s node added ([`NeuralDecoder::node_words`]).
-    fn words_of_hyp(&self, j: usize) -> Vec<u32> {
-        let hy = self.hyps[j];
-        match self.node_words.get(hy.node as usize) {
-            Some(w) if w.len > 1 => w.ids().to_vec(),
-            _ => vec![hy.word],
-        }
+    /// The LM words hypothesis `j`'s node added ([`NeuralDecoder::node_words`]; its last is the
+    /// hypothesis's `word`).
+    fn words_of_hyp(&self, j: usize) -> NodeWords {
+        self.node_words[self.hyps[j].node as usize]
     }
 
     /// The first LM word hypothesis `j`'s node added.
     fn first_word(&self, j: usize) -> u32 {
-        self.words_of_hyp(j)[0]
+        self.words_of_hyp(j).ids[0]
     }
 
     /// log Σ exp over V of hypothesis `k`'s cached logits without the rank prior.

@@ -669,7 +669,7 @@ impl Lattice {
             .filter_map(|n| {
                 let entry = twin_entry(n.entry)?;
                 let e = lexicon.entry(n.entry)?;
-                number::counted_twin(span, &lexicon.surface_text(&e.surface, span))?;
+                number::twin_parts(span, &lexicon.surface_text(&e.surface, span))?;
                 Some(Node { entry, ..*n })
             })
             .collect()

@@ -250,7 +250,7 @@ pub struct TwinParts<'a> {
 /// - kanji numerals read as written ([`parse`], or one number word, [`single_word`]) before a
 ///   counter of `COUNTER_READINGS` read as that counter (`十時` じゅうじ, `一泊` いっぱく;
 ///   not `十分` じゅうぶん, `一人` ひとり). Such a word costs one word where the number and its
-///   counter cost two (`じゅうじに` → `従事に` otherwise).
+///   counter cost two (`さんがい` → `3外` otherwise).
 ///
 /// Either may go on after the counter with the ending of a time or a count
 /// (`COUNTED_TAILS`: `九時過ぎ`, `四時半`), but not with anything else (`九年庵`, `一時的`).
