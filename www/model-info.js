@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11913488,
-  sha256: '82eef5117a934ed489dfc50de6644c8b2d3babe4f02d8ba7084da6bcda9dbd05',
+  bytes: 11913456,
+  sha256: 'd0cd4aa50f176e9ec6f3fc24a980b660d3655894c2ff735dedb948ae82c0919a',
   coreBytes: 7066161,
-  coreSha256: 'ffb81adfe05a91ce622ab23a3d74244d452c4dc6f7da37bccadc72caa8501040',
+  coreSha256: '978e0ddef6f6ac4e400d8e4c0251950deedacec1f8aa72e9b8aec226e02b8972',
 };

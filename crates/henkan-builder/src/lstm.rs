@@ -21,6 +21,7 @@ use henkan::lexicon::Lexicon;
 use henkan::lm::lstm::LmVocab;
 use henkan::lm::lstm::WordMatch;
 use henkan::model::{Container, SectionKind};
+use henkan::pos::{PosGroup, Segmenter};
 use std::collections::HashMap;
 
 /// How to store a matrix.
@@ -655,12 +656,15 @@ pub enum VocabMatch {
 /// The (entry offset, LM id, match) of every lexicon entry that has an LM word; also returns
 /// the number of entries visited. An entry matched by spelling records how much dearer its word
 /// cost is than that of the entry whose key is the LM word (the reading the analysis chose for
-/// the spelling: its cheapest).
+/// the spelling: its cheapest). A common noun of kanji numerals read as another word than
+/// their number (`二十/はたち`) is not matched by spelling.
 pub fn vocab_pairs(
     lexicon: &Lexicon,
+    segmenter: &Segmenter,
     vocab: &VocabTsv,
     how: VocabMatch,
 ) -> (Vec<(u32, u32, WordMatch)>, usize) {
+    let common_noun = |id: u16| segmenter.in_group(id, PosGroup::WeakCompoundNounSuffix);
     // every entry with its key and cost
     let mut entries = Vec::new();
     lexicon.for_each_entry(|reading, e| {
@@ -672,21 +676,22 @@ pub fn vocab_pairs(
             e.left_id,
             e.right_id
         );
-        entries.push((e.offset, key, e.cost));
+        let by_spelling = !common_noun(e.left_id) || reads_its_numeral(&surface, reading);
+        entries.push((e.offset, key, e.cost, by_spelling));
     });
     // the cheapest cost of each LM word's own entries
     let mut own_cost: HashMap<u32, i32> = HashMap::new();
-    for (_, key, cost) in &entries {
+    for (_, key, cost, _) in &entries {
         if let Some(&id) = vocab.ids.get(key) {
             let c = own_cost.entry(id).or_insert(*cost);
             *c = (*c).min(*cost);
         }
     }
     let mut pairs = Vec::new();
-    for (offset, key, cost) in &entries {
+    for (offset, key, cost, by_spelling) in &entries {
         if let Some(&id) = vocab.ids.get(key) {
             pairs.push((*offset, id, WordMatch::Own));
-        } else if how == VocabMatch::Spelling {
+        } else if how == VocabMatch::Spelling && *by_spelling {
             let found = spelling_key(key).and_then(|sp| vocab.by_spelling.get(&sp));
             if let Some(&id) = found {
                 let extra = own_cost.get(&id).map_or(0, |&c| (cost - c).max(0));
@@ -696,6 +701,19 @@ pub fn vocab_pairs(
         }
     }
     (pairs, entries.len())
+}
+
+/// Whether a common noun (`名詞,一般`, `副詞可能`, …; Mozc's `WeakCompoundNounSuffix`) may
+/// take the LM word of another reading of its spelling: any but one of kanji numerals alone
+/// read as another word (`二十/はたち`), which is not the number its spelling stands for in the
+/// analyzed text (`二十/にじゅう`). Numbers (`名詞,数`) keep the match whatever their reading
+/// (`四/よ`, `九/ここの`): they are the number; so do names (`一/まこと` takes `一/はじめ`).
+fn reads_its_numeral(surface: &str, reading: &str) -> bool {
+    use henkan::lattice::number::{kanji_value, parse, single_word};
+    match kanji_value(surface) {
+        Some(v) => parse(reading).or_else(|| single_word(reading)) == Some(v),
+        None => true,
+    }
 }
 
 /// What [`attach_lstm`] did.
@@ -742,7 +760,8 @@ fn map_vocab(
         container.require(SectionKind::LexiconIndex)?,
         container.require(SectionKind::LexiconPostings)?,
     )?;
-    let (pairs, entries) = vocab_pairs(&lexicon, vocab, how);
+    let segmenter = Segmenter::new(container.require(SectionKind::Segmenter)?)?;
+    let (pairs, entries) = vocab_pairs(&lexicon, &segmenter, vocab, how);
     let mut mapped = vec![false; vocab.len];
     for &(_, id, _) in &pairs {
         mapped[id as usize] = true;
@@ -1033,4 +1052,21 @@ pub fn attach_backward(
     };
     let bytes = with_section(&container, SectionKind::LstmBackward, section);
     Ok((bytes, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reads_its_numeral;
+
+    #[test]
+    fn a_numeral_read_as_another_word_does_not_read_its_numeral() {
+        assert!(!reads_its_numeral("二十", "はたち"));
+        assert!(!reads_its_numeral("千万", "せんばん"));
+        assert!(reads_its_numeral("二十", "にじゅう"));
+        assert!(reads_its_numeral("一", "いっ"));
+        assert!(reads_its_numeral("六百", "ろっぴゃく"));
+        assert!(reads_its_numeral("四", "よん"));
+        // not a numeral: any reading
+        assert!(reads_its_numeral("今日", "こんにち"));
+    }
 }
