@@ -656,8 +656,11 @@ pub enum VocabMatch {
 /// The (entry offset, LM id, match) of every lexicon entry that has an LM word; also returns
 /// the number of entries visited. An entry matched by spelling records how much dearer its word
 /// cost is than that of the entry whose key is the LM word (the reading the analysis chose for
-/// the spelling: its cheapest). A common noun of kanji numerals read as another word than
-/// their number (`二十/はたち`) is not matched by spelling.
+/// the spelling: its cheapest). A common noun (`名詞,一般`, `副詞可能`, …; Mozc's
+/// `WeakCompoundNounSuffix`) of kanji numerals read as another word than their number
+/// (`二十/はたち`) is not matched by spelling: the analyzed text's `二十/にじゅう` is the number
+/// 20. Numbers (`名詞,数`) keep the match whatever their reading (`四/よ`, `九/ここの`), and so
+/// do names (`一/まこと` takes `一/はじめ`).
 pub fn vocab_pairs(
     lexicon: &Lexicon,
     segmenter: &Segmenter,
@@ -703,11 +706,8 @@ pub fn vocab_pairs(
     (pairs, entries.len())
 }
 
-/// Whether a common noun (`名詞,一般`, `副詞可能`, …; Mozc's `WeakCompoundNounSuffix`) may
-/// take the LM word of another reading of its spelling: any but one of kanji numerals alone
-/// read as another word (`二十/はたち`), which is not the number its spelling stands for in the
-/// analyzed text (`二十/にじゅう`). Numbers (`名詞,数`) keep the match whatever their reading
-/// (`四/よ`, `九/ここの`): they are the number; so do names (`一/まこと` takes `一/はじめ`).
+/// Whether `reading` reads `surface` as its number, sound changes included (`一/いっ`,
+/// `六百/ろっぴゃく`); a surface that is not kanji numerals alone reads as anything.
 fn reads_its_numeral(surface: &str, reading: &str) -> bool {
     use henkan::lattice::number::{kanji_value, parse, single_word};
     match kanji_value(surface) {
