@@ -99,9 +99,10 @@ mozc-rules: $(HENKAN)
 
 # Word vectors for the topical coherence that re-ranks the final beam (crates/henkan/src/lm/coherence.rs,
 # ≈ 1 min): chiVe's vectors from the PyPI wheel of ja-ginza (data only), centred, 64 principal axes,
-# k-means to COHERENCE_ROWS rows stored with 4 bits per component, for the lexicon entries with a
-# kanji or katakana surface that are not person names and cost at most 7,500.
-COHERENCE_ROWS ?= 4096
+# each row product-quantized to 8 bytes (blocks of 8 components), for the lexicon entries with a
+# kanji or katakana surface that are not person names and cost at most COHERENCE_MAX_COST (the
+# most that keeps the model under 12 MB).
+COHERENCE_MAX_COST ?= 7100
 GINZA_WHEEL := build/coherence/ja_ginza-5.3.0-py3-none-any.whl
 $(GINZA_WHEEL):
 	mkdir -p build/coherence
@@ -109,10 +110,10 @@ $(GINZA_WHEEL):
 	python3 -m pip download --no-deps --require-hashes --dest build/coherence -r build/coherence/wheel.txt
 coherence: $(HENKAN) $(GINZA_WHEEL)
 	$(PIP_DEPS)
-	python3 training/coherence_vectors.py build/coherence build/coherence/vectors --kmeans $(COHERENCE_ROWS)
+	python3 training/coherence_vectors.py build/coherence build/coherence/vectors
 	$(HENKAN) model attach coherence --in $(MODEL) --vectors build/coherence/vectors \
-	  --id-def $(SHARED)/data/mozc/id.def --skip-pos 名詞,固有名詞,人名 --max-cost 7500 --bits 4 \
-	  --compress 19 --out $(MODEL)
+	  --id-def $(SHARED)/data/mozc/id.def --skip-pos 名詞,固有名詞,人名 --max-cost $(COHERENCE_MAX_COST) \
+	  --pq 8 --compress 19 --out $(MODEL)
 
 # Emoji by reading from the Unicode CLDR Japanese annotations (npm cldr-annotations-full; its
 # licence goes next to the model as models/NOTICE-cldr-annotations.txt).

@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11913456,
-  sha256: 'd0cd4aa50f176e9ec6f3fc24a980b660d3655894c2ff735dedb948ae82c0919a',
+  bytes: 11957488,
+  sha256: '72f8b2744d15b2228408d6a98527d2a0ae0462a06e32b1b5fb9812aec5a9ce2e',
   coreBytes: 7066161,
-  coreSha256: '978e0ddef6f6ac4e400d8e4c0251950deedacec1f8aa72e9b8aec226e02b8972',
+  coreSha256: '7e5831a3125f7a243cf038aed2f1222fe7b1d9c41f660971f8e7ac72e43904f4',
 };

@@ -7,9 +7,25 @@ use crate::error::{Error, Result};
 use crate::inflection::{dictionary_forms, Conjugations};
 use crate::lexicon::write_varint;
 use henkan::lexicon::Lexicon;
-use henkan::lm::coherence::{COHERENCE_MAGIC, COHERENCE_MAGIC_4BIT};
+use henkan::lm::coherence::{COHERENCE_MAGIC, COHERENCE_MAGIC_4BIT, COHERENCE_MAGIC_PQ};
 use henkan::model::{Container, SectionKind};
 use std::collections::HashMap;
+
+/// How a `Coherence` section stores its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowCoding {
+    /// 8 bits per component, each row scaled to its largest (`HKCOHR01`).
+    Int8,
+    /// 4 bits per component, each row scaled to its largest (`HKCOHR02`).
+    Int4,
+    /// Product quantization (`HKCOHR03`): each row cut into blocks of `sub` components, up
+    /// to 256 centroids per block ([`crate::lstm::product_quantize`], rows that more entries
+    /// use weighing more), one byte per block.
+    Product {
+        /// Components per block.
+        sub: usize,
+    },
+}
 
 /// What [`attach_coherence`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,14 +81,14 @@ pub struct EntryWords<'a> {
 /// - the vector of its surface, when `words.words` has it;
 /// - else, for an inflected entry (`勝っ`), that of its dictionary form (`勝つ`).
 ///
-/// `vectors` holds `dims` floats per row, stored with `bits` (8 or 4) per component. Rows no
-/// entry uses are left out; the rest are numbered by how many entries use them, most first.
+/// `vectors` holds `dims` floats per row, stored as `coding` says. Rows no entry uses are left
+/// out; the rest are numbered by how many entries use them, most first.
 pub fn attach_coherence(
     model: Vec<u8>,
     words: &EntryWords<'_>,
     vectors: &[f32],
     dims: usize,
-    bits: u32,
+    coding: RowCoding,
     keep: impl Fn(u16, i32) -> bool,
 ) -> Result<(Vec<u8>, CoherenceReport)> {
     if dims == 0 || vectors.len() % dims != 0 {
@@ -132,7 +148,7 @@ pub fn attach_coherence(
         table.extend_from_slice(&vectors[r * dims..(r + 1) * dims]);
     }
     let pairs: Vec<(u32, u16)> = pairs.iter().map(|&(e, r)| (e, new_row[&r])).collect();
-    let section = coherence_section(dims, &table, &pairs, bits)?;
+    let section = coherence_section(dims, &table, &pairs, coding)?;
     let report = CoherenceReport {
         entries: pairs.len(),
         surfaces: surfaces.len(),
@@ -146,23 +162,17 @@ pub fn attach_coherence(
 }
 
 /// Writes a `Coherence` section ([`henkan::lm::coherence`]): `dims`-dimensional vectors
-/// (`vectors.len()` a multiple of `dims`, at most 65,536 rows), quantized per row to `bits`
-/// (8: i8, `HKCOHR01`; 4: −7..=7 packed two to a byte, `HKCOHR02`), and `(entry offset, row)`
-/// pairs.
+/// (`vectors.len()` a multiple of `dims`, at most 65,536 rows) stored as `coding` says, and
+/// `(entry offset, row)` pairs.
 pub fn coherence_section(
     dims: usize,
     vectors: &[f32],
     pairs: &[(u32, u16)],
-    bits: u32,
+    coding: RowCoding,
 ) -> Result<Vec<u8>> {
     if dims == 0 || vectors.len() % dims != 0 || vectors.len() / dims > 1 << 16 {
         return Err(Error::Build("coherence: bad vector table".into()));
     }
-    let (magic, top) = match bits {
-        8 => (COHERENCE_MAGIC, 127.0),
-        4 => (COHERENCE_MAGIC_4BIT, 7.0),
-        _ => return Err(Error::Build(format!("coherence: {bits}-bit rows (4 or 8)"))),
-    };
     let rows = vectors.len() / dims;
     let mut pairs = pairs.to_vec();
     pairs.sort_unstable();
@@ -170,11 +180,56 @@ pub fn coherence_section(
     if pairs.iter().any(|p| p.1 as usize >= rows) {
         return Err(Error::Build("coherence: row out of range".into()));
     }
-    let mut out = Vec::with_capacity(COHERENCE_MAGIC.len() + 12 + vectors.len() + 4 * pairs.len());
+    let magic = match coding {
+        RowCoding::Int8 => COHERENCE_MAGIC,
+        RowCoding::Int4 => COHERENCE_MAGIC_4BIT,
+        RowCoding::Product { .. } => COHERENCE_MAGIC_PQ,
+    };
+    let mut out = Vec::with_capacity(COHERENCE_MAGIC.len() + 20 + vectors.len() + 4 * pairs.len());
     out.extend_from_slice(magic);
     for v in [dims, rows, pairs.len()] {
         out.extend_from_slice(&(v as u32).to_le_bytes());
     }
+    match coding {
+        RowCoding::Int8 => scalar_rows(&mut out, dims, vectors, 8),
+        RowCoding::Int4 => scalar_rows(&mut out, dims, vectors, 4),
+        RowCoding::Product { sub } => {
+            if sub == 0 || dims % sub != 0 {
+                return Err(Error::Build(format!(
+                    "coherence: blocks of {sub} do not cut rows of {dims}"
+                )));
+            }
+            let (centroids, k, codes) = crate::lstm::product_quantize(vectors, dims, sub, 20);
+            for v in [sub, k] {
+                out.extend_from_slice(&(v as u32).to_le_bytes());
+            }
+            // one scale for every centroid: a row is their concatenation
+            let m = centroids.iter().fold(0f32, |m, x| m.max(x.abs()));
+            let s = if m > 0.0 { 127.0 / m } else { 0.0 };
+            out.extend(
+                centroids
+                    .iter()
+                    .map(|x| (x * s).round().clamp(-127.0, 127.0) as i8 as u8),
+            );
+            out.extend_from_slice(&codes);
+        }
+    }
+    out.resize(out.len().div_ceil(4) * 4, 0);
+    let mut prev = 0;
+    for &(e, _) in &pairs {
+        write_varint(&mut out, u64::from(e - prev));
+        prev = e;
+    }
+    for &(_, r) in &pairs {
+        write_varint(&mut out, u64::from(r));
+    }
+    Ok(out)
+}
+
+/// Appends rows quantized per row to `bits` (8: i8; 4: −7..=7 packed two to a byte, the even
+/// component in the low nibble).
+fn scalar_rows(out: &mut Vec<u8>, dims: usize, vectors: &[f32], bits: u32) {
+    let top = if bits == 8 { 127.0 } else { 7.0 };
     for v in vectors.chunks_exact(dims) {
         let m = v.iter().fold(0f32, |m, x| m.max(x.abs()));
         let s = if m > 0.0 { top / m } else { 0.0 };
@@ -191,16 +246,6 @@ pub fn coherence_section(
             );
         }
     }
-    out.resize(out.len().div_ceil(4) * 4, 0);
-    let mut prev = 0;
-    for &(e, _) in &pairs {
-        write_varint(&mut out, u64::from(e - prev));
-        prev = e;
-    }
-    for &(_, r) in &pairs {
-        write_varint(&mut out, u64::from(r));
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -211,7 +256,7 @@ mod tests {
     fn sample() -> Vec<u8> {
         // rows: 0 = x axis, 1 = near x, 2 = y axis
         let v = [1.0, 0.0, 0.9, 0.1, 0.0, 1.0];
-        coherence_section(2, &v, &[(40, 2), (7, 0), (300, 1)], 8).unwrap()
+        coherence_section(2, &v, &[(40, 2), (7, 0), (300, 1)], RowCoding::Int8).unwrap()
     }
 
     #[test]
@@ -258,8 +303,10 @@ mod tests {
             v[64 + i] = v[i] + 0.2 * v[64 + i];
         }
         let pairs: Vec<(u32, u16)> = (0..8).map(|r| (10 * r as u32, r)).collect();
-        let c8 = Coherence::from_section(&coherence_section(64, &v, &pairs, 8).unwrap()).unwrap();
-        let b4 = coherence_section(64, &v, &pairs, 4).unwrap();
+        let c8 =
+            Coherence::from_section(&coherence_section(64, &v, &pairs, RowCoding::Int8).unwrap())
+                .unwrap();
+        let b4 = coherence_section(64, &v, &pairs, RowCoding::Int4).unwrap();
         assert_eq!(&b4[..8], COHERENCE_MAGIC_4BIT);
         assert_eq!(b4.len(), 20 + 8 * 32 + 2 * 8);
         let c4 = Coherence::from_section(&b4).unwrap();
@@ -272,19 +319,64 @@ mod tests {
             }
         }
         // an odd number of dimensions leaves the last byte's high nibble empty
-        let odd = coherence_section(3, &[1.0, -1.0, 0.5], &[(1, 0)], 4).unwrap();
+        let odd = coherence_section(3, &[1.0, -1.0, 0.5], &[(1, 0)], RowCoding::Int4).unwrap();
         // 7 and −7 (0x9) in the first byte, the low nibble first; 4 alone in the second
         assert_eq!(odd[20..22], [0x7 | 0x9 << 4, 0x4]);
         let c = Coherence::from_section(&odd).unwrap();
         assert!((c.cos(0, 0) - 1.0).abs() < 1e-5);
-        assert!(coherence_section(64, &v, &pairs, 6).is_err());
+        assert!(coherence_section(64, &v, &pairs, RowCoding::Product { sub: 7 }).is_err());
+        assert!(coherence_section(64, &v, &pairs, RowCoding::Product { sub: 0 }).is_err());
+    }
+
+    #[test]
+    fn product_quantized_rows_keep_each_words_direction() {
+        // 300 pseudo-random 16-dimensional rows in pairs of near twins: with blocks of 4
+        // components and up to 256 centroids a block, each row keeps its own direction
+        let mut seed = 11u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        let mut v: Vec<f32> = (0..300 * 16).map(|_| next()).collect();
+        for r in (0..300).step_by(2) {
+            for i in 0..16 {
+                v[(r + 1) * 16 + i] = v[r * 16 + i] + 0.1 * next();
+            }
+        }
+        let pairs: Vec<(u32, u16)> = (0..300).map(|r| (3 * r as u32, r)).collect();
+        let b = coherence_section(16, &v, &pairs, RowCoding::Product { sub: 4 }).unwrap();
+        assert_eq!(&b[..8], COHERENCE_MAGIC_PQ);
+        // header, 4 blocks × 256 centroids × 4 components, 4 code bytes a row, the entries
+        assert_eq!(b.len(), 28 + 4 * 256 * 4 + 300 * 4 + 300 + 300 * 2 - 128);
+        let pq = Coherence::from_section(&b).unwrap();
+        let exact =
+            Coherence::from_section(&coherence_section(16, &v, &pairs, RowCoding::Int8).unwrap())
+                .unwrap();
+        assert_eq!(pq.row(297), Some(99));
+        let mut worst = 0f32;
+        for a in 0..300u16 {
+            for b in [a ^ 1, (a + 7) % 300] {
+                worst = worst.max((pq.cos(a, b) - exact.cos(a, b)).abs());
+            }
+        }
+        assert!(worst < 0.15, "{worst}");
+        for r in (0..300u16).step_by(2) {
+            assert!(pq.cos(r, r + 1) > 0.9, "row {r}: {}", pq.cos(r, r + 1));
+        }
+        damaged_section_is_an_error(b);
     }
 
     #[test]
     fn damaged_sections_are_errors() {
         for b in [
             sample(),
-            coherence_section(2, &[1.0, 0.0, 0.9, 0.1, 0.0, 1.0], &[(40, 2), (7, 0)], 4).unwrap(),
+            coherence_section(
+                2,
+                &[1.0, 0.0, 0.9, 0.1, 0.0, 1.0],
+                &[(40, 2), (7, 0)],
+                RowCoding::Int4,
+            )
+            .unwrap(),
         ] {
             damaged_section_is_an_error(b);
         }

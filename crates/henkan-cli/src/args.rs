@@ -95,6 +95,11 @@ pub struct NeuralArgs {
     /// word vectors) when a conversion rescores the final beam (score + w · coherence; 0: off).
     #[arg(long, default_value_t = defaults().coherence_weight, allow_hyphen_values = true)]
     pub coherence_weight: f32,
+    /// The hybrid only: weight of the coherence between homophones when a conversion rescores
+    /// the final beam (a candidate that differs from the best only in words of the same
+    /// reading spans, each with a word vector: `w · (its coherence − the best's)`; 0: off).
+    #[arg(long, default_value_t = defaults().homophone_weight, allow_hyphen_values = true)]
+    pub homophone_weight: f32,
     /// The hybrid only: weight of the noun–particle–verb collocations of a conversion's words
     /// (the model's n-gram) when a conversion rescores the final beam (0: off).
     #[arg(long, default_value_t = defaults().collocation_weight, allow_hyphen_values = true)]
@@ -126,6 +131,7 @@ impl NeuralArgs {
             spelling_cost_weight: self.spelling_cost_weight,
             backward_weight: self.backward_weight,
             coherence_weight: self.coherence_weight,
+            homophone_weight: self.homophone_weight,
             collocation_weight: self.collocation_weight,
         }
     }

@@ -297,6 +297,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         "rank_prior": if kind == Scoring::Neural { rounded(neural.rank_prior) } else { 0.0 },
         "backward_weight": if kind == Scoring::Neural && lm.is_some_and(|l| l.backward.is_some()) { rounded(neural.backward_weight) } else { 0.0 },
         "coherence_weight": if kind == Scoring::Hybrid && lm.is_some_and(|l| l.coherence.is_some()) { rounded(neural.coherence_weight) } else { 0.0 },
+        "homophone_weight": if kind == Scoring::Hybrid && lm.is_some_and(|l| l.coherence.is_some()) { rounded(neural.homophone_weight) } else { 0.0 },
         "collocation_weight": if kind == Scoring::Hybrid && engine.ngram.is_some() { rounded(neural.collocation_weight) } else { 0.0 },
         "beam": neural.beam,
         "digits": format!("{:?}", a.digits).to_lowercase(),

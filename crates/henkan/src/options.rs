@@ -108,6 +108,13 @@ pub struct NeuralOptions {
     /// and wac.dev: 3 for the hybrid; [`crate::Session::set_scoring`]
     /// turns it off for the LM alone (−1 / −3 sentences there).
     pub coherence_weight: f32,
+    /// Weight of the coherence between homophones when a conversion rescores the final beam
+    /// (`homophone_terms` in [`crate::decoder::neural`]): a candidate that differs from the
+    /// beam's best only in words of the same reading spans, each with a word vector on both
+    /// sides (`機械` for `機会`), gets `w · (coherence(candidate) − coherence(best))`. 0: off.
+    /// Tuned on kwdlc.test, wac.dev and chat (BENCHMARKS.md): 6 for the hybrid;
+    /// [`crate::Session::set_scoring`] turns it off for the LM alone.
+    pub homophone_weight: f32,
     /// Weight (nats per log2 unit) of the noun–particle–verb collocations of a candidate's
     /// words ([`crate::lm::collocation`], from the model's n-gram) when a conversion rescores
     /// the final beam. 0: off. 1 for the hybrid: the n-gram weights chat 40 to 3, so a verb
@@ -135,6 +142,7 @@ impl Default for NeuralOptions {
             spelling_cost_weight: 1.0,
             backward_weight: 0.4,
             coherence_weight: 3.0,
+            homophone_weight: 6.0,
             collocation_weight: 1.0,
         }
     }

@@ -221,7 +221,7 @@ impl Session {
     }
 
     /// Chooses the scorer. `Neural` ignores `opts.lambda`, `opts.bias_weight` (pure LM),
-    /// `opts.coherence_weight` and `opts.collocation_weight`; `Hybrid` uses them and ignores `opts.rank_prior` and
+    /// `opts.coherence_weight`, `opts.homophone_weight` and `opts.collocation_weight`; `Hybrid` uses them and ignores `opts.rank_prior` and
     /// `opts.backward_weight`. An engine without an LSTM always converts with the classic
     /// scorer.
     pub fn set_scoring(&mut self, scoring: Scoring, mut opts: NeuralOptions) {
@@ -229,6 +229,7 @@ impl Session {
             opts.lambda = 0.0;
             opts.bias_weight = 0.0;
             opts.coherence_weight = 0.0;
+            opts.homophone_weight = 0.0;
             opts.collocation_weight = 0.0;
         } else {
             opts.rank_prior = 0.0;

@@ -8,7 +8,7 @@ mod common;
 use henkan::decoder::neural::{NeuralOptions, Scoring};
 use henkan::model::{Container, SectionKind};
 use henkan::{Engine, Session};
-use henkan_builder::coherence::{attach_coherence, EntryWords};
+use henkan_builder::coherence::{attach_coherence, EntryWords, RowCoding};
 use std::collections::HashMap;
 
 /// がんばんよく… "Those who find the sauna hard can sweat a lot at a low temperature in a
@@ -16,15 +16,22 @@ use std::collections::HashMap;
 const READING: &str = "がんばんよくならさうながにがてなかたもていおんでもたりょうのあせがでます";
 
 fn convert(engine: &Engine, weight: f32) -> String {
+    convert_with(engine, READING, weight, 0.0)
+}
+
+/// The hybrid's conversion of `reading` with these weights of the coherence and of the
+/// coherence between homophones.
+fn convert_with(engine: &Engine, reading: &str, coherence: f32, homophones: f32) -> String {
     let mut s = Session::new();
     s.set_scoring(
         Scoring::Hybrid,
         NeuralOptions {
-            coherence_weight: weight,
+            coherence_weight: coherence,
+            homophone_weight: homophones,
             ..NeuralOptions::default()
         },
     );
-    s.convert_reading(engine, READING).text()
+    s.convert_reading(engine, reading).text()
 }
 
 /// The shipped model with vectors that put the bath words and one of the two homophones on
@@ -44,7 +51,7 @@ fn model_with(
         words: &words,
         conjugations: None,
     };
-    attach_coherence(bytes, &words, &vectors, 2, 8, |_, _| true).unwrap()
+    attach_coherence(bytes, &words, &vectors, 2, RowCoding::Int8, |_, _| true).unwrap()
 }
 
 #[test]
@@ -70,6 +77,43 @@ fn coherent_homophones_win_the_conversion() {
         let text = convert(&engine, 10.0);
         assert!(text.contains(on) && !text.contains(off), "{on}: {text}");
     }
+}
+
+/// The shipped model with these words on vector rows (0 or 1 of two orthogonal ones).
+fn model_with_rows(rows: &[(&str, u32)]) -> Engine {
+    let bytes = std::fs::read(common::shipped_path()).unwrap();
+    let words: HashMap<String, u32> = rows.iter().map(|&(w, r)| (w.to_string(), r)).collect();
+    let words = EntryWords {
+        words: &words,
+        conjugations: None,
+    };
+    let (bytes, _) = attach_coherence(
+        bytes,
+        &words,
+        &[1.0, 0.0, 0.0, 1.0],
+        2,
+        RowCoding::Int8,
+        |_, _| true,
+    )
+    .unwrap();
+    Engine::from_bytes(bytes).unwrap()
+}
+
+#[test]
+fn a_homophone_follows_the_topic_of_the_words_beside_it() {
+    // きかいがこしょうした: the LM writes 機会 (chance), and 機械 (machine) breaks down
+    const READING: &str = "きかいがこしょうした";
+    for (on, off) in [("機械", "機会"), ("機会", "機械")] {
+        let engine = model_with_rows(&[("故障", 0), (on, 0), (off, 1)]);
+        assert_eq!(convert_with(&engine, READING, 0.0, 0.0), "機会が故障した");
+        assert_eq!(
+            convert_with(&engine, READING, 0.0, 10.0),
+            format!("{on}が故障した")
+        );
+    }
+    // a word without a vector is no homophone the vectors can judge: the LM's choice stays
+    let engine = model_with_rows(&[("故障", 0), ("機械", 0)]);
+    assert_eq!(convert_with(&engine, READING, 0.0, 10.0), "機会が故障した");
 }
 
 #[test]
@@ -120,11 +164,15 @@ fn inflected_words_take_their_dictionary_forms_vector() {
             conjugations: Some(&conjugations),
         };
         let bytes = std::fs::read(common::shipped_path()).unwrap();
-        let (bytes, _) =
-            attach_coherence(bytes, &entry_words, &[1.0, 0.0, 0.0, 1.0], 2, 4, |_, _| {
-                true
-            })
-            .unwrap();
+        let (bytes, _) = attach_coherence(
+            bytes,
+            &entry_words,
+            &[1.0, 0.0, 0.0, 1.0],
+            2,
+            RowCoding::Int4,
+            |_, _| true,
+        )
+        .unwrap();
         let engine = Engine::from_bytes(bytes).unwrap();
         // rows are renumbered by use: compare them with 試合's
         let one = |reading: &str, surface: &str| {

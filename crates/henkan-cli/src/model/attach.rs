@@ -159,6 +159,10 @@ pub struct CoherenceArgs {
     /// Bits per stored component: 8 or 4 (each row scaled to its largest component).
     #[arg(long, default_value_t = 8)]
     bits: u32,
+    /// Store the rows by product quantization instead, in blocks of this many components
+    /// (one byte per block: 8 bytes per 64-dimensional row with 8).
+    #[arg(long)]
+    pq: Option<usize>,
     /// Only entries with a word cost up to this get a vector.
     #[arg(long, default_value_t = i32::MAX)]
     max_cost: i32,
@@ -206,6 +210,13 @@ fn coherence(model: &Option<PathBuf>, a: CoherenceArgs) -> Result<()> {
     }
     let words = read_text(&a.vectors.join("words.tsv"))?;
     let words = henkan_builder::coherence::parse_words(&words, floats.len() / dims)?;
+    use henkan_builder::coherence::RowCoding;
+    let coding = match (a.pq, a.bits) {
+        (Some(sub), _) => RowCoding::Product { sub },
+        (None, 8) => RowCoding::Int8,
+        (None, 4) => RowCoding::Int4,
+        (None, b) => bail!("--bits {b}: 8 or 4"),
+    };
     a.edit.edit(model, |m| {
         let (bytes, r) = henkan_builder::coherence::attach_coherence(
             m,
@@ -215,7 +226,7 @@ fn coherence(model: &Option<PathBuf>, a: CoherenceArgs) -> Result<()> {
             },
             &floats,
             dims,
-            a.bits,
+            coding,
             keep,
         )?;
         eprintln!(

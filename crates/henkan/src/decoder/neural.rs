@@ -41,8 +41,9 @@
 //! the user chose it over the engine's own cut of that reading.
 
 use crate::history::{History, PREFERENCE_MARGIN_NATS, PREFERENCE_MAX_LIFT_NATS};
-use crate::lattice::{is_digit, Lattice, NUMBER_ENTRY};
+use crate::lattice::{is_digit, Lattice, Node, NUMBER_ENTRY};
 use crate::lexicon::Lexicon;
+use crate::lm::coherence::Coherence;
 use crate::lm::lstm::{log_sum_exp, LstmModel, NeuralLm, StepScratch, WordMatch};
 pub use crate::options::{NeuralOptions, Scoring, Softmax};
 use crate::pos::Connection;
@@ -1264,7 +1265,10 @@ impl NeuralDecoder {
     ///   backward LM run right to left over the candidates' words as a trie, so shared endings
     ///   are stepped once, batched per depth);
     /// - with the topical coherence of its words ([`crate::lm::coherence`]) when the model has
-    ///   word vectors and [`NeuralOptions::coherence_weight`] is not 0: `w · coherence`.
+    ///   word vectors and [`NeuralOptions::coherence_weight`] is not 0: `w · coherence`;
+    /// - with the coherence between homophones ([`NeuralOptions::homophone_weight`]): a
+    ///   candidate that differs from the best only in words of the same reading spans, each
+    ///   with a vector, gets `w · (its coherence − the best's)`.
     pub fn rescored_finals(
         &self,
         conn: &Connection,
@@ -1315,6 +1319,14 @@ impl NeuralDecoder {
                     .map(|n| n.entry);
                 *extra += w * c.of_entries(entries);
             }
+        }
+        let wh = self.opts.homophone_weight;
+        if let Some(c) = lm
+            .coherence
+            .as_ref()
+            .filter(|_| wh != 0.0 && finals.len() > 1)
+        {
+            homophone_terms(c, nodes, &mut finals, wh);
         }
         if finals.len() > 1 {
             for (_, extra, path) in &mut finals {
@@ -1669,5 +1681,55 @@ impl NeuralDecoder {
     /// Size of the current lattice vocabulary.
     pub fn vocabulary_len(&self) -> usize {
         self.v_ids.len()
+    }
+}
+
+/// The homophone term of [`NeuralDecoder::rescored_finals_preferring`], added to each final
+/// candidate's rescoring terms (`finals`: forward score, terms, node path): a candidate whose
+/// nodes cover the same reading spans as those of the best by forward score, and whose words
+/// that differ from the best's all have a word vector, as the best's words there do (`源泉`
+/// for `厳選`, `露天` for `露店`), gets `w · (coherence(candidate) − coherence(best))`; the
+/// others get nothing. Between such homophones the words' vectors decide the topic; a
+/// candidate with kana where the best has kanji, or cut into other words, is left to the
+/// LM, since the coherence favours whichever has more words with a vector.
+fn homophone_terms(c: &Coherence, nodes: &[Node], finals: &mut [(f32, f32, Vec<u32>)], w: f32) {
+    let Some(best) = finals
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0))
+        .map(|(i, _)| i)
+    else {
+        return;
+    };
+    // (span, entry, vector row) of each word
+    type Word = ((u16, u16), u32, Option<u16>);
+    let rows = |path: &[u32]| -> Option<Vec<Word>> {
+        path.iter()
+            .map(|&n| {
+                let n = nodes.get(n as usize)?;
+                Some(((n.begin, n.end), n.entry, c.row(n.entry)))
+            })
+            .collect()
+    };
+    let Some(top) = rows(&finals[best].2) else {
+        return;
+    };
+    let top_rows: Vec<u16> = top.iter().filter_map(|t| t.2).collect();
+    let top_score = c.score(&top_rows);
+    for (i, (_, extra, path)) in finals.iter_mut().enumerate() {
+        if i == best || path.len() != top.len() {
+            continue;
+        }
+        let Some(mine) = rows(path) else {
+            continue;
+        };
+        let homophones = mine
+            .iter()
+            .zip(&top)
+            .all(|(a, b)| a.0 == b.0 && (a.1 == b.1 || (a.2.is_some() && b.2.is_some())));
+        if homophones && mine != top {
+            let r: Vec<u16> = mine.iter().filter_map(|t| t.2).collect();
+            *extra += w * (c.score(&r) - top_score);
+        }
     }
 }
