@@ -194,9 +194,10 @@ pub fn coherence_section(
         RowCoding::Int8 => scalar_rows(&mut out, dims, vectors, 8),
         RowCoding::Int4 => scalar_rows(&mut out, dims, vectors, 4),
         RowCoding::Product { sub } => {
-            if sub == 0 || dims % sub != 0 {
+            if sub == 0 || sub > henkan::lm::coherence::MAX_SUB || dims % sub != 0 {
                 return Err(Error::Build(format!(
-                    "coherence: blocks of {sub} do not cut rows of {dims}"
+                    "coherence: blocks of {sub} components (1 to {}, dividing {dims})",
+                    henkan::lm::coherence::MAX_SUB
                 )));
             }
             let (centroids, k, codes) = crate::lstm::product_quantize(vectors, dims, sub, 20);
@@ -326,6 +327,7 @@ mod tests {
         assert!((c.cos(0, 0) - 1.0).abs() < 1e-5);
         assert!(coherence_section(64, &v, &pairs, RowCoding::Product { sub: 7 }).is_err());
         assert!(coherence_section(64, &v, &pairs, RowCoding::Product { sub: 0 }).is_err());
+        assert!(coherence_section(64, &v, &pairs, RowCoding::Product { sub: 32 }).is_err());
     }
 
     #[test]
