@@ -40,18 +40,33 @@ fn model_with(
     on_topic: &str,
     off_topic: &str,
 ) -> (Vec<u8>, henkan_builder::coherence::CoherenceReport) {
+    attached(&[
+        ("岩盤浴", 0),
+        ("サウナ", 0),
+        ("汗", 0),
+        (on_topic, 0),
+        (off_topic, 1),
+    ])
+}
+
+/// The shipped model with these words on vector rows (0 or 1 of two orthogonal ones), and
+/// what the attaching did.
+fn attached(rows: &[(&str, u32)]) -> (Vec<u8>, henkan_builder::coherence::CoherenceReport) {
     let bytes = std::fs::read(common::shipped_path()).unwrap();
-    let mut words = HashMap::new();
-    for w in ["岩盤浴", "サウナ", "汗", on_topic] {
-        words.insert(w.to_string(), 0u32);
-    }
-    words.insert(off_topic.to_string(), 1);
-    let vectors = [1.0, 0.0, 0.0, 1.0];
+    let words: HashMap<String, u32> = rows.iter().map(|&(w, r)| (w.to_string(), r)).collect();
     let words = EntryWords {
         words: &words,
         conjugations: None,
     };
-    attach_coherence(bytes, &words, &vectors, 2, RowCoding::Int8, |_, _| true).unwrap()
+    attach_coherence(
+        bytes,
+        &words,
+        &[1.0, 0.0, 0.0, 1.0],
+        2,
+        RowCoding::Int8,
+        |_, _| true,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -79,32 +94,12 @@ fn coherent_homophones_win_the_conversion() {
     }
 }
 
-/// The shipped model with these words on vector rows (0 or 1 of two orthogonal ones).
-fn model_with_rows(rows: &[(&str, u32)]) -> Engine {
-    let bytes = std::fs::read(common::shipped_path()).unwrap();
-    let words: HashMap<String, u32> = rows.iter().map(|&(w, r)| (w.to_string(), r)).collect();
-    let words = EntryWords {
-        words: &words,
-        conjugations: None,
-    };
-    let (bytes, _) = attach_coherence(
-        bytes,
-        &words,
-        &[1.0, 0.0, 0.0, 1.0],
-        2,
-        RowCoding::Int8,
-        |_, _| true,
-    )
-    .unwrap();
-    Engine::from_bytes(bytes).unwrap()
-}
-
 #[test]
 fn a_homophone_follows_the_topic_of_the_words_beside_it() {
     // きかいがこしょうした: the LM writes 機会 (chance), and 機械 (machine) breaks down
     const READING: &str = "きかいがこしょうした";
     for (on, off) in [("機械", "機会"), ("機会", "機械")] {
-        let engine = model_with_rows(&[("故障", 0), (on, 0), (off, 1)]);
+        let engine = Engine::from_bytes(attached(&[("故障", 0), (on, 0), (off, 1)]).0).unwrap();
         assert_eq!(convert_with(&engine, READING, 0.0, 0.0), "機会が故障した");
         assert_eq!(
             convert_with(&engine, READING, 0.0, 10.0),
@@ -112,7 +107,7 @@ fn a_homophone_follows_the_topic_of_the_words_beside_it() {
         );
     }
     // a word without a vector is no homophone the vectors can judge: the LM's choice stays
-    let engine = model_with_rows(&[("故障", 0), ("機械", 0)]);
+    let engine = Engine::from_bytes(attached(&[("故障", 0), ("機械", 0)]).0).unwrap();
     assert_eq!(convert_with(&engine, READING, 0.0, 10.0), "機会が故障した");
 }
 

@@ -1686,19 +1686,15 @@ impl NeuralDecoder {
 
 /// The homophone term of [`NeuralDecoder::rescored_finals_preferring`], added to each final
 /// candidate's rescoring terms (`finals`: forward score, terms, node path): a candidate whose
-/// nodes cover the same reading spans as those of the best by forward score, and whose words
+/// nodes cover the same reading spans as those of the best by forward score (the first), and whose words
 /// that differ from the best's all have a word vector, as the best's words there do (`源泉`
 /// for `厳選`, `露天` for `露店`), gets `w · (coherence(candidate) − coherence(best))`; the
 /// others get nothing. Between such homophones the words' vectors decide the topic; a
 /// candidate with kana where the best has kanji, or cut into other words, is left to the
 /// LM, since the coherence favours whichever has more words with a vector.
 fn homophone_terms(c: &Coherence, nodes: &[Node], finals: &mut [(f32, f32, Vec<u32>)], w: f32) {
-    let Some(best) = finals
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0))
-        .map(|(i, _)| i)
-    else {
+    // the final beam comes best first by forward score (`final_hyps`)
+    let Some((best, others)) = finals.split_first_mut() else {
         return;
     };
     // (span, entry, vector row) of each word
@@ -1711,13 +1707,13 @@ fn homophone_terms(c: &Coherence, nodes: &[Node], finals: &mut [(f32, f32, Vec<u
             })
             .collect()
     };
-    let Some(top) = rows(&finals[best].2) else {
+    let Some(top) = rows(&best.2) else {
         return;
     };
     let top_rows: Vec<u16> = top.iter().filter_map(|t| t.2).collect();
     let top_score = c.score(&top_rows);
-    for (i, (_, extra, path)) in finals.iter_mut().enumerate() {
-        if i == best || path.len() != top.len() {
+    for (_, extra, path) in others {
+        if path.len() != top.len() {
             continue;
         }
         let Some(mine) = rows(path) else {
