@@ -1364,13 +1364,18 @@ impl Session {
 /// (`１，２３４`), in kanji (`千二百三十四`, `一二三四`), as Mozc's number rewriter offers them
 /// ([`crate::lattice::number::styles`]); a form already among the candidates is not repeated.
 /// A day of the month (`にじゅうよっか`, [`crate::lattice::number::day`]) gets the same forms
-/// with 日 (`24日`, `二十四日`).
+/// with 日 (`24日`, `二十四日`), a span of days (`じゅうよっかかん`,
+/// [`crate::lattice::number::days`]) with 日間 (`14日間`, `十四日間`).
 fn add_number_styles(out: &mut Vec<String>, reading: &str, digits: crate::lattice::DigitWidth) {
     use crate::lattice::{number, DigitWidth};
-    let (v, unit) = match (number::parse(reading), number::day(reading)) {
-        (Some(v), _) => (v, ""),
-        (None, Some(v)) => (v, "日"),
-        (None, None) => return,
+    let (v, unit) = if let Some(v) = number::parse(reading) {
+        (v, "")
+    } else if let Some(v) = number::day(reading) {
+        (v, "日")
+    } else if let Some(v) = number::days(reading) {
+        (v, "日間")
+    } else {
+        return;
     };
     let own = digits.apply(&format!("{}{unit}", number::written(v)));
     let other = match digits {

@@ -21,7 +21,8 @@ use fst::raw::{CompiledAddr, Output};
 pub const UNKNOWN_ENTRY: u32 = u32::MAX;
 /// `entry` value of a number node: the reading parsed as a number ([`number::parse`]),
 /// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]), as a decimal
-/// ([`number::decimal`]) or as a day of the month (`24日`, [`number::day_after`]).
+/// ([`number::decimal`]), as a day of the month (`24日`, [`number::day_after`]) or as a span of
+/// days (`14日間`, [`number::days`]).
 pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
 /// `entry` value of a loanword node: a mora only loanwords have (`じぇ`, `ふぃ`, `でゅ`:
 /// [`foreign_mora`]) written in katakana (`ジェ`). A word that begins on the small kana of such a
@@ -423,7 +424,10 @@ impl Lattice {
                 ) {
                     (Some(d), _) => self.digits.apply(&d),
                     (None, Some(v)) => self.digits.apply(&format!("{}日", number::written(v))),
-                    (None, None) => reading.to_string(),
+                    (None, None) => match number::days(reading) {
+                        Some(v) => self.digits.apply(&format!("{}日間", number::written(v))),
+                        None => reading.to_string(),
+                    },
                 },
             };
         }
@@ -630,8 +634,8 @@ impl Lattice {
         }
     }
 
-    /// Adds a node for every span ending at `end` that reads as a number, a decimal or a day
-    /// ([`number::day_after`]), and the digit twins of the dictionary words that are a kanji
+    /// Adds a node for every span ending at `end` that reads as a number, a decimal, a day
+    /// ([`number::day_after`]) or a span of days ([`number::days`]), and the digit twins of the dictionary words that are a kanji
     /// numeral with its counter ([`number::counted_twin`]).
     fn add_numbers(&mut self, lexicon: &Lexicon, special: &SpecialIds, end: usize) {
         let first = self.end_start[end] as usize;
@@ -641,6 +645,7 @@ impl Lattice {
             if number::parse(span).is_some()
                 || number::decimal(span).is_some()
                 || number::day_after(before, span).is_some()
+                || number::days(span).is_some()
             {
                 self.nodes.push(Node {
                     begin: begin as u16,

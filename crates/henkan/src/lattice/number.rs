@@ -97,6 +97,33 @@ pub fn day_after(before: &str, reading: &str) -> Option<u64> {
     day(reading)
 }
 
+/// The number of days of a reading that is a day read in native numerals followed by 間 (`かん`),
+/// a span of days written `N日間`, where the dictionary has no such word with digits: the days of
+/// [`day`] (じゅうよっかかん, にじゅうよっかかん, はつかかん: the 14, 24 and 20 days) and
+/// とおかかん and ようかかん (10 and 8 days; the dictionary writes only 十日間 as とうかかん and
+/// 八日間 in kanji). Without it the day and its 間 are two words, and a counter or a noun read
+/// かん follows the day as often (`14日巻`, `8日官`). The other days' spans are the dictionary's
+/// (`みっかかん` 3日間).
+///
+/// ```
+/// use henkan::lattice::number::days;
+/// assert_eq!(days("じゅうよっかかん"), Some(14));
+/// assert_eq!(days("にじゅうよっかかん"), Some(24));
+/// assert_eq!(days("はつかかん"), Some(20));
+/// assert_eq!(days("とおかかん"), Some(10));
+/// assert_eq!(days("ようかかん"), Some(8));
+/// assert_eq!(days("みっかかん"), None);
+/// assert_eq!(days("よっかかん"), None);
+/// assert_eq!(days("じゅうよっか"), None);
+/// ```
+pub fn days(reading: &str) -> Option<u64> {
+    match reading.strip_suffix("かん")? {
+        "とおか" => Some(10),
+        "ようか" => Some(8),
+        day_reading => day(day_reading),
+    }
+}
+
 /// Counters read after the one-kana digits `よ` (4) and `く` (9) and after `しち` (7), with their
 /// spelling, and whether `く` takes them too: the gold-annotated KWDLC and WAC training text reads
 /// 4 as `よ` before 年, 人, 時, 時間, 年間, 年生 and 9 as `く` before 時 and 年 (`くがつ` is the
