@@ -44,6 +44,13 @@ build/corpus/dev/chat.tsv: build/corpus/.done training/conversion_set.py
 
 chat-set: build/corpus/dev/chat.tsv
 
+# wac.dev with the readings a keyboard can type: the annotating tool's tags taken out, the first of a
+# word's two readings kept (training/clean_readings.py; BENCHMARKS.md, "Method").
+build/corpus/dev/wac.clean.tsv: $(DATA)/dev/wac.dev.tsv $(DATA)/dev/wac.dev.tok training/clean_readings.py
+	mkdir -p $(dir $@)
+	$(PYTHON) training/clean_readings.py --tsv $(DATA)/dev/wac.dev.tsv --tokens $(DATA)/dev/wac.dev.tok > $@.tmp
+	mv $@.tmp $@
+
 build/lm/vocab.tsv: build/corpus/.done training/vocab.py
 	mkdir -p build/lm
 	$(PYTHON) training/vocab.py --corpus build/corpus --out build/lm
