@@ -1363,18 +1363,14 @@ impl Session {
 /// right after its digits (`１２３４`): the other digit width (`1234`), with thousands separators
 /// (`１，２３４`), in kanji (`千二百三十四`, `一二三四`), as Mozc's number rewriter offers them
 /// ([`crate::lattice::number::styles`]); a form already among the candidates is not repeated.
-/// A day of the month (`にじゅうよっか`, [`crate::lattice::number::day`]) gets the same forms
-/// with 日 (`24日`, `二十四日`), a span of days (`じゅうよっかかん`,
-/// [`crate::lattice::number::days`]) with 日間 (`14日間`, `十四日間`).
+/// A day of the month or a span of days ([`crate::lattice::number::day_or_days`]) gets the same
+/// forms with its unit: `にじゅうよっか` `24日`, `二十四日`; `じゅうよっかかん` `14日間`, `十四日間`.
 fn add_number_styles(out: &mut Vec<String>, reading: &str, digits: crate::lattice::DigitWidth) {
     use crate::lattice::{number, DigitWidth};
-    let (v, unit) = if let Some(v) = number::parse(reading) {
-        (v, "")
-    } else if let Some(v) = number::day(reading) {
-        (v, "日")
-    } else if let Some(v) = number::days(reading) {
-        (v, "日間")
-    } else {
+    let Some((v, unit)) = number::parse(reading)
+        .map(|v| (v, ""))
+        .or_else(|| number::day_or_days("", reading))
+    else {
         return;
     };
     let own = digits.apply(&format!("{}{unit}", number::written(v)));

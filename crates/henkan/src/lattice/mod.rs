@@ -21,8 +21,8 @@ use fst::raw::{CompiledAddr, Output};
 pub const UNKNOWN_ENTRY: u32 = u32::MAX;
 /// `entry` value of a number node: the reading parsed as a number ([`number::parse`]),
 /// shown as Arabic digits with 万/億/兆 above 9999 ([`number::written`]), as a decimal
-/// ([`number::decimal`]), as a day of the month (`24日`, [`number::day_after`]) or as a span of
-/// days (`14日間`, [`number::days`]).
+/// ([`number::decimal`]), or as a day of the month or a span of days (`24日`, `14日間`,
+/// [`number::day_or_days`]).
 pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
 /// `entry` value of a loanword node: a mora only loanwords have (`じぇ`, `ふぃ`, `でゅ`:
 /// [`foreign_mora`]) written in katakana (`ジェ`). A word that begins on the small kana of such a
@@ -420,14 +420,16 @@ impl Lattice {
                 Some(v) => self.digits.apply(&number::written(v)),
                 None => match (
                     number::decimal(reading),
-                    number::day_after(&self.reading[..self.offsets[node.begin as usize]], reading),
+                    number::day_or_days(
+                        &self.reading[..self.offsets[node.begin as usize]],
+                        reading,
+                    ),
                 ) {
                     (Some(d), _) => self.digits.apply(&d),
-                    (None, Some(v)) => self.digits.apply(&format!("{}日", number::written(v))),
-                    (None, None) => match number::days(reading) {
-                        Some(v) => self.digits.apply(&format!("{}日間", number::written(v))),
-                        None => reading.to_string(),
-                    },
+                    (None, Some((v, unit))) => {
+                        self.digits.apply(&format!("{}{unit}", number::written(v)))
+                    }
+                    (None, None) => reading.to_string(),
                 },
             };
         }
@@ -634,9 +636,9 @@ impl Lattice {
         }
     }
 
-    /// Adds a node for every span ending at `end` that reads as a number, a decimal, a day
-    /// ([`number::day_after`]) or a span of days ([`number::days`]), and the digit twins of the dictionary words that are a kanji
-    /// numeral with its counter ([`number::counted_twin`]).
+    /// Adds a node for every span ending at `end` that reads as a number, a decimal, a day or a
+    /// span of days ([`number::day_or_days`]), and the digit twins of the dictionary words that
+    /// are a kanji numeral with its counter ([`number::counted_twin`]).
     fn add_numbers(&mut self, lexicon: &Lexicon, special: &SpecialIds, end: usize) {
         let first = self.end_start[end] as usize;
         for begin in end.saturating_sub(MAX_NUMBER_CHARS)..end.saturating_sub(1) {
@@ -644,8 +646,7 @@ impl Lattice {
             let before = &self.reading[..self.offsets[begin]];
             if number::parse(span).is_some()
                 || number::decimal(span).is_some()
-                || number::day_after(before, span).is_some()
-                || number::days(span).is_some()
+                || number::day_or_days(before, span).is_some()
             {
                 self.nodes.push(Node {
                     begin: begin as u16,

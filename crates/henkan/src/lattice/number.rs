@@ -124,6 +124,22 @@ pub fn days(reading: &str) -> Option<u64> {
     }
 }
 
+/// A day of the month ([`day_after`]) or a span of days ([`days`]) read after `before`, with the
+/// unit it is written with: `(24, "日")`, `(14, "日間")`. What the lattice's number nodes and the
+/// segment's number styles write after the digits.
+///
+/// ```
+/// use henkan::lattice::number::day_or_days;
+/// assert_eq!(day_or_days("", "にじゅうよっか"), Some((24, "日")));
+/// assert_eq!(day_or_days("", "じゅうよっかかん"), Some((14, "日間")));
+/// assert_eq!(day_or_days("ほんとう", "なのか"), None);
+/// ```
+pub fn day_or_days(before: &str, reading: &str) -> Option<(u64, &'static str)> {
+    day_after(before, reading)
+        .map(|v| (v, "日"))
+        .or_else(|| days(reading).map(|v| (v, "日間")))
+}
+
 /// Counters read after the one-kana digits `よ` (4) and `く` (9) and after `しち` (7), with their
 /// spelling, and whether `く` takes them too: the gold-annotated KWDLC and WAC training text reads
 /// 4 as `よ` before 年, 人, 時, 時間, 年間, 年生 and 9 as `く` before 時 and 年 (`くがつ` is the
