@@ -35,7 +35,7 @@ HENKAN := target/release/henkan
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-sha model-full test setup lint test-native test-training predict-bias word-bias mozc-rules coherence emoji attach-ngram
+.PHONY: all mozc model model-sha model-full test setup lint test-native test-training predict-bias word-bias mozc-rules coherence selection emoji attach-ngram
 
 all: model
 
@@ -67,8 +67,8 @@ $(HENKAN): $(shell find crates -name '*.rs') Cargo.toml $(wildcard crates/*/Carg
 # Rebuild the shipped model (needs ../shared for id.def / segmenter.def, and the LM export in $(LM_DIR):
 # `make lm-finetune` for build/lm-ft, `make train lm-export` for build/lm; see docs/training.md), then
 # its prediction bias and its backward LM (`make lm-back`, trained on this model's own embedding: remove
-# build/lm-back when the forward LM changed), the word biases, Mozc's rules and the word vectors; the
-# finished file replaces $(SHIPPED).
+# build/lm-back when the forward LM changed), the word biases, Mozc's rules, the word vectors and the
+# selectional preferences; the finished file replaces $(SHIPPED).
 model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	mkdir -p $(dir $(MODEL))
 	$(HENKAN) model build --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
@@ -114,6 +114,23 @@ coherence: $(HENKAN) $(GINZA_WHEEL)
 	$(HENKAN) model attach coherence --in $(MODEL) --vectors build/coherence/vectors \
 	  --id-def $(SHARED)/data/mozc/id.def --skip-pos 名詞,固有名詞,人名 --max-cost $(COHERENCE_MAX_COST) \
 	  --pq 8 --compress 19 --out $(MODEL)
+	$(MAKE) selection MODEL=$(MODEL)
+
+# Selectional preferences for the hybrid (crates/henkan/src/lm/selection.rs, ≈ 1 min after the
+# corpus is analyzed): for each particle and predicate seen at least SELECTION_MIN times after a
+# content noun with a word vector in the analyzed modern training text, and whose reading has another
+# spelling with other kanji, the centroid of those nouns' vectors (the coherence's, so it runs after
+# them), product-quantized to 8 bytes.
+SELECTION_MIN ?= 5
+SELECTION_TEXT := chat docs jglue kwdlc wac
+selection: $(HENKAN) build/corpus/.done build/mozc/lex.tsv
+	$(PIP_DEPS)
+	mkdir -p build/selection
+	python3 training/selection_centroids.py --vectors build/coherence/vectors \
+	  --id-def $(SHARED)/data/mozc/id.def --lexicon build/mozc/lex.tsv --min $(SELECTION_MIN) \
+	  --out build/selection/centroids.tsv $(SELECTION_TEXT:%=build/corpus/train/%.txt)
+	$(HENKAN) model attach selection --in $(MODEL) --centroids build/selection/centroids.tsv \
+	  --compress 19 --out $(MODEL)
 
 # Emoji by reading from the Unicode CLDR Japanese annotations (npm cldr-annotations-full; its
 # licence goes next to the model as models/NOTICE-cldr-annotations.txt).

@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11957488,
-  sha256: '72f8b2744d15b2228408d6a98527d2a0ae0462a06e32b1b5fb9812aec5a9ce2e',
-  coreBytes: 7066161,
-  coreSha256: '7e5831a3125f7a243cf038aed2f1222fe7b1d9c41f660971f8e7ac72e43904f4',
+  bytes: 11994448,
+  sha256: '757c274e75e066040b26e7cf014a2472d8d05695a53923436d36220a655de6ef',
+  coreBytes: 7066193,
+  coreSha256: 'f40cce308bc10914f90f84f409fdd0b2a805f283a81ce7e7eb7b752ebec85761',
 };

@@ -82,7 +82,9 @@ pub struct EntryWords<'a> {
 /// - else, for an inflected entry (`勝っ`), that of its dictionary form (`勝つ`).
 ///
 /// `vectors` holds `dims` floats per row, stored as `coding` says. Rows no entry uses are left
-/// out; the rest are numbered by how many entries use them, most first.
+/// out; the rest are numbered by how many entries use them, most first. A `Selection` section
+/// goes: its centroids were made in the vectors replaced ([`crate::selection`] makes them
+/// again).
 pub fn attach_coherence(
     model: Vec<u8>,
     words: &EntryWords<'_>,
@@ -155,10 +157,18 @@ pub fn attach_coherence(
         rows: order.len(),
         bytes: section.len(),
     };
-    Ok((
-        with_section(&container, SectionKind::Coherence, section),
-        report,
-    ))
+    // the selectional preferences' centroids were made in the vectors replaced here: they go
+    // (`henkan model attach selection` makes them again)
+    let bytes = with_section(&container, SectionKind::Coherence, section);
+    let bytes = if container.section(SectionKind::Selection).is_some() {
+        crate::container::without_sections(
+            &Container::from_bytes(bytes)?,
+            &[SectionKind::Selection],
+        )
+    } else {
+        bytes
+    };
+    Ok((bytes, report))
 }
 
 /// Writes a `Coherence` section ([`henkan::lm::coherence`]): `dims`-dimensional vectors

@@ -155,6 +155,19 @@ pub fn with_sections(container: &Container, sections: Vec<(SectionKind, Vec<u8>)
     w.finish()
 }
 
+/// A new file of `container`'s sections but those of `kinds`, in their order, all stored
+/// uncompressed.
+pub fn without_sections(container: &Container, kinds: &[SectionKind]) -> Vec<u8> {
+    let mut w = ContainerWriter::new();
+    for e in container.entries() {
+        let Some(k) = e.kind else { continue };
+        if let Some(s) = container.section(k).filter(|_| !kinds.contains(&k)) {
+            w.add(k, s.as_ref().to_vec());
+        }
+    }
+    w.finish()
+}
+
 fn align(n: usize) -> usize {
     n.div_ceil(ALIGN) * ALIGN
 }

@@ -35,6 +35,7 @@ pub mod mozc;
 pub mod ngram;
 pub mod predict_bias;
 pub mod segmenter;
+pub mod selection;
 pub mod token;
 
 pub use container::{repack, replace_section, ContainerWriter};

@@ -104,6 +104,11 @@ pub struct NeuralArgs {
     /// (the model's n-gram) when a conversion rescores the final beam (0: off).
     #[arg(long, default_value_t = defaults().collocation_weight, allow_hyphen_values = true)]
     pub collocation_weight: f32,
+    /// The hybrid only: weight of the selectional preferences (the model's centroids of the
+    /// nouns each particle and predicate take) when a conversion rescores the final beam (a
+    /// candidate over the best's reading spans: `w · Σ (its nouns' fit − the best's)`; 0: off).
+    #[arg(long, default_value_t = defaults().selection_weight, allow_hyphen_values = true)]
+    pub selection_weight: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     pub softmax: SoftmaxKind,
@@ -133,6 +138,7 @@ impl NeuralArgs {
             coherence_weight: self.coherence_weight,
             homophone_weight: self.homophone_weight,
             collocation_weight: self.collocation_weight,
+            selection_weight: self.selection_weight,
         }
     }
 }

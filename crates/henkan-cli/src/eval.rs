@@ -299,6 +299,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         "coherence_weight": if kind == Scoring::Hybrid && lm.is_some_and(|l| l.coherence.is_some()) { rounded(neural.coherence_weight) } else { 0.0 },
         "homophone_weight": if kind == Scoring::Hybrid && lm.is_some_and(|l| l.coherence.is_some()) { rounded(neural.homophone_weight) } else { 0.0 },
         "collocation_weight": if kind == Scoring::Hybrid && engine.ngram.is_some() { rounded(neural.collocation_weight) } else { 0.0 },
+        "selection_weight": if kind == Scoring::Hybrid && lm.is_some_and(|l| l.selection.is_some()) { rounded(neural.selection_weight) } else { 0.0 },
         "beam": neural.beam,
         "digits": format!("{:?}", a.digits).to_lowercase(),
         "context_lines": a.context_lines,

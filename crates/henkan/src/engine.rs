@@ -274,11 +274,12 @@ fn read_neural(container: &Container) -> Result<Option<NeuralLm>> {
 }
 
 /// The LM sections that [`read_lm_extra`] attaches to the LSTM LM.
-const LM_EXTRAS: [SectionKind; 4] = [
+const LM_EXTRAS: [SectionKind; 5] = [
     SectionKind::WordBias,
     SectionKind::PredictBias,
     SectionKind::LstmBackward,
     SectionKind::Coherence,
+    SectionKind::Selection,
 ];
 
 /// Reads one of [`LM_EXTRAS`] into `lm` (another kind changes nothing).
@@ -297,6 +298,18 @@ fn read_lm_extra(
         }
         SectionKind::Coherence => {
             lm.coherence = Some(crate::lm::coherence::Coherence::from_section(b.as_ref())?);
+        }
+        // after the coherence (LM_EXTRAS' order): its centroids are compared with the
+        // coherence's word vectors
+        SectionKind::Selection => {
+            let coherence = lm.coherence.as_ref().ok_or_else(|| Error::Malformed {
+                section: "selection",
+                detail: "no coherence section for its word vectors".into(),
+            })?;
+            lm.selection = Some(crate::lm::selection::Selection::from_section(
+                b.as_ref(),
+                coherence.dims(),
+            )?);
         }
         _ => {}
     }

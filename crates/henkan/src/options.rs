@@ -122,6 +122,13 @@ pub struct NeuralOptions {
     /// no longer puts `撮る` after `写真を` (BENCHMARKS.md); [`crate::Session::set_scoring`]
     /// turns it off for the LM alone.
     pub collocation_weight: f32,
+    /// Weight (nats per z-score unit) of the selectional preferences when a conversion
+    /// rescores the final beam ([`crate::lm::selection`], the model's `Selection` section): a
+    /// candidate over the same reading spans as the best gets `w · Σ (its nouns' fit − the
+    /// best's)` over the noun–particle–predicate triples that the n-gram has not counted. 0:
+    /// off. Measured on kwdlc.test, wac.dev and chat (BENCHMARKS.md): 3 for the hybrid;
+    /// [`crate::Session::set_scoring`] turns it off for the LM alone.
+    pub selection_weight: f32,
 }
 
 impl Default for NeuralOptions {
@@ -144,6 +151,7 @@ impl Default for NeuralOptions {
             coherence_weight: 3.0,
             homophone_weight: 6.0,
             collocation_weight: 1.0,
+            selection_weight: 3.0,
         }
     }
 }

@@ -221,7 +221,8 @@ impl Session {
     }
 
     /// Chooses the scorer. `Neural` ignores `opts.lambda`, `opts.bias_weight` (pure LM),
-    /// `opts.coherence_weight`, `opts.homophone_weight` and `opts.collocation_weight`; `Hybrid` uses them and ignores `opts.rank_prior` and
+    /// `opts.coherence_weight`, `opts.homophone_weight`, `opts.collocation_weight` and
+    /// `opts.selection_weight`; `Hybrid` uses them and ignores `opts.rank_prior` and
     /// `opts.backward_weight`. An engine without an LSTM always converts with the classic
     /// scorer.
     pub fn set_scoring(&mut self, scoring: Scoring, mut opts: NeuralOptions) {
@@ -231,6 +232,7 @@ impl Session {
             opts.coherence_weight = 0.0;
             opts.homophone_weight = 0.0;
             opts.collocation_weight = 0.0;
+            opts.selection_weight = 0.0;
         } else {
             opts.rank_prior = 0.0;
             opts.backward_weight = 0.0;
@@ -547,9 +549,10 @@ impl Session {
     }
 
     /// The final beam re-ranked as a conversion ranks it: the hybrid adds the collocations of
-    /// each candidate's words ([`crate::lm::collocation`]) when the model has an n-gram, as one
-    /// of the rescoring terms, so a learned spelling or a user word keeps the lead its forward
-    /// score gave it.
+    /// each candidate's words ([`crate::lm::collocation`]) when the model has an n-gram, and
+    /// its selectional preferences against the best's ([`crate::lm::selection`]) when it has
+    /// their centroids too, as rescoring terms, so a learned spelling or a user word keeps the
+    /// lead its forward score gave it.
     fn rescored_finals(
         &self,
         engine: &Engine,
@@ -559,13 +562,27 @@ impl Session {
         let h = &self.history;
         let w = self.neural.options().collocation_weight;
         let ngram = engine.ngram.as_ref().filter(|_| w != 0.0);
+        let ws = self.neural.options().selection_weight;
+        let selection = match (&lm.selection, &lm.coherence, &engine.ngram) {
+            (Some(selection), Some(coherence), Some(ngram)) if ws != 0.0 => {
+                Some(crate::lm::selection::Scope {
+                    selection,
+                    coherence,
+                    ngram,
+                    lexicon: &engine.lexicon,
+                    segmenter: &engine.segmenter,
+                    lattice: &self.lattice,
+                })
+            }
+            _ => None,
+        };
         self.neural.rescored_finals_preferring(
             conn,
             lm,
             &self.lattice,
             |n| is_preferred(h, n.entry),
-            |path| {
-                ngram.map_or(0.0, |ngram| {
+            |path, best| {
+                let collocations = ngram.map_or(0.0, |ngram| {
                     w * crate::lm::collocation::bonus(
                         ngram,
                         &engine.lexicon,
@@ -573,7 +590,11 @@ impl Session {
                         &self.lattice,
                         path,
                     )
-                })
+                });
+                let selection = selection
+                    .as_ref()
+                    .map_or(0.0, |s| ws * crate::lm::selection::term(s, path, best));
+                collocations + selection
             },
         )
     }

@@ -800,10 +800,12 @@ fn a_verb_follows_its_object_through_the_collocations() {
             ],
         ),
     ] {
-        // without the coherence between homophones, which puts 履く beside 靴 too
+        // without the coherence between homophones, which puts 履く beside 靴 too, and without
+        // the selectional preferences, which weigh the nouns the collocations leave
         let opts = NeuralOptions {
             collocation_weight: weight,
             homophone_weight: 0.0,
+            selection_weight: 0.0,
             ..NeuralOptions::default()
         };
         assert_hybrid_converts(&engine, opts, &readings, &want);

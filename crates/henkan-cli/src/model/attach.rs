@@ -24,6 +24,12 @@ pub enum AttachCommand {
     /// coherence that re-ranks the hybrid's final beam on conversion (--coherence-weight).
     /// DIR holds `training/coherence_vectors.py`'s output.
     Coherence(CoherenceArgs),
+    /// Adds (or replaces) the selectional preferences of a model file (`Selection` section):
+    /// centroids of the nouns each particle and predicate take
+    /// (`training/selection_centroids.py`'s output), coded in the model's coherence codebook,
+    /// which the hybrid's conversions weigh homophones with (--selection-weight). The model
+    /// needs its `Coherence` and `Ngram` sections.
+    Selection(SelectionArgs),
     /// Adds (or replaces) the prediction-bias section of a model file (logit offsets per LM word
     /// for next-word prediction, `training/fit_predict_bias.py` output).
     PredictBias(PredictBiasArgs),
@@ -41,6 +47,7 @@ pub fn run(model: &Option<PathBuf>, what: AttachCommand) -> Result<()> {
         AttachCommand::Lstm(a) => lstm(model, a),
         AttachCommand::Backward(a) => backward(model, a),
         AttachCommand::Coherence(a) => coherence(model, a),
+        AttachCommand::Selection(a) => selection(model, a),
         AttachCommand::PredictBias(a) => predict_bias(model, a),
         AttachCommand::Bias(a) => bias(model, a),
         AttachCommand::Emoji(a) => emoji(model, a),
@@ -301,6 +308,29 @@ fn bias(model: &Option<PathBuf>, a: BiasArgs) -> Result<()> {
     a.edit.edit(model, |m| {
         let (bytes, len) = henkan_builder::bias::attach_bias(m, &b, a.step)?;
         eprintln!("word bias: {} entries, section {len} bytes", b.len());
+        Ok(bytes)
+    })?;
+    Ok(())
+}
+
+/// `henkan model attach selection`.
+#[derive(clap::Args)]
+pub struct SelectionArgs {
+    /// The centroids (`training/selection_centroids.py --out`).
+    #[arg(long)]
+    centroids: PathBuf,
+    #[command(flatten)]
+    edit: EditArgs,
+}
+
+fn selection(model: &Option<PathBuf>, a: SelectionArgs) -> Result<()> {
+    let tsv = read_text(&a.centroids)?;
+    a.edit.edit(model, |m| {
+        let (bytes, r) = henkan_builder::selection::attach_selection(m, &tsv)?;
+        eprintln!(
+            "selection: {} of {} centroids have an n-gram word for their predicate; {} bytes",
+            r.kept, r.read, r.bytes
+        );
         Ok(bytes)
     })?;
     Ok(())

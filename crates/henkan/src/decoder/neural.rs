@@ -1275,11 +1275,12 @@ impl NeuralDecoder {
         lm: &NeuralLm,
         lattice: &Lattice,
     ) -> Vec<(f32, Vec<u32>)> {
-        self.rescored_finals_preferring(conn, lm, lattice, |_| false, |_| 0.0)
+        self.rescored_finals_preferring(conn, lm, lattice, |_| false, |_, _| 0.0)
     }
 
-    /// [`NeuralDecoder::rescored_finals`] with one more rescoring term, `term(path)` (the
-    /// caller's, e.g. the hybrid's collocations), where the rescoring cannot overturn a
+    /// [`NeuralDecoder::rescored_finals`] with one more rescoring term, `term(path, best)` of
+    /// each candidate and the beam's best (the caller's, e.g. the hybrid's collocations and
+    /// selectional preferences), where the rescoring cannot overturn a
     /// preferred node (a learned spelling, a user word: `preferred(node)`): a path that has
     /// one gets the spread of the rescoring terms over the final beam on top, so it keeps the
     /// lead its forward score gave it.
@@ -1289,7 +1290,7 @@ impl NeuralDecoder {
         lm: &NeuralLm,
         lattice: &Lattice,
         preferred: impl Fn(&crate::lattice::Node) -> bool,
-        term: impl Fn(&[u32]) -> f32,
+        term: impl Fn(&[u32], &[u32]) -> f32,
     ) -> Vec<(f32, Vec<u32>)> {
         let beta = self.opts.backward_weight;
         let finals = self.final_hyps(conn, lm);
@@ -1329,8 +1330,10 @@ impl NeuralDecoder {
             homophone_terms(c, nodes, &mut finals, wh);
         }
         if finals.len() > 1 {
+            // the final beam comes best first by forward score (`final_hyps`)
+            let best = finals[0].2.clone();
             for (_, extra, path) in &mut finals {
-                *extra += term(path);
+                *extra += term(path, &best);
             }
         }
         let (lo, hi) = finals

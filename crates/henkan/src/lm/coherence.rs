@@ -227,6 +227,22 @@ impl Coherence {
             .map(|i| self.rows[i])
     }
 
+    /// Dimensions of a row.
+    pub fn dims(&self) -> usize {
+        self.dims
+    }
+
+    /// The cosine of a row with a unit vector `v` of [`Coherence::dims`] components.
+    pub fn cos_with(&self, row: u16, v: &[f32]) -> f32 {
+        let r = row as usize;
+        let dot: f32 = self.vectors[r * self.dims..(r + 1) * self.dims]
+            .iter()
+            .zip(v)
+            .map(|(&x, &y)| x as f32 * y)
+            .sum();
+        dot * self.inv_norm[r]
+    }
+
     /// The cosine of two rows.
     pub fn cos(&self, a: u16, b: u16) -> f32 {
         let (a, b) = (a as usize, b as usize);

@@ -99,11 +99,15 @@ pub enum SectionKind {
     Coherence = 12,
     /// Emoji by reading, from the Unicode CLDR Japanese annotations (see [`crate::emoji`]).
     Emoji = 13,
+    /// Centroids of the nouns each particle and predicate take, compared with the `Coherence`
+    /// section's word vectors: the hybrid's selectional preferences (see
+    /// [`crate::lm::selection`]).
+    Selection = 14,
 }
 
 impl SectionKind {
     /// All known kinds.
-    pub const ALL: [SectionKind; 13] = [
+    pub const ALL: [SectionKind; 14] = [
         SectionKind::Meta,
         SectionKind::LexiconIndex,
         SectionKind::LexiconPostings,
@@ -117,6 +121,7 @@ impl SectionKind {
         SectionKind::LstmBackward,
         SectionKind::Coherence,
         SectionKind::Emoji,
+        SectionKind::Selection,
     ];
 
     /// A short name for messages.
@@ -135,6 +140,7 @@ impl SectionKind {
             SectionKind::LstmBackward => "lstm backward",
             SectionKind::Coherence => "coherence",
             SectionKind::Emoji => "emoji",
+            SectionKind::Selection => "selection",
         }
     }
 
@@ -150,6 +156,7 @@ impl SectionKind {
                 | SectionKind::PredictBias
                 | SectionKind::LstmBackward
                 | SectionKind::Coherence
+                | SectionKind::Selection
         )
     }
 
@@ -160,7 +167,10 @@ impl SectionKind {
         const MIB: u64 = 1 << 20;
         match self {
             SectionKind::Meta => MIB,
-            SectionKind::Segmenter | SectionKind::Emoji | SectionKind::PredictBias => 16 * MIB,
+            SectionKind::Segmenter
+            | SectionKind::Emoji
+            | SectionKind::PredictBias
+            | SectionKind::Selection => 16 * MIB,
             SectionKind::Connection | SectionKind::LmVocab | SectionKind::WordBias => 64 * MIB,
             SectionKind::LexiconIndex
             | SectionKind::LexiconPostings
