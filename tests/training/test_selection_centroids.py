@@ -74,7 +74,8 @@ class Triples(unittest.TestCase):
                         "--vectors", vec_dir, "--id-def", self.id_def, "--lexicon", lex,
                         "--min", "5", "--out", out, self.corpus(lines)],
                        check=True, capture_output=True)
-        fields = [line.rstrip("\n").split("\t") for line in open(out, encoding="utf-8")]
+        with open(out, encoding="utf-8") as f:
+            fields = [line.rstrip("\n").split("\t") for line in f]
         self.assertEqual([f[:2] for f in fields if f[0] == "mean"], [["mean", "は"]])
         pairs = [f for f in fields if f[0] == "pair"]
         # 熱い was seen 5 times, 暑い twice (below --min)
