@@ -10,6 +10,7 @@
 
 use crate::container::with_section;
 use crate::error::{Error, Result};
+use crate::lexicon::write_varint;
 use henkan::lm::coherence::Coherence;
 use henkan::lm::ngram::NgramModel;
 use henkan::lm::selection::{MAX_PARTICLES, SELECTION_MAGIC, SPREAD_STEPS};
@@ -150,14 +151,6 @@ fn nearest(book: &[f32], sub: usize, v: &[f32]) -> usize {
             |best, (q, d)| if d < best.1 { (q, d) } else { best },
         )
         .0
-}
-
-fn write_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
 }
 
 /// The model with the centroids of `tsv` (`training/selection_centroids.py`'s output) as its

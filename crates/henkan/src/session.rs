@@ -565,14 +565,14 @@ impl Session {
         let ws = self.neural.options().selection_weight;
         let selection = match (&lm.selection, &lm.coherence, &engine.ngram) {
             (Some(selection), Some(coherence), Some(ngram)) if ws != 0.0 => {
-                Some(crate::lm::selection::Scope {
+                Some(crate::lm::selection::Scope::new(
                     selection,
                     coherence,
                     ngram,
-                    lexicon: &engine.lexicon,
-                    segmenter: &engine.segmenter,
-                    lattice: &self.lattice,
-                })
+                    &engine.lexicon,
+                    &engine.segmenter,
+                    &self.lattice,
+                ))
             }
             _ => None,
         };

@@ -26,9 +26,9 @@ pub enum AttachCommand {
     Coherence(CoherenceArgs),
     /// Adds (or replaces) the selectional preferences of a model file (`Selection` section):
     /// centroids of the nouns each particle and predicate take
-    /// (`training/selection_centroids.py`'s output), coded in the model's coherence codebook,
-    /// which the hybrid's conversions weigh homophones with (--selection-weight). The model
-    /// needs its `Coherence` and `Ngram` sections.
+    /// (`training/selection_centroids.py`'s output), product-quantized in a codebook fitted to
+    /// them, which the hybrid's conversions weigh homophones with (--selection-weight). The
+    /// model needs its `Coherence` and `Ngram` sections.
     Selection(SelectionArgs),
     /// Adds (or replaces) the prediction-bias section of a model file (logit offsets per LM word
     /// for next-word prediction, `training/fit_predict_bias.py` output).

@@ -121,7 +121,7 @@ fn noun_word(
 
 /// Whether two verb stems ([`stem_of`]) are one verb: the same kanji, one reading starting
 /// the other (`泊`/`と` of `泊まる` and `泊`/`とま` of `泊る`, written with less kana).
-fn same_verb(a: (&str, &str), b: (&str, &str)) -> bool {
+pub(crate) fn same_verb(a: (&str, &str), b: (&str, &str)) -> bool {
     a.0 == b.0 && (a.1.starts_with(b.1) || b.1.starts_with(a.1))
 }
 

@@ -47,9 +47,9 @@
 
 use crate::error::{Error, Result};
 use crate::lattice::{Lattice, Node};
-use crate::lexicon::Lexicon;
+use crate::lexicon::{read_varint, Lexicon};
 use crate::lm::coherence::Coherence;
-use crate::lm::collocation::stem_of;
+use crate::lm::collocation::{same_verb, stem_of};
 use crate::lm::ngram::{NgramModel, UNK};
 use crate::pos::{PosGroup, Segmenter};
 use crate::predict::node_word;
@@ -90,20 +90,7 @@ fn malformed(detail: &str) -> Error {
     }
 }
 
-fn read_varint(b: &[u8], pos: &mut usize) -> Option<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let byte = *b.get(*pos)?;
-        *pos += 1;
-        v |= u64::from(byte & 0x7f) << shift;
-        if byte & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    None
-}
-
-/// `n` little-endian f32 scales read at `pos`, each finite.
+/// The little-endian f32 scale at `pos`, if it is there and finite.
 fn scale_at(b: &[u8], pos: usize) -> Result<f32> {
     b.get(pos..pos + 4)
         .map(|s| f32::from_le_bytes(s.try_into().unwrap()))
@@ -261,28 +248,18 @@ impl Selection {
         let c = self.centroid(i);
         (coherence.cos_with(row, &c) * self.inv_norm[i] - self.mean_cos[i]) * self.inv_sd[i]
     }
-
-    /// The index of the centroid of `particle` (its text) and the n-gram word `predicate`.
-    pub fn lookup(&self, particle: &str, predicate: u16) -> Option<usize> {
-        let p = self.particles.iter().position(|q| q == particle)?;
-        self.find(p, predicate)
-    }
 }
 
-/// What [`term`] needs of the model and the conversion.
+/// What [`term`] needs of the model and the conversion, and the beam's best path's triples
+/// once they are known (every candidate is compared with them).
 pub struct Scope<'a> {
-    /// The centroids.
-    pub selection: &'a Selection,
-    /// The word vectors of the nouns.
-    pub coherence: &'a Coherence,
-    /// The n-gram: the predicates' ids, and the triples it has counted.
-    pub ngram: &'a NgramModel,
-    /// The lexicon the lattice's nodes point into.
-    pub lexicon: &'a Lexicon,
-    /// The POS groups (content nouns).
-    pub segmenter: &'a Segmenter,
-    /// The conversion's lattice.
-    pub lattice: &'a Lattice,
+    selection: &'a Selection,
+    coherence: &'a Coherence,
+    ngram: &'a NgramModel,
+    lexicon: &'a Lexicon,
+    segmenter: &'a Segmenter,
+    lattice: &'a Lattice,
+    best: std::cell::OnceCell<Vec<Option<Triple>>>,
 }
 
 /// A triple noun–particle–predicate of a path that a centroid scores.
@@ -294,7 +271,29 @@ struct Triple {
     counted: bool,
 }
 
-impl Scope<'_> {
+impl<'a> Scope<'a> {
+    /// The scope of one conversion: the centroids, the word vectors of the nouns, the n-gram
+    /// (the predicates' ids, and the triples it has counted), the lexicon and POS groups, and
+    /// the conversion's lattice.
+    pub fn new(
+        selection: &'a Selection,
+        coherence: &'a Coherence,
+        ngram: &'a NgramModel,
+        lexicon: &'a Lexicon,
+        segmenter: &'a Segmenter,
+        lattice: &'a Lattice,
+    ) -> Self {
+        Scope {
+            selection,
+            coherence,
+            ngram,
+            lexicon,
+            segmenter,
+            lattice,
+            best: std::cell::OnceCell::new(),
+        }
+    }
+
     /// The scored triple over three consecutive nodes, if any.
     fn triple(&self, n: &Node, p: &Node, x: &Node) -> Option<Triple> {
         let (lexicon, lattice) = (self.lexicon, self.lattice);
@@ -303,18 +302,22 @@ impl Scope<'_> {
         }
         let row = self.coherence.row(n.entry)?;
         let particle = lattice.surface(lexicon, p);
-        if !self.selection.particles.contains(&particle) {
-            return None;
-        }
+        let pi = self
+            .selection
+            .particles
+            .iter()
+            .position(|q| *q == particle)?;
         let surface = lattice.surface(lexicon, x);
         let reading = lattice.span(x.begin as usize, x.end as usize);
         let xi = self
             .ngram
             .words_with_prefix(&format!("{reading}\0{surface}\0"), 1)
             .next()?;
-        let i = self.selection.lookup(&particle, xi)?;
+        let i = self.selection.find(pi, xi)?;
         let ni = node_word(self.ngram, lexicon, lattice, n);
-        let stem = stem_of(&surface, reading).0;
+        let stem = stem_of(&surface, reading);
+        // the pair's trigram followers that are the predicate in any form, as the
+        // collocations count them
         let counted = ni != UNK
             && self
                 .ngram
@@ -322,7 +325,7 @@ impl Scope<'_> {
                 .any(|(f, _)| {
                     self.ngram
                         .word(f)
-                        .is_some_and(|f| stem_of(f.surface, f.reading).0 == stem)
+                        .is_some_and(|f| same_verb(stem_of(f.surface, f.reading), stem))
                 });
         Some(Triple {
             fit: self.selection.fit(self.coherence, row, i),
@@ -332,16 +335,18 @@ impl Scope<'_> {
         })
     }
 
-    /// The path's nodes' spans and, per three consecutive nodes, their scored triple.
-    fn triples(&self, path: &[u32]) -> (Vec<(u16, u16)>, Vec<Option<Triple>>) {
+    /// The path's nodes.
+    fn nodes(&self, path: &[u32]) -> Vec<&'a Node> {
         let all = self.lattice.nodes();
-        let nodes: Vec<&Node> = path.iter().filter_map(|&i| all.get(i as usize)).collect();
-        let spans = nodes.iter().map(|n| (n.begin, n.end)).collect();
-        let triples = nodes
+        path.iter().filter_map(|&i| all.get(i as usize)).collect()
+    }
+
+    /// Per three consecutive nodes, their scored triple.
+    fn triples(&self, nodes: &[&Node]) -> Vec<Option<Triple>> {
+        nodes
             .windows(3)
             .map(|w| self.triple(w[0], w[1], w[2]))
-            .collect();
-        (spans, triples)
+            .collect()
     }
 }
 
@@ -351,13 +356,20 @@ pub fn term(scope: &Scope, path: &[u32], best: &[u32]) -> f32 {
     if path == best {
         return 0.0;
     }
-    let (spans, mine) = scope.triples(path);
-    let (top_spans, top) = scope.triples(best);
-    if spans != top_spans {
+    let (nodes, top_nodes) = (scope.nodes(path), scope.nodes(best));
+    let same_spans = nodes.len() == top_nodes.len()
+        && nodes
+            .iter()
+            .zip(&top_nodes)
+            .all(|(a, b)| (a.begin, a.end) == (b.begin, b.end));
+    if !same_spans {
         return 0.0;
     }
-    mine.iter()
-        .zip(&top)
+    let top = scope.best.get_or_init(|| scope.triples(&top_nodes));
+    scope
+        .triples(&nodes)
+        .iter()
+        .zip(top)
         .map(|(m, t)| match (m, t) {
             (Some(m), Some(t))
                 if !m.counted

@@ -515,8 +515,9 @@ pub struct NeuralLm {
     /// Word vectors per lexicon entry (`Coherence` section): the topical coherence that
     /// re-ranks the final beam on conversion.
     pub coherence: Option<crate::lm::coherence::Coherence>,
-    /// Which nouns predicates take (`Selection` section, product codes in the coherence's
-    /// codebook): the hybrid's selectional preferences ([`crate::lm::selection`]).
+    /// Which nouns predicates take (`Selection` section, centroids compared with the
+    /// coherence's word vectors): the hybrid's selectional preferences
+    /// ([`crate::lm::selection`]).
     pub selection: Option<crate::lm::selection::Selection>,
 }
 
