@@ -75,6 +75,10 @@ def parse_args():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--freeze-embedding", action="store_true",
                     help="keep the (tied) embedding of --init-from fixed: a second LM that shares it (a backward LM)")
+    ap.add_argument("--train-rows-from", type=int, default=0, metavar="N",
+                    help="an extended vocabulary: train only the embedding rows and output biases of ids >= N "
+                         "(and <unk>'s output bias), the LSTM and the other rows kept as --init-from has them "
+                         "(0: off)")
     ap.add_argument("--init-from", default=None, metavar="PATH.safetensors",
                     help="fine-tuning: a new run starts from these weights (an export of training/export.py or "
                          "training/from_model.py; b goes entirely into b_ih, b_hh = 0) instead of a random init; "
@@ -366,6 +370,18 @@ def main():
                     lstm.weight_hr_l0[:, :C0].copy_(torch.eye(a.hidden, C0))
     if a.freeze_embedding:
         model.embedding.weight.requires_grad_(False)
+    if a.train_rows_from:
+        if not 0 < a.train_rows_from < V:
+            sys.exit(f"--train-rows-from {a.train_rows_from}: the vocabulary has {V} ids")
+        for p in model.lstm.parameters():
+            p.requires_grad_(False)
+        # Adam moves a parameter only where its gradient has ever been nonzero, so masked rows stay put
+        rows = torch.zeros(V, dtype=torch.bool)
+        rows[a.train_rows_from:] = True
+        bias_rows = rows.clone()
+        bias_rows[unk_id] = True
+        model.embedding.weight.register_hook(lambda g, m=rows[:, None].to(device): g * m)
+        model.out_bias.register_hook(lambda g, m=bias_rows.to(device): g * m)
     model.to(device)
     homophones = None
     if a.homophone_weight > 0:
