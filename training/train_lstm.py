@@ -121,6 +121,9 @@ def parse_args():
         a.log_every = min(a.log_every, 50)
     if (a.decay_steps or a.stop_steps) and not a.steps:
         ap.error("--decay-steps and --stop-steps need --steps")
+    if a.train_rows_from and (a.freeze_embedding or a.optimizer == "adamw"):
+        ap.error("--train-rows-from keeps the other rows by masking their gradients: not with --freeze-embedding, "
+                 "nor with --optimizer adamw, whose weight decay would move them")
     if a.steps and (a.decay_minutes or a.stop_minutes):
         ap.error("--steps takes --decay-steps / --stop-steps, not the minute forms")
     a.vocab_from = a.vocab_from or a.dir
