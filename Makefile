@@ -35,7 +35,7 @@ HENKAN := target/release/henkan
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-sha model-full test setup lint test-native test-training predict-bias word-bias mozc-rules coherence selection emoji attach-ngram
+.PHONY: all mozc model model-sha model-full test setup lint test-native test-training predict-bias word-bias readings mozc-rules coherence selection emoji attach-ngram
 
 all: model
 
@@ -66,14 +66,16 @@ $(HENKAN): $(shell find crates -name '*.rs') Cargo.toml $(wildcard crates/*/Carg
 
 # Rebuild the shipped model (needs ../shared for id.def / segmenter.def, and the LM export in $(LM_DIR):
 # `make lm-finetune` for build/lm-ft, `make train lm-export` for build/lm; see docs/training.md), then
-# its prediction bias and its backward LM (`make lm-back`, trained on this model's own embedding: remove
-# build/lm-back when the forward LM changed), the word biases, Mozc's rules, the word vectors and the
-# selectional preferences; the finished file replaces $(SHIPPED).
+# the added readings (training/readings.tsv), its prediction bias and its backward LM (`make lm-back`,
+# trained on this model's own embedding: remove build/lm-back when the forward LM changed), the word
+# biases, Mozc's rules, the word vectors and the selectional preferences; the finished file replaces
+# $(SHIPPED).
 model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	mkdir -p $(dir $(MODEL))
 	$(HENKAN) model build --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
 	  --id-def $(SHARED)/data/mozc/id.def --segmenter-def $(SHARED)/data/mozc/segmenter.def \
 	  $(MODEL_FLAGS) --lstm $(LM_DIR) --lstm-bits $(LM_BITS) --ngram $(NGRAM) --name henkan --out $(MODEL)
+	$(MAKE) readings MODEL=$(MODEL)
 	$(MAKE) predict-bias MODEL=$(MODEL)
 	$(MAKE) attach-back MODEL=$(MODEL)
 	$(MAKE) word-bias MODEL=$(MODEL)
@@ -87,6 +89,13 @@ model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 # hosts the model can check a download against it). Run it after changing the shipped file in place.
 model-sha:
 	sha256sum $(SHIPPED) > $(SHIPPED).sha256
+
+# Readings added to words of $(MODEL) (training/readings.tsv, ≈ 5 s): a word that Mozc's OSS
+# dictionary has only under another reading (旧年中: きゅうねんじゅう) gets an entry under the
+# added one with its POS ids, cost, LM word, vector and bias; no other entry moves, so it runs on a
+# finished model too, and a second run changes nothing (crates/henkan-builder/src/readings.rs).
+readings: $(HENKAN)
+	$(HENKAN) model add-readings --in $(MODEL) --readings training/readings.tsv --compress 19 --out $(MODEL)
 
 # Mozc's rules into $(MODEL) (≈ 10 s): its prefix penalties (boundary.def) in the connection section, so
 # that a conversion starting with a suffix or a particle pays more, and the POS groups of its candidate

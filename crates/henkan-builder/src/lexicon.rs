@@ -22,6 +22,42 @@ pub fn zigzag(v: i32) -> u64 {
     ((v << 1) ^ (v >> 31)) as u32 as u64
 }
 
+/// Appends how an entry's `surface` is written given its `reading` (the postings' tag and
+/// character codes, [`henkan::lexicon::Surface`]): 0 for the reading itself, 1 for its
+/// katakana, else the codes (`code_of`) of the characters before the longest tail shared with
+/// the reading (at most 15 characters, leaving at least one code).
+pub fn write_surface(
+    blob: &mut Vec<u8>,
+    surface: &str,
+    reading: &str,
+    mut code_of: impl FnMut(char) -> u64,
+) {
+    if surface == reading {
+        write_varint(blob, 0);
+        return;
+    }
+    if surface == henkan::composer::to_katakana(reading) {
+        write_varint(blob, 1);
+        return;
+    }
+    let s: Vec<char> = surface.chars().collect();
+    let r: Vec<char> = reading.chars().collect();
+    let mut shared = 0;
+    while shared < 15
+        && shared + 1 < s.len()
+        && shared < r.len()
+        && s[s.len() - 1 - shared] == r[r.len() - 1 - shared]
+    {
+        shared += 1;
+    }
+    let head = &s[..s.len() - shared];
+    write_varint(blob, 2 + 16 * head.len() as u64 + shared as u64);
+    for &c in head {
+        let code = code_of(c);
+        write_varint(blob, code);
+    }
+}
+
 /// Builds lexicon sections from entries (used by the model builder and tests).
 #[derive(Debug)]
 pub struct LexiconWriter {
@@ -112,33 +148,11 @@ impl LexiconWriter {
                 .insert(reading.as_bytes(), blob.len() as u64)
                 .map_err(|e| Error::Build(e.to_string()))?;
             write_varint(&mut blob, (j - i) as u64);
-            let kata = henkan::composer::to_katakana(&reading);
             for e in &self.entries[i..j] {
                 write_varint(&mut blob, pair_ids[&(e.1, e.2)] as u64);
                 let step = self.cost_step;
                 write_varint(&mut blob, zigzag((e.3 + step / 2).div_euclid(step)));
-                if e.4 == reading {
-                    write_varint(&mut blob, 0);
-                } else if e.4 == kata {
-                    write_varint(&mut blob, 1);
-                } else {
-                    // the longest tail shared with the reading (≤ 15 chars), leaving ≥ 1 code
-                    let s: Vec<char> = e.4.chars().collect();
-                    let r: Vec<char> = reading.chars().collect();
-                    let mut shared = 0;
-                    while shared < 15
-                        && shared + 1 < s.len()
-                        && shared < r.len()
-                        && s[s.len() - 1 - shared] == r[r.len() - 1 - shared]
-                    {
-                        shared += 1;
-                    }
-                    let head = &s[..s.len() - shared];
-                    write_varint(&mut blob, 2 + 16 * head.len() as u64 + shared as u64);
-                    for c in head {
-                        write_varint(&mut blob, code_of[c]);
-                    }
-                }
+                write_surface(&mut blob, &e.4, &reading, |c| code_of[&c]);
             }
             i = j;
         }

@@ -13,6 +13,7 @@
 //! | [`bias`], [`digit_prior`] | the hybrid's word biases and the digit prior |
 //! | [`predict_bias`] | the prediction bias (logit offsets per LM word) |
 //! | [`coherence`] | the word vectors of the topical coherence |
+//! | [`readings`] | readings added to the words of a finished model |
 //! | [`gold`] | gold paths through the lattice for annotated sentences |
 //! | [`token`] | the analyzed-corpus token format, shared with the analyzer |
 #![deny(missing_docs)]
@@ -34,6 +35,7 @@ pub mod lstm_format;
 pub mod mozc;
 pub mod ngram;
 pub mod predict_bias;
+pub mod readings;
 pub mod segmenter;
 pub mod selection;
 pub mod token;

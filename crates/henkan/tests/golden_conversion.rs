@@ -637,7 +637,7 @@ fn segment_candidates_are_single_segments_near_the_best() {
     let mut s = session_for(Scoring::Classic);
     for (reading, segment, kept, left_out) in [
         (
-            "きゅうねんちゅう",
+            "きゅうねんまえ",
             "きゅう",
             &["9", "旧", "級", "急", "キュウ"][..],
             &["キュ雨", "生ゅう", "既ゅう", "キュう"][..],

@@ -416,6 +416,30 @@ pub fn remap(model: &Option<PathBuf>, a: RemapArgs) -> Result<()> {
     Ok(())
 }
 
+/// `henkan model add-readings`.
+#[derive(clap::Args)]
+pub struct ReadingsArgs {
+    /// The readings: `reading<TAB>surface<TAB>the reading the model has it under` lines.
+    #[arg(long, default_value = "training/readings.tsv")]
+    readings: PathBuf,
+    #[command(flatten)]
+    edit: EditArgs,
+}
+
+/// Runs `henkan model add-readings`.
+pub fn add_readings(model: &Option<PathBuf>, a: ReadingsArgs) -> Result<()> {
+    let list = henkan_builder::readings::parse_readings(&read_text(&a.readings)?)?;
+    a.edit.edit(model, |m| {
+        let (bytes, r) = henkan_builder::readings::add_readings(m, &list)?;
+        eprintln!(
+            "readings: {} entries added; {} readings were in the model already",
+            r.added, r.present
+        );
+        Ok(bytes)
+    })?;
+    Ok(())
+}
+
 /// `henkan model mozc-rules`.
 #[derive(clap::Args)]
 pub struct MozcRulesArgs {

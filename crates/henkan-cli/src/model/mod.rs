@@ -34,6 +34,11 @@ pub enum ModelCommand {
     /// Rebuilds only the map lexicon entry → LM word of a model with an LSTM LM (the LM, its
     /// biases and everything else stay as they are).
     RemapLmVocab(attach::RemapArgs),
+    /// Adds readings to words of a finished model (`training/readings.tsv`): each word gets an
+    /// entry under the new reading with the POS ids, cost, LM word, word vector and bias of its
+    /// entries under the reading it has; every other entry keeps its offset, so every section
+    /// stays valid. A reading the lexicon has already (without the word) is refused.
+    AddReadings(attach::ReadingsArgs),
     /// Adds (or replaces) Mozc's rules in a model: the boundary penalties (`boundary.def`: a
     /// conversion that starts with a suffix or a particle pays more; with --suffix also one that
     /// ends on a stem) in its connection section, and the POS groups of Mozc's candidate filter
@@ -71,6 +76,7 @@ pub fn run(model: &Option<PathBuf>, command: ModelCommand) -> Result<()> {
         ModelCommand::Info(a) => build::info(model, a),
         ModelCommand::Attach { what } => attach::run(model, what),
         ModelCommand::RemapLmVocab(a) => attach::remap(model, a),
+        ModelCommand::AddReadings(a) => attach::add_readings(model, a),
         ModelCommand::MozcRules(a) => attach::mozc_rules(model, a),
         ModelCommand::DigitBias(a) => lm::digit_bias(model, a),
         ModelCommand::KanaBias(a) => lm::kana_bias(model, a),

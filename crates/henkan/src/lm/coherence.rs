@@ -218,6 +218,12 @@ impl Coherence {
         self.entries.is_empty()
     }
 
+    /// Every entry with a vector and its row, offsets ascending (what a tool that rewrites
+    /// the section starts from).
+    pub fn entry_rows(&self) -> impl Iterator<Item = (u32, u16)> + '_ {
+        self.entries.iter().copied().zip(self.rows.iter().copied())
+    }
+
     /// The vector row of a lexicon entry (`None`: no vector; unknown words, numbers and
     /// function words have none).
     pub fn row(&self, entry: u32) -> Option<u16> {

@@ -487,6 +487,18 @@ impl LmVocab {
         self.offsets.is_empty()
     }
 
+    /// Every listed entry: its offset, its LM id and how it has the word, offsets ascending
+    /// (what a tool that rewrites the section starts from).
+    pub fn pairs(&self) -> impl Iterator<Item = (u32, u32, WordMatch)> + '_ {
+        (0..self.offsets.len()).map(|i| {
+            (
+                self.offsets[i],
+                self.ids[i],
+                WordMatch::from_code(u32::from(self.matches[i])),
+            )
+        })
+    }
+
     /// The LM id of the lexicon entry at byte offset `entry` (`<unk>` if it has none,
     /// including the lattice's unknown-word and number nodes).
     pub fn lm_id(&self, entry: u32) -> u32 {
