@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11994448,
-  sha256: '757c274e75e066040b26e7cf014a2472d8d05695a53923436d36220a655de6ef',
-  coreBytes: 7066193,
-  coreSha256: 'f40cce308bc10914f90f84f409fdd0b2a805f283a81ce7e7eb7b752ebec85761',
+  bytes: 11995264,
+  sha256: 'eefe1959beb05c27b262413114d0842b14ae974abf52730a310b6d131c419413',
+  coreBytes: 7067009,
+  coreSha256: 'bf16bec3f63cc2f21054972e9c03b15930ac0c0fc148af67a5bf9c72ae44fbc5',
 };
