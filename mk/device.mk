@@ -8,6 +8,13 @@
 #   make device-eval                       # each of them against the shipped model, hybrid, three dev sets
 DEVICE_DIR := build/device
 DEVICE_CORPORA := kwdlc=1,wac=1,chat=1,docs=1,jglue=1,aozora=1
+# The vocabulary the LMs train over (vocab.tsv and dev_*.bin in its ids) and their runs file. A larger
+# vocabulary, for a larger model: `make lm-large` (training/extend_vocab.py: the shipped LM's words, then
+# the next 50,000), DEVICE_LM=build/lm-large DEVICE_RUNS=training/device_runs_large.txt; the bundle then
+# carries the word vectors, and device_run.sh extends the shipped LM to it before training.
+DEVICE_LM ?= build/lm
+DEVICE_RUNS ?= training/device_runs.txt
+COHERENCE_VECTORS := build/coherence/vectors
 # More `eval conversion` flags for device-eval (`--limit 100` for a quick look).
 DEVICE_EVAL_FLAGS ?=
 
@@ -15,34 +22,51 @@ DEVICE_EVAL_FLAGS ?=
 
 device-bundle: $(DEVICE_DIR)/runs.txt
 
-$(DEVICE_DIR)/runs.txt: build/lm/vocab.tsv $(SHIPPED) training/vocab.py training/device_runs.txt | $(HENKAN)
+$(DEVICE_DIR)/runs.txt: $(DEVICE_LM)/vocab.tsv build/lm/vocab.tsv $(SHIPPED) training/vocab.py $(DEVICE_RUNS) | $(HENKAN)
 	$(PIP_DEPS)
 	rm -rf $(DEVICE_DIR) && mkdir -p $(DEVICE_DIR)/dev $(DEVICE_DIR)/init
-	python3 training/vocab.py --corpus build/corpus --vocab-tsv build/lm/vocab.tsv --weights $(DEVICE_CORPORA) \
+	python3 training/vocab.py --corpus build/corpus --vocab-tsv $(DEVICE_LM)/vocab.tsv --weights $(DEVICE_CORPORA) \
 	  --save-encoded $(DEVICE_DIR)/corpora.npz
 	xz -T2 -6 $(DEVICE_DIR)/corpora.npz
-	cp build/lm/vocab.tsv build/lm/dev_chat.bin build/lm/dev_kwdlc.bin build/lm/dev_wac.bin $(DEVICE_DIR)/dev/
+	cp $(DEVICE_LM)/vocab.tsv $(DEVICE_LM)/dev_chat.bin $(DEVICE_LM)/dev_kwdlc.bin $(DEVICE_LM)/dev_wac.bin $(DEVICE_DIR)/dev/
 	$(HENKAN) --model $(SHIPPED) model export-lstm --out $(DEVICE_DIR)/init
 	@# The streams' ids must be the shipped LM's: its perplexity on the kwdlc dev stream is about 69 with
-	@# them and about 180 with a vocabulary in another order (the training would start from nonsense).
-	$(HENKAN) --model $(SHIPPED) eval perplexity --input $(DEVICE_DIR)/dev/dev_kwdlc.bin --limit 2000 --json \
+	@# them and about 180 with a vocabulary in another order (the training would start from nonsense). A
+	@# larger vocabulary must start with the shipped one, and its dev streams go past the shipped LM's ids.
+	set -e; if cmp -s $(DEVICE_LM)/vocab.tsv build/lm/vocab.tsv; then \
+	  $(HENKAN) --model $(SHIPPED) eval perplexity --input $(DEVICE_DIR)/dev/dev_kwdlc.bin --limit 2000 --json \
 	  | python3 -c 'import json,sys; p = json.load(sys.stdin)["perplexity"]; print(f"shipped LM on the bundle: kwdlc perplexity {p:.1f}"); \
-	  sys.exit(0 if p < 100 else "build/lm/vocab.tsv is not the shipped LM vocabulary")'
+	  sys.exit(0 if p < 100 else "build/lm/vocab.tsv is not the shipped LM vocabulary")'; \
+	else \
+	  n=$$(wc -l < build/lm/vocab.tsv); head -n $$n $(DEVICE_LM)/vocab.tsv | cut -f1,2 | cmp -s - <(cut -f1,2 build/lm/vocab.tsv) \
+	    || { echo "$(DEVICE_LM)/vocab.tsv does not start with the shipped LM vocabulary"; exit 1; }; \
+	  mkdir -p $(DEVICE_DIR)/vectors && cp $(COHERENCE_VECTORS)/words.tsv $(COHERENCE_VECTORS)/vectors.f32 $(DEVICE_DIR)/vectors/; \
+	  xz -T2 -6 $(DEVICE_DIR)/vectors/vectors.f32 $(DEVICE_DIR)/vectors/words.tsv; \
+	  echo "a vocabulary of $$(wc -l < $(DEVICE_LM)/vocab.tsv) words: the shipped LM is extended to it on the device"; \
+	fi
 	xz -T2 -6 $(DEVICE_DIR)/init/lstm.safetensors
-	cp training/device_runs.txt $@
+	cp $(DEVICE_RUNS) $@
 	du -sh $(DEVICE_DIR)
 
 # FROM: the folder the device tool put the files of $OUT in (out.tar.partNN, log.txt).
 device-import: $(DEVICE_DIR)/runs.txt | $(HENKAN)
 	@test -n "$(FROM)" || { echo "FROM=<folder with out.tar.part*> is required"; exit 1; }
-	$(PIP_DEPS) safetensors==0.8.0
+	$(PIP_DEPS)
 	rm -rf $(DEVICE_DIR)/lms $(DEVICE_DIR)/models && mkdir -p $(DEVICE_DIR)/models
 	xz -dc $(DEVICE_DIR)/init/lstm.safetensors.xz > $(DEVICE_DIR)/init/lstm.safetensors
-	python3 training/device_pack.py unpack --init $(DEVICE_DIR)/init/lstm.safetensors \
+	@# the LM the runs started from: over a larger vocabulary, the shipped one extended as device_run.sh did
+	set -e; if [ -d $(DEVICE_DIR)/vectors ]; then \
+	  for f in words.tsv vectors.f32; do xz -dc $(DEVICE_DIR)/vectors/$$f.xz > $(DEVICE_DIR)/init/$$f; done; \
+	  python3 training/extend_vocab.py init --lstm $(DEVICE_DIR)/init/lstm.safetensors --vocab $(DEVICE_DIR)/dev/vocab.tsv \
+	    --vectors $(DEVICE_DIR)/init --out $(DEVICE_DIR)/init/start.safetensors; \
+	else cp $(DEVICE_DIR)/init/lstm.safetensors $(DEVICE_DIR)/init/start.safetensors; fi
+	python3 training/device_pack.py unpack --init $(DEVICE_DIR)/init/start.safetensors \
 	  --vocab $(DEVICE_DIR)/dev/vocab.tsv --parts $(FROM) --out $(DEVICE_DIR)/lms
-	rm -f $(DEVICE_DIR)/init/lstm.safetensors
+	rm -f $(DEVICE_DIR)/init/lstm.safetensors $(DEVICE_DIR)/init/start.safetensors $(DEVICE_DIR)/init/words.tsv $(DEVICE_DIR)/init/vectors.f32
+	@# an LM over a larger vocabulary goes in with its embedding, kept or not (the shipped one has fewer rows)
 	set -e; for d in $(DEVICE_DIR)/lms/*/; do n=$$(basename $$d); m=$(DEVICE_DIR)/models/$$n.henkan; \
-	  case "$$n:$$(cat $$d/embedding.txt)" in \
+	  k=$$(cat $$d/embedding.txt); [ -d $(DEVICE_DIR)/vectors ] && k=trained; \
+	  case "$$n:$$k" in \
 	  back*) $(HENKAN) model attach backward --in $(SHIPPED) --lstm $$d --bits $(BACK_BITS) \
 	      --bias-bits $(BACK_BIAS_BITS) --compress 19 --out $$m ;; \
 	  *:kept) $(HENKAN) model attach lstm --in $(SHIPPED) --lstm $$d --lstm-bits $(LM_BITS) --keep-embedding \

@@ -12,7 +12,7 @@ TOK_TRAIN := chat docs jglue aozora kwdlc wac
 TOK_DEV := chat kwdlc wac
 CORPUS_TOK := $(TOK_TRAIN:%=build/corpus/train/%.txt) $(TOK_DEV:%=build/corpus/dev/%.txt)
 
-.PHONY: corpus-tok chat-set vocab train lm-export lm-tiny train-deps lm-finetune lm-back attach-back
+.PHONY: corpus-tok chat-set vocab lm-large train lm-export lm-tiny train-deps lm-finetune lm-back attach-back
 
 $(TOK_BIN): training/tokenize/Cargo.toml training/tokenize/src/main.rs training/tokenize/char.def training/tokenize/unk.def
 	cargo build --release -p henkan-tokenize
@@ -56,6 +56,16 @@ build/lm/vocab.tsv: build/corpus/.done training/vocab.py
 	$(PYTHON) training/vocab.py --corpus build/corpus --out build/lm
 
 vocab: build/lm/vocab.tsv
+
+# A larger vocabulary, for a larger model (training/extend_vocab.py, ≈ 3 min): the shipped LM's words with
+# their ids, then the next LARGE_VOCAB_WORDS most frequent words of the training text; dev streams in its
+# ids. `make device-bundle DEVICE_LM=build/lm-large DEVICE_RUNS=training/device_runs_large.txt` trains on it.
+LARGE_VOCAB_WORDS ?= 50000
+build/lm-large/vocab.tsv: build/lm/vocab.tsv build/corpus/.done training/extend_vocab.py
+	$(PYTHON) training/extend_vocab.py vocab --vocab-tsv build/lm/vocab.tsv --size $(LARGE_VOCAB_WORDS) \
+	  --corpus build/corpus --out build/lm-large
+
+lm-large: build/lm-large/vocab.tsv
 
 train-deps:
 	$(PYTHON) -m pip install --quiet -r training/requirements-torch.txt

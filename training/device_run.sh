@@ -29,6 +29,17 @@ log "device $DEVICE, $MINUTES minutes a run, runs from $RUNS"
 [ "$DEVICE" = cpu ] || nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee -a "$OUT/log.txt" || true
 xz -dc "$BUNDLE/corpora.npz.xz" > "$WORK/corpora.npz"
 xz -dc "$BUNDLE/init/lstm.safetensors.xz" > "$WORK/init/lstm.safetensors"
+# the runs start from the shipped LM; over a vocabulary larger than its (training/extend_vocab.py), from the
+# LM extended to it, new rows started from the word vectors (`make device-import` extends it the same way)
+TRAIN_INIT="$WORK/init/lstm.safetensors"
+if [ -d "$BUNDLE/vectors" ]; then
+  mkdir -p "$WORK/vectors"
+  for f in words.tsv vectors.f32; do xz -dc "$BUNDLE/vectors/$f.xz" > "$WORK/vectors/$f"; done
+  TRAIN_INIT="$WORK/init/extended.safetensors"
+  "$PYTHON" training/extend_vocab.py init --lstm "$WORK/init/lstm.safetensors" --vocab "$BUNDLE/dev/vocab.tsv" \
+    --vectors "$WORK/vectors" --out "$TRAIN_INIT" 2>> "$OUT/log.txt"
+  log "the shipped LM extended to $(wc -l < "$BUNDLE/dev/vocab.tsv") words"
+fi
 
 pids=()
 names=()
@@ -49,7 +60,7 @@ while read -r name weights args; do
   mkdir -p "$WORK/runs/$name"
   # shellcheck disable=SC2086 # the runs file's arguments are words
   "$PYTHON" training/train_lstm.py --dir "$WORK/runs/$name" --vocab-from "$data" \
-    --init-from "$WORK/init/lstm.safetensors" --device "$DEVICE" --softmax full --keep-best \
+    --init-from "$TRAIN_INIT" --device "$DEVICE" --softmax full --keep-best \
     --minutes "$MINUTES" --decay-minutes "$MINUTES" --eval-minutes "$EVAL_MINUTES" --ckpt-minutes 1000 \
     $args > "$WORK/runs/$name/stdout.txt" 2>&1 &
   pids+=($!)
@@ -70,7 +81,7 @@ for name in "${names[@]}"; do
   [ "$PICK" = best ] && [ -f "$ckpt" ] || ckpt="$d/ckpt.pt"
   [ -f "$ckpt" ] || continue
   "$PYTHON" training/export.py --dir "$d" --ckpt "$ckpt" >> "$OUT/log.txt" 2>&1 || { status=1; continue; }
-  "$PYTHON" training/device_pack.py pack --init "$WORK/init/lstm.safetensors" --lstm "$d/lstm.safetensors" \
+  "$PYTHON" training/device_pack.py pack --init "$TRAIN_INIT" --lstm "$d/lstm.safetensors" \
     --out "$WORK/pack/$name.safetensors" >> "$OUT/log.txt" 2>&1 || status=1
 done
 tar -C "$WORK/pack" -cf - . | split -b 15M -d - "$OUT/out.tar.part"

@@ -23,7 +23,7 @@ of vocab.tsv and dev_*.bin from the vocabulary's directory, so --out can be trai
   python3 training/vocab.py --vocab-tsv build/lm/vocab.tsv --out build/lm-ft/data \
       --weights kwdlc=10,wac=10,chat=2,docs=2,jglue=3,aozora=0.5
 With --save-encoded PATH.npz instead of --out, the corpora named in --weights are written encoded once each
-(uint16), for training/mix_stream.py to mix where the text is not (an accelerator, docs/training.md).
+(uint16; uint32 past 65,536 words), for training/mix_stream.py to mix where the text is not (an accelerator, docs/training.md).
 Only build/corpus/train/*.txt are read (never the dev files). Training sentences that are only a kanji
 numeral (Aozora's section headings) are left out (`is_numeral_heading`).
 """
@@ -102,7 +102,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="block shuffle seed (with --weights)")
     ap.add_argument("--save-encoded", default=None, metavar="PATH.npz",
                     help="with --weights and --vocab-tsv: write the corpora named in --weights encoded once "
-                         "each (uint16) instead of a stream; training/mix_stream.py mixes them")
+                         "each (uint16, uint32 past 65,536 words) instead of a stream; training/mix_stream.py "
+                         "mixes them")
     args = ap.parse_args()
     if args.weights or args.vocab_tsv:
         if not (args.weights and args.vocab_tsv):
@@ -228,12 +229,12 @@ def encode_corpora(corpus, names, vocab_tsv):
 
 
 def save_encoded(path, enc, special):
-    """The encoded corpora as one .npz (uint16 ids: the vocabulary has fewer than 65,536 words)."""
+    """The encoded corpora as one .npz: uint16 ids, or uint32 for a vocabulary of 65,536 words or more (a larger
+    model's, training/extend_vocab.py)."""
     arrays = {"special": np.array(special, dtype=np.int32)}
+    wide = any(flat.max(initial=0) >= 1 << 16 for flat, _ in enc.values())
     for name, (flat, _) in enc.items():
-        if flat.max(initial=0) >= 1 << 16:
-            sys.exit("ids do not fit uint16")
-        arrays[name] = flat.astype(np.uint16)
+        arrays[name] = flat.astype(np.uint32 if wide else np.uint16)
     np.savez(path, **arrays)
 
 
