@@ -57,7 +57,7 @@ build/lm/vocab.tsv: build/corpus/.done training/vocab.py
 
 vocab: build/lm/vocab.tsv
 
-# A larger vocabulary, for a larger model (training/extend_vocab.py, ≈ 3 min): the shipped LM's words with
+# A larger vocabulary, for a larger model (training/extend_vocab.py, ≈ 1 min): the shipped LM's words with
 # their ids, then the next LARGE_VOCAB_WORDS most frequent words of the training text; dev streams in its
 # ids. `make device-bundle DEVICE_LM=build/lm-large DEVICE_RUNS=training/device_runs_large.txt` trains on it.
 LARGE_VOCAB_WORDS ?= 50000
