@@ -90,10 +90,10 @@ model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 model-sha:
 	sha256sum $(SHIPPED) > $(SHIPPED).sha256
 
-# Readings added to words of $(MODEL) (training/readings.tsv, ≈ 15 s, most of it recompressing): a word that Mozc's OSS
-# dictionary has only under another reading (旧年中: きゅうねんじゅう) gets an entry under the
-# added one with its POS ids, cost, LM word, vector and bias; no other entry moves, so it runs on a
-# finished model too, and a second run changes nothing (crates/henkan-builder/src/readings.rs).
+# Readings added to words of $(MODEL) (training/readings.tsv, ≈ 15 s, most of it recompressing): a
+# word that Mozc's OSS dictionary has only under another reading (旧年中: きゅうねんじゅう) gets an entry
+# under the added one with its POS ids, cost, LM word, vector and bias; no other entry moves, so it runs
+# on a finished model too, and a second run changes nothing (crates/henkan-builder/src/readings.rs).
 readings: $(HENKAN)
 	$(HENKAN) model add-readings --in $(MODEL) --readings training/readings.tsv --compress 19 --out $(MODEL)
 
