@@ -61,10 +61,7 @@ def count_corpus(corpus):
     """Weighted counts of every word of the analyzed training text, as vocab.py counts them."""
     counts = collections.Counter()
     for name in vocab.MODERN + vocab.OLD:
-        w = vocab.WEIGHT_MODERN if name in vocab.MODERN else 1
-        for s in vocab.read_sents(os.path.join(corpus, "train", name + ".txt")):
-            for t in s:
-                counts[t] += w
+        vocab.add_counts(counts, name, vocab.read_sents(os.path.join(corpus, "train", name + ".txt")))
     return counts
 
 
@@ -79,12 +76,7 @@ def cmd_vocab(a):
     unk_id, bos_id = ids[vocab.UNK], ids[vocab.BOS]
     for name in ["chat", "kwdlc", "wac"]:
         sents = vocab.read_sents(os.path.join(a.corpus, "dev", name + ".txt"))[: a.dev_sents]
-        flat = []
-        for s in sents:
-            flat.append(bos_id)
-            flat.extend(ids.get(t, unk_id) for t in s)
-        flat.append(bos_id)
-        ids_arr = np.array(flat, dtype=np.int32)
+        ids_arr = np.array(vocab.encode_sents(sents, ids, unk_id, bos_id) + [bos_id], dtype=np.int32)
         ids_arr.tofile(os.path.join(a.out, f"dev_{name}.bin"))
         oov = float(np.mean(ids_arr == unk_id))
         print(f"dev {name}: {len(ids_arr)} ids, <unk> {oov:.4f}", file=sys.stderr)

@@ -119,13 +119,7 @@ def main():
     counts = collections.Counter()
     for name in MODERN + OLD:
         sents = read_sents(os.path.join(args.corpus, "train", name + ".txt"))
-        w = WEIGHT_MODERN if name in MODERN else 1
-        c = collections.Counter()
-        for s in sents:
-            c.update(s)
-        c[BOS] += len(sents)
-        for k, v in c.items():
-            counts[k] += w * v
+        add_counts(counts, name, sents)
         corpora[name] = without_headings(sents)
         print(f"read {name}: {len(corpora[name])} sentences ({time.time() - t0:.0f}s)", file=sys.stderr)
     words = [k for k, _ in counts.most_common() if k not in (UNK, BOS)]
@@ -145,11 +139,7 @@ def main():
           file=sys.stderr)
 
     def encode(sents):
-        out = []
-        for s in sents:
-            out.append(bos_id)
-            out.extend(ids.get(t, unk_id) for t in s)
-        return out
+        return encode_sents(sents, ids, unk_id, bos_id)
 
     report = []
     total_w = sum(counts.values())
@@ -197,6 +187,27 @@ def main():
     print(f"done in {time.time() - t0:.0f}s", file=sys.stderr)
 
 
+def add_counts(counts, name, sents):
+    """Adds the words of corpus `name`'s sentences to `counts`, weighted as the vocabulary counts them
+    (modern text WEIGHT_MODERN, Aozora 1), and `<s>` once per sentence."""
+    w = WEIGHT_MODERN if name in MODERN else 1
+    c = collections.Counter()
+    for s in sents:
+        c.update(s)
+    c[BOS] += len(sents)
+    for k, v in c.items():
+        counts[k] += w * v
+
+
+def encode_sents(sents, ids, unk_id, bos_id):
+    """The sentences as one id list, `<s>` before each; words outside `ids` are `<unk>`."""
+    out = []
+    for s in sents:
+        out.append(bos_id)
+        out.extend(ids.get(t, unk_id) for t in s)
+    return out
+
+
 def parse_weights(spec):
     """`name=weight,...` -> {name: weight}, corpora of MODERN + OLD only."""
     weights = {}
@@ -219,11 +230,8 @@ def encode_corpora(corpus, names, vocab_tsv):
     unk_id, bos_id = ids[UNK], ids[BOS]
     enc = {}
     for name in names:
-        flat = []
-        for s in read_train_sents(os.path.join(corpus, "train", name + ".txt")):
-            flat.append(bos_id)
-            flat.extend(ids.get(t, unk_id) for t in s)
-        flat = np.array(flat, dtype=np.int32)
+        sents = read_train_sents(os.path.join(corpus, "train", name + ".txt"))
+        flat = np.array(encode_sents(sents, ids, unk_id, bos_id), dtype=np.int32)
         enc[name] = (flat, np.append(np.flatnonzero(flat == bos_id), len(flat)))
     return enc, (unk_id, bos_id)
 

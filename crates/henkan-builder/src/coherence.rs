@@ -226,15 +226,21 @@ pub fn coherence_section(
         }
     }
     out.resize(out.len().div_ceil(4) * 4, 0);
+    write_entry_rows(&mut out, &pairs);
+    Ok(out)
+}
+
+/// Appends the entry table that ends a `Coherence` section: `(entry offset, row)` pairs, offsets
+/// ascending, as the varint differences of the offsets and then the varint rows.
+pub fn write_entry_rows(out: &mut Vec<u8>, pairs: &[(u32, u16)]) {
     let mut prev = 0;
-    for &(e, _) in &pairs {
-        write_varint(&mut out, u64::from(e - prev));
+    for &(e, _) in pairs {
+        write_varint(out, u64::from(e - prev));
         prev = e;
     }
-    for &(_, r) in &pairs {
-        write_varint(&mut out, u64::from(r));
+    for &(_, r) in pairs {
+        write_varint(out, u64::from(r));
     }
-    Ok(out)
 }
 
 /// Appends rows quantized per row to `bits` (8: i8; 4: −7..=7 packed two to a byte, the even

@@ -22,6 +22,30 @@ pub fn zigzag(v: i32) -> u64 {
     ((v << 1) ^ (v >> 31)) as u32 as u64
 }
 
+/// The `LexiconPostings` section ([`henkan::lexicon`]): the cost step, the pair table, the
+/// character table and the blob of posting lists.
+pub fn postings_section(
+    cost_step: i32,
+    pairs: &[(u16, u16)],
+    chars: &[char],
+    blob: &[u8],
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(20 + 4 * (pairs.len() + chars.len()) + blob.len());
+    out.extend_from_slice(POSTINGS_MAGIC);
+    out.extend_from_slice(&(cost_step as u32).to_le_bytes());
+    out.extend_from_slice(&(pairs.len() as u32).to_le_bytes());
+    for &(l, r) in pairs {
+        out.extend_from_slice(&l.to_le_bytes());
+        out.extend_from_slice(&r.to_le_bytes());
+    }
+    out.extend_from_slice(&(chars.len() as u32).to_le_bytes());
+    for &c in chars {
+        out.extend_from_slice(&(c as u32).to_le_bytes());
+    }
+    out.extend_from_slice(blob);
+    out
+}
+
 /// Appends how an entry's `surface` is written given its `reading` (the postings' tag and
 /// character codes, [`henkan::lexicon::Surface`]): 0 for the reading itself, 1 for its
 /// katakana, else the codes (`code_of`) of the characters before the longest tail shared with
@@ -159,20 +183,11 @@ impl LexiconWriter {
         let index = builder
             .into_inner()
             .map_err(|e| Error::Build(e.to_string()))?;
-        let mut postings = Vec::with_capacity(16 + pairs.len() * 4 + blob.len());
-        postings.extend_from_slice(POSTINGS_MAGIC);
-        postings.extend_from_slice(&(self.cost_step as u32).to_le_bytes());
-        postings.extend_from_slice(&(pairs.len() as u32).to_le_bytes());
-        for (l, r) in pairs {
-            postings.extend_from_slice(&l.to_le_bytes());
-            postings.extend_from_slice(&r.to_le_bytes());
-        }
-        postings.extend_from_slice(&(chars.len() as u32).to_le_bytes());
-        for (c, _) in &chars {
-            postings.extend_from_slice(&(*c as u32).to_le_bytes());
-        }
-        postings.extend_from_slice(&blob);
-        Ok((index, postings))
+        let chars: Vec<char> = chars.into_iter().map(|(c, _)| c).collect();
+        Ok((
+            index,
+            postings_section(self.cost_step, &pairs, &chars, &blob),
+        ))
     }
 
     /// The lexicon itself, read back from the sections [`LexiconWriter::finish`] writes (for

@@ -15,12 +15,14 @@
 //! The list is a TSV file (`training/readings.tsv`): `reading<TAB>surface<TAB>the reading the
 //! model has it under`, then free text saying why; `#` starts a comment line.
 
+use crate::bias::word_bias_section;
+use crate::coherence::write_entry_rows;
 use crate::container::with_sections;
 use crate::error::{Error, Result};
-use crate::lexicon::{write_surface, write_varint, zigzag};
+use crate::lexicon::{postings_section, write_surface, write_varint, zigzag};
 use crate::lstm_format::write_vocab;
-use henkan::decoder::bias::{WordBias, WORD_BIAS_MAGIC};
-use henkan::lexicon::{Lexicon, POSTINGS_MAGIC};
+use henkan::decoder::bias::WordBias;
+use henkan::lexicon::Lexicon;
 use henkan::lm::coherence::Coherence;
 use henkan::lm::lstm::{LmVocab, WordMatch};
 use henkan::model::{Container, SectionKind};
@@ -53,7 +55,10 @@ pub fn parse_readings(tsv: &str) -> Result<Vec<AddedReading>> {
                 i + 1
             )));
         };
-        if !reading.chars().all(is_reading_char) {
+        if !reading
+            .chars()
+            .all(|c| henkan::composer::is_hiragana(c) || c == 'ー')
+        {
             return Err(Error::Build(format!(
                 "readings line {}: {reading:?} is not a hiragana reading",
                 i + 1
@@ -68,11 +73,6 @@ pub fn parse_readings(tsv: &str) -> Result<Vec<AddedReading>> {
     Ok(out)
 }
 
-/// Hiragana, the prolonged sound mark and the iteration marks: what the composer produces.
-fn is_reading_char(c: char) -> bool {
-    matches!(c, 'ぁ'..='ゖ' | 'ー' | 'ゝ' | 'ゞ')
-}
-
 /// What [`add_readings`] did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReadingsReport {
@@ -80,70 +80,6 @@ pub struct ReadingsReport {
     pub added: usize,
     /// Readings already in the model with the word (left as they are).
     pub present: usize,
-}
-
-/// The postings section taken apart: its header tables and the blob the offsets count in.
-struct Postings {
-    step: u32,
-    pairs: Vec<(u16, u16)>,
-    chars: Vec<char>,
-    blob: Vec<u8>,
-}
-
-impl Postings {
-    fn read(p: &[u8]) -> Result<Self> {
-        let bad = || Error::Build("lexicon postings: not a format-3 postings section".into());
-        if !p.starts_with(POSTINGS_MAGIC) {
-            return Err(bad());
-        }
-        let u32_at = |at: usize| -> Result<u32> {
-            p.get(at..at + 4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .ok_or_else(bad)
-        };
-        let step = u32_at(8)?;
-        let n_pairs = u32_at(12)? as usize;
-        let mut at = 16;
-        let mut pairs = Vec::with_capacity(n_pairs.min(p.len() / 4));
-        for _ in 0..n_pairs {
-            let b = p.get(at..at + 4).ok_or_else(bad)?;
-            pairs.push((
-                u16::from_le_bytes([b[0], b[1]]),
-                u16::from_le_bytes([b[2], b[3]]),
-            ));
-            at += 4;
-        }
-        let n_chars = u32_at(at)? as usize;
-        at += 4;
-        let mut chars = Vec::with_capacity(n_chars.min(p.len() / 4));
-        for _ in 0..n_chars {
-            chars.push(char::from_u32(u32_at(at)?).ok_or_else(bad)?);
-            at += 4;
-        }
-        Ok(Postings {
-            step,
-            pairs,
-            chars,
-            blob: p[at..].to_vec(),
-        })
-    }
-
-    fn write(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(20 + 4 * (self.pairs.len() + self.chars.len()));
-        out.extend_from_slice(POSTINGS_MAGIC);
-        out.extend_from_slice(&self.step.to_le_bytes());
-        out.extend_from_slice(&(self.pairs.len() as u32).to_le_bytes());
-        for &(l, r) in &self.pairs {
-            out.extend_from_slice(&l.to_le_bytes());
-            out.extend_from_slice(&r.to_le_bytes());
-        }
-        out.extend_from_slice(&(self.chars.len() as u32).to_le_bytes());
-        for &c in &self.chars {
-            out.extend_from_slice(&(c as u32).to_le_bytes());
-        }
-        out.extend_from_slice(&self.blob);
-        out
-    }
 }
 
 /// An entry to write into a relocated or new posting list: its surface, POS ids and cost, the
@@ -236,16 +172,13 @@ pub fn add_readings(
     // Postings: the lists after the blob (a moved list's old bytes stay, unreferenced); new
     // pairs and characters at the end of their tables, so that old codes and pair indices
     // keep their meaning.
-    let mut postings = Postings::read(postings_bytes.as_ref())?;
-    let step = postings.step.max(1) as i32;
-    let mut pair_of: HashMap<(u16, u16), usize> = postings
-        .pairs
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| (p, i))
-        .collect();
-    let mut code_of: HashMap<char, u64> = postings
-        .chars
+    let step = lexicon.cost_step();
+    let mut pairs = lexicon.pair_table().to_vec();
+    let mut chars = lexicon.char_table().to_vec();
+    let mut blob = lexicon.blob().to_vec();
+    let mut pair_of: HashMap<(u16, u16), usize> =
+        pairs.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+    let mut code_of: HashMap<char, u64> = chars
         .iter()
         .enumerate()
         .map(|(i, &c)| (c, i as u64))
@@ -253,22 +186,22 @@ pub fn add_readings(
     let mut list_at: BTreeMap<&str, u64> = BTreeMap::new();
     let mut origins: Origins = Vec::new();
     for (reading, entries) in &lists {
-        list_at.insert(reading, postings.blob.len() as u64);
-        write_varint(&mut postings.blob, entries.len() as u64);
+        list_at.insert(reading, blob.len() as u64);
+        write_varint(&mut blob, entries.len() as u64);
         for e in entries {
-            let offset = u32::try_from(postings.blob.len())
+            let offset = u32::try_from(blob.len())
                 .map_err(|_| Error::Build("lexicon postings over 4 GiB".into()))?;
             origins.push((offset, e.from, e.moved));
             let pair = *pair_of.entry((e.left, e.right)).or_insert_with(|| {
-                postings.pairs.push((e.left, e.right));
-                postings.pairs.len() - 1
+                pairs.push((e.left, e.right));
+                pairs.len() - 1
             });
-            write_varint(&mut postings.blob, pair as u64);
-            write_varint(&mut postings.blob, zigzag(e.cost.div_euclid(step)));
-            write_surface(&mut postings.blob, &e.surface, reading, |c| {
+            write_varint(&mut blob, pair as u64);
+            write_varint(&mut blob, zigzag(e.cost.div_euclid(step)));
+            write_surface(&mut blob, &e.surface, reading, |c| {
                 let next = code_of.len() as u64;
                 *code_of.entry(c).or_insert_with(|| {
-                    postings.chars.push(c);
+                    chars.push(c);
                     next
                 })
             });
@@ -301,7 +234,10 @@ pub fn add_readings(
 
     let mut sections = vec![
         (SectionKind::LexiconIndex, index),
-        (SectionKind::LexiconPostings, postings.write()),
+        (
+            SectionKind::LexiconPostings,
+            postings_section(step, &pairs, &chars, &blob),
+        ),
     ];
     if let Some(s) = container.section(SectionKind::LmVocab) {
         sections.push((SectionKind::LmVocab, lm_vocab_with(s.as_ref(), &origins)?));
@@ -367,16 +303,6 @@ fn lm_vocab_with(section: &[u8], origins: &Origins) -> Result<Vec<u8>> {
     ))
 }
 
-/// Varints of offsets as differences, then of values: the entry tables of the `Coherence` and
-/// (offsets only) `WordBias` sections.
-fn write_offsets(out: &mut Vec<u8>, offsets: impl Iterator<Item = u32>) {
-    let mut prev = 0u32;
-    for o in offsets {
-        write_varint(out, u64::from(o - prev));
-        prev = o;
-    }
-}
-
 /// The `Coherence` section rewritten: a copy has its original's vector row.
 fn coherence_with(section: &[u8], origins: &Origins) -> Result<Vec<u8>> {
     let coherence = Coherence::from_section(section)?;
@@ -384,10 +310,7 @@ fn coherence_with(section: &[u8], origins: &Origins) -> Result<Vec<u8>> {
     // the entry table is the section's tail, in canonical varints: what precedes it is the
     // header and the vectors
     let mut tail = Vec::new();
-    write_offsets(&mut tail, old.iter().map(|e| e.0));
-    for &(_, row) in &old {
-        write_varint(&mut tail, u64::from(row));
-    }
+    write_entry_rows(&mut tail, &old);
     let head_len = section
         .len()
         .checked_sub(tail.len())
@@ -395,13 +318,12 @@ fn coherence_with(section: &[u8], origins: &Origins) -> Result<Vec<u8>> {
         .ok_or_else(|| {
             Error::Build("coherence: the entry table is not the section's tail".into())
         })?;
-    let rows = remapped(old.into_iter(), origins, |row| row);
+    let rows: Vec<(u32, u16)> = remapped(old.into_iter(), origins, |row| row)
+        .into_iter()
+        .collect();
     let mut out = section[..head_len].to_vec();
     out[16..20].copy_from_slice(&(rows.len() as u32).to_le_bytes());
-    write_offsets(&mut out, rows.keys().copied());
-    for &row in rows.values() {
-        write_varint(&mut out, u64::from(row));
-    }
+    write_entry_rows(&mut out, &rows);
     Ok(out)
 }
 
@@ -412,15 +334,9 @@ fn word_bias_with(section: &[u8], origins: &Origins) -> Result<Vec<u8>> {
         .get(12..16)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .ok_or_else(|| Error::Build("word bias: too short".into()))?;
-    let weights = remapped(bias.entries().into_iter(), origins, |w| w);
-    let mut out = WORD_BIAS_MAGIC.to_vec();
-    out.extend_from_slice(&(weights.len() as u32).to_le_bytes());
-    out.extend_from_slice(&step.to_le_bytes());
-    write_offsets(&mut out, weights.keys().copied());
-    out.extend(
-        weights
-            .values()
-            .map(|&w| (w / step).round().clamp(-127.0, 127.0) as i8 as u8),
-    );
-    Ok(out)
+    let mut out = WordBias::new();
+    for (entry, w) in remapped(bias.entries().into_iter(), origins, |w| w) {
+        out.set(entry, w);
+    }
+    Ok(word_bias_section(&out, step))
 }

@@ -246,6 +246,26 @@ impl Lexicon {
         self.index.is_empty()
     }
 
+    /// The postings' pair table: the (left id, right id) of each pair index.
+    pub fn pair_table(&self) -> &[(u16, u16)] {
+        &self.pairs
+    }
+
+    /// The postings' character table: the character of each surface code.
+    pub fn char_table(&self) -> &[char] {
+        &self.chars
+    }
+
+    /// The postings' cost step (stored costs are multiples of it).
+    pub fn cost_step(&self) -> i32 {
+        self.cost_step
+    }
+
+    /// The blob of posting lists that entry offsets count in.
+    pub fn blob(&self) -> &[u8] {
+        &self.postings.as_ref()[self.blob_start..]
+    }
+
     /// The raw index automaton (for incremental prefix walks in the lattice).
     pub fn index(&self) -> &Fst<SectionBytes> {
         &self.index
