@@ -812,6 +812,18 @@ fn a_verb_follows_its_object_through_the_collocations() {
     }
 }
 
+/// A verb's other forms count for it only where they say what it says
+/// (`lm::collocation::is_plain_form`): the n-gram has `医者に言わ` (the passive `医者に言われた`,
+/// where `医者` is the agent) and not `医者に行っ`, so counting the irrealis `言わ` for `言っ`
+/// wrote `医者に言った` for `いしゃにいった`. The shipped options.
+#[test]
+fn an_irrealis_form_is_no_collocation_of_the_plain_verb() {
+    let engine = shipped_engine();
+    let readings = ["いしゃにいった", "いしゃにいわれた", "ともだちにいった"];
+    let want = ["医者に行った", "医者に言われた", "友達に言った"];
+    assert_hybrid_converts(&engine, NeuralOptions::default(), &readings, &want);
+}
+
 /// Checks the hybrid with `opts` converts each reading to its text.
 fn assert_hybrid_converts(engine: &Engine, opts: NeuralOptions, readings: &[&str], want: &[&str]) {
     let mut s = Session::new();

@@ -316,8 +316,10 @@ impl<'a> Scope<'a> {
         let i = self.selection.find(pi, xi)?;
         let ni = node_word(self.ngram, lexicon, lattice, n);
         let stem = stem_of(&surface, reading);
-        // the pair's trigram followers that are the predicate in any form, as the
-        // collocations count them
+        // the pair's trigram followers that are the predicate in any form: a triple the
+        // n-gram has seen is its to judge, even where the collocations count only the plain
+        // forms ([`crate::lm::collocation::is_plain_form`]: `医者に言わ` is no evidence for
+        // `医者に言っ`, nor does the centroid of `に 言う` get to weigh it)
         let counted = ni != UNK
             && self
                 .ngram
