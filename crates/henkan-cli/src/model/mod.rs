@@ -37,7 +37,9 @@ pub enum ModelCommand {
     /// Adds readings to words of a finished model (`training/readings.tsv`): each word gets an
     /// entry under the new reading with the POS ids, cost, LM word, word vector and bias of its
     /// entries under the reading it has; every other entry keeps its offset, so every section
-    /// stays valid. A reading the lexicon has already (without the word) is refused.
+    /// stays valid. A reading the lexicon has already moves its whole list to the end of the
+    /// postings, the sections keyed by entry following it; a word the lexicon has under the
+    /// reading already is left as it is.
     AddReadings(attach::ReadingsArgs),
     /// Adds (or replaces) Mozc's rules in a model: the boundary penalties (`boundary.def`: a
     /// conversion that starts with a suffix or a particle pays more; with --suffix also one that
