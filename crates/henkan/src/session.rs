@@ -587,6 +587,7 @@ impl Session {
                         ngram,
                         &engine.lexicon,
                         &engine.segmenter,
+                        conn,
                         &self.lattice,
                         path,
                     )

@@ -812,15 +812,25 @@ fn a_verb_follows_its_object_through_the_collocations() {
     }
 }
 
-/// A verb's other forms count for it only where they say what it says
-/// (`lm::collocation::is_plain_form`): the n-gram has `医者に言わ` (the passive `医者に言われた`,
-/// where `医者` is the agent) and not `医者に行っ`, so counting the irrealis `言わ` for `言っ`
-/// wrote `医者に言った` for `いしゃにいった`. The shipped options.
+/// A verb's form counts for a collocation only where it says what the verb says, and only
+/// before a word it connects to. The n-gram has `医者に言わ` (the passive `医者に言われた`,
+/// where `医者` is the agent) and not `医者に行っ`, and the irrealis `言わ` is no plain form
+/// (`lm::collocation::is_plain_form`), so `いしゃにいった` is `医者に行った`. `予定が合う` is a
+/// collocation, but `合い` before `たら` is no form of it
+/// (`lm::collocation::MAX_ONWARD_CONNECTION`), so `よていがあいたら` is `予定が空いたら`. The
+/// shipped options.
 #[test]
-fn an_irrealis_form_is_no_collocation_of_the_plain_verb() {
+fn a_collocation_counts_the_forms_that_say_the_verb() {
     let engine = shipped_engine();
-    let readings = ["いしゃにいった", "いしゃにいわれた", "ともだちにいった"];
-    let want = ["医者に行った", "医者に言われた", "友達に言った"];
+    let cases = [
+        ("いしゃにいった", "医者に行った"),
+        ("いしゃにいわれた", "医者に言われた"),
+        ("ともだちにいった", "友達に言った"),
+        ("よていがあいたらおしえて", "予定が空いたら教えて"),
+        ("しゃしんをとるひと", "写真を撮る人"),
+        ("くつをはくとき", "靴を履くとき"),
+    ];
+    let (readings, want): (Vec<&str>, Vec<&str>) = cases.into_iter().unzip();
     assert_hybrid_converts(&engine, NeuralOptions::default(), &readings, &want);
 }
 
