@@ -12,10 +12,10 @@
 //! trigram's own followers of the pair (not a backoff) that are the verb: the verb itself, or
 //! another plain form of it ([`stem_of`], [`is_plain_form`]: `履い` counts for `履く`, `泊っ`
 //! for `泊まる`, the irrealis `言わ` of `医者に言われた` not for `医者に言った`), and the verb's
-//! form must take the word after it ([`MAX_ONWARD_CONNECTION`]). The noun must be in the trigram's vocabulary and not a kanji numeral with its
-//! counter (`一年を通して` would favour `一年` over `1年`); the verb need not be. The n-gram
-//! keeps these trigrams for verbs with a homophone whatever its budget (`henkan model ngram
-//! --collocations-min`, docs/prediction.md).
+//! form must take the word after it ([`MAX_ONWARD_CONNECTION`]). The noun must be in the
+//! trigram's vocabulary and not a kanji numeral with its counter (`一年を通して` would favour
+//! `一年` over `1年`); the verb need not be. The n-gram keeps these trigrams for verbs with a
+//! homophone whatever its budget (`henkan model ngram --collocations-min`, docs/prediction.md).
 //!
 //! Measured 2026-11-27 (hybrid, weight 0.5, BENCHMARKS.md): kwdlc 1 sentence fixed, none
 //! broken; wac none either way; chat 2 fixed, 1 broken. Any trigram word (not only verbs after
