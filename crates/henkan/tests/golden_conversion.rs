@@ -830,8 +830,8 @@ fn a_collocation_counts_the_forms_that_say_the_verb() {
         ("しゃしんをとるひと", "写真を撮る人"),
         ("くつをはくとき", "靴を履くとき"),
     ];
-    let (readings, want): (Vec<&str>, Vec<&str>) = cases.into_iter().unzip();
-    assert_hybrid_converts(&engine, NeuralOptions::default(), &readings, &want);
+    let mut s = session_for(Scoring::Hybrid);
+    assert_conversions(&engine, &mut s, &cases, Scoring::Hybrid);
 }
 
 /// Checks the hybrid with `opts` converts each reading to its text.

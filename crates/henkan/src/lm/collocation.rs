@@ -60,11 +60,6 @@ pub fn bonus(
             continue;
         };
         let id = node_word(ngram, lexicon, lattice, node);
-        // the connection from this word to the next (0 at the end)
-        let onward = nodes
-            .get(k + 1)
-            .and_then(|&j| all.get(j as usize))
-            .map_or(0, |next| connection.cost(node.right_id, next.left_id));
         let noun = if segmenter.in_group(node.left_id, PosGroup::WeakCompoundVerbSuffix)
             && before[2].is_some_and(|p| !segmenter.in_group(p.left_id, PosGroup::ContentNoun))
         {
@@ -73,7 +68,14 @@ pub fn bonus(
         } else {
             None
         };
-        if let Some(noun) = noun.filter(|_| onward < MAX_ONWARD_CONNECTION) {
+        // the connection from this verb to the next word (0 at the end)
+        let onward = || {
+            nodes
+                .get(k + 1)
+                .and_then(|&j| all.get(j as usize))
+                .map_or(0, |next| connection.cost(node.right_id, next.left_id))
+        };
+        if let Some(noun) = noun.filter(|_| onward() < MAX_ONWARD_CONNECTION) {
             let surface = lattice.surface(lexicon, node);
             let reading = lattice.span(node.begin as usize, node.end as usize);
             let stem = stem_of(&surface, reading);
@@ -160,8 +162,7 @@ fn counts_for(surface: &str, reading: &str, predicate: &str, stem: (&str, &str))
 /// assert!(!is_plain_form("会えなくなっ") && !is_plain_form("はく"));
 /// ```
 pub fn is_plain_form(surface: &str) -> bool {
-    let stem = surface.trim_end_matches(crate::composer::is_hiragana);
-    let tail = &surface[stem.len()..];
+    let (stem, tail) = kana_ending(surface);
     !stem.is_empty()
         && tail.chars().count() <= 3
         && !tail.ends_with(|c| "わかがさなばまら".contains(c))
@@ -185,10 +186,16 @@ pub(crate) fn same_verb(a: (&str, &str), b: (&str, &str)) -> bool {
 /// assert_eq!(stem_of("はく", "はく"), ("はく", "はく"));
 /// ```
 pub fn stem_of<'a>(surface: &'a str, reading: &'a str) -> (&'a str, &'a str) {
-    let stem = surface.trim_end_matches(crate::composer::is_hiragana);
-    let tail = &surface[stem.len()..];
+    let (stem, tail) = kana_ending(surface);
     match reading.strip_suffix(tail) {
         Some(r) if !stem.is_empty() => (stem, r),
         _ => (surface, reading),
     }
+}
+
+/// A written form cut before its hiragana ending: `履` and `い` for `履い`; nothing and `はく`
+/// for `はく`.
+fn kana_ending(surface: &str) -> (&str, &str) {
+    let stem = surface.trim_end_matches(crate::composer::is_hiragana);
+    (stem, &surface[stem.len()..])
 }
