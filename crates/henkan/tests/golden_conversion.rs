@@ -829,6 +829,11 @@ fn a_collocation_counts_the_forms_that_say_the_verb() {
         ("よていがあいたらおしえて", "予定が空いたら教えて"),
         ("しゃしんをとるひと", "写真を撮る人"),
         ("くつをはくとき", "靴を履くとき"),
+        // a fused form counts only for itself, and a rare noun's few trigrams count for nothing
+        ("らーめんをたべにいこう", "ラーメンを食べに行こう"),
+        ("さかなをやく", "魚を焼く"),
+        ("くにをおさめる", "国を治める"),
+        ("せきがでる", "咳が出る"),
     ];
     let mut s = session_for(Scoring::Hybrid);
     assert_conversions(&engine, &mut s, &cases, Scoring::Hybrid);

@@ -10,12 +10,14 @@
 //! how much likelier the trigram makes the verb after those two words than on its own:
 //! `max(0, log2 P_trigram(v | noun, particle) − log2 (α² P(v)))`, for the best `v` among the
 //! trigram's own followers of the pair (not a backoff) that are the verb: the verb itself, or
-//! another plain form of it ([`stem_of`], [`is_plain_form`]: `履い` counts for `履く`, `泊っ`
-//! for `泊まる`, the irrealis `言わ` of `医者に言われた` not for `医者に言った`), and the verb's
-//! form must take the word after it ([`MAX_ONWARD_CONNECTION`]). The noun must be in the
-//! trigram's vocabulary and not a kanji numeral with its counter (`一年を通して` would favour
-//! `一年` over `1年`); the verb need not be. The n-gram keeps these trigrams for verbs with a
-//! homophone whatever its budget (`henkan model ngram --collocations-min`, docs/prediction.md).
+//! another plain form of it when the verb is plain too ([`stem_of`], [`is_plain_form`]: `履い`
+//! counts for `履く`, `泊っ` for `泊まる`, the irrealis `言わ` of `医者に言われた` not for
+//! `医者に言った`, `食べ` not for the fused `食べにいこ`), and the verb's form must take the word
+//! after it ([`MAX_ONWARD_CONNECTION`]). The noun must be in the trigram's vocabulary, not too
+//! rare there ([`MIN_NOUN_LOG2_UNIGRAM`]) and not a kanji numeral with its counter
+//! (`一年を通して` would favour `一年` over `1年`); the verb need not be. The n-gram keeps these
+//! trigrams for verbs with a homophone whatever its budget (`henkan model ngram
+//! --collocations-min`, docs/prediction.md).
 //!
 //! Measured 2026-11-27 (hybrid, weight 0.5, BENCHMARKS.md): kwdlc 1 sentence fixed, none
 //! broken; wac none either way; chat 2 fixed, 1 broken. Any trigram word (not only verbs after
@@ -23,7 +25,10 @@
 //! verb's other forms changes no sentence of the three sets and gives `靴を履く` (without them,
 //! `靴を吐く`). Leaving out the irrealis and the longer fused forms among them (2026-12-03,
 //! paired by sentence) changes no sentence of the three sets either, and gives `医者に行った`;
-//! so does the onward connection's limit, which gives `予定が空いたら`.
+//! so does the onward connection's limit, which gives `予定が空いたら`. Counting other forms
+//! only for a plain verb, and only nouns of log2 unigram −17 or more (2026-12-03, paired by
+//! sentence): kwdlc +0.14 ± 0.08 (3 fixed, none broken), wac +0.23 ± 0.23 (1 / 0), chat
+//! +0.15 ± 0.11 (4 / 1); `魚を焼く`, `国を治める`, `ラーメンを食べに行こう`.
 
 use crate::lattice::number::{digit_twin, is_kanji_numeral};
 use crate::lattice::{Lattice, Node};
@@ -40,6 +45,14 @@ use crate::predict::{node_word, Context};
 /// 896 (median) and 4,288 (99th percentile) on the first 400 sentences of kwdlc.test; the
 /// continuative `会い` costs 4,032 before `て` and 4,480 before `た` (`空い` before `た`: 704).
 pub const MAX_ONWARD_CONNECTION: i32 = 4000;
+
+/// A content noun rarer than this in the n-gram (log2 of its unigram probability) is no
+/// collocation's noun: its few trigrams make one follower look certain. The kana `さかな`
+/// (−19.25) has one, `焼く` at probability 0.92, a bonus of 17 bits that put `さかなを焼く`
+/// over `魚を焼く`; Aozora's old form `國` (−18.75) keeps `國を治め`, which `国` (−13.25) lost
+/// to pruning. The good collocations' nouns are commoner: `写真` −13.62, `事故` −16.00,
+/// `漢字` −16.12, `咳` and `約束` −16.50 (a limit of −16 loses `咳が出る` and `漢字が読めない`).
+pub const MIN_NOUN_LOG2_UNIGRAM: f32 = -17.0;
 
 /// The collocation bonus of a path (`nodes`, lattice node indices in order), in log2 units.
 pub fn bonus(
@@ -113,7 +126,10 @@ fn noun_word(
     id: u16,
 ) -> Option<u16> {
     if segmenter.in_group(noun.left_id, PosGroup::ContentNoun) {
-        return (id != UNK && digit_twin(&lattice.surface(lexicon, noun)).is_none()).then_some(id);
+        return (id != UNK
+            && ngram.unigram(id) >= MIN_NOUN_LOG2_UNIGRAM
+            && digit_twin(&lattice.surface(lexicon, noun)).is_none())
+        .then_some(id);
     }
     if !segmenter.in_group(noun.left_id, PosGroup::NounSuffix) {
         return None;
@@ -142,9 +158,12 @@ fn noun_word(
 
 /// Whether the n-gram's word `surface`/`reading` counts for the predicate written `predicate`
 /// with the stem `stem` ([`stem_of`]): the same form, or another form of the same verb
-/// ([`same_verb`]) that is plain ([`is_plain_form`]).
+/// ([`same_verb`]) when both are plain ([`is_plain_form`]). A predicate that is not plain
+/// counts only itself: Mozc's fused `食べにいこ` (`たべにいこう`) shares its stem `食`/`た`
+/// with `食べ`, and would earn `ラーメンを食べ` for the kana spelling over `食べに行こ`.
 fn counts_for(surface: &str, reading: &str, predicate: &str, stem: (&str, &str)) -> bool {
-    same_verb(stem_of(surface, reading), stem) && (surface == predicate || is_plain_form(surface))
+    same_verb(stem_of(surface, reading), stem)
+        && (surface == predicate || is_plain_form(surface) && is_plain_form(predicate))
 }
 
 /// Whether a verb form written with kanji says what its dictionary form says, so that it
