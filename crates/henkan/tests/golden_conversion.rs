@@ -839,6 +839,24 @@ fn a_collocation_counts_the_forms_that_say_the_verb() {
     assert_conversions(&engine, &mut s, &cases, Scoring::Hybrid);
 }
 
+/// A clock hour before `に` is a time (`henkan::decoder::neural::CLOCK_HOUR_NI_DISCOUNT`), and
+/// an hour's reading elsewhere keeps its word.
+#[test]
+fn a_clock_hour_before_ni_is_a_time() {
+    let engine = shipped_engine();
+    let cases = [
+        ("にじにあいましょう", "2時に会いましょう"),
+        ("じゅうじにあいましょう", "10時に会いましょう"),
+        ("いちじはどうなるかと", "一時はどうなるかと"),
+        ("くじをひく", "くじを引く"),
+        ("ごじがある", "誤字がある"),
+        ("にじがでた", "虹が出た"),
+        ("しごとにじゅうじする", "仕事に従事する"),
+    ];
+    let mut s = session_for(Scoring::Hybrid);
+    assert_conversions(&engine, &mut s, &cases, Scoring::Hybrid);
+}
+
 /// Checks the hybrid with `opts` converts each reading to its text.
 fn assert_hybrid_converts(engine: &Engine, opts: NeuralOptions, readings: &[&str], want: &[&str]) {
     let mut s = Session::new();
