@@ -154,7 +154,8 @@ emoji: $(HENKAN) build/mozc/lex.tsv build/emoji/package/annotations/ja/annotatio
 
 # The hybrid's word biases, into $(MODEL)'s WordBias section (≈ 20 s): the digit prior
 # (crates/henkan-builder/src/digit_prior.rs) against the kanji numeral words of counters that KWDLC and WAC
-# train write after digits, and the kana-phrase prior (kana_prior.rs) against Mozc's all-kana phrases
+# train write after digits, except the words the analyzed modern text itself writes with kanji numerals
+# (一時停止, 十分), and the kana-phrase prior (kana_prior.rs) against Mozc's all-kana phrases
 # (よろしくおねがいします) that the analyzed chat, docs, JGLUE, KWDLC and WAC text writes with kanji.
 DIGIT_BIAS_WEIGHT ?= 1
 KANA_BIAS_WEIGHT ?= 1
@@ -163,7 +164,8 @@ word-bias: build/corpus/.done $(HENKAN)
 	mkdir -p build/digit
 	set -e; for c in kwdlc wac; do xz -dc $(SHARED)/data/corpus/$$c.train.tok.xz > build/digit/$$c.train.tok; done
 	$(HENKAN) --model $(MODEL) model digit-bias --corpus build/digit/kwdlc.train.tok build/digit/wac.train.tok \
-	  --weight $(DIGIT_BIAS_WEIGHT) --out build/digit/bias.tsv
+	  --word-corpus $(foreach c,chat docs jglue,build/corpus/train/$(c).txt) build/digit/kwdlc.train.tok \
+	  build/digit/wac.train.tok --weight $(DIGIT_BIAS_WEIGHT) --out build/digit/bias.tsv
 	$(HENKAN) --model $(MODEL) model kana-bias --corpus $(foreach c,chat docs jglue,build/corpus/train/$(c).txt) \
 	  build/digit/kwdlc.train.tok build/digit/wac.train.tok --weight $(KANA_BIAS_WEIGHT) \
 	  --min-count $(KANA_BIAS_MIN_COUNT) --out build/digit/kana-bias.tsv

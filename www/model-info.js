@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11995264,
-  sha256: 'eefe1959beb05c27b262413114d0842b14ae974abf52730a310b6d131c419413',
+  bytes: 11994960,
+  sha256: '16cfb358194a3a10c72dd60af81cbaddf4af3c3fcc300d42718bd32165b0bc86',
   coreBytes: 7067009,
-  coreSha256: 'bf16bec3f63cc2f21054972e9c03b15930ac0c0fc148af67a5bf9c72ae44fbc5',
+  coreSha256: 'afc3cdb281579e553f5c1b5809e753c849d4b53194aa5de28ffaf29377e2fe15',
 };

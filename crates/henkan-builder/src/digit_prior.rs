@@ -8,7 +8,9 @@
 //! lexicon entry whose surface has a kanji numeral run followed by a character `c` that the
 //! text writes after digits more often gets `weight · ln((k + 1) / (d + 1))` nats (d, k: the
 //! counts for `c`; summed over its runs). Words the text writes with kanji numerals (`一緒`,
-//! `一般`, `一つ`: つ follows kanji numerals 461 times, digits 212) keep 0. The biases go into the
+//! `一般`, `一つ`: つ follows kanji numerals 461 times, digits 212) keep 0, and so does a word that
+//! analyzed modern text writes whole with kanji numerals more often than with digits
+//! ([`written_in_kanji`]: `一時停止`, `十分`, though 時 and 分 follow digits). The biases go into the
 //! model's `WordBias` section (`henkan model digit-bias`, then `henkan model attach bias`), which only the
 //! hybrid reads.
 
@@ -91,11 +93,98 @@ impl DigitCounts {
     }
 }
 
+/// How often analyzed text writes given words whole: the tokens from one token boundary to
+/// another spell the word (`一時` in `一時/停止`, not in `一時間`; `1時` in `1/時/に`).
+#[derive(Debug, Clone, Default)]
+pub struct WordCounts {
+    counts: HashMap<String, u32>,
+    max_len: usize,
+}
+
+impl WordCounts {
+    /// Counts of `words`, all 0.
+    pub fn new(words: impl IntoIterator<Item = String>) -> Self {
+        let counts: HashMap<String, u32> = words.into_iter().map(|w| (w, 0)).collect();
+        let max_len = counts.keys().map(String::len).max().unwrap_or(0);
+        WordCounts { counts, max_len }
+    }
+
+    /// Counts one analyzed sentence (`surface/…` tokens separated by spaces).
+    pub fn add_tokens(&mut self, line: &str) {
+        let toks: Vec<&str> = line
+            .split(' ')
+            .filter_map(|t| t.split('/').next())
+            .filter(|t| !t.is_empty())
+            .collect();
+        let mut word = String::new();
+        for i in 0..toks.len() {
+            word.clear();
+            for t in &toks[i..] {
+                word.push_str(t);
+                if word.len() > self.max_len {
+                    break;
+                }
+                if let Some(c) = self.counts.get_mut(word.as_str()) {
+                    *c += 1;
+                }
+            }
+        }
+    }
+
+    /// How often the text wrote `word` (0 for a word not asked for).
+    pub fn get(&self, word: &str) -> u32 {
+        self.counts.get(word).copied().unwrap_or(0)
+    }
+}
+
+/// The word written with its numerals in digits, half and full width (`一時` → `1時`, `１時`),
+/// when it has a numeral before a counter ([`henkan::lattice::number::digit_twin`]).
+pub fn digit_forms(surface: &str) -> Option<[String; 2]> {
+    let half = henkan::lattice::number::digit_twin(surface)?;
+    let full = half
+        .chars()
+        .map(|c| match c.to_digit(10) {
+            Some(d) => char::from_u32('０' as u32 + d).unwrap_or(c),
+            None => c,
+        })
+        .collect();
+    Some([half, full])
+}
+
+/// A word is written with kanji numerals when the text writes it so at least `min_count` times
+/// and more often than with digits: it keeps no digit prior, whatever the characters after
+/// numerals do elsewhere (`一時停止` 65 times, `1時停止` never; `一時` 932 against `1時`).
+pub fn written_in_kanji(words: &WordCounts, surface: &str, min_count: u32) -> bool {
+    let kanji = words.get(surface);
+    let digits: u32 = digit_forms(surface).map_or(0, |f| f.iter().map(|d| words.get(d)).sum());
+    kanji >= min_count && kanji > digits
+}
+
+/// The lexicon's surfaces that the character counts charge, with their digit forms: the words
+/// [`digit_bias`] asks `words` about.
+pub fn charged_words(lexicon: &Lexicon, counts: &DigitCounts) -> Vec<String> {
+    let mut out = Vec::new();
+    lexicon.for_each_entry(|reading, e| {
+        let surface = lexicon.surface_text(&e.surface, reading);
+        if surface.chars().any(is_kanji_numeral) && counts.bias_of(&surface, 1.0) != 0.0 {
+            out.extend(digit_forms(&surface).into_iter().flatten());
+            out.push(surface);
+        }
+    });
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// The digit prior of every lexicon entry that has one, and those entries' `surface/reading`
-/// (for people reading the biases).
+/// (for people reading the biases). With `words` ([`WordCounts`] of [`charged_words`]), a word
+/// the text writes with kanji numerals ([`written_in_kanji`], at least `min_count` times) gets
+/// none.
 pub fn digit_bias(
     lexicon: &Lexicon,
     counts: &DigitCounts,
+    words: Option<&WordCounts>,
+    min_count: u32,
     weight: f32,
 ) -> (WordBias, HashMap<u32, String>) {
     let mut bias = WordBias::new();
@@ -104,7 +193,7 @@ pub fn digit_bias(
         let surface = lexicon.surface_text(&e.surface, reading);
         if surface.chars().any(is_kanji_numeral) {
             let b = counts.bias_of(&surface, weight);
-            if b != 0.0 {
+            if b != 0.0 && !words.is_some_and(|w| written_in_kanji(w, &surface, min_count)) {
                 bias.set(e.offset, b);
                 names.insert(e.offset, format!("{surface}/{reading}"));
             }
@@ -143,5 +232,45 @@ mod tests {
         assert_eq!(c.bias_of("", 2.0), 0.0);
         // every run counts
         assert!((c.bias_of("一年二年", 1.0) - 2.0 * (2.0f32 / 3.0).ln()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_word_the_text_writes_with_kanji_numerals_keeps_them() {
+        let forms = [
+            "一時",
+            "1時",
+            "１時",
+            "一時間",
+            "1時間",
+            "１時間",
+            "一時停止",
+        ];
+        let mut w = WordCounts::new(forms.iter().map(|f| f.to_string()));
+        for line in [
+            "一時/いちじ/1 停止/ていし/2",
+            "一時/いちじ/1 停止/ていし/2",
+            "一時/いちじ/1 は/は/2",
+            "1/いち/1 時/じ/2 に/に/3",
+            "１/いち/1 時間/じかん/2",
+            "1/いち/1 時間/じかん/2 半/はん/3",
+        ] {
+            w.add_tokens(line);
+        }
+        // whole words only: 一時停止 has 一時 in it, 1時間 does not have 1時
+        assert_eq!(w.get("一時"), 3);
+        assert_eq!(w.get("一時停止"), 2);
+        assert_eq!(w.get("1時"), 1);
+        assert_eq!(w.get("1時間") + w.get("１時間"), 2);
+        assert_eq!(w.get("一時間"), 0);
+        assert_eq!(
+            digit_forms("一時間"),
+            Some(["1時間".to_string(), "１時間".to_string()])
+        );
+        assert!(written_in_kanji(&w, "一時", 2));
+        assert!(!written_in_kanji(&w, "一時", 4));
+        assert!(!written_in_kanji(&w, "一時間", 1));
+        // its digit form never written
+        assert!(written_in_kanji(&w, "一時停止", 2));
+        assert!(!written_in_kanji(&w, "一時停止", 3));
     }
 }

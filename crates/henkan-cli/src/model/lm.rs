@@ -18,6 +18,14 @@ pub struct DigitBiasArgs {
     /// within two sentences of each other).
     #[arg(long, default_value_t = 1.0)]
     weight: f32,
+    /// Analyzed modern text (`surface/…` tokens, one sentence per line) in which to count the
+    /// charged words whole: a word written there with kanji numerals at least --min-word-count
+    /// times and more often than with digits (`一時停止`, `一時`) gets no prior.
+    #[arg(long, num_args = 1..)]
+    word_corpus: Vec<PathBuf>,
+    /// See --word-corpus.
+    #[arg(long, default_value_t = 5)]
+    min_word_count: u32,
     /// Output file.
     #[arg(long)]
     out: PathBuf,
@@ -25,7 +33,8 @@ pub struct DigitBiasArgs {
 
 /// Runs `henkan model digit-bias`.
 pub fn digit_bias(model: &Option<PathBuf>, a: DigitBiasArgs) -> Result<()> {
-    use henkan_builder::digit_prior::{digit_bias, DigitCounts};
+    use henkan_builder::digit_prior::{charged_words, digit_bias, DigitCounts, WordCounts};
+    use std::io::BufRead;
     let engine = load(model)?;
     let mut counts = DigitCounts::new();
     for path in &a.corpus {
@@ -33,7 +42,26 @@ pub fn digit_bias(model: &Option<PathBuf>, a: DigitBiasArgs) -> Result<()> {
             counts.add_tokens(line);
         }
     }
-    let (bias, names) = digit_bias(&engine.lexicon, &counts, a.weight);
+    let words = if a.word_corpus.is_empty() {
+        None
+    } else {
+        let mut words = WordCounts::new(charged_words(&engine.lexicon, &counts));
+        for path in &a.word_corpus {
+            let file =
+                std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+            for line in std::io::BufReader::new(file).lines() {
+                words.add_tokens(&line.with_context(|| format!("reading {}", path.display()))?);
+            }
+        }
+        Some(words)
+    };
+    let (bias, names) = digit_bias(
+        &engine.lexicon,
+        &counts,
+        words.as_ref(),
+        a.min_word_count,
+        a.weight,
+    );
     eprintln!("digit prior: {} entries", bias.len());
     write_file(&a.out, henkan_builder::bias::write_tsv(&bias, &names))
 }
