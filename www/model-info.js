@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11994960,
-  sha256: '16cfb358194a3a10c72dd60af81cbaddf4af3c3fcc300d42718bd32165b0bc86',
+  bytes: 11995104,
+  sha256: 'c27a9c2a42f90e51d641bff775a71dbbc110741c02e4881531f631335b8434b7',
   coreBytes: 7067009,
-  coreSha256: 'afc3cdb281579e553f5c1b5809e753c849d4b53194aa5de28ffaf29377e2fe15',
+  coreSha256: 'e52b84c4589d6d14eee6d23148952b1fd30103a1988e2ca1d867591fb41f16ca',
 };

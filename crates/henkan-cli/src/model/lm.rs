@@ -20,11 +20,11 @@ pub struct DigitBiasArgs {
     weight: f32,
     /// Analyzed modern text (`surface/…` tokens, one sentence per line) in which to count the
     /// charged words whole: a word written there with kanji numerals at least --min-word-count
-    /// times and more often than with digits (`一時停止`, `一時`) gets no prior.
+    /// times and more than 1.5 times as often as with digits (`一時停止`, `一時`) gets no prior.
     #[arg(long, num_args = 1..)]
     word_corpus: Vec<PathBuf>,
     /// See --word-corpus.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 10)]
     min_word_count: u32,
     /// Output file.
     #[arg(long)]
