@@ -62,15 +62,12 @@ const PARTICLE_NI: u8 = 16;
 /// the difference between what Mozc's matrix charges the time counter `時` after a number
 /// (2,279, from `名詞,数,アラビア数字`) and the generic counter (333). Without it the hybrid gave
 /// `虹に会いましょう` for `にじにあいましょう` and `従事に会いましょう` for `じゅうじにあいましょう`;
-/// both need more than 1,000 and less than 1,200. Only before `に`, where the hour is a time
+/// 1,000 fixes the first, 1,200 (not 1,100) the second. Only before `に`, where the hour is a time
 /// expression: on every node `時` (2,000 from the number to `時`) also gave `1時はどうなるかと`
 /// for `一時は`, and 3,000 `9時を引く` and `5時がある` (`くじ`, `誤字`). Measured 2026-12-03: no
 /// sentence of kwdlc, wac or chat changes; of 564 everyday phrases, those two.
 pub const CLOCK_HOUR_NI_DISCOUNT: f32 = 1946.0;
 
-/// What a word `n` after a hypothesis ending in POS `right` takes off its numerator besides
-/// the LM: the hybrid's `λ · (word cost + weighted connection cost) / cost_scale`; nothing for
-/// the LM alone (λ = 0).
 /// Whether `node`, written `surface`, ends a clock hour ([`CLOCK_HOUR`]): the counter `時` read
 /// `じ` (after a number node), or a digit twin of a kanji numeral with `時` (`2時` of `二時`).
 fn ends_clock_hour(lattice: &Lattice, node: &Node, surface: &str) -> bool {
@@ -82,6 +79,9 @@ fn ends_clock_hour(lattice: &Lattice, node: &Node, surface: &str) -> bool {
     surface == "時" && lattice.span(node.begin as usize, node.end as usize) == "じ"
 }
 
+/// What a word `n` after a hypothesis ending in POS `right` takes off its numerator besides
+/// the LM: the hybrid's `λ · (word cost + weighted connection cost) / cost_scale`; nothing for
+/// the LM alone (λ = 0).
 fn classic_term(
     opts: &NeuralOptions,
     conn: &Connection,
