@@ -37,6 +37,13 @@ pub struct DigitCounts {
     after_kanji: HashMap<char, u32>,
 }
 
+/// The surfaces of an analyzed sentence's tokens (`surface/…`, separated by spaces).
+fn surfaces(line: &str) -> impl Iterator<Item = &str> {
+    line.split(' ')
+        .filter_map(|t| t.split('/').next())
+        .filter(|t| !t.is_empty())
+}
+
 /// Adds the character after every run of `member` characters in `chars`.
 fn count_after(chars: &[char], member: impl Fn(char) -> bool, to: &mut HashMap<char, u32>) {
     for w in chars.windows(2) {
@@ -61,10 +68,7 @@ impl DigitCounts {
 
     /// Counts one annotated sentence (`surface/reading/POS` tokens separated by spaces).
     pub fn add_tokens(&mut self, line: &str) {
-        let text: String = line
-            .split(' ')
-            .filter_map(|t| t.split('/').next())
-            .collect();
+        let text: String = surfaces(line).collect();
         self.add_text(&text);
     }
 
@@ -111,11 +115,7 @@ impl WordCounts {
 
     /// Counts one analyzed sentence (`surface/…` tokens separated by spaces).
     pub fn add_tokens(&mut self, line: &str) {
-        let toks: Vec<&str> = line
-            .split(' ')
-            .filter_map(|t| t.split('/').next())
-            .filter(|t| !t.is_empty())
-            .collect();
+        let toks: Vec<&str> = surfaces(line).collect();
         let mut word = String::new();
         for i in 0..toks.len() {
             word.clear();
@@ -137,18 +137,19 @@ impl WordCounts {
     }
 }
 
-/// The word written with its numerals in digits, half and full width (`一時` → `1時`, `１時`),
-/// when it has a numeral before a counter ([`henkan::lattice::number::digit_twin`]).
-pub fn digit_forms(surface: &str) -> Option<[String; 2]> {
-    let half = henkan::lattice::number::digit_twin(surface)?;
-    let full = half
-        .chars()
-        .map(|c| match c.to_digit(10) {
-            Some(d) => char::from_u32('０' as u32 + d).unwrap_or(c),
-            None => c,
-        })
-        .collect();
-    Some([half, full])
+/// The word written with its numerals in digits, half and full width (`一時` → `1時`, `１時`;
+/// one form where the widths agree, as with Latin letters: `一時OFF` → `1時OFF`), when it has a
+/// numeral before a counter ([`henkan::lattice::number::digit_twin`]).
+pub fn digit_forms(surface: &str) -> Vec<String> {
+    let Some(half) = henkan::lattice::number::digit_twin(surface) else {
+        return Vec::new();
+    };
+    let full = henkan::lattice::DigitWidth::Full.apply(&half);
+    if full == half {
+        vec![half]
+    } else {
+        vec![half, full]
+    }
 }
 
 /// A word is written with kanji numerals when the text writes it so at least `min_count` times
@@ -159,7 +160,7 @@ pub fn digit_forms(surface: &str) -> Option<[String; 2]> {
 /// 172): with more than 1 times as often, `いっぽん` gave `一本` where Mozc gives `1本`.
 pub fn written_in_kanji(words: &WordCounts, surface: &str, min_count: u32) -> bool {
     let kanji = words.get(surface);
-    let digits: u32 = digit_forms(surface).map_or(0, |f| f.iter().map(|d| words.get(d)).sum());
+    let digits: u32 = digit_forms(surface).iter().map(|d| words.get(d)).sum();
     kanji >= min_count && 2 * kanji > 3 * digits
 }
 
@@ -170,7 +171,7 @@ pub fn charged_words(lexicon: &Lexicon, counts: &DigitCounts) -> Vec<String> {
     lexicon.for_each_entry(|reading, e| {
         let surface = lexicon.surface_text(&e.surface, reading);
         if surface.chars().any(is_kanji_numeral) && counts.bias_of(&surface, 1.0) != 0.0 {
-            out.extend(digit_forms(&surface).into_iter().flatten());
+            out.extend(digit_forms(&surface));
             out.push(surface);
         }
     });
@@ -265,10 +266,9 @@ mod tests {
         assert_eq!(w.get("1時"), 1);
         assert_eq!(w.get("1時間") + w.get("１時間"), 2);
         assert_eq!(w.get("一時間"), 0);
-        assert_eq!(
-            digit_forms("一時間"),
-            Some(["1時間".to_string(), "１時間".to_string()])
-        );
+        assert_eq!(digit_forms("一時間"), ["1時間", "１時間"]);
+        assert_eq!(digit_forms("一時OFF"), ["1時OFF"]);
+        assert!(digit_forms("一緒").is_empty());
         assert!(written_in_kanji(&w, "一時", 2));
         assert!(!written_in_kanji(&w, "一時", 4));
         assert!(!written_in_kanji(&w, "一時間", 1));

@@ -1115,8 +1115,7 @@ impl NeuralDecoder {
                 let mut f = 0;
                 if surface == "に" {
                     f |= PARTICLE_NI;
-                } else if surface.ends_with('時') && ends_clock_hour(lattice, &nodes[i], &surface)
-                {
+                } else if ends_clock_hour(lattice, &nodes[i], &surface) {
                     f |= CLOCK_HOUR;
                 }
                 if surface.chars().next().is_some_and(is_digit) {
