@@ -11,7 +11,10 @@
 # `name weights train_lstm.py-arguments…`; each run trains MINUTES (default 7: one device call is at most
 # 10 minutes) with the full softmax, its lr decaying to a tenth over the budget, and keeps its checkpoint of
 # the lowest mean dev perplexity (`--keep-best`; PICK=last takes the last instead). What comes back: out.tar.partNN (at most 15 MiB each)
-# and log.txt.
+# and log.txt. One call returns at most 64 MiB, four parts: the rest stays on the machine, and a second call
+# while it is still warm fetches it without training again:
+#
+#   PARTS_FROM=4 OUT=… bash training/device_run.sh build/device   # out.tar.part04 on, the same archive
 set -euo pipefail
 BUNDLE=${1:?usage: device_run.sh BUNDLE_DIR}
 : "${OUT:?OUT must name the folder the results go to}"
@@ -22,6 +25,15 @@ PYTHON=${PYTHON:-python3}
 WORK=${WORK:-/tmp/henkan-device}
 PICK=${PICK:-best}
 EVAL_MINUTES=${EVAL_MINUTES:-$("$PYTHON" -c "print(max(0.1, $MINUTES / 10))")}
+
+# the same archive as the call before (same files, same order, same times), only its later parts
+if [ -n "${PARTS_FROM:-}" ]; then
+  mkdir -p "$OUT"
+  tar -C "$WORK/pack" -cf - . | split -b 15M -d - "$OUT/out.tar.part"
+  for p in "$OUT"/out.tar.part*; do [ $((10#${p##*part})) -ge "$PARTS_FROM" ] || rm "$p"; done
+  ls -l "$OUT"
+  exit 0
+fi
 
 rm -rf "$WORK" && mkdir -p "$WORK/init" "$WORK/runs" "$WORK/pack" "$OUT"
 log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$OUT/log.txt"; }
@@ -86,4 +98,8 @@ for name in "${names[@]}"; do
 done
 tar -C "$WORK/pack" -cf - . | split -b 15M -d - "$OUT/out.tar.part"
 log "done: $(ls "$OUT" | tr '\n' ' ')"
+parts=$(ls "$OUT"/out.tar.part* | wc -l)
+if [ "$parts" -gt 4 ]; then
+  log "$parts parts: only out.tar.part00-03 come back from one call; fetch the rest at once with PARTS_FROM=4"
+fi
 exit $status
