@@ -19,10 +19,11 @@ $(TOK_BIN): training/tokenize/Cargo.toml training/tokenize/src/main.rs training/
 	touch $@
 
 # One run (the dictionary is built once, ~12 s); writes build/corpus/stats.tsv and *.unk (top unknown words).
-build/corpus/.done: $(TOK_BIN) build/mozc/lex.tsv build/mozc/matrix.bin
+build/corpus/.done: $(TOK_BIN) build/mozc/lex.tsv build/mozc/matrix.bin training/analyzer_readings.tsv
 	mkdir -p build/corpus/train build/corpus/dev
 	rm -f build/corpus/stats.tsv
 	$(TOK_BIN) --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin --stats build/corpus/stats.tsv \
+	  --prefer-readings training/analyzer_readings.tsv \
 	  raw:$(DATA)/corpus/chat.txt.xz:build/corpus/train/chat.txt \
 	  raw:$(DATA)/corpus/docs.txt.xz:build/corpus/train/docs.txt \
 	  raw:$(DATA)/corpus/jglue.txt.xz:build/corpus/train/jglue.txt \

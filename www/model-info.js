@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11995104,
-  sha256: 'c27a9c2a42f90e51d641bff775a71dbbc110741c02e4881531f631335b8434b7',
+  bytes: 11995840,
+  sha256: '91aa33e7cb2c7c02ea75de67953bb349f93a9591021efa13e3216ac2064f4e48',
   coreBytes: 7067009,
-  coreSha256: 'e52b84c4589d6d14eee6d23148952b1fd30103a1988e2ca1d867591fb41f16ca',
+  coreSha256: '1fa85336faa5a8c62173c8938fe9539ef2336846efec2014277892b3b6b1bbf8',
 };

@@ -229,10 +229,20 @@ fn list_after(engine: &Engine, text: &str) -> Vec<String> {
     session.insert_str(engine, text);
     let mut sug = Suggester::new();
     commit_best(engine, &mut session, &mut sug);
-    sug.suggest(engine, "", &[], henkan::predict::suggest::MAX_SUGGESTIONS)
-        .iter()
-        .map(|s| s.surface.clone())
-        .collect()
+    suggested(engine, &mut sug, "")
+}
+
+/// What `sug` lists for `query` (kana; empty: the next words), as surfaces.
+fn suggested(engine: &Engine, sug: &mut Suggester, query: &str) -> Vec<String> {
+    sug.suggest(
+        engine,
+        query,
+        &[],
+        henkan::predict::suggest::MAX_SUGGESTIONS,
+    )
+    .iter()
+    .map(|s| s.surface.clone())
+    .collect()
 }
 
 /// After a commit: a stem the n-gram nearly always continues (`ござい` → `ます` after `おはよう`)
@@ -319,4 +329,41 @@ fn a_commit_in_kana_is_split_as_the_corpus_was_analyzed() {
     let ngram = engine.ngram.as_ref().unwrap();
     let last = ngram.word(sug.context().v).unwrap();
     assert_eq!(last.surface, "すみません");
+}
+
+/// The completions of `query` (kana) with nothing committed before.
+fn completions_of(engine: &Engine, query: &str) -> Vec<String> {
+    suggested(engine, &mut Suggester::new(), query)
+}
+
+/// The corpus analysis gives these spellings the reading the text means
+/// (`training/analyzer_readings.tsv`), so the n-gram's words carry it: the noun `上` of `机の上`
+/// is `うえ`, not Mozc's cheaper `かみ`, and `頭` is `あたま`, not `かしら`. Typing `かみ` no
+/// longer suggests `上` first, nor `かしら` (a sentence-final particle) `頭`, and `うえ` and `あたま`
+/// suggest the words.
+#[test]
+fn completions_follow_the_readings_the_text_means() {
+    let engine = common::shipped_engine();
+    let kami = completions_of(&engine, "かみ");
+    assert_ne!(kami.first().map(String::as_str), Some("上"), "{kami:?}");
+    assert!(
+        kami.iter().any(|s| s == "髪" || s == "紙" || s == "神"),
+        "{kami:?}"
+    );
+    let kashira = completions_of(&engine, "かしら");
+    assert_eq!(
+        kashira.first().map(String::as_str),
+        Some("かしら"),
+        "{kashira:?}"
+    );
+    assert_eq!(
+        completions_of(&engine, "うえ").first().map(String::as_str),
+        Some("上")
+    );
+    assert_eq!(
+        completions_of(&engine, "あたま")
+            .first()
+            .map(String::as_str),
+        Some("頭")
+    );
 }

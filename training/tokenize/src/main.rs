@@ -7,10 +7,12 @@
 //!
 //! Usage:
 //!   henkan-tokenize --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
-//!       [--stats build/corpus/stats.tsv] JOB...
+//!       [--stats build/corpus/stats.tsv] [--prefer-readings training/analyzer_readings.tsv] JOB...
 //!   JOB = raw:INPUT:OUTPUT    one paragraph/utterance per line, split into sentences at 。！？!?
 //!       | gold:INPUT:OUTPUT   hand-tokenized `surface/reading/POS` lines: the joined surfaces are analyzed,
 //!                           and our reading of the sentence is compared with the gold reading
+//! `--prefer-readings`: lines `surface<TAB>reading<TAB>left_id<TAB>right_id` (`#` starts a comment): that
+//! spelling with those POS ids is read so, not with its cheapest reading (see [`prefer_readings`]).
 //! INPUT may end in `.xz` (decompressed with `xz -dc`). OUTPUT: one sentence per line, tokens separated by
 //! single spaces, each token `surface/reading/left_id/right_id` with `%`, `/`, and whitespace in surface or
 //! reading percent-escaped (`%25`, `%2F`, `%20`, ...), or `<unk>` for an unknown word.
@@ -38,9 +40,43 @@ fn die(msg: impl std::fmt::Display) -> ! {
     std::process::exit(1)
 }
 
+/// The spellings whose reading the analysis is told (`surface, left id, right id` → reading), from a
+/// `--prefer-readings` file.
+type Preferred = HashMap<(String, u16, u16), String>;
+
+/// Reads a `--prefer-readings` file: `surface<TAB>reading<TAB>left_id<TAB>right_id` per line.
+///
+/// Connection costs depend on POS ids only, so among the entries of one spelling and POS ids the
+/// analysis always takes the cheapest, whatever the text means: Mozc's costs, made for converting
+/// readings, make the noun `上` `かみ` (440) rather than `うえ` (574), so every `机の上` of the corpus
+/// became the LM word `上/かみ`, and typing `かみ` predicted `上`. A preferred reading takes the
+/// lowest cost of its spelling and POS ids and the others go one above it, so the analysis cuts the
+/// text exactly as before and only the reading changes.
+fn prefer_readings(path: &str) -> Preferred {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| die(format!("{path}: {e}")));
+    let mut out = Preferred::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        let id = |s: &str| -> u16 {
+            s.parse()
+                .unwrap_or_else(|_| die(format!("{path}:{}: bad POS id", n + 1)))
+        };
+        if f.len() != 4 {
+            die(format!("{path}:{}: expected 4 fields", n + 1));
+        }
+        out.insert((f[0].to_string(), id(f[2]), id(f[3])), f[1].to_string());
+    }
+    out
+}
+
 /// Re-keys lex.tsv by surface: returns the entries (deduplicated by the LM word key, keeping the lowest
 /// cost) and the lex.csv text vibrato reads, whose feature field is the index into the returned vector.
-fn load_lex(path: &str) -> (Vec<Entry>, String) {
+/// A spelling in `preferred` is read as it says ([`prefer_readings`]); one whose preferred reading the
+/// dictionary lacks is an error.
+fn load_lex(path: &str, preferred: &Preferred) -> (Vec<Entry>, String) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| die(format!("{path}: {e}")));
     let mut index: HashMap<String, usize> = HashMap::with_capacity(1 << 21);
     let mut entries: Vec<Entry> = Vec::with_capacity(1 << 21);
@@ -84,8 +120,44 @@ fn load_lex(path: &str) -> (Vec<Entry>, String) {
             }
         }
     }
-    let mut csv = String::with_capacity(text.len() + text.len() / 2);
+    // the preferred reading gets the lowest cost of its spelling and POS ids, the others one more
+    let mut lowest: HashMap<(&str, u16, u16), (i16, Option<usize>)> = HashMap::new();
     for (i, (surface, lid, rid, cost)) in params.iter().enumerate() {
+        let k = (surface.clone(), *lid, *rid);
+        if let Some(want) = preferred.get(&k) {
+            let e = lowest
+                .entry((surface.as_str(), *lid, *rid))
+                .or_insert((i16::MAX, None));
+            e.0 = e.0.min(*cost);
+            if entries[i].reading == *want {
+                e.1 = Some(i);
+            }
+        }
+    }
+    for (k, want) in preferred {
+        if lowest
+            .get(&(k.0.as_str(), k.1, k.2))
+            .is_none_or(|e| e.1.is_none())
+        {
+            die(format!(
+                "--prefer-readings: no entry {}/{want}/{}/{}",
+                k.0, k.1, k.2
+            ));
+        }
+    }
+    let costs: Vec<i16> = params
+        .iter()
+        .enumerate()
+        .map(
+            |(i, (surface, lid, rid, cost))| match lowest.get(&(surface.as_str(), *lid, *rid)) {
+                Some(&(low, chosen)) if chosen == Some(i) => low,
+                Some(&(low, _)) => (*cost).max(low.saturating_add(1)),
+                None => *cost,
+            },
+        )
+        .collect();
+    let mut csv = String::with_capacity(text.len() + text.len() / 2);
+    for (i, ((surface, lid, rid, _), cost)) in params.iter().zip(&costs).enumerate() {
         if surface.contains([',', '"']) || surface.starts_with(' ') {
             csv.push('"');
             csv.push_str(&surface.replace('"', "\"\""));
@@ -277,6 +349,7 @@ fn main() {
     let mut lex = "build/mozc/lex.tsv".to_string();
     let mut matrix = "build/mozc/matrix.bin".to_string();
     let mut stats_path: Option<String> = None;
+    let mut preferred = Preferred::new();
     let mut jobs: Vec<(String, String, String)> = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -293,6 +366,10 @@ fn main() {
                 stats_path = Some(args[i + 1].clone());
                 i += 1
             }
+            "--prefer-readings" => {
+                preferred = prefer_readings(&args[i + 1]);
+                i += 1
+            }
             j => {
                 let p: Vec<&str> = j.splitn(3, ':').collect();
                 if p.len() != 3 || !(p[0] == "raw" || p[0] == "gold") {
@@ -305,7 +382,7 @@ fn main() {
     }
 
     let t0 = Instant::now();
-    let (entries, csv) = load_lex(&lex);
+    let (entries, csv) = load_lex(&lex, &preferred);
     let mut single: HashSet<char> = HashSet::new();
     for e in &entries {
         let surf = e.key.split('/').next().unwrap();
@@ -450,5 +527,52 @@ fn main() {
         for (s, n) in v.iter().take(300) {
             writeln!(uf, "{s}\t{n}").unwrap();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cost vibrato gets for each `surface/reading/lid/rid` key.
+    fn costs(lex: &str, preferred: &Preferred) -> Vec<(String, i16)> {
+        let path = std::env::temp_dir().join(format!("henkan-tokenize-{}.tsv", std::process::id()));
+        std::fs::write(&path, lex).unwrap();
+        let (entries, csv) = load_lex(path.to_str().unwrap(), preferred);
+        std::fs::remove_file(&path).unwrap();
+        csv.lines()
+            .zip(&entries)
+            .map(|(line, e)| {
+                (
+                    e.key.clone(),
+                    line.split(',').nth(3).unwrap().parse().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    /// A preferred reading takes the lowest cost of its spelling and POS ids, the others go one
+    /// above it; entries of other POS ids keep theirs.
+    #[test]
+    fn a_preferred_reading_takes_the_lowest_cost() {
+        let lex =
+            "かみ\t1856\t1856\t440\t上\nうえ\t1856\t1856\t574\t上\nじょう\t1856\t1856\t696\t上\n\
+                   うえ\t2001\t2001\t306\t上\nかみ\t1851\t1851\t3000\t紙\n";
+        let plain = costs(lex, &Preferred::new());
+        assert_eq!(plain[0], ("上/かみ/1856/1856".into(), 440));
+        assert_eq!(plain[1], ("上/うえ/1856/1856".into(), 574));
+        let mut preferred = Preferred::new();
+        preferred.insert(("上".into(), 1856, 1856), "うえ".into());
+        let told = costs(lex, &preferred);
+        assert_eq!(
+            told,
+            [
+                ("上/かみ/1856/1856".to_string(), 441),
+                ("上/うえ/1856/1856".to_string(), 440),
+                ("上/じょう/1856/1856".to_string(), 696),
+                ("上/うえ/2001/2001".to_string(), 306),
+                ("紙/かみ/1851/1851".to_string(), 3000),
+            ]
+        );
     }
 }
