@@ -48,10 +48,10 @@ type Preferred = HashMap<(String, u16, u16), String>;
 ///
 /// Connection costs depend on POS ids only, so among the entries of one spelling and POS ids the
 /// analysis always takes the cheapest, whatever the text means: Mozc's costs, made for converting
-/// readings, make the noun `上` `かみ` (440) rather than `うえ` (574), so every `机の上` of the corpus
-/// became the LM word `上/かみ`, and typing `かみ` predicted `上`. A preferred reading takes the
-/// lowest cost of its spelling and POS ids and the others go one above it, so the analysis cuts the
-/// text exactly as before and only the reading changes.
+/// readings, make the noun `上` `かみ` (440) rather than `うえ` (574), so left alone every `机の上`
+/// of the corpus would be the LM word `上/かみ`, and typing `かみ` would suggest `上`. A preferred
+/// reading takes the lowest cost of its spelling and POS ids and the others go one above it, so the
+/// analysis cuts the text as it would without it and only the reading differs.
 fn prefer_readings(path: &str) -> Preferred {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| die(format!("{path}: {e}")));
     let mut out = Preferred::new();
