@@ -26,10 +26,13 @@ WORK=${WORK:-/tmp/henkan-device}
 PICK=${PICK:-best}
 EVAL_MINUTES=${EVAL_MINUTES:-$("$PYTHON" -c "print(max(0.1, $MINUTES / 10))")}
 
-# the same archive as the call before (same files, same order, same times), only its later parts
+# The packed LMs as one archive in parts of 15 MiB; made twice from the same files it is the same bytes.
+split_pack() { tar -C "$WORK/pack" -cf - . | split -b 15M -d - "$OUT/out.tar.part"; }
+
+# the same archive as the call before, only its later parts
 if [ -n "${PARTS_FROM:-}" ]; then
   mkdir -p "$OUT"
-  tar -C "$WORK/pack" -cf - . | split -b 15M -d - "$OUT/out.tar.part"
+  split_pack
   for p in "$OUT"/out.tar.part*; do [ $((10#${p##*part})) -ge "$PARTS_FROM" ] || rm "$p"; done
   ls -l "$OUT"
   exit 0
@@ -96,7 +99,7 @@ for name in "${names[@]}"; do
   "$PYTHON" training/device_pack.py pack --init "$TRAIN_INIT" --lstm "$d/lstm.safetensors" \
     --out "$WORK/pack/$name.safetensors" >> "$OUT/log.txt" 2>&1 || status=1
 done
-tar -C "$WORK/pack" -cf - . | split -b 15M -d - "$OUT/out.tar.part"
+split_pack
 log "done: $(ls "$OUT" | tr '\n' ' ')"
 parts=$(ls "$OUT"/out.tar.part* | wc -l)
 if [ "$parts" -gt 4 ]; then

@@ -122,9 +122,12 @@ fn load_lex(path: &str, preferred: &Preferred) -> (Vec<Entry>, String) {
     }
     // the preferred reading gets the lowest cost of its spelling and POS ids, the others one more
     let mut lowest: HashMap<(&str, u16, u16), (i16, Option<usize>)> = HashMap::new();
+    let spellings: HashSet<&str> = preferred.keys().map(|k| k.0.as_str()).collect();
     for (i, (surface, lid, rid, cost)) in params.iter().enumerate() {
-        let k = (surface.clone(), *lid, *rid);
-        if let Some(want) = preferred.get(&k) {
+        if !spellings.contains(surface.as_str()) {
+            continue;
+        }
+        if let Some(want) = preferred.get(&(surface.clone(), *lid, *rid)) {
             let e = lowest
                 .entry((surface.as_str(), *lid, *rid))
                 .or_insert((i16::MAX, None));
