@@ -1,0 +1,37 @@
+"""training/error_kinds.py: wrong conversions sorted into spelling choices and others."""
+import os
+import sys
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "training"))
+
+import error_kinds  # noqa: E402
+
+
+class ErrorKinds(unittest.TestCase):
+    def test_kana_for_kanji_and_numerals_are_spelling_choices(self):
+        self.assertTrue(error_kinds.is_spelling_choice("ご確認下さい", "ご確認ください"))
+        self.assertTrue(error_kinds.is_spelling_choice("その事です", "そのことです"))
+        self.assertTrue(error_kinds.is_spelling_choice("１つ", "一つ"))
+
+    def test_other_kanji_are_not(self):
+        self.assertFalse(error_kinds.is_spelling_choice("昨日は", "機能は"))
+        self.assertFalse(error_kinds.is_spelling_choice("講演を聞く", "公演を聞く"))
+        # one difference of meaning is enough, beside a spelling choice
+        self.assertFalse(error_kinds.is_spelling_choice("講演を聞いて下さい", "公演を聞いてください"))
+
+    def test_the_errors_output_is_read_by_sentence(self):
+        text = (
+            "きのうは\n  want 昨日は\n  got  機能は\n"
+            "ください\n  want 下さい\n  got  ください\n"
+            "2 sentences: exact top-1 0.0%\n"
+        )
+        self.assertEqual(
+            error_kinds.wrong_sentences(text),
+            [("昨日は", "機能は"), ("下さい", "ください")],
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
