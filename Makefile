@@ -75,11 +75,13 @@ model: build/mozc/lex.tsv $(HENKAN) $(KEEP) $(NGRAM) $(LM_DIR)/lstm.safetensors
 	$(HENKAN) model build --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin \
 	  --id-def $(SHARED)/data/mozc/id.def --segmenter-def $(SHARED)/data/mozc/segmenter.def \
 	  $(MODEL_FLAGS) --lstm $(LM_DIR) --lstm-bits $(LM_BITS) --ngram $(NGRAM) --name henkan --out $(MODEL)
+	$(MAKE) mozc-rules MODEL=$(MODEL)
+	@# the map entry → LM word again, now that the segmenter has Mozc's POS groups (二十/はたち)
+	$(HENKAN) model remap-lm-vocab --in $(MODEL) --vocab $(LM_DIR)/vocab.tsv --compress 19 --out $(MODEL)
 	$(MAKE) readings MODEL=$(MODEL)
 	$(MAKE) predict-bias MODEL=$(MODEL)
 	$(MAKE) attach-back MODEL=$(MODEL)
 	$(MAKE) word-bias MODEL=$(MODEL)
-	$(MAKE) mozc-rules MODEL=$(MODEL)
 	$(MAKE) coherence MODEL=$(MODEL)
 	$(MAKE) emoji MODEL=$(MODEL)
 	cp $(MODEL) $(SHIPPED).tmp && mv $(SHIPPED).tmp $(SHIPPED)

@@ -660,7 +660,8 @@ pub enum VocabMatch {
 /// `WeakCompoundNounSuffix`) of kanji numerals read as another word than their number
 /// (`二十/はたち`) is not matched by spelling: the analyzed text's `二十/にじゅう` is the number
 /// 20. Numbers (`名詞,数`) keep the match whatever their reading (`四/よ`, `九/ここの`), and so
-/// do names (`一/まこと` takes `一/はじめ`).
+/// do names (`一/まこと` takes `一/はじめ`). Telling the common nouns needs the segmenter's POS
+/// groups (`model mozc-rules`); a segmenter without them matches those nouns by spelling too.
 pub fn vocab_pairs(
     lexicon: &Lexicon,
     segmenter: &Segmenter,
@@ -729,6 +730,11 @@ pub struct PackReport {
     pub entries_in_vocab: usize,
     /// LM words (of the vocabulary) that no lexicon entry maps to.
     pub lm_words_unmapped: usize,
+    /// Whether the model's segmenter had Mozc's POS groups (`model mozc-rules`) when the map
+    /// was made: without them [`vocab_pairs`] cannot tell a common noun of kanji numerals
+    /// (`二十/はたち`) and matches it by spelling, so the map is to be made again after them
+    /// ([`remap_lm_vocab`]).
+    pub pos_groups: bool,
 }
 
 /// Packs the `Lstm` section.
@@ -772,6 +778,7 @@ fn map_vocab(
         entries_in_vocab: pairs.len(),
         lm_words_unmapped: mapped.iter().filter(|m| !**m).count().saturating_sub(2),
         vocab_bytes: 0,
+        pos_groups: segmenter.has_groups(),
     };
     let number_id = vocab
         .ids

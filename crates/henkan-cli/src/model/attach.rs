@@ -74,6 +74,7 @@ pub fn attach_lstm(
         "lstm: vocab {} hidden {} cells {} quantization {opts:?}: lstm section {} bytes, lm vocabulary {} bytes; {} of {} lexicon entries are LM words; {} LM words have no entry",
         w.vocab, w.hidden, w.cell, r.lstm_bytes, r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
     );
+    note_pos_groups(&r);
     Ok(bytes)
 }
 
@@ -411,9 +412,20 @@ pub fn remap(model: &Option<PathBuf>, a: RemapArgs) -> Result<()> {
             "lm vocabulary {} bytes: {} of {} lexicon entries are LM words; {} LM words have no entry",
             r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
         );
+        note_pos_groups(&r);
         Ok(bytes)
     })?;
     Ok(())
+}
+
+/// Says when the LM vocabulary was mapped without the segmenter's POS groups.
+fn note_pos_groups(r: &henkan_builder::lstm::PackReport) {
+    if !r.pos_groups {
+        eprintln!(
+            "note: the segmenter has no POS groups yet, so common nouns of kanji numerals (二十/はたち) \
+             took the LM word of their spelling; run `model remap-lm-vocab` after `model mozc-rules`"
+        );
+    }
 }
 
 /// `henkan model add-readings`.
