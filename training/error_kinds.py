@@ -49,8 +49,9 @@ def main():
     a = ap.parse_args()
     with open(a.errors, encoding='utf-8') as f:
         wrong = wrong_sentences(f.read())
-    spelling = [p for p in wrong if is_spelling_choice(*p)]
-    others = [p for p in wrong if not is_spelling_choice(*p)]
+    spelling, others = [], []
+    for p in wrong:
+        (spelling if is_spelling_choice(*p) else others).append(p)
     print(f'{len(wrong)} wrong of {a.n}: {len(spelling)} spelling choices '
           f'({100 * len(spelling) / max(1, len(wrong)):.0f}%), {len(others)} others; '
           f'exact {100 * (a.n - len(wrong)) / a.n:.2f}%, '
