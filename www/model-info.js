@@ -5,7 +5,7 @@
 export const MODEL_INFO = {
   file: 'henkan.henkan',
   bytes: 11995840,
-  sha256: '91aa33e7cb2c7c02ea75de67953bb349f93a9591021efa13e3216ac2064f4e48',
+  sha256: 'b2f68bbbb60217de5d7d4c13dd847409a3747690fa8d5f047431965468aea727',
   coreBytes: 7067009,
-  coreSha256: '1fa85336faa5a8c62173c8938fe9539ef2336846efec2014277892b3b6b1bbf8',
+  coreSha256: 'd449b513da1a1a1faf4e4e40779a787b33483d9e118aabce7fe868cd8dd73f29',
 };

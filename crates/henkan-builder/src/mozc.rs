@@ -303,6 +303,8 @@ mod tests {
             "名詞,接尾,助数詞,*,*,*,*",
             "助詞,接続助詞,*,*,*,*,て",
             "動詞,自立,*,*,五段・ワ行促音便,連用形,*",
+            "名詞,サ変接続,*,*,*,*,*",
+            "名詞,副詞可能,*,*,*,*,*",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -324,6 +326,8 @@ mod tests {
         // henkan's own group needs no line in Mozc's file
         assert!(has(1, PosGroup::NounSuffix) && !has(2, PosGroup::NounSuffix));
         assert!(!has(0, PosGroup::NounSuffix));
+        assert!(has(4, PosGroup::BareObjectNoun) && !has(5, PosGroup::BareObjectNoun));
+        assert!(!has(1, PosGroup::BareObjectNoun));
         assert!(compile_pos_groups(&features, "TeSuffix").is_err());
     }
 }

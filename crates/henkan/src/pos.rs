@@ -256,11 +256,16 @@ pub enum PosGroup {
     /// `名詞,接尾`: nouns that only follow another word (`感`, `的`, `編`, counters). Not one of
     /// Mozc's groups: henkan's own rule ([`PosGroup::own_pattern`]).
     NounSuffix,
+    /// `名詞,(一般|固有名詞|サ変接続)`: nouns that casual speech puts straight before their
+    /// verb, leaving the particle out (`猫飼ってる`, `ご飯行こう`); not the adverbial nouns
+    /// (`名詞,副詞可能`: `絶対`, `今日`), which modify the verb rather than take it. Henkan's own
+    /// rule ([`PosGroup::own_pattern`]).
+    BareObjectNoun,
 }
 
 impl PosGroup {
     /// Every group, in bit order.
-    pub const ALL: [PosGroup; 14] = [
+    pub const ALL: [PosGroup; 15] = [
         PosGroup::WeakCompoundNounPrefix,
         PosGroup::WeakCompoundVerbPrefix,
         PosGroup::WeakCompoundFillerPrefix,
@@ -275,6 +280,7 @@ impl PosGroup {
         PosGroup::KagyoTaConnectionVerb,
         PosGroup::WagyoRenyoConnectionVerb,
         PosGroup::NounSuffix,
+        PosGroup::BareObjectNoun,
     ];
 
     /// Its name in Mozc's `pos_matcher_rule.def`.
@@ -294,6 +300,7 @@ impl PosGroup {
             PosGroup::KagyoTaConnectionVerb => "KagyoTaConnectionVerb",
             PosGroup::WagyoRenyoConnectionVerb => "WagyoRenyoConnectionVerb",
             PosGroup::NounSuffix => "NounSuffix",
+            PosGroup::BareObjectNoun => "BareObjectNoun",
         }
     }
 
@@ -301,6 +308,7 @@ impl PosGroup {
     pub fn own_pattern(self) -> Option<&'static str> {
         match self {
             PosGroup::NounSuffix => Some("名詞,接尾,"),
+            PosGroup::BareObjectNoun => Some("名詞,(一般|固有名詞|サ変接続),"),
             _ => None,
         }
     }

@@ -839,6 +839,48 @@ fn a_collocation_counts_the_forms_that_say_the_verb() {
     assert_conversions(&engine, &mut s, &cases, Scoring::Hybrid);
 }
 
+/// Casual speech leaves the particle out (`猫飼ってる`); the collocations then weigh the verb
+/// by the n-gram's bigram from the noun (`lm::collocation`, `PosGroup::BareObjectNoun`): `ご飯`
+/// is followed by `行こ` and `写真` by `撮ろ`. Without the term the hybrid writes `以降` and `取ろう`.
+/// The verbs that follow a サ変 noun as its grammar earn nothing, so they keep the spelling the
+/// LM gives them (`対応できる`), as does a verb after an adverbial noun (`絶対`).
+#[test]
+fn a_bare_noun_takes_its_verb_through_the_bigram() {
+    let engine = shipped_engine();
+    let readings = [
+        "こんどごはんいこう",
+        "しゃしんとろう",
+        "たいおうできる",
+        "ぺっとはぜったいかいたい",
+    ];
+    for (weight, want) in [
+        (
+            NeuralOptions::default().collocation_weight,
+            [
+                "今度ご飯行こう",
+                "写真撮ろう",
+                "対応できる",
+                "ペットは絶対飼いたい",
+            ],
+        ),
+        (
+            0.0,
+            [
+                "今度ご飯以降",
+                "写真取ろう",
+                "対応できる",
+                "ペットは絶対飼いたい",
+            ],
+        ),
+    ] {
+        let opts = NeuralOptions {
+            collocation_weight: weight,
+            ..NeuralOptions::default()
+        };
+        assert_hybrid_converts(&engine, opts, &readings, &want);
+    }
+}
+
 /// A clock hour before `に` is a time (`henkan::decoder::neural::CLOCK_HOUR_NI_DISCOUNT`), and
 /// an hour's reading elsewhere keeps its word.
 #[test]
