@@ -119,9 +119,10 @@ $(GINZA_WHEEL):
 	mkdir -p build/coherence
 	echo 'ja-ginza==5.3.0 --hash=sha256:$(GINZA_WHEEL_SHA256)' > build/coherence/wheel.txt
 	python3 -m pip download --no-deps --require-hashes --dest build/coherence -r build/coherence/wheel.txt
-coherence: $(HENKAN) $(GINZA_WHEEL)
+build/coherence/vectors/words.tsv: $(GINZA_WHEEL) training/coherence_vectors.py
 	$(PIP_DEPS)
 	python3 training/coherence_vectors.py build/coherence build/coherence/vectors
+coherence: $(HENKAN) build/coherence/vectors/words.tsv
 	$(HENKAN) model attach coherence --in $(MODEL) --vectors build/coherence/vectors \
 	  --id-def $(SHARED)/data/mozc/id.def --skip-pos 名詞,固有名詞,人名 --max-cost $(COHERENCE_MAX_COST) \
 	  --pq 8 --compress 19 --out $(MODEL)
@@ -134,7 +135,7 @@ coherence: $(HENKAN) $(GINZA_WHEEL)
 # them), product-quantized to 8 bytes.
 SELECTION_MIN ?= 5
 SELECTION_TEXT := chat docs jglue kwdlc wac
-selection: $(HENKAN) build/corpus/.done build/mozc/lex.tsv
+selection: $(HENKAN) build/corpus/.done build/mozc/lex.tsv build/coherence/vectors/words.tsv
 	$(PIP_DEPS)
 	mkdir -p build/selection
 	python3 training/selection_centroids.py --vectors build/coherence/vectors \
@@ -192,13 +193,15 @@ $(NGRAM): build/corpus/.done $(HENKAN)
 	mkdir -p build/ngram
 	$(NGRAM_BUILD) --out $@
 
-# Rebuilds the n-gram and puts it into $(MODEL) in place of its n-gram section (≈ 30 s); the other
-# sections stay byte for byte.
+# Rebuilds the n-gram and puts it into $(MODEL) in place of its n-gram section (≈ 30 s), then attaches
+# the selectional preferences again: they are keyed by the n-gram's words, and a new n-gram numbers
+# them anew. The other sections stay byte for byte.
 attach-ngram: build/corpus/.done $(HENKAN)
 	mkdir -p build/ngram
 	$(NGRAM_BUILD) --out $(NGRAM) --attach $(MODEL) --attach-out $(MODEL).ngram
 	$(HENKAN) model repack --in $(MODEL).ngram --compress 19 --out $(MODEL)
 	rm -f $(MODEL).ngram
+	$(MAKE) selection MODEL=$(MODEL)
 
 # The unpruned reference model (not shipped).
 model-full: build/mozc/lex.tsv $(HENKAN)

@@ -271,6 +271,15 @@ pub fn ngram(model: &Option<PathBuf>, a: NgramArgs) -> Result<()> {
     if let Some(model_out) = &a.attach_out {
         let path = a.attach.clone().unwrap_or_else(|| model_path(model));
         let bytes = henkan_builder::ngram::attach_ngram(read_bytes(&path)?, read_bytes(&a.out)?)?;
+        let keyed = henkan::model::read_table(&bytes)?
+            .iter()
+            .any(|e| e.kind == Some(SectionKind::Selection));
+        if keyed {
+            eprintln!(
+                "note: the model's selectional preferences are keyed by the former n-gram's words; \
+                 attach them again (`model attach selection`, `make selection`)"
+            );
+        }
         write_model_file(model_out, &bytes)?;
     }
     Ok(())
