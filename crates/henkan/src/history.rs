@@ -751,7 +751,7 @@ pub fn is_variant(a: &str, b: &str) -> bool {
 }
 
 /// Whether `s` has a CJK ideograph (or the iteration mark 々).
-fn has_kanji(s: &str) -> bool {
+pub(crate) fn has_kanji(s: &str) -> bool {
     s.chars().any(|c| {
         matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}' | '々')
     })

@@ -776,40 +776,30 @@ fn a_verb_follows_its_object_through_the_collocations() {
         "じこにあう",
         "かみをきる",
     ];
-    for (weight, want) in [
-        (
-            NeuralOptions::default().collocation_weight,
-            [
-                "写真を撮る",
-                "ホテルに泊まった",
-                "靴を履く",
-                "靴下を履く",
-                "事故に遭う",
-                "髪を切る",
-            ],
-        ),
-        (
-            0.0,
-            [
-                "写真を取る",
-                "ホテルに止まった",
-                "靴を吐く",
-                "靴下を吐く",
-                "事故に合う",
-                "髪を着る",
-            ],
-        ),
-    ] {
-        // without the coherence between homophones, which puts 履く beside 靴 too, and without
-        // the selectional preferences, which weigh the nouns the collocations leave
-        let opts = NeuralOptions {
-            collocation_weight: weight,
-            homophone_weight: 0.0,
-            selection_weight: 0.0,
-            ..NeuralOptions::default()
-        };
-        assert_hybrid_converts(&engine, opts, &readings, &want);
-    }
+    let with = [
+        "写真を撮る",
+        "ホテルに泊まった",
+        "靴を履く",
+        "靴下を履く",
+        "事故に遭う",
+        "髪を切る",
+    ];
+    let without = [
+        "写真を取る",
+        "ホテルに止まった",
+        "靴を吐く",
+        "靴下を吐く",
+        "事故に合う",
+        "髪を着る",
+    ];
+    // without the coherence between homophones, which puts 履く beside 靴 too, and without
+    // the selectional preferences, which weigh the nouns the collocations leave
+    let base = NeuralOptions {
+        homophone_weight: 0.0,
+        selection_weight: 0.0,
+        ..NeuralOptions::default()
+    };
+    assert_collocations_decide(&engine, base, &readings, &with, &without);
 }
 
 /// A verb's form counts for a collocation only where it says what the verb says, and only
@@ -853,32 +843,25 @@ fn a_bare_noun_takes_its_verb_through_the_bigram() {
         "たいおうできる",
         "ぺっとはぜったいかいたい",
     ];
-    for (weight, want) in [
-        (
-            NeuralOptions::default().collocation_weight,
-            [
-                "今度ご飯行こう",
-                "写真撮ろう",
-                "対応できる",
-                "ペットは絶対飼いたい",
-            ],
-        ),
-        (
-            0.0,
-            [
-                "今度ご飯以降",
-                "写真取ろう",
-                "対応できる",
-                "ペットは絶対飼いたい",
-            ],
-        ),
-    ] {
-        let opts = NeuralOptions {
-            collocation_weight: weight,
-            ..NeuralOptions::default()
-        };
-        assert_hybrid_converts(&engine, opts, &readings, &want);
-    }
+    let with = [
+        "今度ご飯行こう",
+        "写真撮ろう",
+        "対応できる",
+        "ペットは絶対飼いたい",
+    ];
+    let without = [
+        "今度ご飯以降",
+        "写真取ろう",
+        "対応できる",
+        "ペットは絶対飼いたい",
+    ];
+    assert_collocations_decide(
+        &engine,
+        NeuralOptions::default(),
+        &readings,
+        &with,
+        &without,
+    );
 }
 
 /// A clock hour before `に` is a time (`henkan::decoder::neural::CLOCK_HOUR_NI_DISCOUNT`), and
@@ -897,6 +880,27 @@ fn a_clock_hour_before_ni_is_a_time() {
     ];
     let mut s = session_for(Scoring::Hybrid);
     assert_conversions(&engine, &mut s, &cases, Scoring::Hybrid);
+}
+
+/// Checks the hybrid with `base` converts `readings` to `with` at the shipped collocation
+/// weight and to `without` with the collocations off.
+fn assert_collocations_decide(
+    engine: &Engine,
+    base: NeuralOptions,
+    readings: &[&str],
+    with: &[&str],
+    without: &[&str],
+) {
+    for (weight, want) in [
+        (NeuralOptions::default().collocation_weight, with),
+        (0.0, without),
+    ] {
+        let opts = NeuralOptions {
+            collocation_weight: weight,
+            ..base
+        };
+        assert_hybrid_converts(engine, opts, readings, want);
+    }
 }
 
 /// Checks the hybrid with `opts` converts each reading to its text.

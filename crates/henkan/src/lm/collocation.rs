@@ -40,6 +40,7 @@
 //! everyday phrases, 4 do: `今度ご飯行こう` (was `以降`), `写真撮ろう`, `お風呂入った`, and
 //! `エアコン付けた` for `つけた`.
 
+use crate::history::has_kanji;
 use crate::lattice::number::{digit_twin, is_kanji_numeral};
 use crate::lattice::{Lattice, Node};
 use crate::lexicon::Lexicon;
@@ -156,11 +157,6 @@ const SURU_AUXILIARIES: [(&str, &str); 5] = [
 /// Whether a verb's stem ([`stem_of`]) is one of [`SURU_AUXILIARIES`].
 fn is_suru_auxiliary(stem: (&str, &str)) -> bool {
     SURU_AUXILIARIES.contains(&stem)
-}
-
-/// Whether `s` has a kanji (CJK unified ideographs).
-fn has_kanji(s: &str) -> bool {
-    s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
 
 /// The n-gram word that stands for `noun` (the word before the particle) as a collocation's
