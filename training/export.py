@@ -16,6 +16,8 @@
     logits = embedding h' + out_bias.
   --dir/vocab.tsv         id<TAB>key<TAB>count for the V ids of the model (a copy of the training vocabulary,
                           truncated to V for a smaller model; the truncated words' counts are added to <unk>).
+  --dir/classes.tsv       a copy of the training vocabulary's, for an LM with `<unk>` classes
+                          (training/unk_classes.py; `henkan model attach lstm` reads it beside vocab.tsv).
 """
 import argparse
 import json
@@ -118,6 +120,9 @@ def main():
         os.replace(dst + ".tmp", dst)
     elif os.path.abspath(src) != os.path.abspath(dst):
         shutil.copyfile(src, dst)
+    classes = os.path.join(cfg["vocab_from"], "classes.tsv")
+    if os.path.exists(classes) and os.path.abspath(a.dir) != os.path.abspath(cfg["vocab_from"]):
+        shutil.copyfile(classes, os.path.join(a.dir, "classes.tsv"))
     golden(tensors, cfg, a.dir)
     size = os.path.getsize(out)
     print(json.dumps({"out": out, "bytes": size, **meta}))

@@ -166,19 +166,31 @@ def extend_weights(t, rows, vectors):
     return out, f"{v - v0} rows appended to {v0}, {with_vector} of them with a word vector"
 
 
-def cmd_init(a):
-    from safetensors.numpy import load_file, save_file
+def load_lstm(path):
+    """An LM export's tensors and metadata."""
     from safetensors import safe_open
+    from safetensors.numpy import load_file
 
-    t = load_file(a.lstm)
-    with safe_open(a.lstm, framework="np") as f:
+    with safe_open(path, framework="np") as f:
         meta = dict(f.metadata() or {})
+    return load_file(path), meta
+
+
+def save_lstm(path, tensors, meta):
+    """Writes an LM export, its metadata's vocab_size that of its embedding."""
+    from safetensors.numpy import save_file
+
+    if "vocab_size" in meta:
+        meta = dict(meta, vocab_size=str(tensors["embedding"].shape[0]))
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    save_file({k: np.ascontiguousarray(x) for k, x in tensors.items()}, path, metadata=meta)
+
+
+def cmd_init(a):
+    t, meta = load_lstm(a.lstm)
     vectors = read_vectors(a.vectors) if a.vectors else {}
     out, report = extend_weights(t, read_vocab(a.vocab), vectors)
-    if "vocab_size" in meta:
-        meta["vocab_size"] = str(out["embedding"].shape[0])
-    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-    save_file({k: np.ascontiguousarray(x) for k, x in out.items()}, a.out, metadata=meta)
+    save_lstm(a.out, out, meta)
     print(f"{a.out}: {report}", file=sys.stderr)
 
 

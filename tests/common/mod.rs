@@ -128,5 +128,5 @@ pub fn shipped_with_tiny_lm(
     let st = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e} (committed test data)"));
     let vocab = std::fs::read_to_string(format!("{DATA}lm-tiny/vocab.tsv")).unwrap();
     let w = read_safetensors(&st).unwrap();
-    attach_lstm(shipped_bytes(), &w, &vocab, PackOptions::bits(8), how).unwrap()
+    attach_lstm(shipped_bytes(), &w, &vocab, None, PackOptions::bits(8), how).unwrap()
 }

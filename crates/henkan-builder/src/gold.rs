@@ -161,7 +161,8 @@ pub const UNKNOWN_WORD_COST: i64 = 10_000;
 /// [`UNKNOWN_WORD_COST`] for a node whose word the LM does not know, else 0 (an `extra` for
 /// [`GoldAligner::align`]).
 pub fn unknown_word_cost(lm: &henkan::lm::lstm::NeuralLm, node: &Node) -> i64 {
-    if henkan::decoder::neural::NeuralDecoder::word_of(lm, node.entry) == lm.model.unk_id {
+    let word = henkan::decoder::neural::NeuralDecoder::word_of(lm, node.entry, node.left_id);
+    if lm.vocab.is_unknown(word) {
         UNKNOWN_WORD_COST
     } else {
         0
@@ -203,7 +204,8 @@ impl CommittedContext {
         if self.lines == 0 {
             return;
         }
-        let word_of = |e: u32| henkan::decoder::neural::NeuralDecoder::word_of(lm, e);
+        let word_of =
+            |n: &Node| henkan::decoder::neural::NeuralDecoder::word_of(lm, n.entry, n.left_id);
         let mut ids = vec![lm.model.bos_id];
         match self
             .aligner
@@ -211,14 +213,14 @@ impl CommittedContext {
         {
             Some(path) => {
                 let nodes = self.aligner.lattice().nodes();
-                ids.extend(path.iter().map(|&i| word_of(nodes[i as usize].entry)));
+                ids.extend(path.iter().map(|&i| word_of(&nodes[i as usize])));
             }
             None => {
                 self.fallback.clear();
                 self.fallback.best_text_of(engine, reading);
                 if let Some(path) = self.fallback.neural_best(engine) {
                     let nodes = self.fallback.lattice().nodes();
-                    ids.extend(path.iter().map(|&i| word_of(nodes[i as usize].entry)));
+                    ids.extend(path.iter().map(|&i| word_of(&nodes[i as usize])));
                 }
             }
         }

@@ -761,6 +761,7 @@ fn map_vocab(
     container: &Container,
     vocab: &VocabTsv,
     how: VocabMatch,
+    classes: &[u32],
 ) -> Result<(Vec<u8>, PackReport)> {
     let lexicon = Lexicon::new(
         container.require(SectionKind::LexiconIndex)?,
@@ -785,7 +786,14 @@ fn map_vocab(
         .get("1/いち/2044/2044")
         .copied()
         .unwrap_or(vocab.unk_id);
-    let voc = write_vocab(vocab.len, vocab.unk_id, vocab.bos_id, number_id, pairs);
+    let voc = write_vocab(
+        vocab.len,
+        vocab.unk_id,
+        vocab.bos_id,
+        number_id,
+        pairs,
+        classes,
+    );
     let report = PackReport {
         vocab_bytes: voc.len(),
         ..report
@@ -815,17 +823,42 @@ fn replace_sections(
     w.finish()
 }
 
+/// Parses an LM's `classes.tsv` (`left POS id<TAB>LM id`, `training/unk_classes.py`): the LM id of
+/// each left POS id's `<unk>` class, by left id (ids not listed: `<unk>`).
+pub fn read_classes_tsv(text: &str, vocab: &VocabTsv) -> Result<Vec<u32>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let bad = || build_err(format!("classes.tsv line {}: {line:?}", i + 1));
+        let (left, id) = line.split_once('\t').ok_or_else(bad)?;
+        let left: usize = left.parse().map_err(|_| bad())?;
+        let id: u32 = id.trim().parse().map_err(|_| bad())?;
+        if left >= 1 << 16 || id as usize >= vocab.len {
+            return Err(bad());
+        }
+        if out.len() <= left {
+            out.resize(left + 1, vocab.unk_id);
+        }
+        out[left] = id;
+    }
+    Ok(out)
+}
+
 /// Returns a copy of the model container `model` with the LM sections (re)placed. The biases fitted
 /// for the LM it replaces (`PredictBias`, `WordBias`) and its backward LM (`LstmBackward`, trained on
-/// its embedding) are left out.
+/// its embedding) are left out. `classes`: the LM's `classes.tsv`, when it has `<unk>` classes.
 pub fn attach_lstm(
     model: Vec<u8>,
     weights: &LstmWeights,
     vocab_tsv: &str,
+    classes: Option<&str>,
     opts: PackOptions,
     how: VocabMatch,
 ) -> Result<(Vec<u8>, PackReport)> {
     let vocab = read_vocab_tsv(vocab_tsv)?;
+    let classes = match classes {
+        Some(t) => read_classes_tsv(t, &vocab)?,
+        None => Vec::new(),
+    };
     if vocab.len != weights.vocab {
         return Err(build_err(format!(
             "vocab.tsv has {} ids, the weights {}",
@@ -833,7 +866,7 @@ pub fn attach_lstm(
         )));
     }
     let container = Container::from_bytes(model)?;
-    let (voc, mut report) = map_vocab(&container, &vocab, how)?;
+    let (voc, mut report) = map_vocab(&container, &vocab, how, &classes)?;
     let lstm = pack_lstm(weights, &vocab, opts);
     report.lstm_bytes = lstm.len();
     // the biases were fitted for the LM being replaced (and the prediction bias is indexed by its
@@ -971,9 +1004,11 @@ pub fn replace_recurrent(
 
 /// Returns a copy of the model container `model` (which has an LSTM LM with the vocabulary
 /// `vocab_tsv`) with only its map lexicon entry → LM word rebuilt; the LM and every bias stay.
+/// `classes` (the LM's `classes.tsv`) replaces the `<unk>` classes; without it the model's stay.
 pub fn remap_lm_vocab(
     model: Vec<u8>,
     vocab_tsv: &str,
+    classes: Option<&str>,
     how: VocabMatch,
 ) -> Result<(Vec<u8>, PackReport)> {
     let vocab = read_vocab_tsv(vocab_tsv)?;
@@ -985,7 +1020,11 @@ pub fn remap_lm_vocab(
             vocab.len, vocab.unk_id, vocab.bos_id, old.vocab, old.unk_id, old.bos_id
         )));
     }
-    let (voc, report) = map_vocab(&container, &vocab, how)?;
+    let classes = match classes {
+        Some(t) => read_classes_tsv(t, &vocab)?,
+        None => old.classes().to_vec(),
+    };
+    let (voc, report) = map_vocab(&container, &vocab, how, &classes)?;
     let bytes = with_section(&container, SectionKind::LmVocab, voc);
     Ok((bytes, report))
 }

@@ -3,7 +3,8 @@
 
 use crate::lexicon::write_varint;
 use henkan::lm::lstm::format::{
-    WordMatch, BACKWARD_MAGIC, LSTMP_MAGIC, LSTM_MAGIC, PAIRS_AT, SPELLING_BITS, VOCAB_MAGIC,
+    WordMatch, BACKWARD_MAGIC, LSTMP_MAGIC, LSTM_MAGIC, PAIRS_AT, SPELLING_BITS, UNK_CLASS_MAGIC,
+    VOCAB_MAGIC,
 };
 
 /// A matrix ready to be written: its kind and payload.
@@ -168,13 +169,15 @@ pub fn write_backward(p: &BackwardPayload) -> Vec<u8> {
     out
 }
 
-/// Serializes an `LmVocab` section from (entry offset, LM id, match) triples (any order).
+/// Serializes an `LmVocab` section from (entry offset, LM id, match) triples (any order) and
+/// the LM's `<unk>` class per left POS id (empty: the LM has none).
 pub fn write_vocab(
     vocab: usize,
     unk_id: u32,
     bos_id: u32,
     number_id: u32,
     mut pairs: Vec<(u32, u32, WordMatch)>,
+    classes: &[u32],
 ) -> Vec<u8> {
     pairs.sort_unstable_by_key(|p| (p.0, p.1));
     pairs.dedup_by_key(|p| p.0);
@@ -193,6 +196,13 @@ pub fn write_vocab(
             &mut out,
             u64::from(id) << SPELLING_BITS | u64::from(m.code()),
         );
+    }
+    if !classes.is_empty() {
+        out.extend_from_slice(UNK_CLASS_MAGIC);
+        put_u32(&mut out, classes.len() as u32);
+        for &c in classes {
+            write_varint(&mut out, u64::from(c));
+        }
     }
     out
 }
@@ -217,7 +227,7 @@ mod tests {
             (90_000, 40_000, WordMatch::Own),
             (12, 7, sp(100_000)),
         ];
-        let v = vocab(write_vocab(50_000, 2, 0, 9, pairs)).unwrap();
+        let v = vocab(write_vocab(50_000, 2, 0, 9, pairs, &[])).unwrap();
         assert_eq!(v.len(), 4);
         assert_eq!(v.lm_word(3), (1, sp(0)));
         // extra cost in steps of 128, capped at 30 steps
@@ -229,6 +239,40 @@ mod tests {
         assert_eq!(v.lm_word(4), (2, WordMatch::Own));
         assert_eq!(v.lm_word(u32::MAX), (2, WordMatch::Own));
         assert_eq!(v.number_id, 9);
+    }
+
+    #[test]
+    fn unk_classes_round_trip_and_name_unlisted_entries() {
+        let own = WordMatch::Own;
+        // left ids 0..4: <unk> (2), classes 20, 21, 21
+        let full = write_vocab(30, 2, 0, 9, vec![(3, 1, own)], &[2, 20, 21, 21]);
+        let v = vocab(full.clone()).unwrap();
+        assert_eq!(v.classes(), &[2, 20, 21, 21]);
+        assert_eq!(v.lm_word_or_class(3, 1), (1, own));
+        assert_eq!(v.lm_word_or_class(4, 1), (20, own));
+        assert_eq!(v.lm_word_or_class(4, 3), (21, own));
+        // left ids past the table, the lattice's unknown words and numbers: <unk>
+        assert_eq!(v.lm_word_or_class(4, 9), (2, own));
+        let unknown = henkan::lattice::UNKNOWN_ENTRY;
+        assert_eq!(v.lm_word_or_class(unknown, 1), (2, own));
+        assert!(v.is_unknown(2) && v.is_unknown(20) && v.is_unknown(21));
+        assert!(!v.is_unknown(1) && !v.is_unknown(22));
+        // the plain lookup is unchanged
+        assert_eq!(v.lm_word(4), (2, own));
+        // a cut class table, a class past the vocabulary, bytes after it: errors
+        let pairs_end = write_vocab(30, 2, 0, 9, vec![(3, 1, own)], &[]).len();
+        for n in pairs_end + 1..full.len() {
+            assert!(vocab(full[..n].to_vec()).is_err(), "{n} bytes");
+        }
+        assert!(vocab(write_vocab(30, 2, 0, 9, vec![], &[2, 30])).is_err());
+        let mut long = full.clone();
+        long.push(0);
+        assert!(vocab(long).is_err());
+        // without the table every unlisted entry is <unk>
+        let plain = vocab(write_vocab(30, 2, 0, 9, vec![(3, 1, own)], &[])).unwrap();
+        assert!(plain.classes().is_empty());
+        assert_eq!(plain.lm_word_or_class(4, 1), (2, own));
+        assert!(!plain.is_unknown(20));
     }
 
     #[test]
@@ -245,7 +289,7 @@ mod tests {
     #[test]
     fn every_truncated_or_scrambled_vocab_is_an_error() {
         let sp = WordMatch::Spelling { extra_cost: 0 };
-        let full = write_vocab(1000, 2, 0, 9, vec![(3, 1, sp), (100, 999, sp)]);
+        let full = write_vocab(1000, 2, 0, 9, vec![(3, 1, sp), (100, 999, sp)], &[]);
         assert!(vocab(full.clone()).is_ok());
         for n in 0..full.len() {
             assert!(vocab(full[..n].to_vec()).is_err(), "{n} bytes");
@@ -256,7 +300,7 @@ mod tests {
         dup[PAIRS_AT + 1] = 0;
         assert!(vocab(dup).is_err());
         // an id past the vocabulary reads as <unk>
-        let v = vocab(write_vocab(10, 2, 0, 9, vec![(3, 50, sp)])).unwrap();
+        let v = vocab(write_vocab(10, 2, 0, 9, vec![(3, 50, sp)], &[])).unwrap();
         assert_eq!(v.lm_word(3), (2, WordMatch::Own));
     }
 }

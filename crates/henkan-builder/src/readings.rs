@@ -300,6 +300,7 @@ fn lm_vocab_with(section: &[u8], origins: &Origins) -> Result<Vec<u8>> {
         vocab.bos_id,
         vocab.number_id,
         map.into_iter().map(|(o, (id, m))| (o, id, m)).collect(),
+        vocab.classes(),
     ))
 }
 

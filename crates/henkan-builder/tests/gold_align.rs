@@ -121,6 +121,7 @@ fn the_f32_export_of_a_packed_lm_reads_back_as_the_same_weights() {
         model.clone(),
         &w,
         &vocab,
+        None,
         PackOptions::bits(32),
         VocabMatch::Exact,
     )
@@ -133,8 +134,15 @@ fn the_f32_export_of_a_packed_lm_reads_back_as_the_same_weights() {
     assert_eq!(back.b, w.b);
     assert_eq!(back.out_bias, w.out_bias);
     // 4 bits: the export is what the quantized model computes, and survives a file round trip
-    let (bytes, _) =
-        attach_lstm(model, &w, &vocab, PackOptions::bits(4), VocabMatch::Exact).unwrap();
+    let (bytes, _) = attach_lstm(
+        model,
+        &w,
+        &vocab,
+        None,
+        PackOptions::bits(4),
+        VocabMatch::Exact,
+    )
+    .unwrap();
     let e = Engine::from_bytes(bytes).unwrap();
     let m = &e.neural.as_ref().unwrap().model;
     let q = LstmWeights::from_model(m);

@@ -106,7 +106,7 @@ fn print_path(engine: &Engine, session: &Session) {
     for &i in &path {
         let n = lat.nodes()[i as usize];
         let lm = engine.neural.as_ref().map_or(u32::MAX, |lm| {
-            henkan::decoder::neural::NeuralDecoder::word_of(lm, n.entry)
+            henkan::decoder::neural::NeuralDecoder::word_of(lm, n.entry, n.left_id)
         });
         // an entry scored as another reading of its spelling
         let spelled = match engine.neural.as_ref().map(|lm| lm.vocab.lm_word(n.entry).1) {

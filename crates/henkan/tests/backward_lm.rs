@@ -109,7 +109,11 @@ fn rescoring_adds_the_backward_minus_forward_log_probability() {
         let finals = dec.finals(&e.connection, lm);
         assert!(finals.len() > 1, "{r}");
         let mut support: Vec<u32> = (0..400u32.min(fwd.vocab as u32)).collect();
-        support.extend(lat.nodes().iter().map(|n| dec.scored_word(lm, n.entry)));
+        support.extend(
+            lat.nodes()
+                .iter()
+                .map(|n| dec.scored_word(lm, n.entry, n.left_id)),
+        );
         support.extend([fwd.bos_id, fwd.unk_id]);
         support.sort_unstable();
         support.dedup();
@@ -241,6 +245,7 @@ fn attaching_checks_the_embedding_and_a_new_lm_drops_it() {
         with,
         &read_safetensors(&st).unwrap(),
         &vocab,
+        None,
         PackOptions::bits(8),
         VocabMatch::default(),
     )

@@ -451,7 +451,7 @@ fn the_hybrid_reads_a_digit_twin_as_its_number_and_its_counter() {
         .unwrap();
     assert_eq!(
         d.node_words(lm, lexicon, conn, &lattice, twin).ids(),
-        [d.scored_word(lm, twin.entry)]
+        [d.scored_word(lm, twin.entry, twin.left_id)]
     );
 }
 

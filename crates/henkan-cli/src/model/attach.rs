@@ -60,7 +60,18 @@ fn read_lstm_weights(dir: &Path) -> Result<LstmWeights> {
     Ok(henkan_builder::lstm::read_safetensors(&st)?)
 }
 
-/// The model with the LSTM LM of `dir` (`lstm.safetensors` + `vocab.tsv`) packed in.
+/// The text of the `classes.tsv` beside an LM's `vocab.tsv` (an LM with `<unk>` classes), if any.
+fn classes_beside(vocab: &Path) -> Result<Option<String>> {
+    let p = vocab.with_file_name("classes.tsv");
+    Ok(if p.exists() {
+        Some(read_text(&p)?)
+    } else {
+        None
+    })
+}
+
+/// The model with the LSTM LM of `dir` (`lstm.safetensors` + `vocab.tsv`, and `classes.tsv` for an
+/// LM with `<unk>` classes) packed in.
 pub fn attach_lstm(
     model: Vec<u8>,
     dir: &Path,
@@ -69,7 +80,9 @@ pub fn attach_lstm(
 ) -> Result<Vec<u8>> {
     let w = read_lstm_weights(dir)?;
     let vocab = read_text(&dir.join("vocab.tsv"))?;
-    let (bytes, r) = henkan_builder::lstm::attach_lstm(model, &w, &vocab, opts, how)?;
+    let classes = classes_beside(&dir.join("vocab.tsv"))?;
+    let (bytes, r) =
+        henkan_builder::lstm::attach_lstm(model, &w, &vocab, classes.as_deref(), opts, how)?;
     eprintln!(
         "lstm: vocab {} hidden {} cells {} quantization {opts:?}: lstm section {} bytes, lm vocabulary {} bytes; {} of {} lexicon entries are LM words; {} LM words have no entry",
         w.vocab, w.hidden, w.cell, r.lstm_bytes, r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped
@@ -393,7 +406,8 @@ fn emoji(model: &Option<PathBuf>, a: EmojiArgs) -> Result<()> {
 /// `henkan model remap-lm-vocab`.
 #[derive(clap::Args)]
 pub struct RemapArgs {
-    /// The LM's vocab.tsv (`id<TAB>surface/reading/left/right<TAB>count`).
+    /// The LM's vocab.tsv (`id<TAB>surface/reading/left/right<TAB>count`); a `classes.tsv`
+    /// beside it replaces the model's `<unk>` classes (else they stay).
     #[arg(long)]
     vocab: PathBuf,
     #[command(flatten)]
@@ -405,9 +419,14 @@ pub struct RemapArgs {
 /// Runs `henkan model remap-lm-vocab`.
 pub fn remap(model: &Option<PathBuf>, a: RemapArgs) -> Result<()> {
     let text = read_text(&a.vocab)?;
+    let classes = classes_beside(&a.vocab)?;
     a.edit.edit(model, |m| {
-        let (bytes, r) =
-            henkan_builder::lstm::remap_lm_vocab(m, &text, a.vocab_match.how.into())?;
+        let (bytes, r) = henkan_builder::lstm::remap_lm_vocab(
+            m,
+            &text,
+            classes.as_deref(),
+            a.vocab_match.how.into(),
+        )?;
         eprintln!(
             "lm vocabulary {} bytes: {} of {} lexicon entries are LM words; {} LM words have no entry",
             r.vocab_bytes, r.entries_in_vocab, r.entries, r.lm_words_unmapped

@@ -277,7 +277,9 @@ pub fn align_gold(model: &Option<PathBuf>, a: AlignArgs) -> Result<()> {
         keys[id as usize] = key.as_str();
     }
     keys[table.bos_id as usize] = "<s>";
-    let word_of = |entry: u32| henkan::decoder::neural::NeuralDecoder::word_of(lm, entry);
+    let word_of = |n: &henkan::lattice::Node| {
+        henkan::decoder::neural::NeuralDecoder::word_of(lm, n.entry, n.left_id)
+    };
     let gold = read_text(&a.input)?;
     let fallback = a.fallback.as_deref().map(read_text).transpose()?;
     let mut fallback_lines = fallback.as_deref().map(str::lines);
@@ -304,7 +306,7 @@ pub fn align_gold(model: &Option<PathBuf>, a: AlignArgs) -> Result<()> {
                 let nodes = aligner.lattice().nodes();
                 let ws: Vec<&str> = path
                     .iter()
-                    .map(|&i| keys[word_of(nodes[i as usize].entry) as usize])
+                    .map(|&i| keys[word_of(&nodes[i as usize]) as usize])
                     .collect();
                 let ws = ws.join(" ");
                 if fb.is_some_and(|f| f.trim() != ws) {

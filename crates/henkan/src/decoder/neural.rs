@@ -515,14 +515,15 @@ impl NeuralDecoder {
         self.reset();
     }
 
-    /// The LM word of a lattice node (a digit twin is its kanji word's).
-    pub fn word_of(lm: &NeuralLm, entry: u32) -> u32 {
-        Self::lm_word_of(lm, entry, false).0
+    /// The LM word of a lattice node with entry `entry` and left POS id `left` (a digit twin is
+    /// its kanji word's).
+    pub fn word_of(lm: &NeuralLm, entry: u32, left: u16) -> u32 {
+        Self::lm_word_of(lm, entry, left, false).0
     }
 
     /// The LM word of a lattice node, as this decoder scores it.
-    pub fn scored_word(&self, lm: &NeuralLm, entry: u32) -> u32 {
-        Self::lm_word_of(lm, entry, self.twins_as_numbers()).0
+    pub fn scored_word(&self, lm: &NeuralLm, entry: u32, left: u16) -> u32 {
+        Self::lm_word_of(lm, entry, left, self.twins_as_numbers()).0
     }
 
     /// Whether a digit twin ([`crate::lattice::DIGIT_TWIN_BASE`], `4人` for `よにん`) is the LM's
@@ -538,9 +539,15 @@ impl NeuralDecoder {
         self.opts.lambda != 0.0
     }
 
-    /// The LM word of a lattice node and how the node has it; `twins_as_numbers`:
+    /// The LM word of a lattice node and how the node has it (a lexicon entry without an LM
+    /// word: the `<unk>` class of its left POS id `left`); `twins_as_numbers`:
     /// [`NeuralDecoder::twins_as_numbers`].
-    fn lm_word_of(lm: &NeuralLm, entry: u32, twins_as_numbers: bool) -> (u32, WordMatch) {
+    fn lm_word_of(
+        lm: &NeuralLm,
+        entry: u32,
+        left: u16,
+        twins_as_numbers: bool,
+    ) -> (u32, WordMatch) {
         if crate::lattice::is_unknown(entry) {
             (lm.vocab.unk_id, WordMatch::Own)
         } else if entry == NUMBER_ENTRY
@@ -548,7 +555,7 @@ impl NeuralDecoder {
         {
             (lm.vocab.number_id, WordMatch::Own)
         } else {
-            lm.vocab.lm_word(entry)
+            lm.vocab.lm_word_or_class(entry, left)
         }
     }
 
@@ -566,7 +573,7 @@ impl NeuralDecoder {
         lattice: &Lattice,
         n: &crate::lattice::Node,
     ) -> NodeWords {
-        let one = NodeWords::one(self.scored_word(lm, n.entry));
+        let one = NodeWords::one(self.scored_word(lm, n.entry, n.left_id));
         if !self.twins_as_numbers() {
             return one;
         }
@@ -690,7 +697,7 @@ impl NeuralDecoder {
         let a = self.opts.rank_prior;
         if a == 0.0 {
             0.0
-        } else if id == lm.model.unk_id {
+        } else if lm.vocab.is_unknown(id) {
             a * self.prior_unk_ln
         } else {
             a * (id as f32 + 10.0).ln()
@@ -1156,10 +1163,10 @@ impl NeuralDecoder {
             if b + 1 >= self.pos_start.len() {
                 continue;
             }
-            let (w, matched) = Self::lm_word_of(lm, n.entry, twins_as_numbers);
+            let (w, matched) = Self::lm_word_of(lm, n.entry, n.left_id, twins_as_numbers);
             let s = self.slot[w as usize] as usize;
             let words = self.node_words[i];
-            let is_unk = w == m.unk_id;
+            let is_unk = lm.vocab.is_unknown(w);
             let mut bias = if self.opts.bias_weight != 0.0 {
                 self.opts.bias_weight * lm.bias.get(n.entry)
             } else {
@@ -1463,7 +1470,7 @@ impl NeuralDecoder {
                 WordScore {
                     lm_log_prob,
                     step: hy.score - parent.score,
-                    in_vocabulary: hy.word != lm.model.unk_id,
+                    in_vocabulary: !lm.vocab.is_unknown(hy.word),
                 }
             })
             .collect();

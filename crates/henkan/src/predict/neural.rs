@@ -58,7 +58,8 @@ impl LstmState {
     }
 }
 
-/// The LM id of a word (its lexicon entry's), `<unk>` when it has none.
+/// The LM id of a word (its lexicon entry's); one without an LM word is its `<unk>` class (or
+/// `<unk>`).
 pub fn lm_word(
     lm: &NeuralLm,
     lexicon: &Lexicon,
@@ -72,10 +73,10 @@ pub fn lm_word(
             && e.right_id == right
             && lexicon.surface_text(&e.surface, reading) == surface
         {
-            return lm.vocab.lm_id(e.offset);
+            return lm.vocab.lm_word_or_class(e.offset, left).0;
         }
     }
-    lm.model.unk_id
+    lm.vocab.class_of(left)
 }
 
 /// The LM id of n-gram word `id`.

@@ -384,7 +384,9 @@ impl Suggester {
                     for i in nodes {
                         let node = &lattice.nodes()[i as usize];
                         self.push_word(super::node_word(model, &engine.lexicon, lattice, node));
-                        self.feed_lstm(engine, |lm| lm.vocab.lm_id(node.entry));
+                        self.feed_lstm(engine, |lm| {
+                            lm.vocab.lm_word_or_class(node.entry, node.left_id).0
+                        });
                     }
                 }
                 None => {

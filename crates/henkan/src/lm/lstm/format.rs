@@ -31,13 +31,16 @@
 //! "HKLMVOC3"  u32 vocab  u32 unk_id  u32 bos_id  u32 n  u32 number_id
 //! n × varint: lexicon entry offsets ascending, each as the difference to the previous one
 //! n × varint: (LM id << 5) | spelling, in the same order
+//! optional: "HKUNKCL1"  u32 n  n × varint: the LM id of each left POS id's `<unk>` class
 //! ```
 //! (LEB128 varints; "HKLMVOC2", read too, has n × (u32 offset, u32 LM id) instead.)
 //! `spelling` is 0 for an entry whose own key is the LM word; an entry matched by its spelling
 //! (its surface and POS ids, with another reading: the builder's `VocabMatch::Spelling`)
 //! has 1 + its word cost above the LM word's entry in steps of [`SPELLING_COST_STEP`] (up to 30
 //! steps); the decoders charge such entries.
-//! Lexicon entries not listed and the lattice's unknown-word nodes are `<unk>`; the lattice's
+//! Lexicon entries not listed are their left POS id's `<unk>` class when the section has the
+//! optional class table (an LM trained with one `<unk:CLASS>` word per group of parts of speech,
+//! `training/unk_classes.py`), else `<unk>`; the lattice's unknown-word nodes are `<unk>`; the lattice's
 //! number nodes (a whole number read in kana) are `number_id`, the LM word of the digit `1`
 //! (the corpus analysis writes numbers digit by digit), or `<unk>` when it has none.
 
@@ -54,6 +57,8 @@ pub const LSTMP_MAGIC: &[u8; 8] = b"HKLSTM02";
 pub const BACKWARD_MAGIC: &[u8; 8] = b"HKLSTMB1";
 /// Magic of the `LmVocab` section.
 pub const VOCAB_MAGIC: &[u8; 8] = b"HKLMVOC3";
+/// Magic of the optional class table after an `LmVocab` section's pairs.
+pub const UNK_CLASS_MAGIC: &[u8; 8] = b"HKUNKCL1";
 /// Magic of the `LmVocab` section with fixed-width pairs (still read).
 pub const VOCAB_MAGIC_V2: &[u8; 8] = b"HKLMVOC2";
 
@@ -391,6 +396,41 @@ pub fn read_backward(bytes: SectionBytes, forward: &LstmModel) -> Result<LstmMod
     )
 }
 
+/// The class table after the pairs of an `LmVocab` section (empty when there is none). The
+/// pairs end where their last varint does: found again by skipping `2 n` varints.
+fn read_classes(b: &[u8], vocab: usize) -> Result<Vec<u32>> {
+    let n = u32::from_le_bytes([b[20], b[21], b[22], b[23]]) as usize;
+    let mut at = PAIRS_AT;
+    for _ in 0..2 * n {
+        read_varint(b, &mut at).ok_or_else(|| bad("lm vocabulary", "pair table truncated"))?;
+    }
+    let rest = &b[at..];
+    if rest.is_empty() {
+        return Ok(Vec::new());
+    }
+    let truncated = || bad("lm vocabulary", "class table truncated");
+    if rest.len() < 12 || &rest[..8] != UNK_CLASS_MAGIC {
+        return Err(bad("lm vocabulary", "unknown trailer"));
+    }
+    let k = u32::from_le_bytes([rest[8], rest[9], rest[10], rest[11]]) as usize;
+    if k > 1 << 16 || k > rest.len() {
+        return Err(truncated());
+    }
+    let mut at = at + 12;
+    let mut out = Vec::with_capacity(k);
+    for _ in 0..k {
+        let v = read_varint(b, &mut at).ok_or_else(truncated)?;
+        if v >= vocab as u64 {
+            return Err(bad("lm vocabulary", "class id out of range"));
+        }
+        out.push(v as u32);
+    }
+    if at != b.len() {
+        return Err(bad("lm vocabulary", "bytes after the class table"));
+    }
+    Ok(out)
+}
+
 /// The map lexicon entry → LM id (a decoded `LmVocab` section).
 #[derive(Debug, Clone)]
 pub struct LmVocab {
@@ -408,6 +448,11 @@ pub struct LmVocab {
     pub bos_id: u32,
     /// The LM word that stands for a number node.
     pub number_id: u32,
+    /// Per left POS id: the LM id of its `<unk>` class (empty: no classes, every unlisted
+    /// entry is `<unk>`).
+    classes: Vec<u32>,
+    /// The distinct class ids, ascending.
+    class_ids: Vec<u32>,
 }
 
 impl LmVocab {
@@ -466,6 +511,15 @@ impl LmVocab {
         if offsets.windows(2).any(|w| w[0] >= w[1]) {
             return Err(bad("lm vocabulary", "entry offsets not ascending"));
         }
+        let classes = if magic == VOCAB_MAGIC {
+            read_classes(b, vocab)?
+        } else {
+            Vec::new()
+        };
+        let mut class_ids = classes.clone();
+        class_ids.sort_unstable();
+        class_ids.dedup();
+        class_ids.retain(|&c| c != unk_id);
         Ok(LmVocab {
             offsets,
             ids,
@@ -474,7 +528,44 @@ impl LmVocab {
             unk_id,
             bos_id,
             number_id,
+            classes,
+            class_ids,
         })
+    }
+
+    /// Per left POS id, the LM id of its `<unk>` class (empty when the LM has no classes).
+    pub fn classes(&self) -> &[u32] {
+        &self.classes
+    }
+
+    /// Whether `id` is `<unk>` or one of the `<unk>` classes: a word the LM scores as a class,
+    /// whose probability within it comes from the dictionary.
+    pub fn is_unknown(&self, id: u32) -> bool {
+        id == self.unk_id || self.class_ids.binary_search(&id).is_ok()
+    }
+
+    /// The LM word of a node with entry `entry` and left POS id `left`: [`LmVocab::lm_word`],
+    /// or for a word without one (a lexicon entry, a user's word), its `<unk>` class. The
+    /// lattice's unknown-word and number nodes stay `<unk>`.
+    pub fn lm_word_or_class(&self, entry: u32, left: u16) -> (u32, WordMatch) {
+        match self.lm_word(entry) {
+            (id, _)
+                if id == self.unk_id
+                    && !crate::lattice::is_unknown(entry)
+                    && entry != crate::lattice::NUMBER_ENTRY =>
+            {
+                (self.class_of(left), WordMatch::Own)
+            }
+            w => w,
+        }
+    }
+
+    /// The `<unk>` class of a word with left POS id `left` (`<unk>` without classes).
+    pub fn class_of(&self, left: u16) -> u32 {
+        self.classes
+            .get(usize::from(left))
+            .copied()
+            .unwrap_or(self.unk_id)
     }
 
     /// Number of lexicon entries with an LM word.
