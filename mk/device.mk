@@ -11,7 +11,9 @@ DEVICE_CORPORA := kwdlc=1,wac=1,chat=1,docs=1,jglue=1,aozora=1
 # The vocabulary the LMs train over (vocab.tsv and dev_*.bin in its ids) and their runs file. A larger
 # vocabulary, for a larger model: `make lm-large` (training/extend_vocab.py: the shipped LM's words, then
 # the next 50,000), DEVICE_LM=build/lm-large DEVICE_RUNS=training/device_runs_large.txt; the bundle then
-# carries the word vectors, and device_run.sh extends the shipped LM to it before training.
+# carries the word vectors, and device_run.sh extends the shipped LM to it before training. A vocabulary
+# with `<unk>` classes (training/unk_classes.py, classes.tsv beside vocab.tsv): the same, the class rows
+# appended by `unk_classes.py init`.
 DEVICE_LM ?= build/lm
 DEVICE_RUNS ?= training/device_runs.txt
 COHERENCE_VECTORS := build/coherence/vectors
@@ -29,6 +31,8 @@ $(DEVICE_DIR)/runs.txt: $(DEVICE_LM)/vocab.tsv build/lm/vocab.tsv $(SHIPPED) tra
 	  --save-encoded $(DEVICE_DIR)/corpora.npz
 	xz -T2 -6 $(DEVICE_DIR)/corpora.npz
 	cp $(DEVICE_LM)/vocab.tsv $(DEVICE_LM)/dev_chat.bin $(DEVICE_LM)/dev_kwdlc.bin $(DEVICE_LM)/dev_wac.bin $(DEVICE_DIR)/dev/
+	@# an LM with `<unk>` classes (training/unk_classes.py): the streams write rare words as their class
+	if [ -f $(DEVICE_LM)/classes.tsv ]; then cp $(DEVICE_LM)/classes.tsv $(DEVICE_DIR)/dev/; fi
 	$(HENKAN) --model $(SHIPPED) model export-lstm --out $(DEVICE_DIR)/init
 	@# The streams' ids must be the shipped LM's: its perplexity on the kwdlc dev stream is about 69 with
 	@# them and about 180 with a vocabulary in another order (the training would start from nonsense). A
@@ -55,7 +59,10 @@ device-import: $(DEVICE_DIR)/runs.txt | $(HENKAN)
 	rm -rf $(DEVICE_DIR)/lms $(DEVICE_DIR)/models && mkdir -p $(DEVICE_DIR)/models
 	xz -dc $(DEVICE_DIR)/init/lstm.safetensors.xz > $(DEVICE_DIR)/init/lstm.safetensors
 	@# the LM the runs started from: over a larger vocabulary, the shipped one extended as device_run.sh did
-	set -e; if [ -d $(DEVICE_DIR)/vectors ]; then \
+	set -e; if [ -f $(DEVICE_DIR)/dev/classes.tsv ]; then \
+	  python3 training/unk_classes.py init --lstm $(DEVICE_DIR)/init/lstm.safetensors --vocab-dir $(DEVICE_DIR)/dev \
+	    --out $(DEVICE_DIR)/init/start.safetensors; \
+	elif [ -d $(DEVICE_DIR)/vectors ]; then \
 	  for f in words.tsv vectors.f32; do xz -dc $(DEVICE_DIR)/vectors/$$f.xz > $(DEVICE_DIR)/init/$$f; done; \
 	  python3 training/extend_vocab.py init --lstm $(DEVICE_DIR)/init/lstm.safetensors --vocab $(DEVICE_DIR)/dev/vocab.tsv \
 	    --vectors $(DEVICE_DIR)/init --out $(DEVICE_DIR)/init/start.safetensors; \

@@ -82,6 +82,9 @@ def unpack(a):
             save_file({k: np.ascontiguousarray(v) for k, v in run.items()},
                       os.path.join(d, "lstm.safetensors"), metadata=meta)
             shutil.copyfile(a.vocab, os.path.join(d, "vocab.tsv"))
+            classes = os.path.join(os.path.dirname(os.path.abspath(a.vocab)), "classes.tsv")
+            if os.path.exists(classes):  # an LM with `<unk>` classes: `attach lstm` reads them beside vocab.tsv
+                shutil.copyfile(classes, os.path.join(d, "classes.tsv"))
             with open(os.path.join(d, "embedding.txt"), "w") as f:
                 f.write(kind + "\n")
             print(f"{d}: embedding {kind}, steps {meta.get('steps')}, tokens {meta.get('tokens')}")

@@ -45,9 +45,16 @@ log "device $DEVICE, $MINUTES minutes a run, runs from $RUNS"
 xz -dc "$BUNDLE/corpora.npz.xz" > "$WORK/corpora.npz"
 xz -dc "$BUNDLE/init/lstm.safetensors.xz" > "$WORK/init/lstm.safetensors"
 # the runs start from the shipped LM; over a vocabulary larger than its (training/extend_vocab.py), from the
-# LM extended to it, new rows started from the word vectors (`make device-import` extends it the same way)
+# LM extended to it, new rows started from the word vectors; over one with `<unk>` classes
+# (training/unk_classes.py), from the LM with the class rows appended (`make device-import` extends it the
+# same way)
 TRAIN_INIT="$WORK/init/lstm.safetensors"
-if [ -d "$BUNDLE/vectors" ]; then
+if [ -f "$BUNDLE/dev/classes.tsv" ]; then
+  TRAIN_INIT="$WORK/init/extended.safetensors"
+  "$PYTHON" training/unk_classes.py init --lstm "$WORK/init/lstm.safetensors" --vocab-dir "$BUNDLE/dev" \
+    --out "$TRAIN_INIT" 2>> "$OUT/log.txt"
+  log "the shipped LM with $(wc -l < "$BUNDLE/dev/classes.tsv") POS ids in <unk> classes"
+elif [ -d "$BUNDLE/vectors" ]; then
   mkdir -p "$WORK/vectors"
   for f in words.tsv vectors.f32; do xz -dc "$BUNDLE/vectors/$f.xz" > "$WORK/vectors/$f"; done
   TRAIN_INIT="$WORK/init/extended.safetensors"

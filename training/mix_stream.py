@@ -35,6 +35,9 @@ def main():
     train, report = vocab.mix_stream(enc, weights, args.block, args.seed, args.out)
     for fn in ["vocab.tsv"] + [f"dev_{d}.bin" for d in ["chat", "kwdlc", "wac"]]:
         shutil.copyfile(os.path.join(args.dev_from, fn), os.path.join(args.out, fn))
+    # an LM with `<unk>` classes (training/unk_classes.py): its table goes with the vocabulary
+    if os.path.exists(os.path.join(args.dev_from, "classes.tsv")):
+        shutil.copyfile(os.path.join(args.dev_from, "classes.tsv"), os.path.join(args.out, "classes.tsv"))
     with open(os.path.join(args.out, "meta.json"), "w") as f:
         json.dump({"vocab_size": vocab.vocab_size(os.path.join(args.out, "vocab.tsv")), "unk_id": unk_id,
                    "bos_id": bos_id, "train_tokens": int(len(train)), "weights": weights,

@@ -9,17 +9,19 @@ after the ids of an existing vocabulary (the shipped LM's words keep their ids).
 
   vocab:  --vocab-tsv's rows, then one `<unk:CLASS>` row per class, counted over the training text as
           vocab.py counts it; `<unk>` keeps only what no class takes (the analyzer's unknown words). Writes
-          OUT/vocab.tsv, OUT/classes.tsv (left id -> class id, for `henkan model build --lm-unk-classes`)
-          and the dev streams OUT/dev_{chat,kwdlc,wac}.bin (the first --dev-sents sentences, as vocab.py).
-  stream: the fine-tune stream OUT/train.bin over that vocabulary: vocab.py's mix (--weights, --seed,
-          blocks of 500 sentences) with every out-of-vocabulary word written as its class.
+          OUT/vocab.tsv, OUT/classes.tsv (left id -> class id) and the dev streams OUT/dev_{chat,kwdlc,wac}.bin
+          (the first --dev-sents sentences, as vocab.py).
   init:   the LM export --lstm extended to the class rows: a class's embedding row is the mean row of the
           LM's words of that class past the 4,096 most frequent (its share of the rare words' meaning), its
           output bias `<unk>`'s plus log(class count / `<unk>` count before); `<unk>`'s own bias loses
           log(count before / after).
 
+classes.tsv travels beside vocab.tsv: vocab.py and mix_stream.py write every out-of-vocabulary word of a
+stream as its class when it is there, export.py copies it, and `henkan model attach lstm` stores it in the
+model.
+
   python3 training/unk_classes.py vocab --vocab-tsv build/lm-ft/shipped/vocab.tsv --id-def MOZC/id.def --out D
-  python3 training/unk_classes.py stream --vocab-dir D --weights kwdlc=10,...
+  python3 training/vocab.py --vocab-tsv D/vocab.tsv --weights kwdlc=10,... --out D
   python3 training/unk_classes.py init --lstm build/lm-ft/shipped/lstm.safetensors --vocab-dir D --out D/init.safetensors
 """
 import argparse
@@ -104,9 +106,11 @@ def cmd_vocab(a):
         for n in sorted(by_id, key=int):
             f.write(f"{n}\t{first + names.index(by_id[n])}\n")
     ids = {k: i for i, (k, _) in enumerate(rows)}
+    classes = {left: first + names.index(cl) for left, cl in by_id.items()}
     for name in ["chat", "kwdlc", "wac"]:
         sents = vocab.read_sents(os.path.join(a.corpus, "dev", name + ".txt"))[: a.dev_sents]
-        arr = np.array(encode(sents, ids, by_id) + [ids[vocab.BOS]], dtype=np.int32)
+        enc = vocab.encode_sents(sents, ids, ids[vocab.UNK], ids[vocab.BOS], classes)
+        arr = np.array(enc + [ids[vocab.BOS]], dtype=np.int32)
         arr.tofile(os.path.join(a.out, f"dev_{name}.bin"))
     for n in names:
         print(f"{PREFIX}{n}>\t{int(per[n])}", file=sys.stderr)
@@ -114,53 +118,10 @@ def cmd_vocab(a):
           f"{int(rows[ids[vocab.UNK]][1])}", file=sys.stderr)
 
 
-def encode(sents, ids, by_id):
-    """The sentences as one id list, `<s>` before each; words outside `ids` are their class (or `<unk>`)."""
-    unk, bos = ids[vocab.UNK], ids[vocab.BOS]
-    memo = {}
-    out = []
-    for s in sents:
-        out.append(bos)
-        for t in s:
-            i = ids.get(t)
-            if i is None:
-                i = memo.get(t)
-                if i is None:
-                    cl = key_class(t, by_id)
-                    i = memo[t] = ids[PREFIX + cl + ">"] if cl else unk
-            out.append(i)
-    return out
-
-
 def read_classes(d):
-    """{left id (str): LM id} of OUT/classes.tsv and {class LM id: name}."""
+    """{left id (str): LM id (str)} of D/classes.tsv."""
     with open(os.path.join(d, "classes.tsv"), encoding="utf-8") as f:
         return dict(line.split() for line in f)
-
-
-def cmd_stream(a):
-    rows = extend_vocab.read_vocab(os.path.join(a.vocab_dir, "vocab.tsv"))
-    ids = {k: i for i, (k, _) in enumerate(rows)}
-    names = {k[len(PREFIX):-1]: i for k, i in ids.items() if k.startswith(PREFIX)}
-    lm_of = read_classes(a.vocab_dir)
-    inv = {int(v): n for n, v in names.items()}
-    by_id = {left: inv[int(v)] for left, v in lm_of.items()}
-    weights = vocab.parse_weights(a.weights)
-    enc = {}
-    for name in weights:
-        sents = vocab.read_train_sents(os.path.join(a.corpus, "train", name + ".txt"))
-        flat = np.array(encode(sents, ids, by_id), dtype=np.int32)
-        enc[name] = (flat, np.append(np.flatnonzero(flat == ids[vocab.BOS]), len(flat)))
-        print(f"encoded {name}", file=sys.stderr)
-    train, report = vocab.mix_stream(enc, weights, a.block, a.seed, a.vocab_dir)
-    report[-1] += f", weights {a.weights}"
-    with open(os.path.join(a.vocab_dir, "stream_report.txt"), "w", encoding="utf-8") as f:
-        f.write("\n".join(report) + "\n")
-    import json
-    with open(os.path.join(a.vocab_dir, "meta.json"), "w", encoding="utf-8") as f:
-        json.dump({"vocab_size": len(rows), "unk_id": ids[vocab.UNK], "bos_id": ids[vocab.BOS],
-                   "train_tokens": len(train)}, f)
-    print("\n".join(report), file=sys.stderr)
 
 
 def cmd_init(a):
@@ -203,18 +164,12 @@ def main():
     p.add_argument("--corpus", default="build/corpus")
     p.add_argument("--dev-sents", type=int, default=3000)
     p.add_argument("--out", required=True)
-    p = sub.add_parser("stream")
-    p.add_argument("--vocab-dir", required=True, help="what `vocab` wrote (the stream is written there)")
-    p.add_argument("--corpus", default="build/corpus")
-    p.add_argument("--weights", required=True, help="name=weight,... as vocab.py --weights")
-    p.add_argument("--block", type=int, default=500)
-    p.add_argument("--seed", type=int, default=1)
     p = sub.add_parser("init")
     p.add_argument("--lstm", required=True, help="the LM's lstm.safetensors")
     p.add_argument("--vocab-dir", required=True, help="what `vocab` wrote")
     p.add_argument("--out", required=True)
     a = ap.parse_args()
-    {"vocab": cmd_vocab, "stream": cmd_stream, "init": cmd_init}[a.cmd](a)
+    {"vocab": cmd_vocab, "init": cmd_init}[a.cmd](a)
 
 
 if __name__ == "__main__":

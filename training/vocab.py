@@ -199,13 +199,36 @@ def add_counts(counts, name, sents):
         counts[k] += w * v
 
 
-def encode_sents(sents, ids, unk_id, bos_id):
-    """The sentences as one id list, `<s>` before each; words outside `ids` are `<unk>`."""
+def encode_sents(sents, ids, unk_id, bos_id, classes=None):
+    """The sentences as one id list, `<s>` before each; words outside `ids` are `<unk>`, or with `classes`
+    ({left POS id: LM id}, an LM with `<unk>` classes: training/unk_classes.py) their left id's class."""
     out = []
+    if not classes:
+        for s in sents:
+            out.append(bos_id)
+            out.extend(ids.get(t, unk_id) for t in s)
+        return out
+    memo = {}
     for s in sents:
         out.append(bos_id)
-        out.extend(ids.get(t, unk_id) for t in s)
+        for t in s:
+            i = ids.get(t)
+            if i is None:
+                i = memo.get(t)
+                if i is None:
+                    p = t.split("/")
+                    i = memo[t] = classes.get(p[-2], unk_id) if len(p) >= 4 else unk_id
+            out.append(i)
     return out
+
+
+def classes_beside(vocab_tsv):
+    """{left POS id (str): LM id} of the `classes.tsv` beside `vocab_tsv` (an LM with `<unk>` classes), or None."""
+    path = os.path.join(os.path.dirname(os.path.abspath(vocab_tsv)), "classes.tsv")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return {left: int(i) for left, i in (line.split() for line in f)}
 
 
 def parse_weights(spec):
@@ -220,18 +243,20 @@ def parse_weights(spec):
 
 
 def encode_corpora(corpus, names, vocab_tsv):
-    """Each training corpus of `names` encoded with an existing vocabulary: {name: (ids, starts)}, ids int32
-    with `<s>` before every sentence, starts the offsets of the sentences plus the end; and (unk_id, bos_id)."""
+    """Each training corpus of `names` encoded with an existing vocabulary (and its `<unk>` classes, when a
+    classes.tsv is beside it): {name: (ids, starts)}, ids int32 with `<s>` before every sentence, starts the
+    offsets of the sentences plus the end; and (unk_id, bos_id)."""
     ids = {}
     with open(vocab_tsv, encoding="utf-8") as f:
         for line in f:
             i, k, _ = line.rstrip("\n").split("\t")
             ids[k] = int(i)
     unk_id, bos_id = ids[UNK], ids[BOS]
+    classes = classes_beside(vocab_tsv)
     enc = {}
     for name in names:
         sents = read_train_sents(os.path.join(corpus, "train", name + ".txt"))
-        flat = np.array(encode_sents(sents, ids, unk_id, bos_id), dtype=np.int32)
+        flat = np.array(encode_sents(sents, ids, unk_id, bos_id, classes), dtype=np.int32)
         enc[name] = (flat, np.append(np.flatnonzero(flat == bos_id), len(flat)))
     return enc, (unk_id, bos_id)
 
@@ -294,7 +319,7 @@ def finetune_stream(args):
     train, report = mix_stream(enc, weights, args.block, args.seed, args.out)
     src_dir = os.path.dirname(os.path.abspath(args.vocab_tsv))
     if os.path.abspath(args.out) != src_dir:
-        for fn in ["vocab.tsv"] + [f"dev_{d}.bin" for d in ["chat", "kwdlc", "wac"]]:
+        for fn in ["vocab.tsv", "classes.tsv"] + [f"dev_{d}.bin" for d in ["chat", "kwdlc", "wac"]]:
             if os.path.exists(os.path.join(src_dir, fn)):
                 shutil.copyfile(os.path.join(src_dir, fn), os.path.join(args.out, fn))
     report[-1] += f", weights {args.weights}"

@@ -64,6 +64,15 @@ class DevicePackTest(unittest.TestCase):
                 self.assertTrue(np.all(np.abs(back["embedding"] - t["embedding"]) <= step / 2 + 1e-6), name)
             self.assertFalse(np.array_equal(load_file(os.path.join(out, "trained", "lstm.safetensors"))["embedding"],
                                             start))
+            # no classes.tsv beside the vocabulary: none beside the LMs; with one (an LM with <unk> classes), a copy
+            self.assertFalse(os.path.exists(os.path.join(out, "kept", "classes.tsv")))
+            with open(os.path.join(tmp, "classes.tsv"), "w") as f:
+                f.write("1851\t5\n")
+            subprocess.run([sys.executable, PACK, "unpack", "--init", init, "--vocab", vocab, "--parts", parts,
+                            "--out", out], check=True, capture_output=True)
+            for name in runs:
+                with open(os.path.join(out, name, "classes.tsv")) as f:
+                    self.assertEqual(f.read(), "1851\t5\n")
 
     def test_an_embedding_of_another_shape_than_the_start_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:

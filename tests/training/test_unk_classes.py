@@ -1,5 +1,6 @@
 """training/unk_classes.py: out-of-vocabulary words become their POS group's `<unk:CLASS>` word in the
-vocabulary, the stream and the LM's weights; the analyzer's `<unk>` stays.
+vocabulary, the stream (training/vocab.py, with classes.tsv beside the vocabulary) and the LM's weights;
+the analyzer's `<unk>` stays.
 
     python3 -m unittest discover -s tests/training
 """
@@ -79,8 +80,9 @@ class PipelineTest(unittest.TestCase):
             self.assertEqual(int(classes["2"]), keys.index("<unk:名詞,サ変接続>"))
             self.assertEqual(int(classes["6"]), keys.index("<unk:その他>"))
 
-            unk_classes.cmd_stream(argparse.Namespace(vocab_dir=out, corpus=corpus, weights="chat=1",
-                                                      block=500, seed=1))
+            vocab.finetune_stream(argparse.Namespace(vocab_tsv=os.path.join(out, "vocab.tsv"), corpus=corpus,
+                                                     weights="chat=1", block=500, seed=1, out=out,
+                                                     save_encoded=None))
             ids = np.fromfile(os.path.join(out, "train.bin"), dtype=np.int32)
             want = [0, 1, 3, keys.index("<unk:名詞,サ変接続>"),
                     0, keys.index("<unk:名詞,固有名詞,地域>"), 2, keys.index("<unk:動詞,連用>")]
