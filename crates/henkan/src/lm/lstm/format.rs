@@ -396,14 +396,9 @@ pub fn read_backward(bytes: SectionBytes, forward: &LstmModel) -> Result<LstmMod
     )
 }
 
-/// The class table after the pairs of an `LmVocab` section (empty when there is none). The
-/// pairs end where their last varint does: found again by skipping `2 n` varints.
-fn read_classes(b: &[u8], vocab: usize) -> Result<Vec<u32>> {
-    let n = u32::from_le_bytes([b[20], b[21], b[22], b[23]]) as usize;
-    let mut at = PAIRS_AT;
-    for _ in 0..2 * n {
-        read_varint(b, &mut at).ok_or_else(|| bad("lm vocabulary", "pair table truncated"))?;
-    }
+/// The class table of an `LmVocab` section, from byte `at` where its pairs end (empty when there
+/// is none).
+fn read_classes(b: &[u8], at: usize, vocab: usize) -> Result<Vec<u32>> {
     let rest = &b[at..];
     if rest.is_empty() {
         return Ok(Vec::new());
@@ -488,6 +483,8 @@ impl LmVocab {
         }
         let (mut offsets, mut ids) = (Vec::with_capacity(n), Vec::with_capacity(n));
         let mut matches = vec![0u8; n];
+        // where the pairs end: the optional class table follows
+        let mut pairs_end = r.at;
         if magic == VOCAB_MAGIC_V2 {
             let t = r.take(n.checked_mul(8).ok_or_else(truncated)?)?;
             for p in t.chunks_exact(8) {
@@ -507,12 +504,13 @@ impl LmVocab {
                 ids.push(u32::try_from(v >> SPELLING_BITS).map_err(|_| truncated())?);
                 *m = (v & ((1 << SPELLING_BITS) - 1)) as u8;
             }
+            pairs_end = at;
         }
         if offsets.windows(2).any(|w| w[0] >= w[1]) {
             return Err(bad("lm vocabulary", "entry offsets not ascending"));
         }
         let classes = if magic == VOCAB_MAGIC {
-            read_classes(b, vocab)?
+            read_classes(b, pairs_end, vocab)?
         } else {
             Vec::new()
         };
