@@ -15,8 +15,9 @@ import collections
 import lzma
 import re
 
+from error_kinds import NUMERALS
+
 KANA = re.compile(r'^[\u3041-\u30ff]+$')
-NUMERALS = re.compile(r'^[0-9０-９〇一二三四五六七八九十百千万億]+$')
 
 
 def is_kanji_against_kanji(a, b):
