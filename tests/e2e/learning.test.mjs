@@ -172,3 +172,23 @@ test('the user dictionary: a word added in the editor converts; Mozc and MS-IME 
   assert.doesNotMatch(await page.textContent('#dict-list'), /変換太郎/);
   await page.close();
 });
+
+test('a word committed in the field is preferred in its next sentence (recent spellings), and only in that field', async () => {
+  const page = await demo();
+  const alone = await convert(page, 'kyoukainiokoshinosainiha');
+  assert.equal(alone, '協会にお越しの際には', 'alone, the engine writes 協会');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.fill('#editor', '');
+  assert.equal(await convert(page, 'kyoukaidekekkonnshikiwoageta.'), '教会で結婚式をあげた。');
+  await page.keyboard.press('Enter');
+  assert.equal(await convert(page, 'kyoukainiokoshinosainiha'), '教会にお越しの際には', 'after 教会 in the text before');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '教会で結婚式をあげた。教会にお越しの際には');
+  await page.screenshot({ path: 'tests/e2e/output/recent-spellings.png' });
+  await page.close();
+  // a new page is a new field: nothing carried over, nothing stored
+  const next = await demo();
+  assert.equal(await convert(next, 'kyoukainiokoshinosainiha'), alone);
+  await next.close();
+});

@@ -109,6 +109,12 @@ pub struct NeuralArgs {
     /// candidate over the best's reading spans: `w · Σ (its nouns' fit − the best's)`; 0: off).
     #[arg(long, default_value_t = defaults().selection_weight, allow_hyphen_values = true)]
     pub selection_weight: f32,
+    /// The hybrid only: weight of the recent spellings (the last words committed: in `eval
+    /// conversion`, the expected text of the sentences before) when a conversion rescores the
+    /// final beam (a candidate that spells a span as a recent word where the best spells it
+    /// otherwise: `w` per word; 0: off, each sentence alone).
+    #[arg(long, default_value_t = defaults().recent_spelling_weight, allow_hyphen_values = true)]
+    pub recent_spelling_weight: f32,
     /// How the softmax denominator is formed.
     #[arg(long, value_enum, default_value = "ivs")]
     pub softmax: SoftmaxKind,
@@ -139,6 +145,7 @@ impl NeuralArgs {
             homophone_weight: self.homophone_weight,
             collocation_weight: self.collocation_weight,
             selection_weight: self.selection_weight,
+            recent_spelling_weight: self.recent_spelling_weight,
         }
     }
 }

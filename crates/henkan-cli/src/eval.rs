@@ -264,7 +264,10 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
             let conv = o.convert_reading(other_engine, reading);
             let theirs = resized(o, other_engine, reading, conv, phrase).0.text() == *expected;
             paired.add(got == *expected, theirs);
+            o.remember_spellings(other_engine, &[(reading, expected)]);
         }
+        // the sentence is committed as expected, as the user would after correcting it
+        session.remember_spellings(&engine, &[(reading, expected)]);
         if with_context {
             context.commit(&engine, reading, expected);
         }
@@ -298,6 +301,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         "backward_weight": if kind == Scoring::Neural && lm.is_some_and(|l| l.backward.is_some()) { rounded(neural.backward_weight) } else { 0.0 },
         "coherence_weight": if kind == Scoring::Hybrid && lm.is_some_and(|l| l.coherence.is_some()) { rounded(neural.coherence_weight) } else { 0.0 },
         "homophone_weight": if kind == Scoring::Hybrid && lm.is_some_and(|l| l.coherence.is_some()) { rounded(neural.homophone_weight) } else { 0.0 },
+        "recent_spelling_weight": if kind == Scoring::Hybrid { rounded(neural.recent_spelling_weight) } else { 0.0 },
         "collocation_weight": if kind == Scoring::Hybrid && engine.ngram.is_some() { rounded(neural.collocation_weight) } else { 0.0 },
         "selection_weight": if kind == Scoring::Hybrid && lm.is_some_and(|l| l.selection.is_some()) { rounded(neural.selection_weight) } else { 0.0 },
         "beam": neural.beam,

@@ -851,13 +851,16 @@ impl Henkan {
         to_js(&report)
     }
 
-    /// Forgets what the page learned, the recent words of the predictions too (the user
-    /// dictionary stays).
+    /// Forgets what the page learned, the recent words of the predictions and every field's
+    /// recent spellings too (the user dictionary stays).
     #[wasm_bindgen(js_name = clearLearning)]
     pub fn clear_learning(&mut self) {
         self.history.clear();
         self.history_version += 1;
         self.forget_recent();
+        for ime in self.sessions.iter_mut().flatten() {
+            ime.session_mut().forget_recent_spellings();
+        }
         self.settle_all();
     }
 

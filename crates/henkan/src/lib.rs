@@ -44,6 +44,7 @@ pub mod model;
 pub mod options;
 pub mod pos;
 pub mod predict;
+pub mod recent_spellings;
 pub mod reverse;
 mod session;
 pub mod symbols;

@@ -180,6 +180,7 @@ pub struct Session {
     neural: NeuralDecoder,
     /// What the user committed (learned spellings).
     history: History,
+    recent: crate::recent_spellings::RecentSpellings,
     /// Whether commits are learned.
     learning: bool,
     /// Today, for the date candidates of `きょう`, `あした`, … ([`crate::dates`]); `None`: none.
@@ -205,6 +206,7 @@ impl Session {
             scoring: Scoring::Classic,
             neural: NeuralDecoder::new(),
             history: History::default(),
+            recent: crate::recent_spellings::RecentSpellings::new(),
             learning: true,
             today: None,
             lm_deferred: false,
@@ -221,8 +223,8 @@ impl Session {
     }
 
     /// Chooses the scorer. `Neural` ignores `opts.lambda`, `opts.bias_weight` (pure LM),
-    /// `opts.coherence_weight`, `opts.homophone_weight`, `opts.collocation_weight` and
-    /// `opts.selection_weight`; `Hybrid` uses them and ignores `opts.rank_prior` and
+    /// `opts.coherence_weight`, `opts.homophone_weight`, `opts.collocation_weight`,
+    /// `opts.selection_weight` and `opts.recent_spelling_weight`; `Hybrid` uses them and ignores `opts.rank_prior` and
     /// `opts.backward_weight`. An engine without an LSTM always converts with the classic
     /// scorer.
     pub fn set_scoring(&mut self, scoring: Scoring, mut opts: NeuralOptions) {
@@ -233,6 +235,7 @@ impl Session {
             opts.homophone_weight = 0.0;
             opts.collocation_weight = 0.0;
             opts.selection_weight = 0.0;
+            opts.recent_spelling_weight = 0.0;
         } else {
             opts.rank_prior = 0.0;
             opts.backward_weight = 0.0;
@@ -297,6 +300,33 @@ impl Session {
         self.learn_commit(engine, pieces, &[])
     }
 
+    /// Remembers the words of a commit as recent spellings ([`crate::recent_spellings`]),
+    /// which later conversions in the hybrid prefer: `committed` are the (reading, surface)
+    /// pieces committed, covering the current lattice from its start, as for
+    /// [`Session::learn_commit`]. They stay in the session's memory; with learning off
+    /// ([`Session::set_learning`]) nothing is remembered.
+    pub fn remember_spellings(&mut self, engine: &Engine, committed: &[(&str, &str)]) {
+        if !self.learning {
+            return;
+        }
+        let respell = self.lattice.take_respellings();
+        let words = self.words_of(engine, committed, true);
+        self.lattice.set_respellings(respell);
+        for w in &words {
+            self.recent.push(&w.text);
+        }
+    }
+
+    /// The recent spellings ([`Session::remember_spellings`]).
+    pub fn recent_spellings(&self) -> &crate::recent_spellings::RecentSpellings {
+        &self.recent
+    }
+
+    /// Forgets the recent spellings (the page cleared what was learned).
+    pub fn forget_recent_spellings(&mut self) {
+        self.recent.clear();
+    }
+
     /// Learns the corrections of a commit: `committed` are the (reading, surface) pieces
     /// committed, `shown` those the engine put first for the same reading (the first
     /// conversion the user saw), both covering the current lattice from its start. Both are
@@ -317,8 +347,8 @@ impl Session {
         // cut along the lexicon's own spellings: text written in a spelling the history
         // respells (the kana the user typed again) is learned too
         let respell = self.lattice.take_respellings();
-        let words = self.words_of(engine, committed);
-        let seen = self.words_of(engine, shown);
+        let words = self.words_of(engine, committed, false);
+        let seen = self.words_of(engine, shown, false);
         self.lattice.set_respellings(respell);
         let expired = self.history.tick();
         let mut changed = 0;
@@ -425,7 +455,12 @@ impl Session {
     }
 
     /// The lattice words (begin, end, reading, surface) spelling `pieces` from the start.
-    fn words_of(&self, engine: &Engine, pieces: &[(&str, &str)]) -> Vec<CommitWord> {
+    fn words_of(
+        &self,
+        engine: &Engine,
+        pieces: &[(&str, &str)],
+        connected: bool,
+    ) -> Vec<CommitWord> {
         let mut words = Vec::new();
         let mut begin = 0;
         for &(reading, surface) in pieces {
@@ -437,7 +472,7 @@ impl Session {
                     begin,
                     end,
                     surface,
-                    false,
+                    connected,
                 ) {
                     for i in nodes {
                         let n = self.lattice.nodes()[i as usize];
@@ -477,6 +512,9 @@ impl Session {
     /// Learning from committed text on or off (on by default). Off forgets the history.
     pub fn set_learning(&mut self, on: bool) {
         self.learning = on;
+        if !on {
+            self.recent.clear();
+        }
         if !on && !self.history.is_empty() {
             self.history.clear();
             self.history_changed();
@@ -551,8 +589,9 @@ impl Session {
     /// The final beam re-ranked as a conversion ranks it: the hybrid adds the collocations of
     /// each candidate's words ([`crate::lm::collocation`]) when the model has an n-gram, and
     /// its selectional preferences against the best's ([`crate::lm::selection`]) when it has
-    /// their centroids too, as rescoring terms, so a learned spelling or a user word keeps the
-    /// lead its forward score gave it.
+    /// their centroids too, and the recent spellings against the best's ([`crate::recent_spellings`]), as
+    /// rescoring terms, so a learned spelling or a user word keeps the lead its forward score
+    /// gave it.
     fn rescored_finals(
         &self,
         engine: &Engine,
@@ -563,6 +602,7 @@ impl Session {
         let w = self.neural.options().collocation_weight;
         let ngram = engine.ngram.as_ref().filter(|_| w != 0.0);
         let ws = self.neural.options().selection_weight;
+        let wr = self.neural.options().recent_spelling_weight;
         let selection = match (&lm.selection, &lm.coherence, &engine.ngram) {
             (Some(selection), Some(coherence), Some(ngram)) if ws != 0.0 => {
                 Some(crate::lm::selection::Scope::new(
@@ -595,7 +635,12 @@ impl Session {
                 let selection = selection
                     .as_ref()
                     .map_or(0.0, |s| ws * crate::lm::selection::term(s, path, best));
-                collocations + selection
+                let recent = if wr != 0.0 {
+                    wr * self.recent.term(&self.lattice, &engine.lexicon, path, best)
+                } else {
+                    0.0
+                };
+                collocations + selection + recent
             },
         )
     }

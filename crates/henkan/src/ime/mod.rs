@@ -438,6 +438,7 @@ impl Backend for SessionBackend<'_> {
     fn committed(&mut self, pieces: &[(&str, &str)], shown: &[(&str, &str)]) {
         self.suggester
             .commit_text(self.engine, self.session.lattice(), pieces);
+        self.session.remember_spellings(self.engine, pieces);
         self.session.learn_commit(self.engine, pieces, shown);
     }
     fn committed_other(&mut self) {
