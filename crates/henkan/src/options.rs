@@ -129,10 +129,10 @@ pub struct NeuralOptions {
     /// off. Measured on kwdlc.test, wac.dev and chat (BENCHMARKS.md): 3 for the hybrid;
     /// [`crate::Session::set_scoring`] turns it off for the LM alone.
     pub selection_weight: f32,
-    /// Weight (nats per word) of the recent words when a conversion rescores the final beam
-    /// ([`crate::recent_spellings`]: the last words committed in the field): a candidate that spells a
-    /// span as a recent word where the best spells it otherwise gets `w` per such word, and
-    /// `w` less per recent word of the best it spells otherwise. 0: off. Measured on
+    /// Weight (nats per word) of the recent spellings when a conversion rescores the final
+    /// beam ([`crate::recent_spellings`]: the last words committed in the field): a candidate
+    /// that spells a span as a recent word where the best spells it otherwise gets `w` per such
+    /// word, and `w` less per recent word of the best it spells otherwise. 0: off. Measured on
     /// kwdlc.test, wac.dev, chat and the everyday phrases (BENCHMARKS.md): 4 for the hybrid;
     /// [`crate::Session::set_scoring`] turns it off for the LM alone.
     pub recent_spelling_weight: f32,

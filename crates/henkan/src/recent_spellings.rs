@@ -28,8 +28,8 @@ use std::collections::VecDeque;
 use crate::lattice::Lattice;
 use crate::lexicon::Lexicon;
 
-/// How many committed words are kept (about one sentence of written text; measured against
-/// 40 and against whole sentences, BENCHMARKS.md).
+/// How many committed words are kept (about one sentence of written text; 12 and 40 measured
+/// within the noise of it, BENCHMARKS.md).
 pub const RECENT_SPELLINGS: usize = 20;
 
 /// The last [`RECENT_SPELLINGS`] words committed in a field that count (see the module docs).

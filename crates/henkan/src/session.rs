@@ -180,6 +180,7 @@ pub struct Session {
     neural: NeuralDecoder,
     /// What the user committed (learned spellings).
     history: History,
+    /// The last words committed, preferred over other spellings of their reading.
     recent: crate::recent_spellings::RecentSpellings,
     /// Whether commits are learned.
     learning: bool,
@@ -224,9 +225,9 @@ impl Session {
 
     /// Chooses the scorer. `Neural` ignores `opts.lambda`, `opts.bias_weight` (pure LM),
     /// `opts.coherence_weight`, `opts.homophone_weight`, `opts.collocation_weight`,
-    /// `opts.selection_weight` and `opts.recent_spelling_weight`; `Hybrid` uses them and ignores `opts.rank_prior` and
-    /// `opts.backward_weight`. An engine without an LSTM always converts with the classic
-    /// scorer.
+    /// `opts.selection_weight` and `opts.recent_spelling_weight`; `Hybrid` uses them and
+    /// ignores `opts.rank_prior` and `opts.backward_weight`. An engine without an LSTM always
+    /// converts with the classic scorer.
     pub fn set_scoring(&mut self, scoring: Scoring, mut opts: NeuralOptions) {
         if scoring == Scoring::Neural {
             opts.lambda = 0.0;
