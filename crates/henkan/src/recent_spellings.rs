@@ -25,6 +25,7 @@
 
 use std::collections::VecDeque;
 
+use crate::composer::is_hiragana;
 use crate::lattice::Lattice;
 use crate::lexicon::Lexicon;
 
@@ -43,7 +44,7 @@ fn counts(surface: &str) -> bool {
     let mut chars = surface.chars();
     match (chars.next(), chars.next()) {
         (None, _) => false,
-        (Some(c), None) => !('\u{3041}'..='\u{309f}').contains(&c),
+        (Some(c), None) => !is_hiragana(c),
         _ => true,
     }
 }

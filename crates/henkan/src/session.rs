@@ -310,10 +310,7 @@ impl Session {
         if !self.learning {
             return;
         }
-        let respell = self.lattice.take_respellings();
-        let words = self.words_of(engine, committed, true);
-        self.lattice.set_respellings(respell);
-        for w in &words {
+        for w in &self.words_of(engine, committed, true) {
             self.recent.push(&w.text);
         }
     }
@@ -345,12 +342,8 @@ impl Session {
         if !self.learning {
             return 0;
         }
-        // cut along the lexicon's own spellings: text written in a spelling the history
-        // respells (the kana the user typed again) is learned too
-        let respell = self.lattice.take_respellings();
         let words = self.words_of(engine, committed, false);
         let seen = self.words_of(engine, shown, false);
-        self.lattice.set_respellings(respell);
         let expired = self.history.tick();
         let mut changed = 0;
         if shown.is_empty() {
@@ -455,13 +448,18 @@ impl Session {
         Some(whole - before - after)
     }
 
-    /// The lattice words (begin, end, reading, surface) spelling `pieces` from the start.
+    /// The lattice words (begin, end, reading, surface) spelling `pieces` from the start, the
+    /// cheapest by the classic engine's costs (`connected`) or by word costs alone
+    /// ([`crate::predict::suggest::split_words`]). They are cut along the lexicon's own
+    /// spellings: text written in a spelling the history respells (the kana the user typed
+    /// again) is cut into its words too.
     fn words_of(
-        &self,
+        &mut self,
         engine: &Engine,
         pieces: &[(&str, &str)],
         connected: bool,
     ) -> Vec<CommitWord> {
+        let respell = self.lattice.take_respellings();
         let mut words = Vec::new();
         let mut begin = 0;
         for &(reading, surface) in pieces {
@@ -491,6 +489,7 @@ impl Session {
             }
             begin = end;
         }
+        self.lattice.set_respellings(respell);
         words
     }
 
@@ -590,9 +589,9 @@ impl Session {
     /// The final beam re-ranked as a conversion ranks it: the hybrid adds the collocations of
     /// each candidate's words ([`crate::lm::collocation`]) when the model has an n-gram, and
     /// its selectional preferences against the best's ([`crate::lm::selection`]) when it has
-    /// their centroids too, and the recent spellings against the best's ([`crate::recent_spellings`]), as
-    /// rescoring terms, so a learned spelling or a user word keeps the lead its forward score
-    /// gave it.
+    /// their centroids too, and the recent spellings against the best's
+    /// ([`crate::recent_spellings`]), as rescoring terms, so a learned spelling or a user word
+    /// keeps the lead its forward score gave it.
     fn rescored_finals(
         &self,
         engine: &Engine,
