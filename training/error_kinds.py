@@ -6,15 +6,27 @@ on both (`下さい`/`ください`, `事`/`こと`, `頂き`/`いただき`, `�
 writer meant, written as the writer did not. The others are errors of meaning or of segmentation
 (`機能`/`昨日`, `公演`/`講演`). A heuristic: `見`/`み` counts as a spelling choice too.
 
-Usage: python3 training/error_kinds.py ERRORS N [--list]
+With `--tokens GOLD.tok` (the set's hand-annotated tokens, `surface/reading/POS`), the others are
+split by what their differences touch: a *proper noun* (a gold token tagged 固有名詞, 人名, 地名 or
+組織名 at a difference), else *kanji* (a difference of kanji words: meaning, or a kanji variant),
+else *katakana* (katakana on one side: `メガネ`/`眼鏡`, `ハイドロゲン`/`ハイドロ減`), else *digits*
+(digits on one side: `語を`/`５を`), else *other* (symbols).
+
+Usage: python3 training/error_kinds.py ERRORS N [--list] [--tokens GOLD.tok]
 (ERRORS: the output of `henkan eval conversion --errors`; N: the set's number of sentences.)
 """
 import argparse
+import collections
 import difflib
 import re
 
 HIRAGANA = re.compile(r'^[\u3041-\u309f]*$')
 NUMERALS = re.compile(r'^[0-9０-９〇一二三四五六七八九十百千万億]+$')
+KATAKANA = re.compile(r'[\u30a0-\u30ff]')
+DIGITS = re.compile(r'[0-9０-９]')
+KANJI = re.compile(r'[\u4e00-\u9fff々〆]')
+PROPER = ('固有名詞', '人名', '地名', '組織名')
+KINDS = ('proper noun', 'kanji', 'katakana', 'digits', 'other')
 
 
 def wrong_sentences(text):
@@ -41,11 +53,57 @@ def is_spelling_choice(want, got):
     )
 
 
+def gold_spans(tok_lines):
+    """{sentence: [(start, end, POS) of each gold token]} from `surface/reading/POS` lines."""
+    out = {}
+    for line in tok_lines:
+        spans, text = [], ''
+        for t in line.split():
+            parts = t.split('/')
+            spans.append((len(text), len(text) + len(parts[0]), parts[-1] if len(parts) > 2 else ''))
+            text += parts[0]
+        out[text] = spans
+    return out
+
+
+def other_kind(want, got, spans):
+    """The kind of an error that is not a spelling choice (one of `KINDS`), by its differences
+    that are not spelling choices; `spans`: the gold tokens of `want` (`gold_spans`), or None."""
+    found = set()
+    m = difflib.SequenceMatcher(None, want, got, autojunk=False)
+    for op, a, b, c, d in m.get_opcodes():
+        w, g = want[a:b], got[c:d]
+        if op == 'equal' or HIRAGANA.match(w) or HIRAGANA.match(g) or (
+            NUMERALS.match(w) and NUMERALS.match(g)
+        ):
+            continue
+        if spans and any(
+            s < max(b, a + 1) and e > a and any(p in pos for p in PROPER) for s, e, pos in spans
+        ):
+            found.add('proper noun')
+        found.add(_piece_kind(w, g))
+    return next((k for k in KINDS if k in found), 'other')
+
+
+def _piece_kind(w, g):
+    """The kind of one difference (annotated `w`, converted `g`) by its characters."""
+    if KANJI.search(w) and KANJI.search(g):
+        return 'kanji'
+    if KATAKANA.search(w) or KATAKANA.search(g):
+        return 'katakana'
+    if DIGITS.search(w) or DIGITS.search(g):
+        return 'digits'
+    if KANJI.search(w) or KANJI.search(g):
+        return 'kanji'
+    return 'other'
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('errors')
     ap.add_argument('n', type=int, help="the set's number of sentences")
     ap.add_argument('--list', action='store_true', help='print the errors of meaning')
+    ap.add_argument('--tokens', help="the set's gold tokens (`surface/reading/POS` lines): split the others by kind")
     a = ap.parse_args()
     with open(a.errors, encoding='utf-8') as f:
         wrong = wrong_sentences(f.read())
@@ -56,6 +114,11 @@ def main():
           f'({100 * len(spelling) / max(1, len(wrong)):.0f}%), {len(others)} others; '
           f'exact {100 * (a.n - len(wrong)) / a.n:.2f}%, '
           f'{100 * (a.n - len(others)) / a.n:.2f}% with every spelling choice the writer\'s')
+    if a.tokens:
+        with open(a.tokens, encoding='utf-8') as f:
+            gold = gold_spans(f)
+        kinds = collections.Counter(other_kind(w, g, gold.get(w)) for w, g in others)
+        print('others: ' + ', '.join(f'{kinds[k]} {k}' for k in KINDS))
     if a.list:
         for want, got in others:
             print(f'  want {want}\n  got  {got}')

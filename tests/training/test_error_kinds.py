@@ -32,6 +32,23 @@ class ErrorKinds(unittest.TestCase):
             [("昨日は", "機能は"), ("下さい", "ください")],
         )
 
+    def test_the_others_are_split_by_what_they_touch(self):
+        gold = error_kinds.gold_spans([
+            "公文/くもん/名詞-組織名 式/しき/接尾辞-名詞性名詞接尾辞 は/は/助詞-副助詞",
+            "眼鏡/めがね/名詞-普通名詞 です/です/判定詞",
+            "語/ご/名詞-普通名詞 を/を/助詞-格助詞",
+        ])
+        self.assertEqual(gold["公文式は"], [(0, 2, "名詞-組織名"), (2, 3, "接尾辞-名詞性名詞接尾辞"), (3, 4, "助詞-副助詞")])
+        kind = error_kinds.other_kind
+        self.assertEqual(kind("公文式は", "苦悶式は", gold["公文式は"]), "proper noun")
+        # without the gold tokens the same error is one of kanji words
+        self.assertEqual(kind("公文式は", "苦悶式は", None), "kanji")
+        self.assertEqual(kind("眼鏡です", "メガネです", gold["眼鏡です"]), "katakana")
+        self.assertEqual(kind("語を", "５を", gold["語を"]), "digits")
+        self.assertEqual(kind("昨日は", "機能は", None), "kanji")
+        # a spelling choice beside an error of meaning: the meaning decides
+        self.assertEqual(kind("講演を聞いて下さい", "公演を聞いてください", None), "kanji")
+
 
 if __name__ == "__main__":
     unittest.main()
