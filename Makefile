@@ -35,7 +35,7 @@ HENKAN := target/release/henkan
 PREDICT_BIAS_EVERY ?= 12
 PREDICT_BIAS_DIR := build/pbias
 
-.PHONY: all mozc model model-sha model-full test setup lint test-native test-training predict-bias word-bias readings mozc-rules coherence selection emoji attach-ngram
+.PHONY: all mozc model model-sha model-full test setup lint test-native test-training predict-bias word-bias readings mozc-rules coherence selection homophone-metric emoji attach-ngram
 
 all: model
 
@@ -127,6 +127,7 @@ coherence: $(HENKAN) build/coherence/vectors/words.tsv
 	  --id-def $(SHARED)/data/mozc/id.def --skip-pos 名詞,固有名詞,人名 --max-cost $(COHERENCE_MAX_COST) \
 	  --pq 8 --compress 19 --out $(MODEL)
 	$(MAKE) selection MODEL=$(MODEL)
+	$(MAKE) homophone-metric MODEL=$(MODEL)
 
 # Selectional preferences for the hybrid (crates/henkan/src/lm/selection.rs, ≈ 1 min after the
 # corpus is analyzed): for each particle and predicate seen at least SELECTION_MIN times after a
@@ -142,6 +143,19 @@ selection: $(HENKAN) build/corpus/.done build/mozc/lex.tsv build/coherence/vecto
 	  --id-def $(SHARED)/data/mozc/id.def --lexicon build/mozc/lex.tsv --min $(SELECTION_MIN) \
 	  --out build/selection/centroids.tsv $(SELECTION_TEXT:%=build/corpus/train/%.txt)
 	$(HENKAN) model attach selection --in $(MODEL) --centroids build/selection/centroids.tsv \
+	  --compress 19 --out $(MODEL)
+
+# The homophone metric (crates/henkan/src/lm/homophone_metric.rs, ≈ 2 min, torch: `make train-deps`):
+# a symmetric matrix over the word vectors' components, fitted on the analyzed written training text
+# to tell each word from the other spellings of its reading by the sentence around it, which the
+# coherence between homophones weighs with in place of the cosines.
+HMETRIC_TEXT := jglue kwdlc wac
+homophone-metric: $(HENKAN) build/corpus/.done build/mozc/lex.tsv build/coherence/vectors/words.tsv
+	mkdir -p build/hmetric
+	python3 training/homophone_metric.py --vectors build/coherence/vectors --lexicon build/mozc/lex.tsv \
+	  --id-def $(SHARED)/data/mozc/id.def --max-cost $(COHERENCE_MAX_COST) --out build/hmetric/a.f32 \
+	  $(HMETRIC_TEXT:%=build/corpus/train/%.txt)
+	$(HENKAN) model attach homophone-metric --in $(MODEL) --matrix build/hmetric/a.f32 \
 	  --compress 19 --out $(MODEL)
 
 # Emoji by reading from the Unicode CLDR Japanese annotations (npm cldr-annotations-full; its

@@ -4,8 +4,8 @@
 /** @type {import('./model-cache.js').ModelInfo} */
 export const MODEL_INFO = {
   file: 'henkan.henkan',
-  bytes: 11995840,
-  sha256: 'b2f68bbbb60217de5d7d4c13dd847409a3747690fa8d5f047431965468aea727',
-  coreBytes: 7067009,
-  coreSha256: 'd449b513da1a1a1faf4e4e40779a787b33483d9e118aabce7fe868cd8dd73f29',
+  bytes: 11997168,
+  sha256: 'd791aa0b9d013592811d5c4cb005cd0a5041c706323cb757d2f4562dbbf5166f',
+  coreBytes: 7067041,
+  coreSha256: '26cd10f69c2aa502850911aef2ce5e95208459282877645da047bb8aa9ee55f2',
 };

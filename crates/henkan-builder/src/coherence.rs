@@ -157,16 +157,18 @@ pub fn attach_coherence(
         rows: order.len(),
         bytes: section.len(),
     };
-    // the selectional preferences' centroids were made in the vectors replaced here: they go
-    // (`henkan model attach selection` makes them again)
+    // the selectional preferences' centroids and the homophone metric were made for the
+    // vectors replaced here: they go (`henkan model attach selection` and `attach
+    // homophone-metric` make them again)
     let bytes = with_section(&container, SectionKind::Coherence, section);
-    let bytes = if container.section(SectionKind::Selection).is_some() {
-        crate::container::without_sections(
-            &Container::from_bytes(bytes)?,
-            &[SectionKind::Selection],
-        )
-    } else {
+    let stale: Vec<SectionKind> = [SectionKind::Selection, SectionKind::HomophoneMetric]
+        .into_iter()
+        .filter(|&k| container.section(k).is_some())
+        .collect();
+    let bytes = if stale.is_empty() {
         bytes
+    } else {
+        crate::container::without_sections(&Container::from_bytes(bytes)?, &stale)
     };
     Ok((bytes, report))
 }

@@ -27,6 +27,7 @@ pub mod digit_prior;
 pub mod emoji;
 pub mod error;
 pub mod gold;
+pub mod homophone_metric;
 pub mod inflection;
 pub mod kana_prior;
 pub mod lexicon;

@@ -274,12 +274,13 @@ fn read_neural(container: &Container) -> Result<Option<NeuralLm>> {
 }
 
 /// The LM sections that [`read_lm_extra`] attaches to the LSTM LM.
-const LM_EXTRAS: [SectionKind; 5] = [
+const LM_EXTRAS: [SectionKind; 6] = [
     SectionKind::WordBias,
     SectionKind::PredictBias,
     SectionKind::LstmBackward,
     SectionKind::Coherence,
     SectionKind::Selection,
+    SectionKind::HomophoneMetric,
 ];
 
 /// Reads one of [`LM_EXTRAS`] into `lm` (another kind changes nothing).
@@ -307,6 +308,17 @@ fn read_lm_extra(
                 detail: "no coherence section for its word vectors".into(),
             })?;
             lm.selection = Some(crate::lm::selection::Selection::from_section(
+                b.as_ref(),
+                coherence.dims(),
+            )?);
+        }
+        // after the coherence too: it compares the coherence's word vectors
+        SectionKind::HomophoneMetric => {
+            let coherence = lm.coherence.as_ref().ok_or_else(|| Error::Malformed {
+                section: "homophone metric",
+                detail: "no coherence section for its word vectors".into(),
+            })?;
+            lm.homophone_metric = Some(crate::lm::homophone_metric::HomophoneMetric::from_section(
                 b.as_ref(),
                 coherence.dims(),
             )?);

@@ -30,6 +30,12 @@ pub enum AttachCommand {
     /// them, which the hybrid's conversions weigh homophones with (--selection-weight). The
     /// model needs its `Coherence` and `Ngram` sections.
     Selection(SelectionArgs),
+    /// Adds (or replaces) the homophone metric of a model file (`HomophoneMetric` section): a
+    /// learned inner product between the coherence's word vectors
+    /// (`training/homophone_metric.py`'s output), which the coherence between homophones
+    /// weighs with in place of the cosines (--homophone-weight). The model needs its
+    /// `Coherence` section.
+    HomophoneMetric(HomophoneMetricArgs),
     /// Adds (or replaces) the prediction-bias section of a model file (logit offsets per LM word
     /// for next-word prediction, `training/fit_predict_bias.py` output).
     PredictBias(PredictBiasArgs),
@@ -48,6 +54,7 @@ pub fn run(model: &Option<PathBuf>, what: AttachCommand) -> Result<()> {
         AttachCommand::Backward(a) => backward(model, a),
         AttachCommand::Coherence(a) => coherence(model, a),
         AttachCommand::Selection(a) => selection(model, a),
+        AttachCommand::HomophoneMetric(a) => homophone_metric(model, a),
         AttachCommand::PredictBias(a) => predict_bias(model, a),
         AttachCommand::Bias(a) => bias(model, a),
         AttachCommand::Emoji(a) => emoji(model, a),
@@ -345,6 +352,26 @@ fn selection(model: &Option<PathBuf>, a: SelectionArgs) -> Result<()> {
             "selection: {} of {} centroids have an n-gram word for their predicate; {} bytes",
             r.kept, r.read, r.bytes
         );
+        Ok(bytes)
+    })?;
+    Ok(())
+}
+
+/// `henkan model attach homophone-metric`.
+#[derive(clap::Args)]
+pub struct HomophoneMetricArgs {
+    /// The matrix (`training/homophone_metric.py --out`: dims × dims f32, little endian).
+    #[arg(long)]
+    matrix: PathBuf,
+    #[command(flatten)]
+    edit: EditArgs,
+}
+
+fn homophone_metric(model: &Option<PathBuf>, a: HomophoneMetricArgs) -> Result<()> {
+    let matrix = read_bytes(&a.matrix)?;
+    a.edit.edit(model, |m| {
+        let (bytes, n) = henkan_builder::homophone_metric::attach_homophone_metric(m, &matrix)?;
+        eprintln!("homophone metric: {n} bytes");
         Ok(bytes)
     })?;
     Ok(())

@@ -44,6 +44,7 @@ use crate::history::{History, PREFERENCE_MARGIN_NATS, PREFERENCE_MAX_LIFT_NATS};
 use crate::lattice::{is_digit, Lattice, Node, NUMBER_ENTRY};
 use crate::lexicon::Lexicon;
 use crate::lm::coherence::Coherence;
+use crate::lm::homophone_metric::HomophoneMetric;
 use crate::lm::lstm::{log_sum_exp, LstmModel, NeuralLm, StepScratch, WordMatch};
 pub use crate::options::{NeuralOptions, Scoring, Softmax};
 use crate::pos::Connection;
@@ -1375,7 +1376,7 @@ impl NeuralDecoder {
             .as_ref()
             .filter(|_| wh != 0.0 && finals.len() > 1)
         {
-            homophone_terms(c, nodes, &mut finals, wh);
+            homophone_terms(c, lm.homophone_metric.as_ref(), nodes, &mut finals, wh);
         }
         if finals.len() > 1 {
             // the final beam comes best first by forward score (`final_hyps`)
@@ -1742,8 +1743,15 @@ impl NeuralDecoder {
 /// for `厳選`, `露天` for `露店`), gets `w · (coherence(candidate) − coherence(best))`; the
 /// others get nothing. Between such homophones the words' vectors decide the topic; a
 /// candidate with kana where the best has kanji, or cut into other words, is left to the
-/// LM, since the coherence favours whichever has more words with a vector.
-fn homophone_terms(c: &Coherence, nodes: &[Node], finals: &mut [(f32, f32, Vec<u32>)], w: f32) {
+/// LM, since the coherence favours whichever has more words with a vector. With a
+/// [`HomophoneMetric`] the coherence is the metric's, not the cosines'.
+fn homophone_terms(
+    c: &Coherence,
+    metric: Option<&HomophoneMetric>,
+    nodes: &[Node],
+    finals: &mut [(f32, f32, Vec<u32>)],
+    w: f32,
+) {
     // the final beam comes best first by forward score (`final_hyps`)
     let Some((best, others)) = finals.split_first_mut() else {
         return;
@@ -1762,7 +1770,11 @@ fn homophone_terms(c: &Coherence, nodes: &[Node], finals: &mut [(f32, f32, Vec<u
         return;
     };
     let top_rows: Vec<u16> = top.iter().filter_map(|t| t.2).collect();
-    let top_score = c.score(&top_rows);
+    let top_sum = metric.map(|m| m.sum(c, &top_rows));
+    let top_score = match (metric, &top_sum) {
+        (Some(m), Some(s)) => m.score(s),
+        _ => c.score(&top_rows),
+    };
     for (_, extra, path) in others {
         if path.len() != top.len() {
             continue;
@@ -1775,8 +1787,24 @@ fn homophone_terms(c: &Coherence, nodes: &[Node], finals: &mut [(f32, f32, Vec<u
             .zip(&top)
             .all(|(a, b)| a.0 == b.0 && (a.1 == b.1 || (a.2.is_some() && b.2.is_some())));
         if homophones && mine != top {
-            let r: Vec<u16> = mine.iter().filter_map(|t| t.2).collect();
-            *extra += w * (c.score(&r) - top_score);
+            let score = match (metric, &top_sum) {
+                // the best's sum with the words that differ replaced (each has a vector on
+                // both sides, so the count stays)
+                (Some(m), Some(s)) => {
+                    let mut s = s.clone();
+                    for (a, b) in mine.iter().zip(&top) {
+                        if let (true, Some(to), Some(from)) = (a.1 != b.1, a.2, b.2) {
+                            m.replace(c, &mut s, from, to);
+                        }
+                    }
+                    m.score(&s)
+                }
+                _ => {
+                    let r: Vec<u16> = mine.iter().filter_map(|t| t.2).collect();
+                    c.score(&r)
+                }
+            };
+            *extra += w * (score - top_score);
         }
     }
 }

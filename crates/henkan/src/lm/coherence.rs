@@ -249,6 +249,21 @@ impl Coherence {
         dot * self.inv_norm[r]
     }
 
+    /// Writes the unit vector of a row into `out` ([`Coherence::dims`] components); false
+    /// (and `out` untouched) when there is no such row.
+    pub fn unit(&self, row: u16, out: &mut [f32]) -> bool {
+        let r = row as usize;
+        let d = self.dims;
+        let (Some(v), Some(&k)) = (self.vectors.get(r * d..(r + 1) * d), self.inv_norm.get(r))
+        else {
+            return false;
+        };
+        for (o, &x) in out.iter_mut().zip(v) {
+            *o = x as f32 * k;
+        }
+        true
+    }
+
     /// The cosine of two rows.
     pub fn cos(&self, a: u16, b: u16) -> f32 {
         let (a, b) = (a as usize, b as usize);

@@ -12,6 +12,7 @@
 pub mod coherence;
 pub mod collocation;
 pub mod cost;
+pub mod homophone_metric;
 pub mod lstm;
 pub mod ngram;
 pub mod selection;

@@ -103,11 +103,14 @@ pub enum SectionKind {
     /// section's word vectors: the hybrid's selectional preferences (see
     /// [`crate::lm::selection`]).
     Selection = 14,
+    /// A learned metric between the `Coherence` section's word vectors for the coherence
+    /// between homophones (see [`crate::lm::homophone_metric`]).
+    HomophoneMetric = 15,
 }
 
 impl SectionKind {
     /// All known kinds.
-    pub const ALL: [SectionKind; 14] = [
+    pub const ALL: [SectionKind; 15] = [
         SectionKind::Meta,
         SectionKind::LexiconIndex,
         SectionKind::LexiconPostings,
@@ -122,6 +125,7 @@ impl SectionKind {
         SectionKind::Coherence,
         SectionKind::Emoji,
         SectionKind::Selection,
+        SectionKind::HomophoneMetric,
     ];
 
     /// A short name for messages.
@@ -141,6 +145,7 @@ impl SectionKind {
             SectionKind::Coherence => "coherence",
             SectionKind::Emoji => "emoji",
             SectionKind::Selection => "selection",
+            SectionKind::HomophoneMetric => "homophone metric",
         }
     }
 
@@ -157,6 +162,7 @@ impl SectionKind {
                 | SectionKind::LstmBackward
                 | SectionKind::Coherence
                 | SectionKind::Selection
+                | SectionKind::HomophoneMetric
         )
     }
 
@@ -166,7 +172,7 @@ impl SectionKind {
     pub fn max_len(self) -> u64 {
         const MIB: u64 = 1 << 20;
         match self {
-            SectionKind::Meta => MIB,
+            SectionKind::Meta | SectionKind::HomophoneMetric => MIB,
             SectionKind::Segmenter
             | SectionKind::Emoji
             | SectionKind::PredictBias

@@ -519,6 +519,10 @@ pub struct NeuralLm {
     /// coherence's word vectors): the hybrid's selectional preferences
     /// ([`crate::lm::selection`]).
     pub selection: Option<crate::lm::selection::Selection>,
+    /// A learned inner product between the coherence's word vectors (`HomophoneMetric`
+    /// section) for the coherence between homophones ([`crate::lm::homophone_metric`]); the
+    /// cosines without it.
+    pub homophone_metric: Option<crate::lm::homophone_metric::HomophoneMetric>,
 }
 
 impl NeuralLm {
@@ -540,6 +544,7 @@ impl NeuralLm {
             backward: None,
             coherence: None,
             selection: None,
+            homophone_metric: None,
         })
     }
 }
