@@ -150,7 +150,7 @@ selection: $(HENKAN) build/corpus/.done build/mozc/lex.tsv build/coherence/vecto
 # to tell each word from the other spellings of its reading by the sentence around it, which the
 # coherence between homophones weighs with in place of the cosines.
 HMETRIC_TEXT := jglue kwdlc wac
-homophone-metric: $(HENKAN) build/corpus/.done build/mozc/lex.tsv build/coherence/vectors/words.tsv
+homophone-metric: $(HENKAN) build/corpus/.done build/mozc/lex.tsv build/coherence/vectors/words.tsv train-deps
 	mkdir -p build/hmetric
 	python3 training/homophone_metric.py --vectors build/coherence/vectors --lexicon build/mozc/lex.tsv \
 	  --id-def $(SHARED)/data/mozc/id.def --max-cost $(COHERENCE_MAX_COST) --out build/hmetric/a.f32 \
