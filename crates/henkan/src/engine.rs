@@ -300,32 +300,36 @@ fn read_lm_extra(
         SectionKind::Coherence => {
             lm.coherence = Some(crate::lm::coherence::Coherence::from_section(b.as_ref())?);
         }
-        // after the coherence (LM_EXTRAS' order): its centroids are compared with the
-        // coherence's word vectors
+        // after the coherence (LM_EXTRAS' order): both compare the coherence's word vectors
         SectionKind::Selection => {
-            let coherence = lm.coherence.as_ref().ok_or_else(|| Error::Malformed {
-                section: "selection",
-                detail: "no coherence section for its word vectors".into(),
-            })?;
+            let dims = coherence_dims(lm, kind)?;
             lm.selection = Some(crate::lm::selection::Selection::from_section(
                 b.as_ref(),
-                coherence.dims(),
+                dims,
             )?);
         }
-        // after the coherence too: it compares the coherence's word vectors
         SectionKind::HomophoneMetric => {
-            let coherence = lm.coherence.as_ref().ok_or_else(|| Error::Malformed {
-                section: "homophone metric",
-                detail: "no coherence section for its word vectors".into(),
-            })?;
+            let dims = coherence_dims(lm, kind)?;
             lm.homophone_metric = Some(crate::lm::homophone_metric::HomophoneMetric::from_section(
                 b.as_ref(),
-                coherence.dims(),
+                dims,
             )?);
         }
         _ => {}
     }
     Ok(())
+}
+
+/// The dimensions of the coherence's word vectors, which the section `kind` compares with;
+/// without a `Coherence` section it is malformed.
+fn coherence_dims(lm: &NeuralLm, kind: SectionKind) -> Result<usize> {
+    lm.coherence
+        .as_ref()
+        .map(|c| c.dims())
+        .ok_or_else(|| Error::Malformed {
+            section: kind.name(),
+            detail: "no coherence section for its word vectors".into(),
+        })
 }
 
 #[cfg(test)]
