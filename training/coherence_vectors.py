@@ -16,7 +16,6 @@ Usage: python3 training/coherence_vectors.py WHEEL_DIR OUT [--dims 64]
 """
 import argparse, glob, json, os, re, struct, sys, zipfile
 
-import msgpack
 import numpy as np
 
 M = 0xC6A4A7935BD1E995
@@ -70,6 +69,7 @@ def main():
     ap.add_argument('--kmeans', type=int, default=0,
                     help='replace the rows by this many centroids (spherical k-means, seed 0)')
     a = ap.parse_args()
+    import msgpack  # the wheel's key2row; `read_words` needs numpy only
     wheels = sorted(glob.glob(os.path.join(a.wheel_dir, 'ja_ginza-*.whl')))
     if not wheels:
         sys.exit(f'no ja_ginza wheel in {a.wheel_dir}')
@@ -104,6 +104,19 @@ def main():
         for s in sorted(words):
             f.write(f'{s}\t{new[words[s]]}\n')
     print(f'{len(words)} content words, {len(table)} rows of {a.dims}', file=sys.stderr)
+
+
+def read_words(d):
+    """(surface → row, rows) of this script's output directory `d`: `words.tsv` and
+    `vectors.f32` (one row per number in `words.tsv`, all of them used)."""
+    rows = {}
+    with open(os.path.join(d, 'words.tsv'), encoding='utf-8') as f:
+        for line in f:
+            w, r = line.rstrip('\n').split('\t')
+            rows[w] = int(r)
+    vecs = np.fromfile(os.path.join(d, 'vectors.f32'), dtype='<f4')
+    dims = vecs.size // (max(rows.values()) + 1) if rows else 1
+    return rows, vecs.reshape(-1, dims)
 
 
 if __name__ == '__main__':

@@ -30,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vocab  # noqa: E402
+from coherence_vectors import read_words  # noqa: E402
 
 HEAD_ROWS = 4096
 
@@ -92,14 +93,7 @@ def pos_of(key):
 
 def read_vectors(d):
     """{surface: vector} of training/coherence_vectors.py's output directory."""
-    vecs = np.fromfile(os.path.join(d, "vectors.f32"), dtype=np.float32)
-    rows = {}
-    with open(os.path.join(d, "words.tsv"), encoding="utf-8") as f:
-        for line in f:
-            s, r = line.rstrip("\n").split("\t")
-            rows[s] = int(r)
-    dims = vecs.size // (max(rows.values()) + 1) if rows else 1
-    vecs = vecs.reshape(-1, dims)
+    rows, vecs = read_words(d)
     return {s: vecs[r] for s, r in rows.items()}
 
 

@@ -30,22 +30,12 @@ import math
 import re
 import sys
 
-import numpy as np
+from coherence_vectors import read_words
 
 CONTENT = re.compile(r'[\u4e00-\u9fff\u30a0-\u30ff]')
 NAME_POS = '名詞,固有名詞,人名'
 MAX_SPELLINGS = 12
 MAX_CONTEXT = 30
-
-
-def read_rows(path):
-    """surface → chiVe row (`words.tsv`)."""
-    rows = {}
-    with open(path, encoding='utf-8') as f:
-        for line in f:
-            w, r = line.rstrip('\n').split('\t')
-            rows[w] = int(r)
-    return rows
 
 
 def homophones(lex_lines, rows, names, max_cost):
@@ -141,8 +131,8 @@ def main():
     ap.add_argument('text', nargs='+', help='analyzed text (`surface/reading/left/right` tokens)')
     a = ap.parse_args()
     import torch
-    rows = read_rows(f'{a.vectors}/words.tsv')
-    vectors = torch.tensor(np.fromfile(f'{a.vectors}/vectors.f32', dtype='<f4').reshape(-1, 64))
+    rows, table = read_words(a.vectors)
+    vectors = torch.tensor(table)
     with open(a.id_def, encoding='utf-8') as f:
         names = {p[0] for p in (l.split(' ', 1) for l in f) if len(p) == 2 and p[1].startswith(NAME_POS)}
     with open(a.lexicon, encoding='utf-8') as f:

@@ -26,6 +26,8 @@ import argparse, collections, math, re, sys
 
 import numpy as np
 
+from coherence_vectors import read_words
+
 PARTICLES = ['が', 'を', 'に', 'は', 'で', 'へ', 'と', 'も']
 CONTENT_NOUN = {'一般', '固有名詞', '副詞可能', 'サ変接続'}
 KANJI = re.compile(r'[\u4e00-\u9fff]')
@@ -78,11 +80,8 @@ def main():
     ap.add_argument('corpora', nargs='+')
     a = ap.parse_args()
 
-    V = np.fromfile(f'{a.vectors}/vectors.f32', dtype='<f4').reshape(-1, 64).astype('f8')
-    row = {}
-    for line in open(f'{a.vectors}/words.tsv', encoding='utf-8'):
-        w, r = line.rstrip('\n').split('\t')
-        row[w] = int(r)
+    row, V = read_words(a.vectors)
+    V = V.astype('f8')
     spellings = collections.defaultdict(set)  # reading → kanji spellings with a vector
     for line in open(a.lexicon, encoding='utf-8'):
         f = line.rstrip('\n').split('\t')
