@@ -53,17 +53,33 @@ def is_spelling_choice(want, got):
     )
 
 
-def gold_spans(tok_lines):
-    """{sentence: [(start, end, POS) of each gold token]} from `surface/reading/POS` lines."""
+def gold_tokens(tok_lines):
+    """{sentence: [(start, end, surface, reading, POS) of each gold token]} from
+    `surface/reading/POS` lines."""
     out = {}
     for line in tok_lines:
-        spans, text = [], ''
+        tokens, text = [], ''
         for t in line.split():
             parts = t.split('/')
-            spans.append((len(text), len(text) + len(parts[0]), parts[-1] if len(parts) > 2 else ''))
-            text += parts[0]
-        out[text] = spans
+            surface = parts[0]
+            reading = parts[1] if len(parts) > 1 else ''
+            pos = parts[-1] if len(parts) > 2 else ''
+            tokens.append((len(text), len(text) + len(surface), surface, reading, pos))
+            text += surface
+        out[text] = tokens
     return out
+
+
+def gold_spans(tok_lines):
+    """{sentence: [(start, end, POS) of each gold token]} from `surface/reading/POS` lines."""
+    return {text: [(s, e, pos) for s, e, _, _, pos in tokens]
+            for text, tokens in gold_tokens(tok_lines).items()}
+
+
+def touches(start, end, a, b):
+    """Whether the token `start..end` touches the difference `a..b` of the annotated text (an
+    insertion, `a == b`, touches the token it is in)."""
+    return start < max(b, a + 1) and end > a
 
 
 def other_kind(want, got, spans):
@@ -78,7 +94,7 @@ def other_kind(want, got, spans):
         ):
             continue
         if spans and any(
-            s < max(b, a + 1) and e > a and any(p in pos for p in PROPER) for s, e, pos in spans
+            touches(s, e, a, b) and any(p in pos for p in PROPER) for s, e, pos in spans
         ):
             found.add('proper noun')
         found.add(_piece_kind(w, g))

@@ -12,7 +12,6 @@ Usage: python3 training/pruned_words.py ERRORS GOLD.tok LEX.tsv KEEP.tsv ID.def
 `build/mozc/lex.tsv`; KEEP.tsv: `build/corpus/entry_counts.tsv`; ID.def: Mozc's `id.def`.)
 """
 import argparse
-import collections
 import difflib
 
 import error_kinds
@@ -62,15 +61,8 @@ def main():
         names = {p[0] for p in (l.split(' ', 1) for l in f) if len(p) == 2 and p[1].startswith(NAME_POS)}
     with open(a.lex, encoding='utf-8') as f:
         pruned = pruned_spellings(f, keep, names)
-    tokens = collections.defaultdict(list)
     with open(a.tokens, encoding='utf-8') as f:
-        for line in f:
-            text, spans = '', []
-            for t in line.split():
-                p = t.split('/')
-                spans.append((len(text), len(text) + len(p[0]), p[0], hiragana(p[1]) if len(p) > 1 else ''))
-                text += p[0]
-            tokens[text] = spans
+        tokens = error_kinds.gold_tokens(f)
     with open(a.errors, encoding='utf-8') as f:
         wrong = error_kinds.wrong_sentences(f.read())
     touched = []
@@ -80,8 +72,8 @@ def main():
             (surface, reading)
             for op, a0, b0, _c, _d in m.get_opcodes()
             if op != 'equal'
-            for s, e, surface, reading in tokens.get(want, ())
-            if s < max(b0, a0 + 1) and e > a0 and (surface, reading) in pruned
+            for s, e, surface, reading, _ in tokens.get(want, ())
+            if error_kinds.touches(s, e, a0, b0) and (surface, hiragana(reading)) in pruned
         }
         if hits:
             touched.append((want, sorted(hits)))
