@@ -1,10 +1,13 @@
 """Sorts the wrong sentences of `henkan eval conversion --errors` into spelling choices and others.
 
 A wrong sentence is a *spelling choice* when every place where the conversion differs from the
-annotated text (a character alignment, Python's difflib) has hiragana alone on one side, or numerals
-on both (`下さい`/`ください`, `事`/`こと`, `頂き`/`いただき`, `１`/`一`): the words are the ones the
-writer meant, written as the writer did not. The others are errors of meaning or of segmentation
-(`機能`/`昨日`, `公演`/`講演`). A heuristic: `見`/`み` counts as a spelling choice too.
+annotated text (runs between the characters of a longest common subsequence) has hiragana alone on
+one side and kana or kanji on the other, hiragana alone against nothing (okurigana), or numerals on
+both (`下さい`/`ください`, `事`/`こと`, `頂き`/`いただき`, `話`/`話し`, `１`/`一`): the words are the
+ones the writer meant, written as the writer did not. The others are errors of meaning or of
+segmentation (`機能`/`昨日`, `公演`/`講演`). A heuristic: `見`/`み` counts as a spelling choice
+too. `henkan eval conversion` applies the same rule (`crates/henkan-cli/src/spelling_choice.rs`,
+its "top-1 up to spelling choices"), so the two count the same sentences.
 
 With `--tokens GOLD.tok` (the set's hand-annotated tokens, `surface/reading/POS`), the others are
 split by what their differences touch: a *proper noun* (a gold token tagged 固有名詞, 人名, 地名 or
@@ -17,10 +20,10 @@ Usage: python3 training/error_kinds.py ERRORS N [--list] [--tokens GOLD.tok]
 """
 import argparse
 import collections
-import difflib
 import re
 
 HIRAGANA = re.compile(r'^[\u3041-\u309f]*$')
+WRITTEN = re.compile(r'^[\u3041-\u309f\u30a0-\u30ff\u4e00-\u9fff々]+$')
 NUMERALS = re.compile(r'^[0-9０-９〇一二三四五六七八九十百千万億]+$')
 KATAKANA = re.compile(r'[\u30a0-\u30ff]')
 DIGITS = re.compile(r'[0-9０-９]')
@@ -39,18 +42,48 @@ def wrong_sentences(text):
     return out
 
 
+def difference_spans(want, got):
+    """(a, b, c, d) of each run where the two differ (`want[a:b]` against `got[c:d]`), between the
+    characters of a longest common subsequence; ties broken as `spelling_choice.rs` breaks them."""
+    n, m = len(want), len(got)
+    lcs = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            lcs[i][j] = lcs[i + 1][j + 1] + 1 if want[i] == got[j] else max(lcs[i + 1][j], lcs[i][j + 1])
+    out, i, j, start = [], 0, 0, None
+    while i < n or j < m:
+        if i < n and j < m and want[i] == got[j]:
+            if start:
+                out.append((start[0], i, start[1], j))
+                start = None
+            i, j = i + 1, j + 1
+            continue
+        start = start or (i, j)
+        if j == m or (i < n and lcs[i + 1][j] >= lcs[i][j + 1]):
+            i += 1
+        else:
+            j += 1
+    if start:
+        out.append((start[0], n, start[1], m))
+    return out
+
+
 def differences(want, got):
     """The (annotated, converted) pieces where the two differ."""
-    m = difflib.SequenceMatcher(None, want, got, autojunk=False)
-    return [(want[a:b], got[c:d]) for op, a, b, c, d in m.get_opcodes() if op != 'equal']
+    return [(want[a:b], got[c:d]) for a, b, c, d in difference_spans(want, got)]
+
+
+def is_spelling_piece(w, g):
+    """Whether one difference is a spelling choice (see the module docs)."""
+    if not w or not g:
+        return bool(HIRAGANA.match(w + g))
+    return (HIRAGANA.match(w) and WRITTEN.match(g)) or (HIRAGANA.match(g) and WRITTEN.match(w)) or (
+        NUMERALS.match(w) and NUMERALS.match(g))
 
 
 def is_spelling_choice(want, got):
-    """Whether every difference has hiragana alone on one side, or numerals on both."""
-    return all(
-        HIRAGANA.match(w) or HIRAGANA.match(g) or (NUMERALS.match(w) and NUMERALS.match(g))
-        for w, g in differences(want, got)
-    )
+    """Whether every difference is a spelling choice."""
+    return all(is_spelling_piece(w, g) for w, g in differences(want, got))
 
 
 def gold_tokens(tok_lines):
@@ -86,12 +119,9 @@ def other_kind(want, got, spans):
     """The kind of an error that is not a spelling choice (one of `KINDS`), by its differences
     that are not spelling choices; `spans`: the gold tokens of `want` (`gold_spans`), or None."""
     found = set()
-    m = difflib.SequenceMatcher(None, want, got, autojunk=False)
-    for op, a, b, c, d in m.get_opcodes():
+    for a, b, c, d in difference_spans(want, got):
         w, g = want[a:b], got[c:d]
-        if op == 'equal' or HIRAGANA.match(w) or HIRAGANA.match(g) or (
-            NUMERALS.match(w) and NUMERALS.match(g)
-        ):
+        if is_spelling_piece(w, g):
             continue
         if spans and any(
             touches(s, e, a, b) and any(p in pos for p in PROPER) for s, e, pos in spans

@@ -12,7 +12,6 @@ Usage: python3 training/pruned_words.py ERRORS GOLD.tok LEX.tsv KEEP.tsv ID.def
 `build/mozc/lex.tsv`; KEEP.tsv: `build/corpus/entry_counts.tsv`; ID.def: Mozc's `id.def`.)
 """
 import argparse
-import difflib
 
 import error_kinds
 
@@ -67,11 +66,9 @@ def main():
         wrong = error_kinds.wrong_sentences(f.read())
     touched = []
     for want, got in wrong:
-        m = difflib.SequenceMatcher(None, want, got, autojunk=False)
         hits = {
             (surface, reading)
-            for op, a0, b0, _c, _d in m.get_opcodes()
-            if op != 'equal'
+            for a0, b0, _c, _d in error_kinds.difference_spans(want, got)
             for s, e, surface, reading, _ in tokens.get(want, ())
             if error_kinds.touches(s, e, a0, b0) and (surface, hiragana(reading)) in pruned
         }

@@ -15,6 +15,19 @@ class ErrorKinds(unittest.TestCase):
         self.assertTrue(error_kinds.is_spelling_choice("その事です", "そのことです"))
         self.assertTrue(error_kinds.is_spelling_choice("１つ", "一つ"))
 
+    def test_the_same_rule_as_eval_conversion(self):
+        # the pairs crates/henkan-cli/src/spelling_choice.rs tests too
+        with open(os.path.join(ROOT, "tests", "golden", "spelling-choices.tsv"), encoding="utf-8") as f:
+            pairs = [l.rstrip("\n").split("\t") for l in f if not l.startswith("#")]
+        self.assertGreaterEqual(len(pairs), 10)
+        for want, got, same in pairs:
+            self.assertEqual(bool(error_kinds.is_spelling_choice(want, got)), same == "yes", (want, got))
+
+    def test_runs_lie_between_the_common_characters(self):
+        self.assertEqual(error_kinds.difference_spans("お話させて", "お話しさせて"), [(2, 2, 2, 3)])
+        self.assertEqual(error_kinds.differences("下さいね", "くださいね"), [("下", "くだ")])
+        self.assertEqual(error_kinds.differences("同じ", "同じ"), [])
+
     def test_other_kanji_are_not(self):
         self.assertFalse(error_kinds.is_spelling_choice("昨日は", "機能は"))
         self.assertFalse(error_kinds.is_spelling_choice("講演を聞く", "公演を聞く"))

@@ -5,6 +5,7 @@ use crate::args::{
     Digits, NeuralArgs, SentencesArgs,
 };
 use crate::predict::load_ngram;
+use crate::spelling_choice;
 use anyhow::{bail, Context, Result};
 use henkan::options::Scoring;
 use henkan::predict::eval::{Predictor, SavesKeys, Word};
@@ -197,7 +198,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
     let json = a.sentences.json;
     let mut session = session_for(&engine, kind, &a.neural)?;
     session.set_digit_width(a.digits.width());
-    let (mut top1, mut top10) = (0usize, 0usize);
+    let (mut top1, mut top10, mut same_words) = (0usize, 0usize, 0usize);
     let (mut sum_lcs, mut sum_got, mut sum_exp) = (0usize, 0usize, 0usize);
     let mut times = Vec::with_capacity(pairs.len());
     let mut context = CommittedContext::new(a.context_lines);
@@ -221,6 +222,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         .transpose()?;
     let with_context = a.context_lines > 0 && kind != Scoring::Classic;
     let mut paired = Paired::default();
+    let mut paired_words = Paired::default();
     let gold = a.candidates.as_deref().map(read_text).transpose()?;
     let mut gold_lines = gold.as_deref().map(|t| t.lines());
     let mut ranks = CandidateRanks::default();
@@ -251,6 +253,8 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
             ranks.add(&conv, line);
         }
         let got = conv.text();
+        let words_right = spelling_choice::same_words(expected, &got);
+        same_words += usize::from(words_right);
         if got == *expected {
             top1 += 1;
         } else if a.errors {
@@ -262,8 +266,9 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         if let Some((_, o)) = other.as_mut() {
             o.clear();
             let conv = o.convert_reading(other_engine, reading);
-            let theirs = resized(o, other_engine, reading, conv, phrase).0.text() == *expected;
-            paired.add(got == *expected, theirs);
+            let text = resized(o, other_engine, reading, conv, phrase).0.text();
+            paired.add(got == *expected, text == *expected);
+            paired_words.add(words_right, spelling_choice::same_words(expected, &text));
             o.remember_spellings(other_engine, &[(reading, expected)]);
         }
         // the sentence is committed as expected, as the user would after correcting it
@@ -314,6 +319,7 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         "sentences": pairs.len(),
         "exact_top1": top1 as f64 / n,
         "exact_top10": top10 as f64 / n,
+        "same_words_top1": same_words as f64 / n,
         "char_f1": f1,
         "mean_ms": mean,
         "p95_ms": percentile(&times, 0.95),
@@ -327,6 +333,13 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
             "only_other": paired.only_other,
             "diff_points": paired.diff_points(),
             "se_points": paired.se_points(),
+            "same_words": {
+                "top1": paired_words.theirs() as f64 / n,
+                "only_this": paired_words.only_this,
+                "only_other": paired_words.only_other,
+                "diff_points": paired_words.diff_points(),
+                "se_points": paired_words.se_points(),
+            },
         });
         if !json {
             outln!(
@@ -341,6 +354,14 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
                 paired.only_other,
                 paired.diff_points(),
                 paired.se_points()
+            );
+            outln!(
+                "versus, up to spelling choices: {:.2}%; right only here {}, only there {}; difference {:+.2} ± {:.2} points",
+                100.0 * paired_words.theirs() as f64 / n,
+                paired_words.only_this,
+                paired_words.only_other,
+                paired_words.diff_points(),
+                paired_words.se_points()
             );
         }
     }
@@ -380,10 +401,11 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         outln!("{result}");
     } else {
         outln!(
-            "{} sentences: exact top-1 {:.1}%, top-10 {:.1}%, char F1 {:.1}%, mean {:.2} ms, p95 {:.2} ms",
+            "{} sentences: exact top-1 {:.1}%, top-10 {:.1}%, top-1 up to spelling choices {:.1}%, char F1 {:.1}%, mean {:.2} ms, p95 {:.2} ms",
             pairs.len(),
             100.0 * top1 as f64 / n,
             100.0 * top10 as f64 / n,
+            100.0 * same_words as f64 / n,
             100.0 * f1,
             mean,
             percentile(&times, 0.95)

@@ -20,6 +20,7 @@ mod fuzz;
 mod heap;
 mod model;
 mod predict;
+mod spelling_choice;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
