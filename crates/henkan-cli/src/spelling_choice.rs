@@ -10,8 +10,8 @@
 //!
 //! Anything else is an error of meaning or of cutting (`機能`/`昨日`, `公演`/`講演`,
 //! `２強`/`に今日`), or of symbols, letters or digits typed (`特殊-空白`, `１１：００`/`１１時`).
-//! The same rule as `training/error_kinds.py` sorts wrong sentences by, except that an insertion
-//! there counts whatever it inserts.
+//! `training/error_kinds.py` sorts wrong sentences by the same rule and alignment; both test
+//! against `tests/golden/spelling-choices.tsv`.
 
 /// Texts longer than this (characters) are compared exactly: the alignment's table is
 /// quadratic.
