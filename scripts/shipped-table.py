@@ -7,12 +7,12 @@ rows = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8") if l.strip()]
 for r in rows:
     if r["run"] == "size":
         print(f"model bytes: {r['bytes']:,}\n")
-print("| dev set | engine | exact top-1 | exact top-10 | char F1 | mean ms / sentence |")
-print("| --- | --- | ---: | ---: | ---: | ---: |")
+print("| dev set | engine | exact top-1 | exact top-10 | up to spelling | char F1 | mean ms / sentence |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
 for r in rows:
     if r["run"].startswith("conversion"):
         _, s, e = r["run"].split()
-        print(f"| {s} | {e} | {100*r['exact_top1']:.1f}% | {100*r['exact_top10']:.1f}% | {100*r['char_f1']:.1f}% | {r['mean_ms']:.1f} |")
+        print(f"| {s} | {e} | {100*r['exact_top1']:.1f}% | {100*r['exact_top10']:.1f}% | {100*r['same_words_top1']:.1f}% | {100*r['char_f1']:.1f}% | {r['mean_ms']:.1f} |")
 for r in rows:
     if r["run"] == "bench":
         print()
