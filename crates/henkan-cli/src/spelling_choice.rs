@@ -13,6 +13,9 @@
 //! `training/error_kinds.py` sorts wrong sentences by the same rule and alignment; both test
 //! against `tests/golden/spelling-choices.tsv`.
 
+use henkan::composer::is_hiragana;
+use henkan::lattice::is_digit;
+
 /// Texts longer than this (characters) are compared exactly: the alignment's table is
 /// quadratic.
 const MAX_ALIGNED_CHARS: usize = 2_000;
@@ -73,10 +76,6 @@ fn differences(a: &[char], b: &[char]) -> Vec<(Vec<char>, Vec<char>)> {
     out
 }
 
-fn is_hiragana(c: char) -> bool {
-    ('\u{3041}'..='\u{309f}').contains(&c)
-}
-
 fn is_kana_or_kanji(c: char) -> bool {
     is_hiragana(c)
         || ('\u{30a0}'..='\u{30ff}').contains(&c)
@@ -85,7 +84,7 @@ fn is_kana_or_kanji(c: char) -> bool {
 }
 
 fn is_numeral(c: char) -> bool {
-    c.is_ascii_digit() || ('０'..='９').contains(&c) || "〇一二三四五六七八九十百千万億".contains(c)
+    is_digit(c) || "〇一二三四五六七八九十百千万億".contains(c)
 }
 
 /// Whether one differing run is a spelling choice (see the module docs).
