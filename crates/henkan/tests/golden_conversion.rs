@@ -1,4 +1,6 @@
-//! Golden conversions with the shipped model (`tests/golden/conversions.tsv`).
+//! Golden conversions with the shipped model (`tests/golden/conversions.tsv`), and the everyday
+//! phrases a new user types (`everyday.tsv`) with the hybrid's known errors on them
+//! (`everyday-known.tsv`).
 #[path = "../../../tests/common/mod.rs"]
 mod common;
 
