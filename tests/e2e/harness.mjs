@@ -141,7 +141,8 @@ export function ensureOutput() {
 
 /**
  * A blank page (www/test/blank.html) whose body is `html`, with the widget attached to the
- * elements `ids` over one engine loading `MODEL`; page errors are collected in `errors`.
+ * elements `ids` over one engine loading `MODEL` (`window.henkanIme`); page errors are collected
+ * in `errors`.
  * @param {import('playwright-core').BrowserContext} context
  * @param {string} base the server's URL
  * @param {string} html
@@ -161,6 +162,7 @@ export async function widgetPage(context, base, html, ids) {
       const { attach } = await import('/www/widget.js');
       document.body.innerHTML = String(html);
       const ime = new HenkanIme();
+      /** @type {any} */ (window).henkanIme = ime;
       await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
       for (const id of /** @type {string[]} */ (ids)) attach(/** @type {HTMLElement} */ (document.getElementById(id)), { ime });
       return ime.status;

@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serverAndBrowser, ensureOutput, MODEL } from './harness.mjs';
+import { serverAndBrowser, ensureOutput, widgetPage } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -56,36 +56,18 @@ const TEXTS = [
 ];
 
 /**
- * A page with the three fields attached to one IME, the language models in; the IME is `w.ime`,
+ * A page with the three fields attached to one IME (`window.henkanIme`), the language models in;
  * the page's errors and console errors are collected.
  */
 async function stormPage() {
-  const page = await env.browser.context.newPage();
-  /** @type {string[]} */
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const { page, errors, status } = await widgetPage(env.browser.context, env.server.url, HTML, FIELDS);
+  assert.equal(status, 'ready');
   page.on('console', (m) => {
     // The browser's own request for /favicon.ico (the test page has none) is no error of the page.
     if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) errors.push(m.text());
   });
-  await page.goto(`${env.server.url}www/test/blank.html`);
-  const status = await page.evaluate(
-    async ([model, html, ids]) => {
-      const henkan = await import('/pkg/henkan.js');
-      const { HenkanIme } = await import('/www/ime.js');
-      const { attach } = await import('/www/widget.js');
-      document.body.innerHTML = String(html);
-      const ime = new HenkanIme({ persistLearning: false });
-      /** @type {any} */ (window).ime = ime;
-      await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
-      for (const id of /** @type {string[]} */ (ids)) attach(/** @type {HTMLElement} */ (document.getElementById(id)), { ime });
-      return ime.status;
-    },
-    /** @type {[string, string, string[]]} */ ([MODEL, HTML, FIELDS]),
-  );
-  assert.equal(status, 'ready');
-  await page.waitForFunction(() => /** @type {any} */ (window).ime.lm !== 'pending', null, { timeout: 60000 });
-  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ime.lm), 'ready');
+  await page.waitForFunction(() => /** @type {any} */ (window).henkanIme.lm !== 'pending', null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).henkanIme.lm), 'ready');
   return { page, errors };
 }
 
@@ -160,7 +142,7 @@ async function step(page, next, keys) {
 }
 
 /** The wasm memory's size in bytes. @param {import('playwright-core').Page} page */
-const wasmBytes = (page) => page.evaluate(() => /** @type {any} */ (window).ime.memory.buffer.byteLength);
+const wasmBytes = (page) => page.evaluate(() => /** @type {any} */ (window).henkanIme.memory.buffer.byteLength);
 
 /**
  * The IME still converts in the field: with the IME on and nothing composed, きょうは + Space +
@@ -201,7 +183,7 @@ test('key storms that delete nothing: no error, the engine stays up, committed t
       // A key may move the focus (none of these should); the storm stays in its field.
       if (!(await page.evaluate((id) => document.activeElement?.id === id, id))) await page.focus(`#${id}`);
     }
-    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ime.status), 'ready', `${id}: the engine stopped`);
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).henkanIme.status), 'ready', `${id}: the engine stopped`);
     assert.deepEqual(errors, [], `${id}: ${sent.slice(-12).join(' ')}`);
     await stillConverts(page, id);
     assert.ok(committed.length > 0);
@@ -231,7 +213,7 @@ test('key storms with every key, editing ones too: no error, the engine stays up
       sent.push(await step(page, next, [...KEEPING, ...RESIZE, ...EDITING]));
       if (i % 20 === 19 && !(await page.evaluate((id) => document.activeElement?.id === id, id))) await page.focus(`#${id}`);
     }
-    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ime.status), 'ready', `${id}: the engine stopped`);
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).henkanIme.status), 'ready', `${id}: the engine stopped`);
     assert.deepEqual(errors, [], `${id}: ${sent.slice(-12).join(' ')}`);
     await stillConverts(page, id);
   }
@@ -293,7 +275,7 @@ test('a quarter of a megabyte pasted or arriving without a key: all of it goes i
     assert.equal((await widgetState(page, id)).state, 'precomposition');
     await stillConverts(page, id);
   }
-  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ime.status), 'ready');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).henkanIme.status), 'ready');
   assert.deepEqual(errors, []);
   await page.close();
 });
