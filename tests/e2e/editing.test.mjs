@@ -355,6 +355,21 @@ test('live conversion (the demo with ?live=1): the field shows the conversion as
   await page.close();
 });
 
+/**
+ * Where the visible mirror draws the third character before the preedit, and its line height.
+ * @param {import('playwright-core').Page} page
+ */
+const mirrorGlyph = (page) =>
+  page.evaluate(() => {
+    const mirror = /** @type {HTMLElement} */ ([...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+    const before = /** @type {Text} */ ([...mirror.childNodes].find((n) => n.nodeType === Node.TEXT_NODE));
+    const r = document.createRange();
+    r.setStart(before, before.length - 3);
+    r.setEnd(before, before.length - 2);
+    const rect = r.getClientRects()[0];
+    return { left: rect.left, top: rect.top, lineHeight: parseFloat(getComputedStyle(mirror).lineHeight) };
+  });
+
 test('the mirror lines up with the field’s own text, in a long scrolled textarea and a wrapped paragraph', async () => {
   const { page, errors } = await fields();
   const para = '今日は晴れです。明日は雨らしい。'.repeat(12);
@@ -374,15 +389,7 @@ test('the mirror lines up with the field’s own text, in a long scrolled textar
     [caret],
   );
   await page.keyboard.type('ka');
-  const got = await page.evaluate(() => {
-    const mirror = /** @type {HTMLElement} */ ([...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
-    const before = /** @type {Text} */ ([...mirror.childNodes].find((n) => n.nodeType === Node.TEXT_NODE));
-    const r = document.createRange();
-    r.setStart(before, before.length - 3);
-    r.setEnd(before, before.length - 2);
-    const rect = r.getClientRects()[0];
-    return { left: rect.left, top: rect.top, lineHeight: parseFloat(getComputedStyle(mirror).lineHeight) };
-  });
+  const got = await mirrorGlyph(page);
   assert.ok(Math.abs(got.left - expected.left) < 1.5, `same column: ${JSON.stringify({ got, expected })}`);
   // textFieldCaret gives the line's top; the glyph sits within that line.
   assert.ok(got.top >= expected.top - 1 && got.top < expected.top + got.lineHeight, `same line: ${JSON.stringify({ got, expected })}`);
@@ -390,6 +397,59 @@ test('the mirror lines up with the field’s own text, in a long scrolled textar
   await page.screenshot({ path: 'tests/e2e/output/editing-long-text.png', clip: { x: 0, y: 0, width: 500, height: 160 } });
   await page.keyboard.press('Enter');
   assert.equal(await valueOf(page, 'ta'), text.slice(0, caret) + 'か' + text.slice(caret));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/**
+ * Types `ka` at the caret of #ta and checks that the mirror draws the three characters before the
+ * preedit where the field draws them (the field scrolled to its end first, as typing at the end
+ * leaves it), then commits.
+ * @param {import('playwright-core').Page} page
+ * @param {string} label
+ */
+async function alignedAtEnd(page, label) {
+  const expected = await page.evaluate(async () => {
+    const { textFieldCaret } = await import('/www/caret.js');
+    const el = /** @type {HTMLTextAreaElement} */ (document.getElementById('ta'));
+    el.scrollTop = el.scrollHeight;
+    const caret = /** @type {number} */ (el.selectionStart);
+    const c = textFieldCaret(el, caret - 3);
+    return { left: c.left, top: c.top };
+  });
+  await page.keyboard.type('ka');
+  const got = await mirrorGlyph(page);
+  assert.ok(Math.abs(got.left - expected.left) < 1.5, `${label}, same column: ${JSON.stringify({ got, expected })}`);
+  assert.ok(got.top >= expected.top - 1 && got.top < expected.top + got.lineHeight, `${label}, same line: ${JSON.stringify({ got, expected })}`);
+  await page.keyboard.press('Enter');
+}
+
+test('writing on at the end of a long text: every composition lines up, with the last cut kept or after the field or the text before changed', async () => {
+  const { page, errors } = await fields();
+  const para = '今日は晴れです。明日は雨らしい。'.repeat(40);
+  const text = `${'一行目\n'.repeat(60)}${para}`;
+  await place(page, 'ta', text, text.length);
+  await alignedAtEnd(page, 'first');
+  // The next compositions start from the first one's cut.
+  await alignedAtEnd(page, 'second');
+  await page.keyboard.type('kyouhaharedesu');
+  await page.keyboard.press('Enter');
+  await alignedAtEnd(page, 'after a commit');
+  // Narrower: the rows move.
+  await page.evaluate(() => {
+    /** @type {HTMLElement} */ (document.getElementById('ta')).style.width = '333px';
+  });
+  await alignedAtEnd(page, 'narrowed');
+  // A line break put in before the cut: the rows after it move.
+  await page.evaluate(() => {
+    const el = /** @type {HTMLTextAreaElement} */ (document.getElementById('ta'));
+    const at = el.value.length - 200;
+    el.value = `${el.value.slice(0, at)}あいう\n${el.value.slice(at)}`;
+    el.setSelectionRange(el.value.length, el.value.length);
+  });
+  await alignedAtEnd(page, 'a line break put in before');
+  const value = await valueOf(page, 'ta');
+  assert.ok(value.endsWith('かかきょうははれですかかか'), value.slice(-30));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -59,6 +59,10 @@ export class PreeditBox {
     this.active = false;
     /** The field's text around the preedit (text fields): value and selection when copied. */
     this.copied = { value: '', start: 0, end: 0 };
+    /** @type {{text: string, at: number, top: number, layout: string} | null} where the last
+     * composition's mirror was cut (a textarea): the text up to that composition's caret, the cut
+     * (the first character of a row) and the row's top, and the field's layout then. */
+    this.cut = null;
     /** Where the field was when the mirror was placed ('' = place it again). */
     this.placed = '';
     /** @type {HTMLSpanElement | null} unseen text laid out ahead of a conversion (`warm`) */
@@ -240,7 +244,9 @@ export class PreeditBox {
    * field's worth after it). The lines above are replaced by a block of their height, so that a
    * key lays out a few lines, not the whole text (measured: with 10,000 characters in one
    * paragraph, 10 ms per key otherwise). Where to cut is found once per composition, with the
-   * text up to the caret laid out.
+   * text from the last composition's cut to the caret laid out: rows start where they did as long
+   * as the text before that composition's caret and the field's layout are the same (writing on
+   * at the end of a long text), else with all the text up to the caret.
    */
   copyText() {
     const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (this.field);
@@ -254,30 +260,48 @@ export class PreeditBox {
     let lineStart = 0;
     let top = 0;
     if (this.kind === 'textarea') {
-      // The text up to the caret, with markers at its start and at the caret: their glyph tops
-      // are a whole number of lines apart (a line's top is its glyphs' less the half-leading).
-      this.before.data = value.slice(0, start);
+      const cs = getComputedStyle(field);
+      const doc = field.ownerDocument;
+      // What the rows depend on besides the text: the width, the mirrored styles, the fonts in
+      // (a web font that arrives moves them) and the zoom.
+      const layout = [
+        field.clientWidth,
+        doc.fonts?.status,
+        doc.defaultView?.devicePixelRatio,
+        ...MIRRORED.map((p) => cs.getPropertyValue(toKebab(p))),
+      ].join('|');
+      const cut = this.cut;
+      // The last cut holds while the text up to that composition's caret is unchanged (a few
+      // characters past the cut at least: the characters after a break decide where it may fall).
+      const base =
+        cut && cut.layout === layout && start >= cut.text.length && cut.text.length >= cut.at + 2 && value.startsWith(cut.text)
+          ? cut
+          : { at: 0, top: 0 };
+      this.above.style.height = `${base.top}px`;
+      // The text up to the caret from there, with markers at its start and at the caret: their
+      // glyph tops are a whole number of lines apart (a line's top is its glyphs' less the
+      // half-leading).
+      this.before.data = value.slice(base.at, start);
       this.after.data = '';
       this.runs.textContent = '\u200b';
-      const first = this.field.ownerDocument.createElement('span');
+      const first = doc.createElement('span');
       first.textContent = '\u200b';
       mirror.insertBefore(first, this.before);
       const origin = first.getClientRects()[0]?.top ?? 0;
       const caretTop = this.runs.getClientRects()[0]?.top ?? origin;
       // Keep the lines the field may show above the caret: from the first character whose row
       // is at most a field's height (and a line) above the caret's row.
-      const cs = getComputedStyle(field);
       const lineHeight = px(cs.lineHeight) || px(cs.fontSize) * 1.2 || 20;
       const from = caretTop - field.clientHeight - lineHeight;
-      const range = this.field.ownerDocument.createRange();
+      const range = doc.createRange();
       /** The top of the row character `i` is on (a newline: the row it ends). @param {number} i */
       const rowOf = (i) => {
-        range.setStart(this.before, i);
+        range.setStart(this.before, i - base.at);
         if (value[i] === '\n') range.collapse(true);
-        else range.setEnd(this.before, i + 1);
+        else range.setEnd(this.before, i - base.at + 1);
         return range.getClientRects()[0]?.top ?? caretTop;
       };
-      let lo = 0;
+      let lo = base.at;
       let hi = start;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
@@ -285,7 +309,8 @@ export class PreeditBox {
         else lo = mid + 1;
       }
       lineStart = lo;
-      top = lo < start ? rowOf(lo) - origin : caretTop - origin;
+      top = base.top + (lo < start ? rowOf(lo) - origin : caretTop - origin);
+      this.cut = { text: value.slice(0, start), at: lineStart, top, layout };
       first.remove();
       this.runs.replaceChildren();
     }
