@@ -28,11 +28,14 @@ export const MIRRORED = [
 
 /**
  * The caret (at `offset`, default the selection start) of a textarea or text input.
+ * `from` (a textarea): a character that starts a row, before the caret, and the row's top below
+ * the first row's; the text from there is laid out, not all the text before the caret.
  * @param {HTMLTextAreaElement | HTMLInputElement} el
  * @param {number} [offset]
+ * @param {{at: number, top: number} | null} [from]
  * @returns {CaretRect}
  */
-export function textFieldCaret(el, offset) {
+export function textFieldCaret(el, offset, from = null) {
   const doc = el.ownerDocument;
   const cs = getComputedStyle(el);
   const isInput = el.tagName === 'INPUT';
@@ -53,8 +56,13 @@ export function textFieldCaret(el, offset) {
     style.whiteSpace = 'pre-wrap';
     style.overflowWrap = 'break-word';
   }
-  const before = el.value.slice(0, pos);
-  mirror.textContent = before;
+  const start = from && !isInput && from.at <= pos ? from : null;
+  if (start) {
+    const rows = doc.createElement('div');
+    rows.style.height = `${start.top}px`;
+    mirror.appendChild(rows);
+  }
+  mirror.appendChild(doc.createTextNode(el.value.slice(start?.at ?? 0, pos)));
   const marker = doc.createElement('span');
   // The rest of the text keeps wrapping as in the field; '.' when empty so the span has a box.
   marker.textContent = el.value.slice(pos) || '.';

@@ -249,6 +249,58 @@ async function withPreedit(page, preeditData) {
   }, preeditData);
 }
 
+test('preedit caret: after a commit in a long textarea, the caret from the last cut is where the whole text puts it', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async () => {
+    const { ensureStyle } = await import('/www/widget/style.js');
+    const { PreeditBox } = await import('/www/widget/preedit.js');
+    const { textFieldCaret } = await import('/www/caret.js');
+    ensureStyle(document);
+    const el = document.body.appendChild(document.createElement('textarea'));
+    el.style.cssText = 'margin: 20px; font: 18px/1.5 sans-serif; width: 400px; height: 90px';
+    el.value = `${'一行目\n'.repeat(50)}${'今日は晴れです。明日は雨らしい。'.repeat(30)}`;
+    el.focus();
+    const preedit = new PreeditBox(el, 'textarea');
+    document.body.append(preedit.el);
+    const out = [];
+    /**
+     * A composition at the end, committed as `text`, the page's `change` after it; the caret
+     * measured both ways.
+     * @param {string} text
+     * @param {() => void} [change]
+     */
+    const commit = (text, change) => {
+      el.setSelectionRange(el.value.length, el.value.length);
+      el.scrollTop = el.scrollHeight;
+      preedit.render({ text, segments: [], cursor: text.length });
+      preedit.render(null);
+      el.setRangeText(text, el.value.length, el.value.length, 'end');
+      change?.();
+      el.scrollTop = el.scrollHeight;
+      const got = preedit.caret();
+      const want = textFieldCaret(el);
+      out.push({ got: [got.left, got.top], want: [want.left, want.top], cut: preedit.cut?.at ?? 0 });
+    };
+    commit('かきくけこ');
+    commit('さしすせそたちつてと');
+    // The rows move after the composition: the cut no longer holds.
+    commit('なにぬねの', () => {
+      el.style.width = '333px';
+    });
+    commit('はひふへほ', () => {
+      el.value = `${el.value.slice(0, -100)}\n${el.value.slice(-100)}`;
+      el.setSelectionRange(el.value.length, el.value.length);
+    });
+    return out;
+  });
+  for (const [i, x] of r.entries()) {
+    assert.ok(x.cut > 0, `${i}: the mirror was cut (${JSON.stringify(x)})`);
+    assert.ok(Math.abs(x.got[0] - x.want[0]) < 0.5 && Math.abs(x.got[1] - x.want[1]) < 0.5, `${i}: ${JSON.stringify(x)}`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('candidate window: the selected page under the focused segment, aria-selected, click index', async () => {
   const { page, errors } = await blank();
   await withPreedit(page, PREEDIT);

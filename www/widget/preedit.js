@@ -262,21 +262,8 @@ export class PreeditBox {
     if (this.kind === 'textarea') {
       const cs = getComputedStyle(field);
       const doc = field.ownerDocument;
-      // What the rows depend on besides the text: the width, the mirrored styles, the fonts in
-      // (a web font that arrives moves them) and the zoom.
-      const layout = [
-        field.clientWidth,
-        doc.fonts?.status,
-        doc.defaultView?.devicePixelRatio,
-        ...MIRRORED.map((p) => cs.getPropertyValue(toKebab(p))),
-      ].join('|');
-      const cut = this.cut;
-      // The last cut holds while the text up to that composition's caret is unchanged (a few
-      // characters past the cut at least: the characters after a break decide where it may fall).
-      const base =
-        cut && cut.layout === layout && start >= cut.text.length && cut.text.length >= cut.at + 2 && value.startsWith(cut.text)
-          ? cut
-          : { at: 0, top: 0 };
+      const layout = layoutOf(field, cs);
+      const base = this.cutBefore(value, start, layout) ?? { at: 0, top: 0 };
       this.above.style.height = `${base.top}px`;
       // The text up to the caret from there, with markers at its start and at the caret: their
       // glyph tops are a whole number of lines apart (a line's top is its glyphs' less the
@@ -323,6 +310,34 @@ export class PreeditBox {
     this.after.data = value.slice(end, end + room) + (this.kind === 'textarea' ? ' ' : '');
     this.above.style.height = `${top}px`;
     this.below.style.height = this.kind === 'textarea' ? `${field.scrollHeight}px` : '0px';
+  }
+
+  /**
+   * The last composition's cut (`cut`) if it still holds before `start` in `value`: the text up to
+   * that composition's caret is unchanged (a few characters past the cut at least: the characters
+   * after a break decide where it may fall), and so is the field's layout.
+   * @param {string} value
+   * @param {number} start
+   * @param {string} layout `layoutOf` the field now
+   */
+  cutBefore(value, start, layout) {
+    const cut = this.cut;
+    if (!cut || cut.layout !== layout || start < cut.text.length || cut.text.length < cut.at + 2) return null;
+    return value.startsWith(cut.text) ? cut : null;
+  }
+
+  /**
+   * The field's caret in viewport coordinates (where the suggestions open after a commit): in a
+   * textarea laid out from the last composition's cut when it holds (`cutBefore`).
+   * @returns {CaretRect}
+   */
+  caret() {
+    const { field } = this;
+    if (this.kind === 'contenteditable') return editableCaret(field);
+    const el = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (field);
+    const pos = el.selectionStart ?? el.value.length;
+    const from = this.kind === 'textarea' ? this.cutBefore(el.value, pos, layoutOf(el, getComputedStyle(el))) : null;
+    return textFieldCaret(el, pos, from);
   }
 
   /** Where a text field is now, as `placed` keeps it. */
@@ -512,13 +527,17 @@ function px(v) {
 }
 
 /**
- * The caret of a field, in viewport coordinates.
+ * What a text field's rows depend on besides its text: the width, the mirrored styles, the fonts
+ * in (a web font that arrives moves them) and the zoom.
  * @param {HTMLElement} field
- * @param {'textarea' | 'input' | 'contenteditable'} kind
- * @returns {CaretRect}
+ * @param {CSSStyleDeclaration} cs its computed style
  */
-export function caretOf(field, kind) {
-  return kind === 'contenteditable'
-    ? editableCaret(field)
-    : textFieldCaret(/** @type {HTMLTextAreaElement | HTMLInputElement} */ (field));
+function layoutOf(field, cs) {
+  const doc = field.ownerDocument;
+  return [
+    field.clientWidth,
+    doc.fonts?.status,
+    doc.defaultView?.devicePixelRatio,
+    ...MIRRORED.map((p) => cs.getPropertyValue(toKebab(p))),
+  ].join('|');
 }

@@ -4,7 +4,6 @@
 
 import { popupPlace, suggestionRows, suggestionHeight, SUGGESTION_WIDTH } from './layout.js';
 import { listbox, optionElement, presentationRow } from './listbox.js';
-import { caretOf } from './preedit.js';
 
 /** @typedef {import('./preedit.js').PreeditBox} PreeditBox */
 /** @typedef {import('./aria.js').AriaLink} AriaLink */
@@ -98,7 +97,7 @@ export class SuggestionList {
     if (rect) {
       ({ left, top, bottom } = rect);
     } else {
-      const caret = caretOf(field, this.kind);
+      const caret = preedit.caret();
       ({ top, left } = caret);
       bottom = caret.top + caret.height;
     }
