@@ -64,8 +64,12 @@ export function textFieldCaret(el, offset, from = null) {
   }
   mirror.appendChild(doc.createTextNode(el.value.slice(start?.at ?? 0, pos)));
   const marker = doc.createElement('span');
-  // The rest of the text keeps wrapping as in the field; '.' when empty so the span has a box.
-  marker.textContent = el.value.slice(pos) || '.';
+  // The rest of the caret's line keeps its row wrapping as in the field (where the marker starts
+  // depends on the word it begins, not on the lines after; at most 1,000 characters of it); '.'
+  // when empty so the span has a box.
+  const rest = el.value.slice(pos, pos + 1000);
+  const lineEnd = rest.indexOf('\n');
+  marker.textContent = (lineEnd >= 0 ? rest.slice(0, lineEnd) : rest) || '.';
   mirror.appendChild(marker);
   doc.body.appendChild(mirror);
   const border = { top: parseFloat(cs.borderTopWidth) || 0, left: parseFloat(cs.borderLeftWidth) || 0 };
