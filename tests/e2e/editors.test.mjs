@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { serverAndBrowser, ensureOutput, MODEL } from './harness.mjs';
 import { bundleEditors, BUNDLE_URL } from './editors/bundle.mjs';
+import { rng, step, KEEPING, RESIZE, EDITING } from './storm-keys.mjs';
 
 const env = serverAndBrowser();
 before(bundleEditors);
@@ -212,6 +213,49 @@ async function placeAfter(page, where, needle) {
     },
     [where, needle],
   );
+}
+
+for (const name of /** @type {const} */ (['prosemirror', 'codemirror', 'lexical'])) {
+  test(`${name}: a key storm (every key, text without a key) throws nothing, the editor's state is what it shows, and it converts after`, async () => {
+    const { page, errors } = await editorPage(name);
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) errors.push(m.text());
+    });
+    await page.click('#host');
+    const next = rng(Number(process.env.STORM_SEED ?? 20261205));
+    /** @type {string[]} */
+    const sent = [];
+    for (let i = 0; i < Number(process.env.STORM_KEYS ?? 300); i++) {
+      sent.push(await step(page, next, [...KEEPING, ...RESIZE, ...EDITING]));
+      // Tab moves the focus on; the storm stays in the editor.
+      if (i % 10 === 9 && !(await page.evaluate(() => /** @type {any} */ (window).m.field.contains(document.activeElement)))) await page.click('#host');
+    }
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Escape');
+    const seen = await look(page);
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ime.status), 'ready');
+    // Paragraph breaks are the editors' own business (ProseMirror's text has none, its DOM two).
+    const flat = (/** @type {string} */ t) => t.replace(/\n/g, '');
+    assert.equal(flat(seen.shown), flat(seen.text), `${name}: ${sent.slice(-12).join(' ')}`);
+    assert.equal(seen.overlay, null);
+    // With the IME on and nothing composed, きょうは + Space + Enter adds 今日は to the editor.
+    await page.evaluate(async () => {
+      const { stateOf } = await import('/www/widget.js');
+      /** @type {any} */ (window).imeOn = () => stateOf(/** @type {any} */ (window).m.field)?.enabled;
+    });
+    if (!(await page.evaluate(() => /** @type {any} */ (window).m.field.contains(document.activeElement)))) await page.click('#host');
+    if (!(await page.evaluate(() => /** @type {any} */ (window).imeOn()))) await page.keyboard.press('Control+Space');
+    const before = flat(seen.text);
+    await page.keyboard.type('kyouha');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    // Lexical updates its state after the DOM event.
+    await page.waitForFunction((n) => /** @type {any} */ (window).m.text().replace(/\n/g, '').length !== n, before.length, { timeout: 2000 }).catch(() => {});
+    const after = flat((await look(page)).text);
+    assert.equal(after.length, before.length + 3, `${JSON.stringify(before.slice(-30))} → ${JSON.stringify(after.slice(-30))}`);
+    assert.ok(after.includes('今日は'));
+    assert.deepEqual(errors, [], sent.slice(-12).join(' '));
+    await page.close();
+  });
 }
 
 test('a plain contenteditable: the commit goes into the bold run and the link at the caret; Enter, Tab and Ctrl+B stay with the IME', async () => {

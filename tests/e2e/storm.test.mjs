@@ -1,15 +1,17 @@
 // Bad input through the widget in Chromium with the shipped model: seeded key storms into a
 // textarea, an <input> and a contenteditable (letters, conversion and editing keys, function keys,
-// IME on/off, text that arrives without a key in any script), and a paste of a megabyte while
-// composing. Nothing may throw, the engine must stay up (no trap across the wasm boundary, which
-// would leave a plain field), committed text is never lost to a key that deletes nothing, the wasm
-// memory stays bounded, and the IME still converts afterwards.
+// IME on/off, text that arrives without a key in any script; tests/e2e/storm-keys.mjs), and a
+// paste of a quarter of a megabyte while composing. Nothing may throw, the engine must stay up (no
+// trap across the wasm boundary, which would leave a plain field), committed text is never lost to
+// a key that deletes nothing, the wasm memory stays bounded, and the IME still converts afterwards.
+// The editors get their storm in editors.test.mjs.
 //
 //   node --test tests/e2e/storm.test.mjs        (after `make wasm`; STORM_SEED=N for another storm)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { serverAndBrowser, ensureOutput, widgetPage } from './harness.mjs';
+import { rng, step, KEEPING, RESIZE, EDITING } from './storm-keys.mjs';
 
 const env = serverAndBrowser();
 
@@ -19,41 +21,6 @@ const FIELDS = ['ta', 'line', 'rich'];
 const HTML = `<textarea id="ta" style="width: 500px; height: 120px"></textarea>
   <input id="line" style="width: 500px">
   <div id="rich" contenteditable="true" style="width: 500px; min-height: 60px; border: 1px solid"></div>`;
-
-/** mulberry32: a small seeded generator, so that a failing storm can be replayed. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-// Romaji-like letters (vowels and common consonants more often), and the rest of the alphabet.
-const LETTERS = 'aiueoaiueoaiueokstnhmyrwgzdbpnnkstfjcxlvq';
-// Keys that delete no committed text. Shift+←/→ resize segments while composing and are sent only
-// then (outside a composition they select text, which the next key replaces).
-const KEEPING = [
-  'Space', 'Space', 'Shift+Space', 'Enter', 'Enter', 'Escape', 'ArrowLeft', 'ArrowRight', 'ArrowUp',
-  'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown', 'F6', 'F7', 'F8', 'F9', 'F10', 'Control+Space',
-  '1', '2', '5', '9', '0', 'Minus', 'Comma', 'Period', 'Slash', 'Shift+KeyA', 'Shift+KeyK', 'Shift+Digit1',
-  'Shift+Digit7', 'BracketLeft', 'Quote', 'Backquote', 'Control+Shift+Space',
-];
-const RESIZE = ['Shift+ArrowLeft', 'Shift+ArrowRight'];
-// Keys that may delete or replace text.
-const EDITING = [
-  'Backspace', 'Backspace', 'Backspace', 'Delete', 'Control+z', 'Control+Shift+z', 'Control+a',
-  'Shift+Home', 'Control+Backspace', 'Control+x', 'Control+v', 'Tab',
-];
-// Text that arrives without a key (virtual keyboards, dictation, drops): any script, combining
-// marks, joiners, emoji sequences, astral kanji, controls that are text.
-const TEXTS = [
-  '😀', '👨‍👩‍👧', 'e\u0301', '𠮷', '\u200d', 'ｱｲｳ', '한국어', 'Ωμέγα', 'مرحبا', '\u202e', '\ufeff',
-  '🇯🇵', 'ﾞ', '〜', '\t', 'ä', 'か\u3099', 'a'.repeat(40),
-];
 
 /**
  * A page with the three fields attached to one IME (`window.henkanIme`), the language models in;
@@ -116,29 +83,6 @@ function insertedOnce(before, after, piece) {
   // The insertion point lies between the end of the common suffix and the end of the common prefix.
   for (let k = before.length - q; k <= p; k++) if (after.startsWith(piece, k) && after.startsWith(before.slice(k), k + piece.length)) return true;
   return false;
-}
-
-/**
- * One storm step: a letter, a key from `keys`, or text without a key. Returns what was sent.
- * @param {import('playwright-core').Page} page
- * @param {() => number} next
- * @param {string[]} keys
- */
-async function step(page, next, keys) {
-  const r = next();
-  if (r < 0.55) {
-    const c = LETTERS[Math.floor(next() * LETTERS.length)];
-    await page.keyboard.press(c);
-    return c;
-  }
-  if (r < 0.95) {
-    const k = keys[Math.floor(next() * keys.length)];
-    await page.keyboard.press(k);
-    return k;
-  }
-  const t = TEXTS[Math.floor(next() * TEXTS.length)];
-  await page.keyboard.insertText(t);
-  return JSON.stringify(t);
 }
 
 /** The wasm memory's size in bytes. @param {import('playwright-core').Page} page */
