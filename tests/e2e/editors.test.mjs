@@ -10,7 +10,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serverAndBrowser, ensureOutput, MODEL } from './harness.mjs';
+import { serverAndBrowser, ensureOutput, collectConsoleErrors, MODEL } from './harness.mjs';
 import { bundleEditors, BUNDLE_URL } from './editors/bundle.mjs';
 import { rng, step, KEEPING, RESIZE, EDITING } from './storm-keys.mjs';
 
@@ -218,17 +218,18 @@ async function placeAfter(page, where, needle) {
 for (const name of /** @type {const} */ (['prosemirror', 'codemirror', 'lexical'])) {
   test(`${name}: a key storm (every key, text without a key) throws nothing, the editor's state is what it shows, and it converts after`, async () => {
     const { page, errors } = await editorPage(name);
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) errors.push(m.text());
-    });
+    collectConsoleErrors(page, errors);
+    /** Tab moves the focus on, and so may Escape: the storm stays in the editor. */
+    const refocus = async () => {
+      if (!(await page.evaluate(() => /** @type {any} */ (window).m.field.contains(document.activeElement)))) await page.click('#host');
+    };
     await page.click('#host');
     const next = rng(Number(process.env.STORM_SEED ?? 20261205));
     /** @type {string[]} */
     const sent = [];
     for (let i = 0; i < Number(process.env.STORM_KEYS ?? 300); i++) {
       sent.push(await step(page, next, [...KEEPING, ...RESIZE, ...EDITING]));
-      // Tab moves the focus on; the storm stays in the editor.
-      if (i % 10 === 9 && !(await page.evaluate(() => /** @type {any} */ (window).m.field.contains(document.activeElement)))) await page.click('#host');
+      if (i % 10 === 9) await refocus();
     }
     for (let i = 0; i < 3; i++) await page.keyboard.press('Escape');
     const seen = await look(page);
@@ -238,12 +239,9 @@ for (const name of /** @type {const} */ (['prosemirror', 'codemirror', 'lexical'
     assert.equal(flat(seen.shown), flat(seen.text), `${name}: ${sent.slice(-12).join(' ')}`);
     assert.equal(seen.overlay, null);
     // With the IME on and nothing composed, きょうは + Space + Enter adds 今日は to the editor.
-    await page.evaluate(async () => {
-      const { stateOf } = await import('/www/widget.js');
-      /** @type {any} */ (window).imeOn = () => stateOf(/** @type {any} */ (window).m.field)?.enabled;
-    });
-    if (!(await page.evaluate(() => /** @type {any} */ (window).m.field.contains(document.activeElement)))) await page.click('#host');
-    if (!(await page.evaluate(() => /** @type {any} */ (window).imeOn()))) await page.keyboard.press('Control+Space');
+    await refocus();
+    const on = await page.evaluate(async () => (await import('/www/widget.js')).stateOf(/** @type {any} */ (window).m.field)?.enabled);
+    if (!on) await page.keyboard.press('Control+Space');
     const before = flat(seen.text);
     await page.keyboard.type('kyouha');
     await page.keyboard.press('Space');

@@ -140,6 +140,18 @@ export function ensureOutput() {
 }
 
 /**
+ * Adds the page's console errors to `errors`, but for the browser's own request for /favicon.ico
+ * (the test pages have none).
+ * @param {import('playwright-core').Page} page
+ * @param {string[]} errors
+ */
+export function collectConsoleErrors(page, errors) {
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) errors.push(m.text());
+  });
+}
+
+/**
  * A blank page (www/test/blank.html) whose body is `html`, with the widget attached to the
  * elements `ids` over one engine loading `MODEL` (`window.henkanIme`); page errors are collected
  * in `errors`.

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serverAndBrowser, ensureOutput, widgetPage } from './harness.mjs';
+import { serverAndBrowser, ensureOutput, widgetPage, collectConsoleErrors } from './harness.mjs';
 import { rng, step, KEEPING, RESIZE, EDITING } from './storm-keys.mjs';
 
 const env = serverAndBrowser();
@@ -29,10 +29,7 @@ const HTML = `<textarea id="ta" style="width: 500px; height: 120px"></textarea>
 async function stormPage() {
   const { page, errors, status } = await widgetPage(env.browser.context, env.server.url, HTML, FIELDS);
   assert.equal(status, 'ready');
-  page.on('console', (m) => {
-    // The browser's own request for /favicon.ico (the test page has none) is no error of the page.
-    if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) errors.push(m.text());
-  });
+  collectConsoleErrors(page, errors);
   await page.waitForFunction(() => /** @type {any} */ (window).henkanIme.lm !== 'pending', null, { timeout: 60000 });
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).henkanIme.lm), 'ready');
   return { page, errors };
