@@ -6,6 +6,7 @@
 // the collapsed selection range has client rects.
 
 import { selectionOf } from './widget/root.js';
+import { scaleOf } from './widget/scale.js';
 
 /** The properties that decide where text wraps and how tall lines are. */
 export const MIRRORED = [
@@ -78,13 +79,16 @@ export function textFieldCaret(el, offset, from = null) {
   const lineHeight = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
   doc.body.removeChild(mirror);
   const box = el.getBoundingClientRect();
+  // The mirror's offsets are the field's CSS pixels; under a zoom or a scaling transform its CSS
+  // pixels are larger or smaller on screen.
+  const s = scaleOf(el, cs, box);
   const padRight = parseFloat(cs.paddingRight) || 0;
   const borderRight = parseFloat(cs.borderRightWidth) || 0;
   return {
-    left: box.left + left - el.scrollLeft,
-    top: box.top + (isInput ? (box.height - lineHeight) / 2 : top - el.scrollTop),
-    height: lineHeight,
-    right: box.right - padRight - borderRight,
+    left: box.left + s.x * (left - el.scrollLeft),
+    top: box.top + (isInput ? (box.height - s.y * lineHeight) / 2 : s.y * (top - el.scrollTop)),
+    height: s.y * lineHeight,
+    right: box.right - s.x * (padRight + borderRight),
   };
 }
 

@@ -13,6 +13,7 @@
 //   aria.js         the field's combobox ARIA while a list is focused, saved and restored
 //   announce.js     a polite live region: the preedit, the focused candidate
 //   layout.js       pure logic of the windows (rows, placement, the badge's text)
+//   scale.js        fields drawn zoomed or scaled: their scale, placing fixed elements on screen
 //   style.js        the stylesheet
 //   root.js         the field's document or shadow root (focus, selection), across iframes
 // attach() creates them and wires the field's events to them.

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { popupPlace, candidatePage, suggestionRows, suggestionHeight, indicatorView, SUGGESTION_WIDTH } from '../widget/layout.js';
+import { popupPlace, popupBeside, popupAt, flowOf, candidatePage, suggestionRows, suggestionHeight, indicatorView, SUGGESTION_WIDTH } from '../widget/layout.js';
 
 const view = { width: 1000, height: 800 };
 
@@ -19,6 +19,29 @@ test('a window is kept inside the viewport on the right and the left', () => {
   assert.equal(popupPlace({ left: -30, top: 0, bottom: 20 }, { width: 200, height: 100 }, view).left, 0);
   // The suggestion list keeps its estimated width free.
   assert.equal(popupPlace({ left: 990, top: 0, bottom: 20 }, { width: SUGGESTION_WIDTH, height: 100 }, view).left, 740);
+});
+
+test('beside a column of vertical text: on the side the columns go, level with the text, by its right edge on the left', () => {
+  const at = { left: 500, right: 527, top: 100, bottom: 172 };
+  assert.deepEqual(popupBeside(at, { width: 200, height: 150 }, view, 'left'), { left: 298, top: 100, right: 498 });
+  assert.deepEqual(popupBeside(at, { width: 200, height: 150 }, view, 'right'), { left: 529, top: 100 });
+  // No room on that side: the other one.
+  assert.deepEqual(popupBeside({ ...at, left: 100, right: 127 }, { width: 200, height: 150 }, view, 'left'), { left: 129, top: 100 });
+  assert.deepEqual(popupBeside({ ...at, left: 900, right: 927 }, { width: 200, height: 150 }, view, 'right'), { left: 698, top: 100, right: 898 });
+  // No room on either side: kept inside the viewport; low in the viewport: moved up to fit.
+  assert.equal(popupBeside({ ...at, left: 100, right: 900 }, { width: 200, height: 150 }, view, 'left').left, 0);
+  assert.equal(popupBeside({ ...at, top: 750 }, { width: 200, height: 150 }, view, 'left').top, 648);
+});
+
+test('the flow of a writing mode picks where a window goes', () => {
+  assert.equal(flowOf('horizontal-tb'), 'down');
+  assert.equal(flowOf('vertical-rl'), 'left');
+  assert.equal(flowOf('sideways-rl'), 'left');
+  assert.equal(flowOf('vertical-lr'), 'right');
+  assert.equal(flowOf(''), 'down');
+  const at = { left: 500, right: 527, top: 100, bottom: 124 };
+  assert.deepEqual(popupAt(at, { width: 200, height: 150 }, view, 'down'), popupPlace(at, { width: 200, height: 150 }, view));
+  assert.deepEqual(popupAt(at, { width: 200, height: 150 }, view, 'left'), popupBeside(at, { width: 200, height: 150 }, view, 'left'));
 });
 
 /** @param {number} n @param {number} selected */

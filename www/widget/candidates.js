@@ -1,7 +1,8 @@
 // The candidate window: the page of candidates of the focused segment under it, the selected
 // one aria-selected (and the field's aria-activedescendant), the page label when there are more.
 
-import { candidatePage, popupPlace } from './layout.js';
+import { candidatePage, popupAt } from './layout.js';
+import { zoomOf } from './scale.js';
 import { listbox, optionElement, presentationRow } from './listbox.js';
 
 /** @typedef {import('../types.js').CandidateList} CandidateList */
@@ -55,13 +56,16 @@ export class CandidateWindow {
       if (page !== null) items.push(presentationRow(doc, 'henkan-page', page));
       list.replaceChildren(...items);
       list.style.display = 'block';
-      // At the focused segment, below the preedit; above it when there is no room below.
+      // At the focused segment, below the preedit; above it when there is no room below (beside it
+      // in vertical text).
       const a = this.preedit.anchor().getClientRects()[0] ?? this.preedit.anchor().getBoundingClientRect();
-      const size = { width: list.offsetWidth, height: list.offsetHeight };
+      // On screen, where a zoomed <body> (the layer's zoom `z`) draws it larger.
+      const z = zoomOf(list.parentElement ?? list);
+      const size = { width: z * list.offsetWidth, height: z * list.offsetHeight };
       const view = { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight };
-      const { left, top } = popupPlace({ left: a.left, top: a.top, bottom: a.bottom }, size, view);
-      list.style.left = `${left}px`;
-      list.style.top = `${top}px`;
+      const { left, top } = popupAt(a, size, view, this.preedit.flow);
+      list.style.left = `${left / z}px`;
+      list.style.top = `${top / z}px`;
       this.aria.point(list.id, this.optionId(cands.selected));
     } else if (list.firstChild) {
       list.style.display = 'none';

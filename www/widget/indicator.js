@@ -1,9 +1,10 @@
-// The on/off indicator: a badge at the field's top right corner while it (or the badge) is
-// focused (あ: on, あ…: on, the dictionary still loading, A: off, …: loading, ×: failed). A click
+// The on/off indicator: a badge at the field's top right corner (top left in vertical text
+// written right to left) while it (or the badge) is focused (あ: on, あ…: on, the dictionary still loading, A: off, …: loading, ×: failed). A click
 // toggles the IME; it is a toggle button in the tab order right after the field (Enter or Space
 // toggles it and gives the focus back to the field).
 
-import { indicatorView } from './layout.js';
+import { indicatorView, flowOf } from './layout.js';
+import { placeFixed } from './scale.js';
 
 export class Indicator {
   /** @param {Document} doc */
@@ -44,8 +45,11 @@ export class Indicator {
       el.title = view.title;
       el.setAttribute('aria-label', `日本語入力 (IME): ${view.title}`);
       el.setAttribute('aria-pressed', String(view.mode === 'hiragana'));
-      el.style.left = `${box.right - el.offsetWidth - 4}px`;
-      el.style.top = `${box.top + 4}px`;
+      // Beside the field, so inside whatever zooms or transforms it: placed on screen. In the
+      // corner where the first line ends (top left in vertical text written right to left, whose
+      // first column is at the right).
+      if (flowOf(getComputedStyle(field).writingMode) === 'left') placeFixed(el, box.left + 4, box.top + 4);
+      else placeFixed(el, box.right - 4, box.top + 4, true);
     } else {
       el.style.display = 'none';
     }

@@ -31,6 +31,56 @@ export function popupPlace(at, size, view) {
 }
 
 /**
+ * Where a window goes beside a column of vertical text: on the side where the next columns go
+ * (`left` in `vertical-rl`, as Japanese is written; `right` in `vertical-lr`), top-aligned with the
+ * column's piece `at` but kept inside the viewport; on the other side when there is no room on
+ * that one and there is room on the other. Left of the text, `right` is where the window's right
+ * edge goes (2 px off the text): a window whose width is an estimate is placed by that edge.
+ * @param {{left: number, right: number, top: number}} at the text (viewport coordinates)
+ * @param {{width: number, height: number}} size the window
+ * @param {{width: number, height: number}} view the viewport
+ * @param {'left' | 'right'} side
+ * @returns {{left: number, top: number, right?: number}}
+ */
+export function popupBeside(at, size, view, side) {
+  const left = at.left - size.width - 2;
+  const right = at.right + 2;
+  const roomLeft = left >= 0;
+  const roomRight = right + size.width <= view.width;
+  const onLeft = side === 'left' ? roomLeft || !roomRight : !(roomRight || !roomLeft);
+  const place = {
+    left: Math.max(0, Math.min(onLeft ? left : right, view.width - size.width - 2)),
+    top: Math.max(0, Math.min(at.top, view.height - size.height - 2)),
+  };
+  return onLeft && roomLeft ? { ...place, right: at.left - 2 } : place;
+}
+
+/**
+ * Where a field's lines follow one another, from its computed `writing-mode`: `down` (horizontal
+ * text), `left` (vertical, columns right to left) or `right` (columns left to right).
+ * @param {string} writingMode
+ * @returns {'down' | 'left' | 'right'}
+ */
+export function flowOf(writingMode) {
+  if (writingMode === 'vertical-rl' || writingMode === 'sideways-rl') return 'left';
+  if (writingMode === 'vertical-lr' || writingMode === 'sideways-lr') return 'right';
+  return 'down';
+}
+
+/**
+ * Where a window goes at a piece of text: under (or over) its line, or beside its column in
+ * vertical text, on the side the text flows to (`flowOf`).
+ * @param {{left: number, right: number, top: number, bottom: number}} at
+ * @param {{width: number, height: number}} size
+ * @param {{width: number, height: number}} view
+ * @param {'down' | 'left' | 'right'} flow
+ * @returns {{left: number, top: number, right?: number}}
+ */
+export function popupAt(at, size, view, flow) {
+  return flow === 'down' ? popupPlace(at, size, view) : popupBeside(at, size, view, flow);
+}
+
+/**
  * The page of the candidate window: the options of the selected candidate's page, numbered from
  * 1, and the page label (`2/3`) when there are several pages.
  * @param {CandidateList} cands

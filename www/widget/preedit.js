@@ -26,6 +26,8 @@
 import { preeditRuns } from '../keymap.js';
 import { textFieldCaret, editableCaret, MIRRORED, toKebab } from '../caret.js';
 import { isFocused, selectionOf } from './root.js';
+import { layoutBox, scaleOf, zoomOf } from './scale.js';
+import { flowOf } from './layout.js';
 
 /** @typedef {import('../types.js').Preedit} Preedit */
 /** @typedef {import('../caret.js').CaretRect} CaretRect */
@@ -65,11 +67,18 @@ export class PreeditBox {
     this.cut = null;
     /** Where the field was when the mirror was placed ('' = place it again). */
     this.placed = '';
+    /** Screen pixels per CSS pixel of the mirror's or the overlay's text (`scaleOf` the field, or
+     * the editor's block): not 1 under a CSS zoom or a scaling transform. */
+    this.scale = { x: 1, y: 1 };
     /** @type {HTMLSpanElement | null} unseen text laid out ahead of a conversion (`warm`) */
     this.warmer = null;
-    /** @type {{left: number, top: number, bottom: number} | null} the preedit's first line, measured
-     * after each render (where the lists open) */
+    /** @type {{left: number, right: number, top: number, bottom: number} | null} the preedit's
+     * first line (its first column in vertical text), measured after each render (where the lists
+     * open) */
     this.rect = null;
+    /** Where the field's lines follow one another (`flowOf` its writing mode), as of the last
+     * composition: the lists open under a line, or beside a column of vertical text. */
+    this.flow = /** @type {'down' | 'left' | 'right'} */ ('down');
   }
 
   /** Place the mirror again at the next render (the field moved, scrolled or was resized). */
@@ -152,6 +161,7 @@ export class PreeditBox {
   begin() {
     const { field } = this;
     this.active = true;
+    this.flow = flowOf(getComputedStyle(field).writingMode);
     if (this.overlay) {
       // The editor's DOM stays as it is (no class either: an editor may own its root's classes).
       deleteSelection(field);
@@ -217,18 +227,24 @@ export class PreeditBox {
     while (block !== field && getComputedStyle(block).display.startsWith('inline') && block.parentElement) block = block.parentElement;
     const bcs = getComputedStyle(block);
     const b = block.getBoundingClientRect();
-    const left = b.left + px(bcs.borderLeftWidth) + px(bcs.paddingLeft);
-    const right = b.right - px(bcs.borderRightWidth) - px(bcs.paddingRight);
-    const ics = getComputedStyle(inline);
+    // The block's CSS pixels on screen (a zoom or a scaling transform around the editor), and the
+    // zoom of the layer the overlay is in: the overlay is laid out in the block's CSS pixels and
+    // scaled to the screen.
+    const { x: sx, y: sy } = (this.scale = scaleOf(block, bcs, b));
     const style = this.el.style;
-    for (const p of OVERLAID) style.setProperty(p, ics.getPropertyValue(p));
-    const lineHeight = px(ics.lineHeight) || caret.height;
     style.display = 'block';
-    style.left = `${left}px`;
-    style.top = `${caret.top - Math.max(0, lineHeight - caret.height) / 2}px`;
-    style.width = `${Math.max(0, right - left)}px`;
-    style.textIndent = `${Math.max(0, caret.left - left)}px`;
+    const z = zoomOf(this.el.parentElement ?? this.el);
+    const left = b.left + sx * (px(bcs.borderLeftWidth) + px(bcs.paddingLeft));
+    const right = b.right - sx * (px(bcs.borderRightWidth) + px(bcs.paddingRight));
+    const ics = getComputedStyle(inline);
+    for (const p of OVERLAID) style.setProperty(p, ics.getPropertyValue(p));
+    const lineHeight = px(ics.lineHeight) || caret.height / sy;
+    style.left = `${left / z}px`;
+    style.top = `${(caret.top - (sy * Math.max(0, lineHeight - caret.height / sy)) / 2) / z}px`;
+    style.width = `${Math.max(0, right - left) / sx}px`;
+    style.textIndent = `${Math.max(0, caret.left - left) / sx}px`;
     style.lineHeight = `${lineHeight}px`;
+    scaleStyle(style, sx / z, sy / z);
     style.setProperty('--henkan-overlay-bg', backgroundOf(inline));
     this.placed = 'overlay';
   }
@@ -259,7 +275,8 @@ export class PreeditBox {
     this.below.style.height = '0px';
     let lineStart = 0;
     let top = 0;
-    if (this.kind === 'textarea') {
+    // (Vertical text is laid out whole: its columns are not rows to cut at.)
+    if (this.kind === 'textarea' && this.flow === 'down') {
       const cs = getComputedStyle(field);
       const doc = field.ownerDocument;
       const layout = layoutOf(field, cs);
@@ -278,8 +295,10 @@ export class PreeditBox {
       const caretTop = this.runs.getClientRects()[0]?.top ?? origin;
       // Keep the lines the field may show above the caret: from the first character whose row
       // is at most a field's height (and a line) above the caret's row.
+      // Client rects are screen pixels; the mirror's lengths are the field's CSS pixels.
+      const sy = this.scale.y;
       const lineHeight = px(cs.lineHeight) || px(cs.fontSize) * 1.2 || 20;
-      const from = caretTop - field.clientHeight - lineHeight;
+      const from = caretTop - sy * (field.clientHeight + lineHeight);
       const range = doc.createRange();
       /** The top of the row character `i` is on (a newline: the row it ends). @param {number} i */
       const rowOf = (i) => {
@@ -292,11 +311,11 @@ export class PreeditBox {
       let hi = start;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (rowOf(mid) >= from - 1) hi = mid;
+        if (rowOf(mid) >= from - sy) hi = mid;
         else lo = mid + 1;
       }
       lineStart = lo;
-      top = base.top + (lo < start ? rowOf(lo) - origin : caretTop - origin);
+      top = base.top + (lo < start ? rowOf(lo) - origin : caretTop - origin) / sy;
       this.cut = { text: value.slice(0, start), at: lineStart, top, layout };
       first.remove();
       this.runs.replaceChildren();
@@ -364,11 +383,18 @@ export class PreeditBox {
     const style = this.el.style;
     if (this.placed !== where) {
       const cs = getComputedStyle(field);
+      // Under a zoom or a scaling transform the mirror is laid out in the field's CSS pixels and
+      // scaled to where the field is on screen; its layer's own zoom (a zoomed <body>) multiplies
+      // its position and scale.
+      const { x: sx, y: sy } = (this.scale = scaleOf(field, cs, r));
       style.display = 'block';
-      style.left = `${r.left}px`;
-      style.top = `${r.top}px`;
-      style.width = `${r.width}px`;
-      style.height = `${r.height}px`;
+      const z = zoomOf(this.el.parentElement ?? this.el);
+      const box = sx === 1 && sy === 1 ? r : layoutBox(cs);
+      style.left = `${r.left / z}px`;
+      style.top = `${r.top / z}px`;
+      style.width = `${box.width}px`;
+      style.height = `${box.height}px`;
+      scaleStyle(this.el.style, sx / z, sy / z);
       // The field's scroll bars take room from its text; the mirror has none: pad it instead.
       const borders = { x: px(cs.borderLeftWidth) + px(cs.borderRightWidth), y: px(cs.borderTopWidth) + px(cs.borderBottomWidth) };
       style.paddingRight = `${px(cs.paddingRight) + Math.max(0, field.offsetWidth - field.clientWidth - borders.x)}px`;
@@ -397,15 +423,17 @@ export class PreeditBox {
       const target = (this.runs.querySelector('.henkan-caret') ?? this.anchor()).getBoundingClientRect();
       const last = runs[runs.length - 1];
       const bottom = Math.max(target.bottom, last.bottom);
-      if (bottom > box.bottom) this.el.scrollTop += bottom - box.bottom + 2;
-      if (target.top < box.top) this.el.scrollTop -= box.top - target.top;
-      if (target.right > box.right) this.el.scrollLeft += target.right - box.right + 2;
-      if (target.left < box.left) this.el.scrollLeft -= box.left - target.left;
+      // Screen pixels to the mirror's scroll offsets (its CSS pixels).
+      const { x: sx, y: sy } = this.scale;
+      if (bottom > box.bottom) this.el.scrollTop += (bottom - box.bottom + 2) / sy;
+      if (target.top < box.top) this.el.scrollTop -= (box.top - target.top) / sy;
+      if (target.right > box.right) this.el.scrollLeft += (target.right - box.right + 2) / sx;
+      if (target.left < box.left) this.el.scrollLeft -= (box.left - target.left) / sx;
     } else {
       this.runs.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
     }
     const first = this.runs.getClientRects()[0];
-    this.rect = { left: first.left, top: first.top, bottom: first.bottom };
+    this.rect = { left: first.left, right: first.right, top: first.top, bottom: first.bottom };
   }
 
   /** Puts the inline span at the caret of a contenteditable (deleting a selection first). */
@@ -519,6 +547,18 @@ function caretSpan(doc) {
   const span = doc.createElement('span');
   span.className = 'henkan-caret';
   return span;
+}
+
+/**
+ * Scales a mirror or an overlay from its top-left corner (nothing when 1 and 1).
+ * @param {CSSStyleDeclaration} style
+ * @param {number} x
+ * @param {number} y
+ */
+function scaleStyle(style, x, y) {
+  const scaled = Math.abs(x - 1) >= 1e-3 || Math.abs(y - 1) >= 1e-3;
+  style.transformOrigin = scaled ? '0 0' : '';
+  style.transform = scaled ? `scale(${x}, ${y})` : '';
 }
 
 /** @param {string} v */

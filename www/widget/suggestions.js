@@ -2,7 +2,8 @@
 // window of its own (the candidate window's look, dashed, with a heading), so that a page or a
 // test that asks for the conversion candidates does not get suggestions.
 
-import { popupPlace, suggestionRows, suggestionHeight, SUGGESTION_WIDTH } from './layout.js';
+import { popupAt, suggestionRows, suggestionHeight, SUGGESTION_WIDTH } from './layout.js';
+import { zoomOf } from './scale.js';
 import { listbox, optionElement, presentationRow } from './listbox.js';
 
 /** @typedef {import('./preedit.js').PreeditBox} PreeditBox */
@@ -63,7 +64,7 @@ export class SuggestionList {
     }
     // Below the preedit (measured when it was drawn: no layout read here), or below the caret
     // after a commit; above when there is no room below (estimated height, so
-    // that no key waits for a layout).
+    // that no key waits for a layout); beside them in vertical text.
     const rect = preedit.shown ? preedit.rect : null;
     const composing = rect !== null;
     const key = `${view.items.join('\n')}|${view.focused}|${rect ? `${rect.left},${rect.top}` : 'caret'}`;
@@ -82,6 +83,8 @@ export class SuggestionList {
       return;
     }
     this.key = key;
+    // The layer's zoom (a zoomed <body> draws the list larger), read before the list changes.
+    const z = zoomOf(list.parentElement ?? list);
     const rows = suggestionRows(view);
     /** @type {HTMLLIElement[]} */
     const items = [presentationRow(doc, 'henkan-heading', rows.heading)];
@@ -91,20 +94,19 @@ export class SuggestionList {
     // Next-word predictions nobody has entered are only offered: clicks go through to the text
     // under them (moving the caret there dismisses the list), as for any autocomplete hint.
     list.classList.toggle('henkan-passive', view.afterCommit && view.focused < 0);
-    let top;
-    let bottom;
-    let left;
-    if (rect) {
-      ({ left, top, bottom } = rect);
-    } else {
+    let at = rect;
+    if (!at) {
+      // The caret's line (its column in vertical text, as wide as a line is high).
       const caret = preedit.caret();
-      ({ top, left } = caret);
-      bottom = caret.top + caret.height;
+      const vertical = preedit.flow !== 'down';
+      at = { left: caret.left, top: caret.top, right: caret.left + (vertical ? caret.height : 0), bottom: caret.top + (vertical ? 0 : caret.height) };
     }
     const vp = (this.viewport ??= { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight });
-    const place = popupPlace({ left, top, bottom }, { width: SUGGESTION_WIDTH, height: suggestionHeight(view.items.length) }, vp);
-    list.style.left = `${place.left}px`;
-    list.style.top = `${place.top}px`;
+    const place = popupAt(at, { width: z * SUGGESTION_WIDTH, height: z * suggestionHeight(view.items.length) }, vp, preedit.flow);
+    // Left of a column of vertical text, by its right edge: the width is an estimate.
+    list.style.left = place.right === undefined ? `${place.left / z}px` : 'auto';
+    list.style.right = place.right === undefined ? 'auto' : `${(vp.width - place.right) / z}px`;
+    list.style.top = `${place.top / z}px`;
     if (view.focused >= 0) this.aria.point(list.id, this.optionId(view.focused));
     else this.aria.release(list.id);
   }

@@ -1,0 +1,282 @@
+// Fields laid out otherwise than plain horizontal text at their CSS size, in Chromium with the
+// shipped model.
+//
+// - Drawn at another scale: a textarea in a box with CSS `zoom`, one in a box with
+//   `transform: scale()`, an <input> at the bottom right of a page whose <body> is zoomed, and an
+//   editor (drawn over by the overlay) in a zoomed box.
+// - Vertical text: a textarea in `writing-mode: vertical-rl`, short and long.
+//
+// The preedit must be drawn where the field draws its text and as large: each textarea has a twin
+// <div> with its styles at its place, whose glyphs are where the field's are. The candidate window
+// opens under (or over) the preedit, beside its column in vertical text, inside the viewport; the
+// on/off badge sits in the field's corner; the next-word list opens at the caret.
+//
+//   node --test tests/e2e/layouts.test.mjs        (after `make wasm`)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverAndBrowser, ensureOutput, widgetPage, collectConsoleErrors } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+const TEXT = 'あいうえおかきくけこ';
+const FIELD = 'position: absolute; left: 10px; top: 10px; width: 260px; height: 70px; margin: 0; padding: 4px 6px; border: 1px solid #888; box-sizing: border-box; font: 16px/1.5 sans-serif; white-space: pre-wrap; overflow-wrap: break-word';
+/** A box with a field and its twin at the same place (the twin hidden: its glyphs are measured). */
+const boxed = (id, style, tag = 'textarea') =>
+  `<div style="position: relative; width: 300px; height: 100px; margin: 0 0 80px; ${style}">` +
+  (tag === 'textarea'
+    ? `<textarea id="${id}" style="${FIELD}"></textarea>`
+    : `<div id="${id}" class="ql-editor" contenteditable="true" style="${FIELD}">${TEXT}</div>`) +
+  `<div id="${id}-twin" aria-hidden="true" style="${FIELD}; visibility: hidden">${TEXT}</div></div>`;
+const HTML = `${boxed('zoomed', 'zoom: 1.5')}${boxed('scaled', 'transform: scale(1.25); transform-origin: 0 0')}${boxed('editor', 'zoom: 1.4', 'div')}
+  <input id="corner" style="position: fixed; right: 4px; bottom: 4px; width: 200px; font: 16px sans-serif">`;
+const SCALED = ['zoomed', 'scaled', 'editor', 'corner'];
+
+/**
+ * A page of `html`, the fields `ids` attached to one IME with the language models in.
+ * @param {string} html
+ * @param {string[]} ids
+ * @param {string} [bodyZoom] CSS zoom of the <body>
+ */
+async function layoutPage(html, ids, bodyZoom = '') {
+  const { page, errors, status } = await widgetPage(env.browser.context, env.server.url, html, ids);
+  assert.equal(status, 'ready');
+  collectConsoleErrors(page, errors);
+  await page.waitForFunction(() => /** @type {any} */ (window).henkanIme.lm !== 'pending', null, { timeout: 60000 });
+  await page.evaluate((z) => {
+    document.body.style.zoom = z;
+  }, bodyZoom);
+  return { page, errors };
+}
+
+/**
+ * Screen rectangles: of character `i` of the twin's text, of the same character as the widget draws
+ * it (the mirror's text before the preedit, or the editor's own text before the overlay), of the
+ * preedit's first run, of the candidate window, of the badge and of the field.
+ * @param {import('playwright-core').Page} page
+ * @param {string} id
+ * @param {number} i
+ */
+const geometry = (page, id, i) =>
+  page.evaluate(
+    ([id, i]) => {
+      const box = (/** @type {{left: number, top: number, right: number, bottom: number, height: number}} */ r) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom, height: r.height });
+      const glyph = (/** @type {Node} */ node, /** @type {number} */ at) => {
+        const r = document.createRange();
+        r.setStart(node, at);
+        r.setEnd(node, at + 1);
+        return box(r.getClientRects()[0]);
+      };
+      const field = /** @type {HTMLElement} */ (document.getElementById(String(id)));
+      const twinBox = document.getElementById(`${id}-twin`);
+      // The twin shows what the field shows: its text, scrolled as far.
+      if (twinBox && !field.isContentEditable) {
+        twinBox.textContent = /** @type {HTMLTextAreaElement} */ (field).value;
+        twinBox.scrollLeft = field.scrollLeft;
+        twinBox.scrollTop = field.scrollTop;
+      }
+      const twin = /** @type {Node} */ (twinBox?.firstChild);
+      const shown = (/** @type {string} */ sel) => /** @type {HTMLElement | undefined} */ ([...document.querySelectorAll(sel)].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+      const mirror = shown('.henkan-preedit');
+      const drawn = field.isContentEditable
+        ? /** @type {Node} */ (field.firstChild)
+        : /** @type {Node} */ ([...(mirror?.childNodes ?? [])].find((n) => n.nodeType === Node.TEXT_NODE && /** @type {Text} */ (n).length > 0));
+      const run = mirror?.querySelector('.henkan-preedit-runs span:not(.henkan-caret)');
+      const list = shown('.henkan-candidates');
+      const badge = shown('.henkan-indicator');
+      return {
+        twin: twin ? glyph(twin, Number(i)) : null,
+        drawn: drawn ? glyph(drawn, Number(i)) : null,
+        run: run ? box(run.getBoundingClientRect()) : null,
+        list: list ? box(list.getBoundingClientRect()) : null,
+        badge: badge ? box(badge.getBoundingClientRect()) : null,
+        field: box(field.getBoundingClientRect()),
+        view: { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight },
+      };
+    },
+    /** @type {[string, number]} */ ([id, i]),
+  );
+
+/**
+ * @param {{left: number, top: number, height: number} | null} got
+ * @param {{left: number, top: number, height: number}} want
+ * @param {string} label
+ */
+function sameGlyph(got, want, label) {
+  assert.ok(got, `${label}: the widget draws the text`);
+  const detail = `${label}: ${JSON.stringify({ got, want })}`;
+  assert.ok(Math.abs(got.left - want.left) < 1.5, `same column, ${detail}`);
+  assert.ok(Math.abs(got.top - want.top) < 1.5, `same line, ${detail}`);
+  assert.ok(Math.abs(got.height - want.height) < 1, `same size, ${detail}`);
+}
+
+/**
+ * The candidate window is under or over the preedit's run, and inside the viewport.
+ * @param {Awaited<ReturnType<typeof geometry>>} g
+ * @param {string} label
+ */
+function listBeside(g, label) {
+  const { list, run, view } = g;
+  assert.ok(list && run, `${label}: a candidate window and a preedit`);
+  const detail = `${label}: ${JSON.stringify(g)}`;
+  assert.ok(Math.abs(list.top - run.bottom - 2) < 2 || Math.abs(run.top - list.bottom - 2) < 2, `under or over the preedit, ${detail}`);
+  assert.ok(list.left >= 0 && list.right <= view.width + 1 && list.top >= 0 && list.bottom <= view.height + 1, `in the viewport, ${detail}`);
+}
+
+/**
+ * The badge is in the field's top right corner.
+ * @param {Awaited<ReturnType<typeof geometry>>} g
+ * @param {string} label
+ */
+function badgeInCorner(g, label) {
+  const { badge, field } = g;
+  assert.ok(badge, `${label}: the badge is shown`);
+  const detail = `${label}: ${JSON.stringify({ badge, field })}`;
+  assert.ok(badge.right <= field.right && badge.right > field.right - 20, `at the right edge, ${detail}`);
+  assert.ok(badge.top >= field.top && badge.top < field.top + 20, `at the top, ${detail}`);
+}
+
+test('a textarea under a CSS zoom or a scaling transform: the preedit is drawn over its text as large, the windows beside it', async () => {
+  const { page, errors } = await layoutPage(HTML, SCALED);
+  for (const id of ['zoomed', 'scaled']) {
+    await page.click(`#${id}`);
+    await page.evaluate(([id, text]) => {
+      const el = /** @type {HTMLTextAreaElement} */ (document.getElementById(String(id)));
+      el.value = String(text);
+      el.setSelectionRange(el.value.length, el.value.length);
+    }, [id, TEXT]);
+    await page.keyboard.type('kyouha');
+    let g = await geometry(page, id, 3);
+    assert.ok(g.twin);
+    sameGlyph(g.drawn, g.twin, `${id}, composing`);
+    // The preedit's first character comes right after the text.
+    const end = await geometry(page, id, TEXT.length - 1);
+    assert.ok(g.run && Math.abs(g.run.left - /** @type {any} */ (end.twin).right) < 1.5, `${id}: the preedit after the text, ${JSON.stringify({ run: g.run, last: end.twin })}`);
+    assert.ok(g.run && Math.abs(g.run.height - /** @type {any} */ (end.twin).height) < 1, `${id}: the preedit as large as the text, ${JSON.stringify({ run: g.run, last: end.twin })}`);
+    badgeInCorner(g, id);
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Space');
+    g = await geometry(page, id, 3);
+    sameGlyph(g.drawn, /** @type {any} */ (g.twin), `${id}, converting`);
+    listBeside(g, id);
+    ensureOutput();
+    await page.screenshot({ path: `tests/e2e/output/layouts-${id}.png`, clip: { x: 0, y: 0, width: 600, height: 420 } });
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.$eval(`#${id}`, (el) => /** @type {HTMLTextAreaElement} */ (el).value), TEXT);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an editor under a CSS zoom: the overlay starts at the caret, as large as the text', async () => {
+  const { page, errors } = await layoutPage(HTML, SCALED);
+  await page.click('#editor');
+  await page.keyboard.press('End');
+  await page.keyboard.type('kyouha');
+  const g = await geometry(page, 'editor', TEXT.length - 1);
+  assert.ok(g.run && g.drawn, 'an overlay');
+  const detail = JSON.stringify({ run: g.run, last: g.drawn });
+  assert.ok(Math.abs(g.run.left - g.drawn.right) < 1.5, `after the text, ${detail}`);
+  assert.ok(Math.abs(g.run.height - g.drawn.height) < 1, `as large as the text, ${detail}`);
+  assert.ok(Math.abs(g.run.top - g.drawn.top) < 1.5, `on its line, ${detail}`);
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  listBeside(await geometry(page, 'editor', 0), 'editor');
+  await page.keyboard.press('Enter');
+  assert.match(await page.$eval('#editor', (el) => el.textContent ?? ''), new RegExp(`^${TEXT}(今日|きょう)は$`));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an <input> at the bottom right of a zoomed page: the preedit over its text, the candidate window above it, the next words at the caret', async () => {
+  const { page, errors } = await layoutPage(HTML, SCALED, '1.3');
+  await page.click('#corner');
+  await page.keyboard.type('kyouhaharedesu');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  const g = await geometry(page, 'corner', 0);
+  const mirror = await page.evaluate(() => {
+    const m = [...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block');
+    return /** @type {DOMRect} */ (m?.getBoundingClientRect().toJSON());
+  });
+  assert.ok(g.run && g.list, 'a preedit and a candidate window');
+  const detail = JSON.stringify({ ...g, mirror });
+  for (const side of /** @type {const} */ (['left', 'top', 'right', 'bottom'])) assert.ok(Math.abs(mirror[side] - g.field[side]) < 1, `the mirror over the field (${side}): ${detail}`);
+  assert.ok(g.run.top >= g.field.top && g.run.bottom <= g.field.bottom + 1, `the preedit inside the field: ${detail}`);
+  // 16px text in a body zoomed 1.3: its runs are 1.3 × (ascent + descent) ≈ 1.3 × 1.15 × 16 tall.
+  assert.ok(g.run.height > 1.3 * 16, `the preedit as large as the field's text: ${detail}`);
+  listBeside(g, 'corner');
+  assert.ok(g.list.bottom <= g.field.top, `the candidate window above the field: ${detail}`);
+  badgeInCorner(g, 'corner');
+  ensureOutput();
+  await page.screenshot({ path: 'tests/e2e/output/layouts-corner.png' });
+  // After the commit, the next words open at the caret (above: no room below).
+  await page.keyboard.press('Enter');
+  const value = await page.$eval('#corner', (el) => /** @type {HTMLInputElement} */ (el).value);
+  assert.ok(value.endsWith('晴れです'), value);
+  const next = await page.evaluate(() => {
+    const list = /** @type {HTMLElement | undefined} */ ([...document.querySelectorAll('.henkan-suggestions')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+    const field = /** @type {HTMLElement} */ (document.getElementById('corner'));
+    return { shown: Boolean(list), list: list?.getBoundingClientRect().toJSON(), field: field.getBoundingClientRect().toJSON() };
+  });
+  assert.ok(next.shown && next.list, 'the next words are shown');
+  assert.ok(next.list.bottom <= next.field.top + 2 && next.list.bottom > next.field.top - 12, `the next words just above the field: ${JSON.stringify(next)}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+const VERTICAL = 'position: absolute; left: 0; top: 0; width: 240px; height: 200px; margin: 0; padding: 4px 6px; border: 1px solid #888; box-sizing: border-box; font: 18px/1.5 sans-serif; white-space: pre-wrap; overflow-wrap: break-word; writing-mode: vertical-rl; overflow: auto';
+const VERTICAL_HTML = `<div style="position: relative; margin: 20px 0 0 500px; width: 240px; height: 200px"><textarea id="tate" style="${VERTICAL}"></textarea><div id="tate-twin" aria-hidden="true" style="${VERTICAL}; visibility: hidden"></div></div>`;
+
+test('vertical text (writing-mode: vertical-rl): the preedit goes down its column, the windows open to its left, the badge clear of the first column', async () => {
+  const { page, errors } = await layoutPage(VERTICAL_HTML, ['tate']);
+  const short = `${TEXT}\nさしすせそ`;
+  const long = Array(30).fill('縦書きの文章です。'.repeat(8)).join('\n');
+  for (const [label, text] of [['short', short], ['long', long]]) {
+    await page.click('#tate');
+    await page.evaluate((text) => {
+      const el = /** @type {HTMLTextAreaElement} */ (document.getElementById('tate'));
+      el.value = String(text);
+      el.setSelectionRange(el.value.length, el.value.length);
+      el.scrollLeft = -el.scrollWidth; // the caret's end: the leftmost column
+    }, text);
+    await page.keyboard.type('kyouha');
+    let g = await geometry(page, 'tate', text.length - 3);
+    assert.ok(g.twin && g.run);
+    sameGlyph(g.drawn, g.twin, `${label}, composing`);
+    // The badge in the top left corner, clear of the first column.
+    assert.ok(g.badge && g.badge.left >= g.field.left && g.badge.left < g.field.left + 20 && g.badge.top < g.field.top + 20, `${label}, the badge: ${JSON.stringify(g)}`);
+    // The preedit continues the last column downwards.
+    const last = /** @type {NonNullable<typeof g.twin>} */ ((await geometry(page, 'tate', text.length - 1)).twin);
+    if (label === 'short') {
+      const detail = `${label}: ${JSON.stringify({ run: g.run, last })}`;
+      assert.ok(Math.abs(g.run.top - last.bottom) < 1.5, `below the text, ${detail}`);
+      assert.ok(Math.abs(g.run.left - last.left) < 3, `in its column, ${detail}`);
+    }
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Space');
+    g = await geometry(page, 'tate', text.length - 3);
+    const { list, run } = g;
+    assert.ok(list && run, `${label}: a candidate window`);
+    const detail = `${label}: ${JSON.stringify({ list, run })}`;
+    assert.ok(list.right <= run.left && list.right > run.left - 4, `left of the column, ${detail}`);
+    assert.ok(Math.abs(list.top - run.top) < 1.5, `level with the segment, ${detail}`);
+    ensureOutput();
+    await page.screenshot({ path: `tests/e2e/output/layouts-vertical-${label}.png`, clip: { x: 250, y: 0, width: 520, height: 300 } });
+    await page.keyboard.press('Enter');
+    const value = await page.$eval('#tate', (el) => /** @type {HTMLTextAreaElement} */ (el).value);
+    assert.match(value.slice(text.length), /^(今日|きょう)は$/);
+    // The next words open left of the caret's column.
+    const next = await page.evaluate(() => {
+      const list = [...document.querySelectorAll('.henkan-suggestions')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block');
+      return list ? list.getBoundingClientRect().toJSON() : null;
+    });
+    const end = /** @type {NonNullable<typeof g.twin>} */ ((await geometry(page, 'tate', value.length - 1)).twin);
+    assert.ok(next, `${label}: the next words are shown`);
+    assert.ok(next.right <= end.left && next.right > end.left - 20, `${label}, the next words left of the caret: ${JSON.stringify({ next, end })}`);
+    await page.keyboard.press('Escape');
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
