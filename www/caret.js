@@ -8,15 +8,23 @@
 import { selectionOf } from './widget/root.js';
 import { scaleOf } from './widget/scale.js';
 
-/** The properties that decide where text wraps and how tall lines are. */
+/**
+ * The properties that decide where text wraps and how tall lines are. The inherited ones count
+ * too: the mirror sits at the end of <body> and inherits from there, not from the field's
+ * ancestors (a page's `line-break: anywhere` or `text-autospace` on a box moves the field's glyphs
+ * and not the mirror's otherwise). A property the browser lacks reads as '' and is not set.
+ */
 export const MIRRORED = [
   'direction', 'boxSizing', 'width', 'height', 'overflowX', 'overflowY',
   'borderTopWidth', 'borderRightWidth', 'borderBottomWidth', 'borderLeftWidth', 'borderStyle',
   'paddingTop', 'paddingRight', 'paddingBottom', 'paddingLeft',
   'fontStyle', 'fontVariant', 'fontWeight', 'fontStretch', 'fontSize', 'fontSizeAdjust', 'lineHeight', 'fontFamily',
-  'fontFeatureSettings', 'fontKerning',
+  'fontFeatureSettings', 'fontKerning', 'fontVariationSettings', 'fontOpticalSizing', 'fontSynthesis',
+  'fontVariantEastAsian', 'fontVariantLigatures', 'fontVariantNumeric',
   'textAlign', 'textTransform', 'textIndent', 'textDecoration', 'letterSpacing', 'wordSpacing',
-  'tabSize', 'whiteSpace', 'wordBreak', 'overflowWrap', 'writingMode',
+  'tabSize', 'whiteSpace', 'wordBreak', 'overflowWrap', 'lineBreak', 'hyphens', 'hangingPunctuation',
+  'textAutospace', 'textSpacingTrim', 'textRendering',
+  'writingMode', 'textOrientation', 'textCombineUpright',
 ];
 
 /**

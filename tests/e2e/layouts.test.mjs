@@ -5,6 +5,8 @@
 //   `transform: scale()`, an <input> at the bottom right of a page whose <body> is zoomed, and an
 //   editor (drawn over by the overlay) in a zoomed box.
 // - Vertical text: a textarea in `writing-mode: vertical-rl`, short and long.
+// - Text styles the field inherits from its box (`line-break: anywhere`, `text-autospace`), which
+//   the mirror at the end of <body> does not inherit.
 //
 // The preedit must be drawn where the field draws its text and as large: each textarea has a twin
 // <div> with its styles at its place, whose glyphs are where the field's are. The candidate window
@@ -277,6 +279,30 @@ test('vertical text (writing-mode: vertical-rl): the preedit goes down its colum
     assert.ok(next.right <= end.left && next.right > end.left - 20, `${label}, the next words left of the caret: ${JSON.stringify({ next, end })}`);
     await page.keyboard.press('Escape');
   }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('text styles inherited from the field\'s box (line-break, text-autospace): the mirror wraps and spaces as the field does', async () => {
+  const style = 'line-break: anywhere; text-autospace: normal';
+  const html = `<div style="position: relative; width: 300px; height: 200px; ${style}"><textarea id="inherits" style="${FIELD}; width: 203px; height: 190px"></textarea><div id="inherits-twin" aria-hidden="true" style="${FIELD}; width: 203px; height: 190px; visibility: hidden"></div></div>`;
+  const { page, errors } = await layoutPage(html, ['inherits']);
+  // Punctuation and small kana where lines break, Latin beside kanji: what the two styles move.
+  const text = '「あいう」、「えっお」。ぁぃぅ、Ａｂｃ中国語とEnglish混在、ーっ。'.repeat(2);
+  await page.click('#inherits');
+  await page.evaluate((text) => {
+    const el = /** @type {HTMLTextAreaElement} */ (document.getElementById('inherits'));
+    el.value = String(text);
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, text);
+  await page.keyboard.type('ka');
+  for (let i = 5; i < text.length; i += 9) {
+    const g = await geometry(page, 'inherits', i);
+    assert.ok(g.twin);
+    sameGlyph(g.drawn, g.twin, `character ${i}`);
+  }
+  await page.keyboard.press('Enter');
+  assert.equal(await page.$eval('#inherits', (el) => /** @type {HTMLTextAreaElement} */ (el).value), `${text}か`);
   assert.deepEqual(errors, []);
   await page.close();
 });

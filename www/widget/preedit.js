@@ -498,9 +498,11 @@ export class PreeditBox {
   }
 }
 
-/** What the overlay copies from the text at the caret. */
+/** What the overlay copies from the text at the caret (the inherited properties that place glyphs
+ * too: the overlay inherits from <body>, as the mirror does, `MIRRORED`). */
 const OVERLAID = ['font-family', 'font-size', 'font-weight', 'font-style', 'font-stretch', 'font-variant', 'font-feature-settings',
-  'letter-spacing', 'word-spacing', 'color', 'direction', 'tab-size', 'word-break'];
+  'font-kerning', 'font-variation-settings', 'font-variant-east-asian', 'letter-spacing', 'word-spacing', 'color', 'direction',
+  'tab-size', 'word-break', 'line-break', 'text-transform', 'text-autospace', 'text-spacing-trim'];
 
 /**
  * A non-collapsed selection in a contenteditable is deleted when a composition starts, as native
