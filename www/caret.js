@@ -28,6 +28,20 @@ export const MIRRORED = [
 ];
 
 /**
+ * How a mirror of a field lays out its text: an input's one line and a textarea that does not
+ * wrap (`wrap="off"`, `white-space: pre` or `nowrap`) as `pre`, else as a textarea wraps: `pre-wrap`
+ * and `overflow-wrap: break-word` (Chromium's inner editor of a wrapping textarea breaks long words
+ * whatever the page says).
+ * @param {CSSStyleDeclaration} cs the field's computed style
+ * @param {boolean} isInput
+ * @returns {{whiteSpace: string, overflowWrap: string | null}} `overflowWrap` null: the field's own
+ */
+export function mirrorWrap(cs, isInput) {
+  const wraps = !isInput && !(cs.textWrapMode === 'nowrap' || cs.whiteSpace === 'pre' || cs.whiteSpace === 'nowrap');
+  return wraps ? { whiteSpace: 'pre-wrap', overflowWrap: 'break-word' } : { whiteSpace: 'pre', overflowWrap: null };
+}
+
+/**
  * @typedef {object} CaretRect viewport coordinates (for `position: fixed`)
  * @property {number} left
  * @property {number} top
@@ -57,13 +71,12 @@ export function textFieldCaret(el, offset, from = null) {
   style.top = '0';
   style.left = '-9999px';
   style.overflow = 'hidden';
+  const wrap = mirrorWrap(cs, isInput);
+  style.whiteSpace = wrap.whiteSpace;
+  if (wrap.overflowWrap) style.overflowWrap = wrap.overflowWrap;
   if (isInput) {
-    style.whiteSpace = 'pre';
     style.height = 'auto';
     style.lineHeight = cs.height; // inputs centre their one line vertically
-  } else {
-    style.whiteSpace = 'pre-wrap';
-    style.overflowWrap = 'break-word';
   }
   const start = from && !isInput && from.at <= pos ? from : null;
   if (start) {

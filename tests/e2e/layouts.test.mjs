@@ -87,7 +87,7 @@ const geometry = (page, id, i) =>
       const badge = shown('.henkan-indicator');
       return {
         twin: twin ? glyph(twin, Number(i)) : null,
-        drawn: drawn ? glyph(drawn, Number(i)) : null,
+        drawn: drawn && Number(i) < (/** @type {Text} */ (drawn).length ?? 0) ? glyph(drawn, Number(i)) : null,
         run: run ? box(run.getBoundingClientRect()) : null,
         list: list ? box(list.getBoundingClientRect()) : null,
         badge: badge ? box(badge.getBoundingClientRect()) : null,
@@ -303,6 +303,40 @@ test('text styles inherited from the field\'s box (line-break, text-autospace): 
   }
   await page.keyboard.press('Enter');
   assert.equal(await page.$eval('#inherits', (el) => /** @type {HTMLTextAreaElement} */ (el).value), `${text}か`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a textarea that does not wrap (wrap="off"): the mirror keeps its one long line', async () => {
+  const html = `<div style="position: relative; width: 300px; height: 140px"><textarea id="nowrap" wrap="off" style="${FIELD}; white-space: pre; width: 203px; height: 120px"></textarea><div id="nowrap-twin" aria-hidden="true" style="${FIELD}; white-space: pre; width: 203px; height: 120px; visibility: hidden"></div></div>`;
+  const { page, errors } = await layoutPage(html, ['nowrap']);
+  const text = 'とても長い一行のテキストで折り返しがないので横に流れます。\n二行目';
+  await page.click('#nowrap');
+  await page.evaluate((text) => {
+    const el = /** @type {HTMLTextAreaElement} */ (document.getElementById('nowrap'));
+    el.value = String(text);
+    el.setSelectionRange(10, 10);
+    el.scrollLeft = 0;
+  }, text);
+  await page.keyboard.type('ka');
+  const g = await geometry(page, 'nowrap', 5);
+  assert.ok(g.twin && g.run);
+  sameGlyph(g.drawn, g.twin, 'before the caret');
+  // Character 12 (two after the caret) is on the first line, one glyph (the preedit's) further right.
+  const after = await page.evaluate(() => {
+    const mirror = /** @type {HTMLElement} */ ([...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+    const texts = [...mirror.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE);
+    const r = document.createRange();
+    r.setStart(texts[1], 2);
+    r.setEnd(texts[1], 3);
+    return r.getClientRects()[0].toJSON();
+  });
+  const twin12 = /** @type {NonNullable<typeof g.twin>} */ ((await geometry(page, 'nowrap', 12)).twin);
+  const detail = JSON.stringify({ after, twin12, run: g.run });
+  assert.ok(Math.abs(after.top - twin12.top) < 1.5, `on the first line: ${detail}`);
+  assert.ok(Math.abs(after.left - (twin12.left + g.run.right - g.run.left)) < 1.5, `after the preedit: ${detail}`);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.$eval('#nowrap', (el) => /** @type {HTMLTextAreaElement} */ (el).value), `${text.slice(0, 10)}か${text.slice(10)}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

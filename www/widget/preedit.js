@@ -24,7 +24,7 @@
 //   its runs are painted over what follows the caret with the editor's background.
 
 import { preeditRuns } from '../keymap.js';
-import { textFieldCaret, editableCaret, MIRRORED, toKebab } from '../caret.js';
+import { textFieldCaret, editableCaret, mirrorWrap, MIRRORED, toKebab } from '../caret.js';
 import { isFocused, selectionOf } from './root.js';
 import { layoutBox, scaleOf, zoomOf } from './scale.js';
 import { flowOf } from './layout.js';
@@ -181,8 +181,9 @@ export class PreeditBox {
       style.borderColor = 'transparent';
       style.boxSizing = 'border-box';
       style.overflow = 'hidden';
-      style.whiteSpace = this.kind === 'input' ? 'pre' : 'pre-wrap';
-      if (this.kind === 'textarea') style.overflowWrap = 'break-word';
+      const wrap = mirrorWrap(cs, this.kind === 'input');
+      style.whiteSpace = wrap.whiteSpace;
+      if (wrap.overflowWrap) style.overflowWrap = wrap.overflowWrap;
       this.el.replaceChildren(this.above, this.before, this.runs, this.after, this.below);
       field.classList.add('henkan-hidden-text');
       this.placed = '';
