@@ -98,7 +98,9 @@ const REFUSED_MESSAGE = '入力中の文字数が上限です。確定してか�
  * Attaches the IME to a field. Password fields, other input types and the hidden textareas of
  * editors that draw their own text (CodeMirror 5, Monaco, Ace: keymap.js `HIDDEN_INPUT_EDITORS`)
  * get nothing (a no-op detach: keys pass through). Attaching twice returns the first
- * attachment's detach. The field may be in a same-origin iframe or an open shadow root.
+ * attachment's detach. A field that another copy of the widget has (the browser extension's on a
+ * page that embeds the widget, or a second bundle of it: `claimed`) is left to that one, also with
+ * a no-op detach. The field may be in a same-origin iframe or an open shadow root.
  * @param {HTMLElement} el
  * @param {AttachOptions} options
  * @returns {() => void} detach
@@ -106,6 +108,7 @@ const REFUSED_MESSAGE = '入力中の文字数が上限です。確定してか�
 export function attach(el, options) {
   const existing = fields.get(el);
   if (existing) return existing.teardown;
+  if (claimed(el)) return () => {};
   const kind = fieldKind(el);
   if (kind === null) return () => {};
   const editor = editorOf(el);
@@ -246,6 +249,7 @@ export function attach(el, options) {
     [indicator.el, 'focus', onFocus],
     [indicator.el, 'blur', onFocus],
     [ime, 'status', onStatus],
+    [el, CLAIM, onClaim],
   ];
   for (const [target, type, fn, capture] of listeners) target?.addEventListener(type, fn, capture);
 
@@ -276,6 +280,31 @@ export function attach(el, options) {
   watchRemoval(el, attachment.teardown);
   render();
   return attachment.teardown;
+}
+
+/**
+ * One IME per field, across copies of the widget: a page that embeds the widget and the browser
+ * extension's content script (another JavaScript world, where this module's `fields` is another
+ * map), or two bundles of it on one page. Each attachment answers a cancelable `henkan-claim` event
+ * on its field by cancelling it; an event's cancellation is seen across worlds, unlike a property
+ * of the element, and is not copied with the element as an attribute would be. Two widgets on one
+ * field would both take keys and toggle apart (Ctrl+Space turning one off and the other on).
+ */
+const CLAIM = 'henkan-claim';
+
+/**
+ * Whether a copy of the widget has the field (this one, or another that cancels the claim): the
+ * extension asks before it loads an engine for a field.
+ * @param {HTMLElement} el
+ */
+export function claimed(el) {
+  const Event = el.ownerDocument.defaultView?.Event ?? globalThis.Event;
+  return !el.dispatchEvent(new Event(CLAIM, { cancelable: true }));
+}
+
+/** @param {Event} e */
+function onClaim(e) {
+  e.preventDefault();
 }
 
 /** @type {WeakMap<Node, {observer: MutationObserver, watched: Map<HTMLElement, () => void>}>} */

@@ -10,7 +10,7 @@
 // the user turned off (the toolbar button, the shortcut; site.js). Fields for e-mail addresses,
 // phone numbers and URLs attach with the IME off, as the widget starts them.
 
-import { attach } from '../../www/widget.js';
+import { attach, claimed } from '../../www/widget.js';
 import { fieldKind } from '../../www/keymap.js';
 import { RemoteIme, RemoteKeyHandler } from './remote.js';
 import { siteOf, siteOn } from '../site.js';
@@ -92,7 +92,8 @@ function fieldOf(target) {
  * @param {HTMLElement | null} el
  */
 function take(el) {
-  const wanted = () => on && !!el && !attached.has(el) && fieldKind(el) !== null && !forbidden(el);
+  // A page that embeds the widget has its fields already (`claimed`): no second engine for them.
+  const wanted = () => on && !!el && !attached.has(el) && fieldKind(el) !== null && !forbidden(el) && !claimed(el);
   if (!wanted()) return;
   pageEngine().then((local) => {
     if (!el || !wanted()) return;

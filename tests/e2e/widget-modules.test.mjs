@@ -626,3 +626,43 @@ test('attach: while typing pauses, the conversion Space will show is laid out un
   assert.equal(await page.evaluate(() => document.querySelector('.henkan-layer .henkan-warm')), null, 'gone with the composition');
   assert.deepEqual(errors, []);
 });
+
+test('attach: a second copy of the widget (another bundle, or the extension on a page that embeds it) leaves a field the first has', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async (model) => {
+    const henkan = await import('/pkg/henkan.js');
+    const { HenkanIme } = await import('/www/ime.js');
+    const first = await import('/www/widget.js');
+    // Another module instance, as a second bundle has: its own map of attached fields.
+    const second = await import(`/www/widget.js?copy`);
+    const ime = new HenkanIme({ persistLearning: false });
+    await ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
+    const el = document.body.appendChild(document.createElement('textarea'));
+    const before = second.claimed(el);
+    const detachFirst = first.attach(el, { ime });
+    const taken = second.claimed(el);
+    const detachSecond = second.attach(el, { ime });
+    el.focus();
+    const badges = document.querySelectorAll('.henkan-indicator').length;
+    const layers = document.querySelectorAll('.henkan-layer').length;
+    detachSecond(); // a no-op: the first keeps the field
+    const kept = document.querySelectorAll('.henkan-layer').length;
+    /** @type {any} */ (window).swap = () => {
+      detachFirst();
+      second.attach(el, { ime });
+      el.focus();
+      return document.querySelectorAll('.henkan-layer').length;
+    };
+    return { before, taken, badges, layers, kept };
+  }, MODEL);
+  assert.deepEqual(r, { before: false, taken: true, badges: 1, layers: 1, kept: 1 });
+  await page.keyboard.type('kyouha');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.$eval('textarea', (el) => /** @type {HTMLTextAreaElement} */ (el).value), 'きょうは');
+  // Once the first lets go, the second may take the field.
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).swap()), 1);
+  await page.keyboard.type('kyouha');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.$eval('textarea', (el) => /** @type {HTMLTextAreaElement} */ (el).value), 'きょうはきょうは');
+  assert.deepEqual(errors, []);
+});

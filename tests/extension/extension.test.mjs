@@ -308,6 +308,34 @@ test('with the IME off in the field (Ctrl+Space) keys go to the page and its han
   await page.close();
 });
 
+test('a page that embeds the widget keeps its fields: one badge, one IME that Ctrl+Space turns off and on, no second engine', async () => {
+  // widget.html attaches the web widget with its own engine at load; the extension, at the focus,
+  // finds the field taken (the widget's claim) and leaves it.
+  const { page, errors } = await open('widget.html');
+  await page.bringToFront();
+  await focusReady(page, '#ta');
+  assert.equal(await page.locator('.henkan-indicator').count(), 1, 'one badge');
+  assert.equal(await page.locator('.henkan-layer').count(), 1, 'one layer of windows');
+  await convertAndCommit(page, 'nihongo');
+  assert.equal(await valueOf(page, '#ta'), '日本語');
+  await page.keyboard.press('Control+Space');
+  await page.waitForSelector('.henkan-indicator[data-mode="direct"]', { state: 'attached' });
+  await page.keyboard.type('abc', { delay: 15 });
+  assert.equal(await valueOf(page, '#ta'), '日本語abc');
+  await page.keyboard.press('Control+Space');
+  await page.waitForSelector('.henkan-indicator[data-mode="hiragana"]', { state: 'attached' });
+  await convertAndCommit(page, 'nihongo');
+  assert.equal(await valueOf(page, '#ta'), '日本語abc日本語');
+  // The content script started no engine of its own for the page.
+  const info = await ext.worker.evaluate(async () => {
+    const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    return chrome.tabs.sendMessage(/** @type {number} */ (tab.id), { type: 'engine-info' });
+  });
+  assert.deepEqual(info, { where: 'extension' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the toolbar button turns a site off and on, remembered across a reload', async () => {
   const { page } = await open('plain.html');
   await focusReady(page, '#ta');
