@@ -340,3 +340,45 @@ test('a textarea that does not wrap (wrap="off"): the mirror keeps its one long 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a textarea whose text is transparent over a highlighted copy that the page draws (a code editor): the preedit shows, the text stays the page\'s', async () => {
+  const box = `${FIELD}; font-family: monospace; height: 80px`;
+  const html = `<div style="position: relative; width: 300px; height: 100px"><pre id="copy" aria-hidden="true" style="${box}; color: #0a5">既存のテキスト</pre>` +
+    `<textarea id="code" style="${box}; background: transparent; color: transparent; -webkit-text-fill-color: transparent; caret-color: #123">既存のテキスト</textarea>` +
+    `<textarea id="fill" style="${box}; top: 100px; background: transparent; color: #345; -webkit-text-fill-color: transparent">既存</textarea></div>`;
+  const { page, errors } = await layoutPage(html, ['code', 'fill']);
+  await page.evaluate(() => {
+    const code = /** @type {HTMLTextAreaElement} */ (document.getElementById('code'));
+    code.addEventListener('input', () => {
+      /** @type {HTMLElement} */ (document.getElementById('copy')).textContent = code.value;
+    });
+  });
+  /** The colours the mirror draws its text and the preedit's runs in. */
+  const colours = () =>
+    page.evaluate(() => {
+      const mirror = /** @type {HTMLElement} */ ([...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+      const runs = [...mirror.querySelectorAll('.henkan-preedit-runs span:not(.henkan-caret)')].map((s) => getComputedStyle(s).color);
+      return { text: getComputedStyle(mirror).color, runs };
+    });
+  await page.click('#code');
+  await page.keyboard.press('End');
+  await page.keyboard.type('kyouhaiitenki');
+  assert.deepEqual(await colours(), { text: 'rgba(0, 0, 0, 0)', runs: ['rgb(17, 34, 51)'] }, 'the preedit in the caret colour, the text left to the page');
+  await page.keyboard.press('Space');
+  const converting = await colours();
+  assert.equal(converting.text, 'rgba(0, 0, 0, 0)');
+  // The focused segment in the widget's colour, the others in the caret's.
+  assert.ok(converting.runs.length >= 2 && converting.runs.slice(1).every((c) => c === 'rgb(17, 34, 51)'), JSON.stringify(converting));
+  ensureOutput();
+  await page.screenshot({ path: 'tests/e2e/output/layouts-transparent.png', clip: { x: 0, y: 0, width: 340, height: 220 } });
+  await page.keyboard.press('Enter');
+  assert.match(await page.$eval('#copy', (el) => el.textContent ?? ''), /^既存のテキスト(今日|きょう)は/);
+  // Only the fill transparent: the preedit in the field's colour.
+  await page.click('#fill');
+  await page.keyboard.press('End');
+  await page.keyboard.type('ka');
+  assert.deepEqual(await colours(), { text: 'rgba(0, 0, 0, 0)', runs: ['rgb(51, 68, 85)'] });
+  await page.keyboard.press('Escape');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -170,6 +170,9 @@ export class PreeditBox {
       this.placed = '';
       return;
     }
+    // The page's caret colour, before the class hides the caret (a colour for a preedit over
+    // transparent text, below).
+    const caretColor = getComputedStyle(field).caretColor;
     field.classList.add('henkan-composing');
     if (this.kind === 'contenteditable') {
       this.insertInline();
@@ -177,7 +180,12 @@ export class PreeditBox {
       const cs = getComputedStyle(field);
       const style = this.el.style;
       for (const p of MIRRORED) style.setProperty(toKebab(p), cs.getPropertyValue(toKebab(p)));
-      style.color = cs.color;
+      // A field whose own text is transparent (a code editor's textarea over a highlighted copy
+      // of its text, which the page draws): the mirror leaves the text to the page and draws the
+      // preedit alone, in a colour that shows.
+      const hidden = isTransparent(cs.color) || isTransparent(cs.getPropertyValue('-webkit-text-fill-color'));
+      style.color = hidden ? 'transparent' : cs.color;
+      this.runs.style.color = hidden ? visibleColor(field, cs.color, caretColor) : '';
       style.borderColor = 'transparent';
       style.boxSizing = 'border-box';
       style.overflow = 'hidden';
@@ -526,11 +534,35 @@ function backgroundOf(el) {
   while (node) {
     if (node.nodeType === Node.ELEMENT_NODE) {
       const bg = getComputedStyle(/** @type {Element} */ (node)).backgroundColor;
-      if (bg && bg !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(bg)) return bg;
+      if (bg && !isTransparent(bg)) return bg;
     }
     node = node.parentNode ?? /** @type {ShadowRoot} */ (node).host ?? null;
   }
   return '#fff';
+}
+
+/**
+ * Whether a computed colour is fully transparent (`rgba(…, 0)`, `transparent`, `… / 0)`).
+ * @param {string} c
+ */
+function isTransparent(c) {
+  return c === 'transparent' || /^rgba\(.*,\s*0\)$/.test(c) || /\/\s*0\)$/.test(c);
+}
+
+/**
+ * The colour a preedit is drawn in over a field whose text is transparent: its `color` (when only
+ * its fill is transparent), its caret's, the first of its ancestors' that shows, else black.
+ * @param {HTMLElement} field
+ * @param {string} color its computed `color`
+ * @param {string} caretColor its computed `caret-color`
+ */
+function visibleColor(field, color, caretColor) {
+  for (const c of [color, caretColor]) if (c && !isTransparent(c)) return c;
+  for (let el = field.parentElement; el; el = el.parentElement) {
+    const c = getComputedStyle(el).color;
+    if (!isTransparent(c)) return c;
+  }
+  return '#000';
 }
 
 /**
