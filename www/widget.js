@@ -159,7 +159,7 @@ export function attach(el, options) {
     preedit.render(showPreedit && out ? out.preedit : null);
     candidates.render(showPreedit && out ? out.candidates : null);
     suggestions.render(false);
-    indicator.render(el, focused && options.indicator !== false, ime, keys.enabled);
+    indicator.render(el, focused && options.indicator !== false, ime, keys.enabled, [preedit.rect, preedit.lastRect]);
     if (!out?.refused) announcer.render(showPreedit ? out : null);
     else if (out !== signalled) {
       signalled = out;

@@ -382,3 +382,28 @@ test('a textarea whose text is transparent over a highlighted copy that the page
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a one-line input full to its right edge: the badge moves above the field while the preedit would be under it', async () => {
+  const html = `<div style="padding: 60px 20px"><input id="full" style="width: 300px; font: 16px sans-serif" value="${'入力欄の幅を超える長いテキスト。'.repeat(3)}"></div>`;
+  const { page, errors } = await layoutPage(html, ['full']);
+  await page.click('#full');
+  await page.keyboard.press('End');
+  const before = await geometry(page, 'full', 0);
+  assert.ok(before.badge, 'the badge is shown');
+  badgeInCorner(before, 'before composing');
+  await page.keyboard.type('kyouha');
+  const g = await geometry(page, 'full', 0);
+  const runs = await page.evaluate(() => {
+    const mirror = /** @type {HTMLElement} */ ([...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+    return [...mirror.querySelectorAll('.henkan-preedit-runs span')].map((s) => s.getBoundingClientRect().toJSON());
+  });
+  const detail = JSON.stringify({ badge: g.badge, field: g.field, runs });
+  assert.ok(g.badge && g.badge.bottom <= g.field.top && g.badge.right <= g.field.right + 1, `above the field: ${detail}`);
+  const b = /** @type {NonNullable<typeof g.badge>} */ (g.badge);
+  assert.ok(runs.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom), `clear of the preedit: ${detail}`);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  badgeInCorner(await geometry(page, 'full', 0), 'after the composition');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

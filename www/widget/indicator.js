@@ -1,5 +1,6 @@
 // The on/off indicator: a badge at the field's top right corner (top left in vertical text
-// written right to left) while it (or the badge) is focused (あ: on, あ…: on, the dictionary still loading, A: off, …: loading, ×: failed). A click
+// written right to left; above the field while the preedit would be under it, as at the end of a
+// full one-line input) while it (or the badge) is focused (あ: on, あ…: on, the dictionary still loading, A: off, …: loading, ×: failed). A click
 // toggles the IME; it is a toggle button in the tab order right after the field (Enter or Space
 // toggles it and gives the focus back to the field).
 
@@ -16,6 +17,8 @@ export class Indicator {
     this.el.setAttribute('aria-keyshortcuts', 'Control+Space');
     /** What it shows now (skip layout when unchanged). */
     this.key = '';
+    /** @type {DOMRect | null} where it is in the field's corner, measured when placed there */
+    this.corner = null;
   }
 
   /** Place it again at the next render (the field moved, or got the focus). */
@@ -29,9 +32,14 @@ export class Indicator {
    * @param {boolean} show
    * @param {{status: 'idle' | 'loading' | 'ready' | 'error', composes: boolean, error: string}} ime
    * @param {boolean} enabled whether the field's IME is on
+   * @param {({left: number, right: number, top: number, bottom: number} | null)[]} [avoid] the
+   *   preedit's lines (its first and its last) that the badge must not cover: it moves out of the
+   *   field while one meets its corner
    */
-  render(field, show, ime, enabled) {
-    const key = `${show}|${ime.status}|${ime.composes}|${enabled}`;
+  render(field, show, ime, enabled, avoid = []) {
+    const corner = this.corner;
+    const aside = show && corner !== null && avoid.some((r) => r !== null && r.left < corner.right && r.right > corner.left && r.top < corner.bottom && r.bottom > corner.top);
+    const key = `${show}|${ime.status}|${ime.composes}|${enabled}|${aside}`;
     if (key === this.key) return;
     this.key = key;
     const el = this.el;
@@ -48,10 +56,20 @@ export class Indicator {
       // Beside the field, so inside whatever zooms or transforms it: placed on screen. In the
       // corner where the first line ends (top left in vertical text written right to left, whose
       // first column is at the right).
-      if (flowOf(getComputedStyle(field).writingMode) === 'left') placeFixed(el, box.left + 4, box.top + 4);
+      const left = flowOf(getComputedStyle(field).writingMode) === 'left';
+      if (left) placeFixed(el, box.left + 4, box.top + 4);
       else placeFixed(el, box.right - 4, box.top + 4, true);
+      this.corner = el.getBoundingClientRect();
+      if (aside) {
+        // Just above the field (below it at the top of the viewport), at the same side.
+        const h = this.corner.height;
+        const top = box.top - h - 2 >= 0 ? box.top - h - 2 : box.bottom + 2;
+        if (left) placeFixed(el, box.left + 4, top);
+        else placeFixed(el, box.right - 4, top, true);
+      }
     } else {
       el.style.display = 'none';
+      this.corner = null;
     }
   }
 }

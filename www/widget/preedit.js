@@ -76,6 +76,9 @@ export class PreeditBox {
      * first line (its first column in vertical text), measured after each render (where the lists
      * open) */
     this.rect = null;
+    /** @type {{left: number, right: number, top: number, bottom: number} | null} its last line
+     * (where its end and mostly the caret are; the badge keeps clear of both) */
+    this.lastRect = null;
     /** Where the field's lines follow one another (`flowOf` its writing mode), as of the last
      * composition: the lists open under a line, or beside a column of vertical text. */
     this.flow = /** @type {'down' | 'left' | 'right'} */ ('down');
@@ -209,6 +212,7 @@ export class PreeditBox {
     if (!this.active) return null;
     this.active = false;
     this.rect = null;
+    this.lastRect = null;
     const { field } = this;
     field.classList.remove('henkan-composing', 'henkan-hidden-text');
     this.runs.replaceChildren();
@@ -423,6 +427,7 @@ export class PreeditBox {
     const runs = this.runs.getClientRects();
     if (runs.length === 0) {
       this.rect = null;
+      this.lastRect = null;
       return;
     }
     if (this.overlay) {
@@ -441,8 +446,11 @@ export class PreeditBox {
     } else {
       this.runs.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
     }
-    const first = this.runs.getClientRects()[0];
+    const rects = this.runs.getClientRects();
+    const first = rects[0];
+    const last = rects[rects.length - 1];
     this.rect = { left: first.left, right: first.right, top: first.top, bottom: first.bottom };
+    this.lastRect = { left: last.left, right: last.right, top: last.top, bottom: last.bottom };
   }
 
   /** Puts the inline span at the caret of a contenteditable (deleting a selection first). */
