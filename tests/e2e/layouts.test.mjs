@@ -99,6 +99,17 @@ const geometry = (page, id, i) =>
   );
 
 /**
+ * The next-word list's screen rectangle, once it has opened (in the frame after a commit).
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<{left: number, top: number, right: number, bottom: number}>}
+ */
+async function nextWords(page) {
+  const shown = () => [...document.querySelectorAll('.henkan-suggestions')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block');
+  await page.waitForFunction(`(${shown})() !== undefined`, null, { timeout: 5000 });
+  return page.evaluate(`(${shown})().getBoundingClientRect().toJSON()`);
+}
+
+/**
  * @param {{left: number, top: number, height: number} | null} got
  * @param {{left: number, top: number, height: number}} want
  * @param {string} label
@@ -217,12 +228,7 @@ test('an <input> at the bottom right of a zoomed page: the preedit over its text
   await page.keyboard.press('Enter');
   const value = await page.$eval('#corner', (el) => /** @type {HTMLInputElement} */ (el).value);
   assert.ok(value.endsWith('晴れです'), value);
-  const next = await page.evaluate(() => {
-    const list = /** @type {HTMLElement | undefined} */ ([...document.querySelectorAll('.henkan-suggestions')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
-    const field = /** @type {HTMLElement} */ (document.getElementById('corner'));
-    return { shown: Boolean(list), list: list?.getBoundingClientRect().toJSON(), field: field.getBoundingClientRect().toJSON() };
-  });
-  assert.ok(next.shown && next.list, 'the next words are shown');
+  const next = { list: await nextWords(page), field: g.field };
   assert.ok(next.list.bottom <= next.field.top + 2 && next.list.bottom > next.field.top - 12, `the next words just above the field: ${JSON.stringify(next)}`);
   assert.deepEqual(errors, []);
   await page.close();
@@ -270,12 +276,8 @@ test('vertical text (writing-mode: vertical-rl): the preedit goes down its colum
     const value = await page.$eval('#tate', (el) => /** @type {HTMLTextAreaElement} */ (el).value);
     assert.match(value.slice(text.length), /^(今日|きょう)は$/);
     // The next words open left of the caret's column.
-    const next = await page.evaluate(() => {
-      const list = [...document.querySelectorAll('.henkan-suggestions')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block');
-      return list ? list.getBoundingClientRect().toJSON() : null;
-    });
+    const next = await nextWords(page);
     const end = /** @type {NonNullable<typeof g.twin>} */ ((await geometry(page, 'tate', value.length - 1)).twin);
-    assert.ok(next, `${label}: the next words are shown`);
     assert.ok(next.right <= end.left && next.right > end.left - 20, `${label}, the next words left of the caret: ${JSON.stringify({ next, end })}`);
     await page.keyboard.press('Escape');
   }
@@ -404,6 +406,33 @@ test('a one-line input full to its right edge: the badge moves above the field w
   await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   badgeInCorner(await geometry(page, 'full', 0), 'after the composition');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a page whose <body> has a transform (translateZ(0), which makes it the box fixed elements are placed in), scrolled: the windows still at the field', async () => {
+  const html = `<div style="height: 900px"></div><textarea id="deep" style="width: 300px; height: 60px; font: 16px sans-serif"></textarea><div style="height: 1500px"></div>`;
+  const { page, errors } = await layoutPage(html, ['deep']);
+  await page.evaluate(() => {
+    document.body.style.transform = 'translateZ(0)';
+  });
+  await page.click('#deep');
+  assert.ok((await page.evaluate(() => scrollY)) > 300, 'the page scrolled to the field');
+  await page.keyboard.type('kyouhaiitenki');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  const g = await geometry(page, 'deep', 0);
+  const mirror = await page.evaluate(() => {
+    const m = [...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block');
+    return /** @type {DOMRect} */ (m?.getBoundingClientRect().toJSON());
+  });
+  const detail = JSON.stringify({ ...g, mirror });
+  for (const side of /** @type {const} */ (['left', 'top', 'right', 'bottom'])) assert.ok(Math.abs(mirror[side] - g.field[side]) < 1, `the mirror over the field (${side}): ${detail}`);
+  listBeside(g, 'transformed body');
+  badgeInCorner(g, 'transformed body');
+  await page.keyboard.press('Enter');
+  const next = { list: await nextWords(page), field: g.field };
+  assert.ok(next.list.top > next.field.top && next.list.top < next.field.bottom + 4, `the next words under the caret's line: ${JSON.stringify(next)}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

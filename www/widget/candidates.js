@@ -2,7 +2,7 @@
 // one aria-selected (and the field's aria-activedescendant), the page label when there are more.
 
 import { candidatePage, popupAt } from './layout.js';
-import { zoomOf } from './scale.js';
+import { layerFrame } from './scale.js';
 import { listbox, optionElement, presentationRow } from './listbox.js';
 
 /** @typedef {import('../types.js').CandidateList} CandidateList */
@@ -59,13 +59,15 @@ export class CandidateWindow {
       // At the focused segment, below the preedit; above it when there is no room below (beside it
       // in vertical text).
       const a = this.preedit.anchor().getClientRects()[0] ?? this.preedit.anchor().getBoundingClientRect();
-      // On screen, where a zoomed <body> (the layer's zoom `z`) draws it larger.
-      const z = zoomOf(list.parentElement ?? list);
+      // On screen, where a zoomed <body> (the layer's zoom) draws it larger; placed in the layer's
+      // frame (a transformed <body> moves it).
+      const frame = list.parentElement ? layerFrame(list.parentElement) : { x: 0, y: 0, right: 0, z: 1 };
+      const z = frame.z;
       const size = { width: z * list.offsetWidth, height: z * list.offsetHeight };
       const view = { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight };
       const { left, top } = popupAt(a, size, view, this.preedit.flow);
-      list.style.left = `${left / z}px`;
-      list.style.top = `${top / z}px`;
+      list.style.left = `${(left - frame.x) / z}px`;
+      list.style.top = `${(top - frame.y) / z}px`;
       this.aria.point(list.id, this.optionId(cands.selected));
     } else if (list.firstChild) {
       list.style.display = 'none';

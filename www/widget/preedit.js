@@ -26,7 +26,7 @@
 import { preeditRuns } from '../keymap.js';
 import { textFieldCaret, editableCaret, mirrorWrap, MIRRORED, toKebab } from '../caret.js';
 import { isFocused, selectionOf } from './root.js';
-import { layoutBox, scaleOf, zoomOf } from './scale.js';
+import { layoutBox, scaleOf, layerFrame } from './scale.js';
 import { flowOf } from './layout.js';
 
 /** @typedef {import('../types.js').Preedit} Preedit */
@@ -82,6 +82,13 @@ export class PreeditBox {
     /** Where the field's lines follow one another (`flowOf` its writing mode), as of the last
      * composition: the lists open under a line, or beside a column of vertical text. */
     this.flow = /** @type {'down' | 'left' | 'right'} */ ('down');
+  }
+
+  /** Where the layer puts the mirror or the overlay (`layerFrame`; the viewport's corner alone
+   * before the box is in a layer). */
+  frame() {
+    const layer = this.el.parentElement;
+    return layer ? layerFrame(layer) : { x: 0, y: 0, right: 0, z: 1 };
   }
 
   /** Place the mirror again at the next render (the field moved, scrolled or was resized). */
@@ -244,16 +251,18 @@ export class PreeditBox {
     // zoom of the layer the overlay is in: the overlay is laid out in the block's CSS pixels and
     // scaled to the screen.
     const { x: sx, y: sy } = (this.scale = scaleOf(block, bcs, b));
+    // (The layer's frame read while the layout is clean: before the overlay changes.)
+    const frame = this.frame();
+    const z = frame.z;
     const style = this.el.style;
     style.display = 'block';
-    const z = zoomOf(this.el.parentElement ?? this.el);
     const left = b.left + sx * (px(bcs.borderLeftWidth) + px(bcs.paddingLeft));
     const right = b.right - sx * (px(bcs.borderRightWidth) + px(bcs.paddingRight));
     const ics = getComputedStyle(inline);
     for (const p of OVERLAID) style.setProperty(p, ics.getPropertyValue(p));
     const lineHeight = px(ics.lineHeight) || caret.height / sy;
-    style.left = `${left / z}px`;
-    style.top = `${(caret.top - (sy * Math.max(0, lineHeight - caret.height / sy)) / 2) / z}px`;
+    style.left = `${(left - frame.x) / z}px`;
+    style.top = `${(caret.top - (sy * Math.max(0, lineHeight - caret.height / sy)) / 2 - frame.y) / z}px`;
     style.width = `${Math.max(0, right - left) / sx}px`;
     style.textIndent = `${Math.max(0, caret.left - left) / sx}px`;
     style.lineHeight = `${lineHeight}px`;
@@ -400,11 +409,12 @@ export class PreeditBox {
       // scaled to where the field is on screen; its layer's own zoom (a zoomed <body>) multiplies
       // its position and scale.
       const { x: sx, y: sy } = (this.scale = scaleOf(field, cs, r));
+      const frame = this.frame();
+      const z = frame.z;
       style.display = 'block';
-      const z = zoomOf(this.el.parentElement ?? this.el);
       const box = sx === 1 && sy === 1 ? r : layoutBox(cs);
-      style.left = `${r.left / z}px`;
-      style.top = `${r.top / z}px`;
+      style.left = `${(r.left - frame.x) / z}px`;
+      style.top = `${(r.top - frame.y) / z}px`;
       style.width = `${box.width}px`;
       style.height = `${box.height}px`;
       scaleStyle(this.el.style, sx / z, sy / z);

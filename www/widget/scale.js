@@ -60,6 +60,21 @@ export function zoomOf(el) {
 }
 
 /**
+ * The frame of the widget's layer (`position: fixed; left: 0; top: 0; right: 0`, no height): where
+ * `left: 0; top: 0` puts a fixed element in it, the right edge that `right: 0` goes to, and its zoom.
+ * The viewport's corner and width but for a <body> or <html> with a transform, a filter or
+ * `will-change: transform` (`translateZ(0)` is a common way to a compositing layer): that element
+ * is then the containing block of fixed elements, whose lengths count from its box, which scrolls
+ * with the page. One layout read, after the layer's last change.
+ * @param {HTMLElement} layer
+ * @returns {{x: number, y: number, right: number, z: number}}
+ */
+export function layerFrame(layer) {
+  const r = layer.getBoundingClientRect();
+  return { x: r.left, y: r.top, right: r.right, z: zoomOf(layer) };
+}
+
+/**
  * Puts a shown `position: fixed` element's top-left corner at a point of the viewport, wherever it
  * sits: its `left`/`top` are measured from a transformed ancestor (its containing block then)
  * and multiplied by its zoom and that ancestor's scale. Measured from where `0, 0` puts it (one

@@ -11,7 +11,7 @@ export const STYLE_ID = 'henkan-ime-style';
 
 export const CSS = `
 .henkan-composing::placeholder { color: transparent !important; }
-.henkan-layer { position: fixed; left: 0; top: 0; width: 0; height: 0; z-index: 2147483000; }
+.henkan-layer { position: fixed; left: 0; top: 0; right: 0; height: 0; z-index: 2147483000; }
 .henkan-composing { caret-color: transparent !important; }
 .henkan-hidden-text { color: transparent !important; -webkit-text-fill-color: transparent !important; }
 .henkan-hidden-text::selection { background: transparent !important; color: transparent !important; }

@@ -3,7 +3,7 @@
 // test that asks for the conversion candidates does not get suggestions.
 
 import { popupAt, suggestionRows, suggestionHeight, SUGGESTION_WIDTH } from './layout.js';
-import { zoomOf } from './scale.js';
+import { layerFrame } from './scale.js';
 import { listbox, optionElement, presentationRow } from './listbox.js';
 
 /** @typedef {import('./preedit.js').PreeditBox} PreeditBox */
@@ -83,8 +83,10 @@ export class SuggestionList {
       return;
     }
     this.key = key;
-    // The layer's zoom (a zoomed <body> draws the list larger), read before the list changes.
-    const z = zoomOf(list.parentElement ?? list);
+    // The layer's frame and zoom (a zoomed <body> draws the list larger, a transformed one moves
+    // it), read before the list changes.
+    const frame = list.parentElement ? layerFrame(list.parentElement) : { x: 0, y: 0, right: 0, z: 1 };
+    const z = frame.z;
     const rows = suggestionRows(view);
     /** @type {HTMLLIElement[]} */
     const items = [presentationRow(doc, 'henkan-heading', rows.heading)];
@@ -104,9 +106,9 @@ export class SuggestionList {
     const vp = (this.viewport ??= { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight });
     const place = popupAt(at, { width: z * SUGGESTION_WIDTH, height: z * suggestionHeight(view.items.length) }, vp, preedit.flow);
     // Left of a column of vertical text, by its right edge: the width is an estimate.
-    list.style.left = place.right === undefined ? `${place.left / z}px` : 'auto';
-    list.style.right = place.right === undefined ? 'auto' : `${(vp.width - place.right) / z}px`;
-    list.style.top = `${place.top / z}px`;
+    list.style.left = place.right === undefined ? `${(place.left - frame.x) / z}px` : 'auto';
+    list.style.right = place.right === undefined ? 'auto' : `${(frame.right - place.right) / z}px`;
+    list.style.top = `${(place.top - frame.y) / z}px`;
     if (view.focused >= 0) this.aria.point(list.id, this.optionId(view.focused));
     else this.aria.release(list.id);
   }
