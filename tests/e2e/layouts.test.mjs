@@ -92,6 +92,7 @@ const geometry = (page, id, i) =>
         list: list ? box(list.getBoundingClientRect()) : null,
         badge: badge ? box(badge.getBoundingClientRect()) : null,
         field: box(field.getBoundingClientRect()),
+        mirror: mirror ? box(mirror.getBoundingClientRect()) : null,
         view: { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight },
       };
     },
@@ -133,6 +134,19 @@ function listBeside(g, label) {
   const detail = `${label}: ${JSON.stringify(g)}`;
   assert.ok(Math.abs(list.top - run.bottom - 2) < 2 || Math.abs(run.top - list.bottom - 2) < 2, `under or over the preedit, ${detail}`);
   assert.ok(list.left >= 0 && list.right <= view.width + 1 && list.top >= 0 && list.bottom <= view.height + 1, `in the viewport, ${detail}`);
+}
+
+/**
+ * The mirror covers the field's box.
+ * @param {Awaited<ReturnType<typeof geometry>>} g
+ * @param {string} label
+ */
+function mirrorOverField(g, label) {
+  const { mirror, field } = g;
+  assert.ok(mirror, `${label}: a mirror`);
+  for (const side of /** @type {const} */ (['left', 'top', 'right', 'bottom'])) {
+    assert.ok(Math.abs(mirror[side] - field[side]) < 1, `${label}, the mirror over the field (${side}): ${JSON.stringify(g)}`);
+  }
 }
 
 /**
@@ -209,13 +223,9 @@ test('an <input> at the bottom right of a zoomed page: the preedit over its text
   await page.keyboard.press('Space');
   await page.keyboard.press('Space');
   const g = await geometry(page, 'corner', 0);
-  const mirror = await page.evaluate(() => {
-    const m = [...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block');
-    return /** @type {DOMRect} */ (m?.getBoundingClientRect().toJSON());
-  });
   assert.ok(g.run && g.list, 'a preedit and a candidate window');
-  const detail = JSON.stringify({ ...g, mirror });
-  for (const side of /** @type {const} */ (['left', 'top', 'right', 'bottom'])) assert.ok(Math.abs(mirror[side] - g.field[side]) < 1, `the mirror over the field (${side}): ${detail}`);
+  mirrorOverField(g, 'corner');
+  const detail = JSON.stringify(g);
   assert.ok(g.run.top >= g.field.top && g.run.bottom <= g.field.bottom + 1, `the preedit inside the field: ${detail}`);
   // 16px text in a body zoomed 1.3: its runs are 1.3 × (ascent + descent) ≈ 1.3 × 1.15 × 16 tall.
   assert.ok(g.run.height > 1.3 * 16, `the preedit as large as the field's text: ${detail}`);
@@ -422,12 +432,7 @@ test('a page whose <body> has a transform (translateZ(0), which makes it the box
   await page.keyboard.press('Space');
   await page.keyboard.press('Space');
   const g = await geometry(page, 'deep', 0);
-  const mirror = await page.evaluate(() => {
-    const m = [...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block');
-    return /** @type {DOMRect} */ (m?.getBoundingClientRect().toJSON());
-  });
-  const detail = JSON.stringify({ ...g, mirror });
-  for (const side of /** @type {const} */ (['left', 'top', 'right', 'bottom'])) assert.ok(Math.abs(mirror[side] - g.field[side]) < 1, `the mirror over the field (${side}): ${detail}`);
+  mirrorOverField(g, 'transformed body');
   listBeside(g, 'transformed body');
   badgeInCorner(g, 'transformed body');
   await page.keyboard.press('Enter');
