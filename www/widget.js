@@ -152,6 +152,11 @@ export function attach(el, options) {
    */
   const render = (ifMoved = false) => {
     if (ifMoved && !preedit.moved()) return;
+    // The layer goes where the field is drawn: into a modal <dialog>, a popover or a fullscreen
+    // element that holds it (the browser's top layer, above everything in <body>, and the rest
+    // inert: clicks on the windows would not arrive), else at the end of <body>.
+    const home = topLayerOf(el) ?? doc.body;
+    if (layer.parentNode !== home) home.append(layer);
     const out = keys.last;
     const showPreedit = !!out && out.preedit.text.length > 0 && !keys.osComposing && ime.composes;
     const active = activeIn(el);
@@ -281,6 +286,31 @@ export function attach(el, options) {
   render();
   return attachment.teardown;
 }
+
+/**
+ * The element in the browser's top layer that holds `el` (an open modal <dialog>, an open popover,
+ * the fullscreen element), across shadow roots; null when none does.
+ * @param {HTMLElement} el
+ * @returns {Element | null}
+ */
+export function topLayerOf(el) {
+  /** @type {Element | null} */
+  let node = el.parentElement ?? /** @type {ShadowRoot} */ (el.getRootNode()).host ?? null;
+  while (node) {
+    for (const pseudo of TOP_LAYER) {
+      try {
+        if (node.matches(pseudo)) return node;
+      } catch {
+        // a pseudo-class this browser lacks
+      }
+    }
+    node = node.parentElement ?? /** @type {ShadowRoot} */ (node.getRootNode()).host ?? null;
+  }
+  return null;
+}
+
+/** What puts an element in the top layer. */
+const TOP_LAYER = [':modal', ':popover-open', ':fullscreen'];
 
 /**
  * One IME per field, across copies of the widget: a page that embeds the widget and the browser

@@ -441,3 +441,49 @@ test('a page whose <body> has a transform (translateZ(0), which makes it the box
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a field in a modal <dialog> or a popover (the top layer, above <body>, the rest inert): the preedit and the windows are drawn in it, a candidate takes a click', async () => {
+  const html = `<p>page</p><dialog id="dlg"><textarea id="indialog" style="width: 300px; height: 60px; font: 16px sans-serif"></textarea></dialog>` +
+    `<div id="pop" popover style="top: 20px; left: 20px; margin: 0"><input id="inpopover" style="width: 260px; font: 16px sans-serif"></div>`;
+  const { page, errors } = await layoutPage(html, ['indialog', 'inpopover']);
+  for (const [id, open] of /** @type {const} */ ([['indialog', 'dlg'], ['inpopover', 'pop']])) {
+    await page.evaluate((open) => {
+      const box = /** @type {any} */ (document.getElementById(open));
+      if (box.tagName === 'DIALOG') box.showModal();
+      else box.showPopover();
+    }, open);
+    await page.click(`#${id}`);
+    await page.keyboard.type('kyouha');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Space');
+    const seen = await page.evaluate(([id, open]) => {
+      const shown = (/** @type {string} */ sel) => /** @type {HTMLElement} */ ([...document.querySelectorAll(sel)].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+      const box = /** @type {HTMLElement} */ (document.getElementById(String(open)));
+      const list = shown('.henkan-candidates');
+      const option = /** @type {HTMLElement} */ (list.querySelector('li[data-index="0"]'));
+      const r = option.getBoundingClientRect();
+      return {
+        mirrorInside: box.contains(shown('.henkan-preedit')),
+        listInside: box.contains(list),
+        topmost: option.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)),
+        text: option.textContent?.replace(/^1/, '') ?? '',
+        at: { x: r.left + r.width / 2, y: r.top + r.height / 2 },
+      };
+    }, [id, open]);
+    assert.ok(seen.mirrorInside && seen.listInside, `${id}: drawn in the top layer's element: ${JSON.stringify(seen)}`);
+    assert.ok(seen.topmost, `${id}: the candidate window on top: ${JSON.stringify(seen)}`);
+    ensureOutput();
+    await page.screenshot({ path: `tests/e2e/output/layouts-${id}.png`, clip: { x: 0, y: 0, width: 700, height: 500 } });
+    // A click on the first candidate picks it (the rest of the page is inert, the windows are not).
+    await page.mouse.click(seen.at.x, seen.at.y);
+    await page.keyboard.press('Enter');
+    assert.equal(await page.$eval(`#${id}`, (el) => /** @type {HTMLInputElement} */ (el).value), seen.text);
+    await page.evaluate((open) => {
+      const box = /** @type {any} */ (document.getElementById(open));
+      if (box.tagName === 'DIALOG') box.close();
+      else box.hidePopover();
+    }, open);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
