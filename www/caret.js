@@ -10,8 +10,8 @@ import { scaleOf } from './widget/scale.js';
 
 /**
  * The properties that decide where text wraps and how tall lines are. The inherited ones count
- * too: the mirror sits at the end of <body> and inherits from there, not from the field's
- * ancestors (a page's `line-break: anywhere` or `text-autospace` on a box moves the field's glyphs
+ * too: the mirror sits in the widget's layer (at the end of <body>, or in the dialog that holds the
+ * field) and inherits from there, not from the field's ancestors (a page's `line-break: anywhere` or `text-autospace` on a box moves the field's glyphs
  * and not the mirror's otherwise). A property the browser lacks reads as '' and is not set.
  */
 export const MIRRORED = [

@@ -293,7 +293,7 @@ export function attach(el, options) {
  * @param {HTMLElement} el
  * @returns {Element | null}
  */
-export function topLayerOf(el) {
+function topLayerOf(el) {
   /** @type {Element | null} */
   let node = el.parentElement ?? /** @type {ShadowRoot} */ (el.getRootNode()).host ?? null;
   while (node) {

@@ -1,8 +1,9 @@
-// The on/off indicator: a badge at the field's top right corner (top left in vertical text
-// written right to left; above the field while the preedit would be under it, as at the end of a
-// full one-line input) while it (or the badge) is focused (あ: on, あ…: on, the dictionary still loading, A: off, …: loading, ×: failed). A click
-// toggles the IME; it is a toggle button in the tab order right after the field (Enter or Space
-// toggles it and gives the focus back to the field).
+// The on/off indicator: a badge at the field's top right corner while it (or the badge) is
+// focused (あ: on, あ…: on, the dictionary still loading, A: off, …: loading, ×: failed); top left
+// in vertical text written right to left, and just above the field while the preedit would be
+// under it (the end of a full one-line input). A click toggles the IME; it is a toggle button in
+// the tab order right after the field (Enter or Space toggles it and gives the focus back to the
+// field).
 
 import { indicatorView, flowOf } from './layout.js';
 import { placeFixed } from './scale.js';

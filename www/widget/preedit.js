@@ -526,7 +526,7 @@ export class PreeditBox {
 }
 
 /** What the overlay copies from the text at the caret (the inherited properties that place glyphs
- * too: the overlay inherits from <body>, as the mirror does, `MIRRORED`). */
+ * too: the overlay inherits from the widget's layer, as the mirror does, `MIRRORED`). */
 const OVERLAID = ['font-family', 'font-size', 'font-weight', 'font-style', 'font-stretch', 'font-variant', 'font-feature-settings',
   'font-kerning', 'font-variation-settings', 'font-variant-east-asian', 'letter-spacing', 'word-spacing', 'color', 'direction',
   'tab-size', 'word-break', 'line-break', 'text-transform', 'text-autospace', 'text-spacing-trim'];

@@ -62,10 +62,11 @@ export function zoomOf(el) {
 /**
  * The frame of the widget's layer (`position: fixed; left: 0; top: 0; right: 0`, no height): where
  * `left: 0; top: 0` puts a fixed element in it, the right edge that `right: 0` goes to, and its zoom.
- * The viewport's corner and width but for a <body> or <html> with a transform, a filter or
- * `will-change: transform` (`translateZ(0)` is a common way to a compositing layer): that element
- * is then the containing block of fixed elements, whose lengths count from its box, which scrolls
- * with the page. One layout read, after the layer's last change.
+ * The viewport's corner and width but under an ancestor with a transform, a filter or
+ * `will-change: transform` (a <body> with `translateZ(0)`, a common way to a compositing layer; a
+ * dialog that the layer went into, scaled as it opens): that element is then the containing block
+ * of fixed elements, whose lengths count from its box, which may scroll with the page. One layout
+ * read.
  * @param {HTMLElement} layer
  * @returns {{x: number, y: number, right: number, z: number}}
  */

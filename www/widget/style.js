@@ -3,7 +3,7 @@
 // Content-Security-Policy without 'unsafe-inline' in `style-src` allows; a <style> element only
 // where constructed stylesheets are missing. Colours and the font of the windows are CSS custom
 // properties with these defaults, so a page themes them on :root (the windows live in a layer at
-// the end of <body>): --henkan-font, --henkan-bg, --henkan-fg, --henkan-border,
+// the end of <body>, or in the modal dialog or popover that holds the field): --henkan-font, --henkan-bg, --henkan-fg, --henkan-border,
 // --henkan-selected-bg, --henkan-selected-fg, --henkan-focused-segment-bg,
 // --henkan-indicator-on-bg.
 
