@@ -154,9 +154,12 @@ export function attach(el, options) {
     if (ifMoved && !preedit.moved()) return;
     // The layer goes where the field is drawn: into a modal <dialog>, a popover or a fullscreen
     // element that holds it (the browser's top layer, above everything in <body>, and the rest
-    // inert: clicks on the windows would not arrive), else at the end of <body>.
-    const home = topLayerOf(el) ?? doc.body;
-    if (layer.parentNode !== home) home.append(layer);
+    // inert: clicks on the windows would not arrive), else at the end of <body>. (Not once the
+    // field is detached: a render that comes late must not put the layer back.)
+    if (layer.isConnected) {
+      const home = topLayerOf(el) ?? doc.body;
+      if (layer.parentNode !== home) home.append(layer);
+    }
     const out = keys.last;
     const showPreedit = !!out && out.preedit.text.length > 0 && !keys.osComposing && ime.composes;
     const active = activeIn(el);

@@ -113,6 +113,9 @@ test('a field removed while composing takes its windows, session and listeners w
   const before = await p.evaluate(() => document.querySelectorAll('.henkan-layer').length);
   await p.evaluate(() => document.getElementById('ta')?.remove());
   await p.waitForFunction((n) => document.querySelectorAll('.henkan-layer').length === n - 1, before);
+  // Nothing that comes late (the LM's catch-up, a preview) puts the layer back.
+  await p.waitForTimeout(400);
+  assert.equal(await p.evaluate(() => document.querySelectorAll('.henkan-layer').length), before - 1, 'the layer stays gone');
   const r = await p.evaluate(async () => {
     const { stateOf } = await import('/www/widget.js');
     return {
