@@ -152,16 +152,9 @@ export function attach(el, options) {
    */
   const render = (ifMoved = false) => {
     if (ifMoved && !preedit.moved()) return;
-    // The layer goes where the field is drawn: into a modal <dialog>, a popover or a fullscreen
-    // element that holds it (the browser's top layer, above everything in <body>, and the rest
-    // inert: clicks on the windows would not arrive), else at the end of <body>. (Not once the
-    // field is detached: a render that comes late must not put the layer back.)
-    if (layer.isConnected) {
-      const home = topLayerOf(el) ?? doc.body;
-      if (layer.parentNode !== home) home.append(layer);
-    }
     const out = keys.last;
     const showPreedit = !!out && out.preedit.text.length > 0 && !keys.osComposing && ime.composes;
+    if (showPreedit && !preedit.shown) homeLayer();
     const active = activeIn(el);
     const focused = active === el || active === indicator.el || toBadge;
     preedit.render(showPreedit && out ? out.preedit : null);
@@ -198,7 +191,20 @@ export function attach(el, options) {
     keys.blur();
     toBadge = false;
   };
+  /**
+   * The layer goes where the field is drawn: into a modal <dialog>, a popover or a fullscreen
+   * element that holds it (the browser's top layer, above everything in <body>, and the rest
+   * inert: clicks on the windows would not arrive), else at the end of <body>. Checked when the
+   * field gets the focus and when a composition starts, not on every key; never once the field is
+   * detached (a render that comes late must not put the layer back).
+   */
+  const homeLayer = () => {
+    if (!layer.isConnected) return;
+    const home = topLayerOf(el) ?? doc.body;
+    if (layer.parentNode !== home) home.append(layer);
+  };
   const onFocus = () => {
+    homeLayer();
     indicator.invalidate();
     render();
   };

@@ -61,7 +61,7 @@ export class CandidateWindow {
       const a = this.preedit.anchor().getClientRects()[0] ?? this.preedit.anchor().getBoundingClientRect();
       // On screen, where a zoomed <body> (the layer's zoom) draws it larger; placed in the layer's
       // frame (a transformed <body> moves it).
-      const frame = list.parentElement ? layerFrame(list.parentElement) : { x: 0, y: 0, right: 0, z: 1 };
+      const frame = layerFrame(list);
       const z = frame.z;
       const size = { width: z * list.offsetWidth, height: z * list.offsetHeight };
       const view = { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight };

@@ -84,13 +84,6 @@ export class PreeditBox {
     this.flow = /** @type {'down' | 'left' | 'right'} */ ('down');
   }
 
-  /** Where the layer puts the mirror or the overlay (`layerFrame`; the viewport's corner alone
-   * before the box is in a layer). */
-  frame() {
-    const layer = this.el.parentElement;
-    return layer ? layerFrame(layer) : { x: 0, y: 0, right: 0, z: 1 };
-  }
-
   /** Place the mirror again at the next render (the field moved, scrolled or was resized). */
   invalidate() {
     this.placed = '';
@@ -171,7 +164,10 @@ export class PreeditBox {
   begin() {
     const { field } = this;
     this.active = true;
-    this.flow = flowOf(getComputedStyle(field).writingMode);
+    // (Read before the composing class hides the caret: its colour may be needed below.)
+    const fcs = getComputedStyle(field);
+    this.flow = flowOf(fcs.writingMode);
+    const caretColor = fcs.caretColor;
     if (this.overlay) {
       // The editor's DOM stays as it is (no class either: an editor may own its root's classes).
       deleteSelection(field);
@@ -180,9 +176,6 @@ export class PreeditBox {
       this.placed = '';
       return;
     }
-    // The page's caret colour, before the class hides the caret (a colour for a preedit over
-    // transparent text, below).
-    const caretColor = getComputedStyle(field).caretColor;
     field.classList.add('henkan-composing');
     if (this.kind === 'contenteditable') {
       this.insertInline();
@@ -252,7 +245,7 @@ export class PreeditBox {
     // scaled to the screen.
     const { x: sx, y: sy } = (this.scale = scaleOf(block, bcs, b));
     // (The layer's frame read while the layout is clean: before the overlay changes.)
-    const frame = this.frame();
+    const frame = layerFrame(this.el);
     const z = frame.z;
     const style = this.el.style;
     style.display = 'block';
@@ -409,7 +402,7 @@ export class PreeditBox {
       // scaled to where the field is on screen; its layer's own zoom (a zoomed <body>) multiplies
       // its position and scale.
       const { x: sx, y: sy } = (this.scale = scaleOf(field, cs, r));
-      const frame = this.frame();
+      const frame = layerFrame(this.el);
       const z = frame.z;
       style.display = 'block';
       const box = sx === 1 && sy === 1 ? r : layoutBox(cs);

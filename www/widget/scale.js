@@ -66,11 +66,13 @@ export function zoomOf(el) {
  * `will-change: transform` (a <body> with `translateZ(0)`, a common way to a compositing layer; a
  * dialog that the layer went into, scaled as it opens): that element is then the containing block
  * of fixed elements, whose lengths count from its box, which may scroll with the page. One layout
- * read.
- * @param {HTMLElement} layer
+ * read. For a box of the layer (its parent); the viewport's corner alone for a box in none yet.
+ * @param {HTMLElement} box
  * @returns {{x: number, y: number, right: number, z: number}}
  */
-export function layerFrame(layer) {
+export function layerFrame(box) {
+  const layer = box.parentElement;
+  if (!layer) return { x: 0, y: 0, right: 0, z: 1 };
   const r = layer.getBoundingClientRect();
   return { x: r.left, y: r.top, right: r.right, z: zoomOf(layer) };
 }

@@ -85,7 +85,7 @@ export class SuggestionList {
     this.key = key;
     // The layer's frame and zoom (a zoomed <body> draws the list larger, a transformed one moves
     // it), read before the list changes.
-    const frame = list.parentElement ? layerFrame(list.parentElement) : { x: 0, y: 0, right: 0, z: 1 };
+    const frame = layerFrame(list);
     const z = frame.z;
     const rows = suggestionRows(view);
     /** @type {HTMLLIElement[]} */
