@@ -34,7 +34,9 @@ const HTML = `${boxed('zoomed', 'zoom: 1.5')}${boxed('scaled', 'transform: scale
 const SCALED = ['zoomed', 'scaled', 'editor', 'corner'];
 
 /**
- * A page of `html`, the fields `ids` attached to one IME with the language models in.
+ * A page of `html`, the fields `ids` attached to one IME with the language models in; its
+ * `window.shown(selector)` is the one element of the selector that is displayed (the widget's
+ * boxes of the field in use: each field has its own, hidden when idle).
  * @param {string} html
  * @param {string[]} ids
  * @param {string} [bodyZoom] CSS zoom of the <body>
@@ -46,6 +48,7 @@ async function layoutPage(html, ids, bodyZoom = '') {
   await page.waitForFunction(() => /** @type {any} */ (window).henkanIme.lm !== 'pending', null, { timeout: 60000 });
   await page.evaluate((z) => {
     document.body.style.zoom = z;
+    /** @type {any} */ (window).shown = (/** @type {string} */ sel) => [...document.querySelectorAll(sel)].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block');
   }, bodyZoom);
   return { page, errors };
 }
@@ -77,7 +80,7 @@ const geometry = (page, id, i) =>
         twinBox.scrollTop = field.scrollTop;
       }
       const twin = /** @type {Node} */ (twinBox?.firstChild);
-      const shown = (/** @type {string} */ sel) => /** @type {HTMLElement | undefined} */ ([...document.querySelectorAll(sel)].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+      const { shown } = /** @type {any} */ (window);
       const mirror = shown('.henkan-preedit');
       const drawn = field.isContentEditable
         ? /** @type {Node} */ (field.firstChild)
@@ -105,9 +108,8 @@ const geometry = (page, id, i) =>
  * @returns {Promise<{left: number, top: number, right: number, bottom: number}>}
  */
 async function nextWords(page) {
-  const shown = () => [...document.querySelectorAll('.henkan-suggestions')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block');
-  await page.waitForFunction(`(${shown})() !== undefined`, null, { timeout: 5000 });
-  return page.evaluate(`(${shown})().getBoundingClientRect().toJSON()`);
+  await page.waitForFunction(() => /** @type {any} */ (window).shown('.henkan-suggestions') !== undefined, null, { timeout: 5000 });
+  return page.evaluate(() => /** @type {any} */ (window).shown('.henkan-suggestions').getBoundingClientRect().toJSON());
 }
 
 /**
@@ -336,7 +338,7 @@ test('a textarea that does not wrap (wrap="off"): the mirror keeps its one long 
   sameGlyph(g.drawn, g.twin, 'before the caret');
   // Character 12 (two after the caret) is on the first line, one glyph (the preedit's) further right.
   const after = await page.evaluate(() => {
-    const mirror = /** @type {HTMLElement} */ ([...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+    const mirror = /** @type {HTMLElement} */ (/** @type {any} */ (window).shown('.henkan-preedit'));
     const texts = [...mirror.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE);
     const r = document.createRange();
     r.setStart(texts[1], 2);
@@ -368,7 +370,7 @@ test('a textarea whose text is transparent over a highlighted copy that the page
   /** The colours the mirror draws its text and the preedit's runs in. */
   const colours = () =>
     page.evaluate(() => {
-      const mirror = /** @type {HTMLElement} */ ([...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+      const mirror = /** @type {HTMLElement} */ (/** @type {any} */ (window).shown('.henkan-preedit'));
       const runs = [...mirror.querySelectorAll('.henkan-preedit-runs span:not(.henkan-caret)')].map((s) => getComputedStyle(s).color);
       return { text: getComputedStyle(mirror).color, runs };
     });
@@ -406,7 +408,7 @@ test('a one-line input full to its right edge: the badge moves above the field w
   await page.keyboard.type('kyouha');
   const g = await geometry(page, 'full', 0);
   const runs = await page.evaluate(() => {
-    const mirror = /** @type {HTMLElement} */ ([...document.querySelectorAll('.henkan-preedit')].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+    const mirror = /** @type {HTMLElement} */ (/** @type {any} */ (window).shown('.henkan-preedit'));
     return [...mirror.querySelectorAll('.henkan-preedit-runs span')].map((s) => s.getBoundingClientRect().toJSON());
   });
   const detail = JSON.stringify({ badge: g.badge, field: g.field, runs });
@@ -457,7 +459,7 @@ test('a field in a modal <dialog> or a popover (the top layer, above <body>, the
     await page.keyboard.press('Space');
     await page.keyboard.press('Space');
     const seen = await page.evaluate(([id, open]) => {
-      const shown = (/** @type {string} */ sel) => /** @type {HTMLElement} */ ([...document.querySelectorAll(sel)].find((m) => /** @type {HTMLElement} */ (m).style.display === 'block'));
+      const { shown } = /** @type {any} */ (window);
       const box = /** @type {HTMLElement} */ (document.getElementById(String(open)));
       const list = shown('.henkan-candidates');
       const option = /** @type {HTMLElement} */ (list.querySelector('li[data-index="0"]'));
