@@ -7,6 +7,7 @@
 // iframe or an open shadow root. The parts, one module each under widget/:
 //   keys.js         keys, text input, OS compositions → the wasm session; flush, rescue, drop
 //   commit.js       committed text into the field (execCommand, or setRangeText / a Range)
+//   reveal.js       the caret kept in view after a commit (the field, its scrolling boxes, the page)
 //   preedit.js      the preedit in the text, with its caret
 //   candidates.js   the candidate window          suggestions.js  the suggestion list
 //   listbox.js      what the two lists share       indicator.js    the on/off badge
@@ -27,6 +28,7 @@ import { CandidateWindow } from './widget/candidates.js';
 import { SuggestionList } from './widget/suggestions.js';
 import { optionIndex } from './widget/listbox.js';
 import { Indicator } from './widget/indicator.js';
+import { revealCaret, revealRect } from './widget/reveal.js';
 import { Announcer } from './widget/announce.js';
 import { KeyHandler } from './widget/keys.js';
 import { rootOf, activeIn } from './widget/root.js';
@@ -128,12 +130,29 @@ export function attach(el, options) {
   const announcer = new Announcer(doc);
   /** The focus is moving from the field to the badge (keep the badge shown). */
   let toBadge = false;
+  /** A frame is requested to bring the caret into view after a commit. */
+  let revealing = false;
   // Before a commit goes in, the preedit leaves the text (a contenteditable's span is removed,
   // and the commit goes where it was).
-  const committer = new Committer(el, kind, () => {
-    const where = preedit.end();
-    if (where) committer.range = where;
-  });
+  const committer = new Committer(
+    el,
+    kind,
+    () => {
+      const where = preedit.end();
+      if (where) committer.range = where;
+    },
+    () => {
+      if (kind === 'contenteditable' || revealing) return;
+      // Before the frame is drawn (and before the suggestions measure the caret in it).
+      revealing = true;
+      doc.defaultView?.requestAnimationFrame(() => {
+        revealing = false;
+        const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (el);
+        if (el.isConnected && activeIn(el) === el) revealCaret(field, () => preedit.caret());
+      });
+    },
+  );
+
   /** The output whose refusal was shown (a render of the same output shows nothing more). */
   let signalled = /** @type {import('./types.js').ImeOutput | null} */ (null);
   /** The composition is full and the key was refused: a red wavy underline for a moment, and
@@ -154,18 +173,53 @@ export function attach(el, options) {
     if (ifMoved && !preedit.moved()) return;
     const out = keys.last;
     const showPreedit = !!out && out.preedit.text.length > 0 && !keys.osComposing && ime.composes;
-    if (showPreedit && !preedit.shown) homeLayer();
-    const active = activeIn(el);
-    const focused = active === el || active === indicator.el || toBadge;
+    const starting = showPreedit && !preedit.shown;
+    if (starting) homeLayer();
     preedit.render(showPreedit && out ? out.preedit : null);
+    // The preedit's line in view, as a typed character is: when the composition starts, and when
+    // it is out of the viewport (the page scrolled away from the field). A contenteditable's
+    // inline preedit scrolls itself into view.
+    const line = preedit.lastRect;
+    if (showPreedit && line && (kind !== 'contenteditable' || preedit.overlay)) {
+      const view = doc.defaultView;
+      const offScreen = !!view && (line.top < 0 || line.bottom > view.innerHeight || line.left < 0 || line.right > view.innerWidth);
+      if (starting || offScreen) revealRect(el, line);
+    }
     candidates.render(showPreedit && out ? out.candidates : null);
     suggestions.render(false);
-    indicator.render(el, focused && options.indicator !== false, ime, keys.enabled, [preedit.rect, preedit.lastRect]);
+    renderBadge(false);
+    // The field's own text is tested against the badge in the frame (not on the key's path), and
+    // not while a preedit is drawn over it.
+    if (!showPreedit) checkBadge();
     if (!out?.refused) announcer.render(showPreedit ? out : null);
     else if (out !== signalled) {
       signalled = out;
       refusedSign();
     }
+  };
+  /**
+   * The badge alone, after a render's preedit.
+   * @param {boolean} hitTest test the field's text under its corner now (else as last tested)
+   */
+  const renderBadge = (hitTest) => {
+    const active = activeIn(el);
+    const focused = active === el || active === indicator.el || toBadge;
+    indicator.render(el, focused && options.indicator !== false, ime, keys.enabled, [preedit.rect, preedit.lastRect], hitTest);
+  };
+  /** A frame is requested to test the field's text against the badge. */
+  let badgeFrame = false;
+  /**
+   * The badge tested against the field's text in the next frame, before it is drawn: once a frame
+   * however many renders and edits come in it (the field's text changes by itself too: typed with
+   * the IME off, pasted, undone), and not while a preedit is drawn over the field.
+   */
+  const checkBadge = () => {
+    if (badgeFrame) return;
+    badgeFrame = true;
+    doc.defaultView?.requestAnimationFrame(() => {
+      badgeFrame = false;
+      if (el.isConnected && !keys.hasComposition()) renderBadge(true);
+    });
   };
   const keys = new (options.KeyHandler ?? KeyHandler)(el, options, committer, render);
   keys.onBestText = (text) => preedit.warm(text);
@@ -248,6 +302,7 @@ export function attach(el, options) {
   const listeners = [
     [el, 'keydown', onKeyDown, true],
     [el, 'beforeinput', onBeforeInput, true],
+    [el, 'input', checkBadge],
     [el, 'compositionstart', onCompositionStart, true],
     [el, 'compositionend', onCompositionEnd, true],
     [el, 'mousedown', onMouseDown, true],

@@ -397,27 +397,130 @@ test('a textarea whose text is transparent over a highlighted copy that the page
   await page.close();
 });
 
-test('a one-line input full to its right edge: the badge moves above the field while the preedit would be under it', async () => {
-  const html = `<div style="padding: 60px 20px"><input id="full" style="width: 300px; font: 16px sans-serif" value="${'入力欄の幅を超える長いテキスト。'.repeat(3)}"></div>`;
-  const { page, errors } = await layoutPage(html, ['full']);
+/**
+ * Resolves once the page has drawn a frame (the badge follows the field's text in the frame after
+ * an edit).
+ * @param {import('playwright-core').Page} page
+ */
+const nextFrame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/**
+ * The badge is just above the field, at its right edge.
+ * @param {Awaited<ReturnType<typeof geometry>>} g
+ * @param {string} label
+ */
+function badgeAbove(g, label) {
+  const detail = `${label}: ${JSON.stringify({ badge: g.badge, field: g.field })}`;
+  assert.ok(g.badge && g.badge.bottom <= g.field.top && g.badge.right <= g.field.right + 1 && g.badge.right > g.field.right - 20, `above the field: ${detail}`);
+}
+
+test('the badge moves above the field while it would cover text: the field\'s own (a full input, a full first line, typed with the IME off) or the preedit', async () => {
+  const long = '入力欄の幅を超える長いテキスト。'.repeat(3);
+  const html = `<div style="padding: 60px 20px"><input id="full" style="width: 300px; font: 16px sans-serif" value="${long}">
+    <p><input id="short" style="width: 300px; font: 16px sans-serif" value="短い"></p>
+    <p><textarea id="para" style="width: 300px; height: 80px; font: 16px sans-serif">${long}</textarea></p>
+    <p><textarea id="line" style="width: 300px; height: 80px; font: 16px sans-serif">一行目\n${long}</textarea></p></div>`;
+  const { page, errors } = await layoutPage(html, ['full', 'short', 'para', 'line']);
   await page.click('#full');
   await page.keyboard.press('End');
-  const before = await geometry(page, 'full', 0);
-  assert.ok(before.badge, 'the badge is shown');
-  badgeInCorner(before, 'before composing');
+  await nextFrame(page);
+  // The end of the text (and the caret) would be under the badge in the corner.
+  badgeAbove(await geometry(page, 'full', 0), 'a full input, not composing');
   await page.keyboard.type('kyouha');
   const g = await geometry(page, 'full', 0);
   const runs = await page.evaluate(() => {
     const mirror = /** @type {HTMLElement} */ (/** @type {any} */ (window).shown('.henkan-preedit'));
     return [...mirror.querySelectorAll('.henkan-preedit-runs span')].map((s) => s.getBoundingClientRect().toJSON());
   });
-  const detail = JSON.stringify({ badge: g.badge, field: g.field, runs });
-  assert.ok(g.badge && g.badge.bottom <= g.field.top && g.badge.right <= g.field.right + 1, `above the field: ${detail}`);
+  badgeAbove(g, 'composing at its end');
   const b = /** @type {NonNullable<typeof g.badge>} */ (g.badge);
-  assert.ok(runs.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom), `clear of the preedit: ${detail}`);
+  assert.ok(runs.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom), `clear of the preedit: ${JSON.stringify({ b, runs })}`);
   await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
-  badgeInCorner(await geometry(page, 'full', 0), 'after the composition');
+  await nextFrame(page);
+  badgeAbove(await geometry(page, 'full', 0), 'after the composition');
+  // Emptied, the field has its corner free again.
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await nextFrame(page);
+  badgeInCorner(await geometry(page, 'full', 0), 'an empty input');
+  // Short text leaves the corner free; text typed with the IME off that runs under it moves it.
+  await page.click('#short');
+  await page.keyboard.press('End');
+  await nextFrame(page);
+  badgeInCorner(await geometry(page, 'short', 0), 'a short input');
+  await page.keyboard.press('Control+Space');
+  await page.keyboard.type('the quick brown fox jumps over');
+  await nextFrame(page);
+  badgeAbove(await geometry(page, 'short', 0), 'typed with the IME off up to its edge');
+  await page.keyboard.press('Control+Space');
+  // A textarea: a first line that runs to the right edge, and one that ends short of it.
+  await page.click('#para');
+  await nextFrame(page);
+  badgeAbove(await geometry(page, 'para', 0), 'a textarea whose first line is full');
+  await page.click('#line');
+  await nextFrame(page);
+  badgeInCorner(await geometry(page, 'line', 0), 'a textarea whose first line is short');
+  await page.screenshot({ path: `${ensureOutput()}/layouts-badge.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the caret kept in view: after a commit a full input and a textarea scroll to it, the page to a field that grew past the viewport; typing into a field scrolled out of view brings it back', async () => {
+  const html = `<div style="padding: 20px"><input id="one" style="width: 200px; font: 16px sans-serif">
+    <p><textarea id="fixed" style="width: 200px; height: 60px; font: 16px/1.25 sans-serif"></textarea></p>
+    <div style="height: 600px"></div><textarea id="grows" style="width: 200px; font: 16px/1.25 sans-serif; field-sizing: content"></textarea>
+    <div style="height: 1500px"></div></div>`;
+  const { page, errors } = await layoutPage(html, ['one', 'fixed', 'grows']);
+  /** Where the caret is against the field's box and the viewport. */
+  const seen = (/** @type {string} */ id) =>
+    page.evaluate(async (id) => {
+      const { textFieldCaret } = await import('/www/caret.js');
+      const el = /** @type {HTMLTextAreaElement} */ (document.getElementById(id));
+      const c = textFieldCaret(el, el.selectionStart);
+      const r = el.getBoundingClientRect();
+      return { caret: { left: c.left, top: c.top, bottom: c.top + c.height }, field: r.toJSON(), end: el.selectionStart === el.value.length, scroll: [el.scrollLeft, el.scrollTop], view: innerHeight };
+    }, id);
+  const commit = async (/** @type {string} */ romaji) => {
+    await page.keyboard.type(romaji);
+    await page.keyboard.press('Enter');
+    // The field scrolls in the frame after the commit.
+    await nextFrame(page);
+  };
+  await page.click('#one');
+  await commit('toukyoutotiyodakumarunoutiittyoume');
+  let s = await seen('one');
+  assert.ok(s.end && s.scroll[0] > 0, `the input scrolled: ${JSON.stringify(s)}`);
+  assert.ok(s.caret.left >= s.field.left && s.caret.left <= s.field.right, `the caret in the input: ${JSON.stringify(s)}`);
+  // The next words open at the caret, not where the text would end unscrolled.
+  const words = await nextWords(page);
+  assert.ok(Math.abs(words.left - s.caret.left) < 4, `the next words at the caret: ${JSON.stringify({ words, s })}`);
+  await page.keyboard.press('Escape');
+
+  await page.click('#fixed');
+  for (let i = 0; i < 4; i++) await commit('toukyoutotiyodakumarunouti');
+  s = await seen('fixed');
+  assert.ok(s.end && s.scroll[1] > 0, `the textarea scrolled: ${JSON.stringify(s)}`);
+  assert.ok(s.caret.top >= s.field.top && s.caret.bottom <= s.field.bottom, `the caret's line in the textarea: ${JSON.stringify(s)}`);
+
+  await page.click('#grows');
+  for (let i = 0; i < 6; i++) await commit('toukyoutotiyodakumarunouti');
+  s = await seen('grows');
+  assert.ok(s.field.bottom > s.view || s.field.top < 0 || (await page.evaluate(() => scrollY)) > 0, `the field grew past the viewport: ${JSON.stringify(s)}`);
+  assert.ok(s.caret.top >= 0 && s.caret.bottom <= s.view, `the page scrolled to the caret's line: ${JSON.stringify(s)}`);
+  // Scrolled away from the focused field, typing brings its preedit back into view, as a typed
+  // character does.
+  await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+  assert.ok(await page.evaluate(() => /** @type {HTMLElement} */ (document.getElementById('grows')).getBoundingClientRect().bottom < 0), 'scrolled away');
+  await page.keyboard.type('kyouha');
+  const g = await geometry(page, 'grows', 0);
+  assert.ok(g.run && g.run.top >= 0 && g.run.bottom <= g.view.height, `the preedit in view: ${JSON.stringify(g)}`);
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  listBeside(await geometry(page, 'grows', 0), 'the candidate window of a field scrolled back to');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.screenshot({ path: `${ensureOutput()}/layouts-reveal.png` });
   assert.deepEqual(errors, []);
   await page.close();
 });

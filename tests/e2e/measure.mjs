@@ -218,6 +218,7 @@ async function main() {
       const typing = keys.filter((k) => k.key.length === 1 && k.key !== ' ');
       const space = keys.filter((k) => k.key === ' ');
       const resized = keys.filter((k) => k.key === 'ArrowLeft');
+      const enter = keys.filter((k) => k.key === 'Enter');
       const slowest = [...keys].sort((a, b) => b.wasmMs - a.wasmMs).slice(0, 5);
       return {
         modelWire,
@@ -234,6 +235,7 @@ async function main() {
           keyTotalMs: stats(typing.map((k) => k.totalMs)),
           convertWasmMs: stats(space.map((k) => k.wasmMs)),
           convertTotalMs: stats(space.map((k) => k.totalMs)),
+          commitTotalMs: enter.length ? stats(enter.map((k) => k.totalMs)) : null,
           resizeWasmMs: resize ? stats(resized.map((k) => k.wasmMs)) : null,
           resizeTotalMs: resize ? stats(resized.map((k) => k.totalMs)) : null,
           resizeCatchUpWasmMs: resizeCatchUps.length ? stats(resizeCatchUps) : null,
@@ -365,7 +367,7 @@ ${row(`typing, ${r.typing.engine} (default), wasm`, r.typing.keyWasmMs)}
 ${row(`typing, ${r.typing.engine} (default), total`, r.typing.keyTotalMs)}
 ${row(`Space (convert), ${r.typing.engine} (default), wasm`, r.typing.convertWasmMs)}
 ${row(`Space (convert), ${r.typing.engine} (default), total`, r.typing.convertTotalMs)}
-${r.typing.catchUpWasmMs ? row(`catch-up after keys (the LM work they left, after the paint), ${r.typing.engine}, wasm`, r.typing.catchUpWasmMs) + '\n' : ''}${row(`typing, ${r.typingEachKey.engine}, the LM in every key (\`lmEachKey\`), wasm`, r.typingEachKey.keyWasmMs)}
+${r.typing.commitTotalMs ? row(`Enter (commit), ${r.typing.engine} (default), total`, r.typing.commitTotalMs) + '\n' : ''}${r.typing.catchUpWasmMs ? row(`catch-up after keys (the LM work they left, after the paint), ${r.typing.engine}, wasm`, r.typing.catchUpWasmMs) + '\n' : ''}${row(`typing, ${r.typingEachKey.engine}, the LM in every key (\`lmEachKey\`), wasm`, r.typingEachKey.keyWasmMs)}
 ${row(`typing, ${r.typingEachKey.engine}, the LM in every key, total`, r.typingEachKey.keyTotalMs)}
 ${row(`Space (convert), ${r.typingEachKey.engine}, the LM in every key, total`, r.typingEachKey.convertTotalMs)}
 ${row(`one key per frame (${r.typingPaced.sentences} sentences), ${r.typingPaced.engine}: typing, total`, r.typingPaced.keyTotalMs)}

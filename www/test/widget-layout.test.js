@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { popupPlace, popupBeside, popupAt, flowOf, candidatePage, suggestionRows, suggestionHeight, indicatorView, SUGGESTION_WIDTH } from '../widget/layout.js';
+import { popupPlace, popupBeside, popupAt, flowOf, caretInside, candidatePage, suggestionRows, suggestionHeight, indicatorView, SUGGESTION_WIDTH } from '../widget/layout.js';
 
 const view = { width: 1000, height: 800 };
 
@@ -95,4 +95,18 @@ test('the indicator: on, off, loading, failed', () => {
   assert.equal(indicatorView('loading', true, false, '').text, 'A');
   assert.deepEqual(indicatorView('error', false, true, 'the input method stopped: x'), { text: '×', title: 'the input method stopped: x', mode: 'direct' });
   assert.equal(indicatorView('idle', false, true, '').text, 'あ');
+});
+
+test('a caret strictly inside a box: a line of text ends (or runs on) under it', () => {
+  const box = { left: 100, right: 120, top: 10, bottom: 28 };
+  const across = (/** @type {number} */ x, /** @type {number} */ top) => ({ left: x, right: x, top, bottom: top + 19, width: 0, height: 19 });
+  assert.equal(caretInside(across(110, 8), box), true);
+  assert.equal(caretInside(across(100.5, 8), box), false, 'at its edge: the glyph before ends there');
+  assert.equal(caretInside(across(96, 8), box), false, 'a line that ends before it');
+  assert.equal(caretInside(across(110, 40), box), false, 'on a line below it');
+  // In vertical text the caret lies across the column.
+  const down = (/** @type {number} */ y) => ({ left: 104, right: 119, top: y, bottom: y, width: 15, height: 0 });
+  assert.equal(caretInside(down(20), box), true);
+  assert.equal(caretInside(down(40), box), false);
+  assert.equal(caretInside({ left: 0, right: 0, top: 0, bottom: 0, width: 0, height: 0 }, box), false, 'no caret rect');
 });

@@ -12,11 +12,14 @@ export class Committer {
    * @param {HTMLElement} el the field
    * @param {'textarea' | 'input' | 'contenteditable'} kind
    * @param {() => void} [onMove] called before each insertion (the caret moves)
+   * @param {() => void} [onInserted] called after an insertion into the focused field (the caret
+   *   is to be kept in view)
    */
-  constructor(el, kind, onMove) {
+  constructor(el, kind, onMove, onInserted) {
     this.el = el;
     this.kind = kind;
     this.onMove = onMove;
+    this.onInserted = onInserted;
     /** @type {Range | null} the last selection in a contenteditable (where a commit goes when the
      * field has lost it, as on blur) */
     this.range = null;
@@ -42,7 +45,10 @@ export class Committer {
     this.onMove?.();
     this.inserting = true;
     try {
-      if (!fallback && isFocused(el) && doc.execCommand('insertText', false, text)) return;
+      if (!fallback && isFocused(el) && doc.execCommand('insertText', false, text)) {
+        this.onInserted?.();
+        return;
+      }
       if (this.kind === 'contenteditable') {
         const sel = selectionOf(el);
         let range = sel && sel.rangeCount > 0 && el.contains(sel.anchorNode) ? sel.getRangeAt(0) : this.range;
@@ -68,6 +74,7 @@ export class Committer {
         field.setRangeText(text, start, end, 'end');
       }
       el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: text }));
+      if (isFocused(el)) this.onInserted?.();
     } finally {
       this.inserting = false;
     }

@@ -1,12 +1,42 @@
 // The on/off indicator: a badge at the field's top right corner while it (or the badge) is
 // focused (あ: on, あ…: on, the dictionary still loading, A: off, …: loading, ×: failed); top left
-// in vertical text written right to left, and just above the field while the preedit would be
-// under it (the end of a full one-line input). A click toggles the IME; it is a toggle button in
-// the tab order right after the field (Enter or Space toggles it and gives the focus back to the
-// field).
+// in vertical text written right to left. Just above the field while it would cover text: the
+// field's own (the end of a full one-line input, a paragraph's first line, right-aligned text) or
+// the preedit's. A click toggles the IME; it is a toggle button in the tab order right after the
+// field (Enter or Space toggles it and gives the focus back to the field).
 
-import { indicatorView, flowOf } from './layout.js';
+import { indicatorView, flowOf, caretInside } from './layout.js';
 import { placeFixed } from './scale.js';
+import { rootOf } from './root.js';
+
+/**
+ * Whether the field draws text under `box` (the badge's place in its corner). Hit tests just
+ * outside the box's two ends, across its top and bottom rows (down its two columns in vertical
+ * text), where the badge itself is not hit: a row whose two ends give two caret positions has text
+ * across it, and one whose caret lies inside the box has a line that ends under it
+ * (`caretInside`). A point that hits anything but the field (something the page or the widget
+ * draws over it) tells nothing; so does a browser without `caretPositionFromPoint`.
+ * @param {HTMLElement} field
+ * @param {DOMRect} box
+ * @param {boolean} vertical
+ */
+export function textUnder(field, box, vertical) {
+  const doc = field.ownerDocument;
+  if (typeof doc.caretPositionFromPoint !== 'function') return false;
+  const root = rootOf(field);
+  const options = root === doc ? undefined : { shadowRoots: [/** @type {ShadowRoot} */ (root)] };
+  const rows = vertical
+    ? [box.left + 2, box.right - 2].map((x) => [[x, box.top - 1], [x, box.bottom + 1]])
+    : [box.top + 2, box.bottom - 2].map((y) => [[box.left - 1, y], [box.right + 1, y]]);
+  for (const row of rows) {
+    const [a, z] = row.map(([x, y]) => doc.caretPositionFromPoint(x, y, options));
+    if (!a || !z || !field.contains(a.offsetNode) || !field.contains(z.offsetNode)) continue;
+    if (a.offsetNode !== z.offsetNode || a.offset !== z.offset) return true;
+    const caret = a.getClientRect();
+    if (caret && caretInside(caret, box)) return true;
+  }
+  return false;
+}
 
 export class Indicator {
   /** @param {Document} doc */
@@ -20,6 +50,8 @@ export class Indicator {
     this.key = '';
     /** @type {DOMRect | null} where it is in the field's corner, measured when placed there */
     this.corner = null;
+    /** The field's own text was under the corner when last tested. */
+    this.covers = false;
   }
 
   /** Place it again at the next render (the field moved, or got the focus). */
@@ -36,13 +68,19 @@ export class Indicator {
    * @param {({left: number, right: number, top: number, bottom: number} | null)[]} [avoid] the
    *   preedit's lines (its first and its last) that the badge must not cover: it moves out of the
    *   field while one meets its corner
+   * @param {boolean} [hitTest] test now whether the field's own text is under the corner
+   *   (`textUnder`, a layout and hit tests); else it is as last tested
    */
-  render(field, show, ime, enabled, avoid = []) {
-    const corner = this.corner;
-    const aside = show && corner !== null && avoid.some((r) => r !== null && r.left < corner.right && r.right > corner.left && r.top < corner.bottom && r.bottom > corner.top);
-    const key = `${show}|${ime.status}|${ime.composes}|${enabled}|${aside}`;
-    if (key === this.key) return;
-    this.key = key;
+  render(field, show, ime, enabled, avoid = [], hitTest = false) {
+    const flow = flowOf(getComputedStyle(field).writingMode);
+    const aside = () => {
+      const corner = this.corner;
+      if (!show || corner === null) return false;
+      if (hitTest) this.covers = textUnder(field, corner, flow !== 'down');
+      return this.covers || avoid.some((r) => r !== null && r.left < corner.right && r.right > corner.left && r.top < corner.bottom && r.bottom > corner.top);
+    };
+    const state = `${show}|${ime.status}|${ime.composes}|${enabled}`;
+    if (`${state}|${aside()}` === this.key) return;
     const el = this.el;
     if (show) {
       const box = field.getBoundingClientRect();
@@ -57,11 +95,14 @@ export class Indicator {
       // Beside the field, so inside whatever zooms or transforms it: placed on screen. In the
       // corner where the first line ends (top left in vertical text written right to left, whose
       // first column is at the right).
-      const left = flowOf(getComputedStyle(field).writingMode) === 'left';
+      const left = flow === 'left';
       if (left) placeFixed(el, box.left + 4, box.top + 4);
       else placeFixed(el, box.right - 4, box.top + 4, true);
       this.corner = el.getBoundingClientRect();
-      if (aside) {
+      // Tested again where the corner now is (the field may have moved).
+      const out = aside();
+      this.key = `${state}|${out}`;
+      if (out) {
         // Just above the field (below it at the top of the viewport), at the same side.
         const h = this.corner.height;
         const top = box.top - h - 2 >= 0 ? box.top - h - 2 : box.bottom + 2;
@@ -69,8 +110,10 @@ export class Indicator {
         else placeFixed(el, box.right - 4, top, true);
       }
     } else {
+      this.key = `${state}|false`;
       el.style.display = 'none';
       this.corner = null;
+      this.covers = false;
     }
   }
 }

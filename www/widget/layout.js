@@ -56,6 +56,24 @@ export function popupBeside(at, size, view, side) {
 }
 
 /**
+ * Whether a caret (a line of zero width, or of zero height in vertical text, as
+ * `CaretPosition.getClientRect()` gives it) lies strictly inside a box, more than 1 px from its
+ * edges: then a glyph it borders is drawn under the box (a line of text that ends there, or runs
+ * on across it).
+ * @param {{left: number, right: number, top: number, bottom: number, width: number, height: number}} caret
+ * @param {{left: number, right: number, top: number, bottom: number}} box
+ */
+export function caretInside(caret, box) {
+  if (caret.width === 0 && caret.height === 0) return false;
+  const across = caret.width === 0;
+  const at = across ? caret.left : caret.top;
+  const [lo, hi] = across ? [box.left, box.right] : [box.top, box.bottom];
+  const [from, to] = across ? [caret.top, caret.bottom] : [caret.left, caret.right];
+  const [boxFrom, boxTo] = across ? [box.top, box.bottom] : [box.left, box.right];
+  return at > lo + 1 && at < hi - 1 && from < boxTo && to > boxFrom;
+}
+
+/**
  * Where a field's lines follow one another, from its computed `writing-mode`: `down` (horizontal
  * text), `left` (vertical, columns right to left) or `right` (columns left to right).
  * @param {string} writingMode
