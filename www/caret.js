@@ -87,11 +87,13 @@ export function textFieldCaret(el, offset, from = null) {
   mirror.appendChild(doc.createTextNode(el.value.slice(start?.at ?? 0, pos)));
   const marker = doc.createElement('span');
   // The rest of the caret's line keeps its row wrapping as in the field (where the marker starts
-  // depends on the word it begins, not on the lines after; at most 1,000 characters of it); '.'
-  // when empty so the span has a box.
+  // depends on the word it begins, not on the lines after; at most 1,000 characters of it); a
+  // zero-width space when empty, so that the span has a box and takes no room: a character with
+  // width would wrap at the end of a full row, and a '.' would take the row's last characters
+  // with it (it may not begin a line).
   const rest = el.value.slice(pos, pos + 1000);
   const lineEnd = rest.indexOf('\n');
-  marker.textContent = (lineEnd >= 0 ? rest.slice(0, lineEnd) : rest) || '.';
+  marker.textContent = (lineEnd >= 0 ? rest.slice(0, lineEnd) : rest) || '\u200b';
   mirror.appendChild(marker);
   doc.body.appendChild(mirror);
   const border = { top: parseFloat(cs.borderTopWidth) || 0, left: parseFloat(cs.borderLeftWidth) || 0 };

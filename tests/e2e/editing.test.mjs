@@ -367,7 +367,10 @@ const mirrorGlyph = (page) =>
     r.setStart(before, before.length - 3);
     r.setEnd(before, before.length - 2);
     const rect = r.getClientRects()[0];
-    return { left: rect.left, top: rect.top, lineHeight: parseFloat(getComputedStyle(mirror).lineHeight) };
+    // Where it would be with the mirror scrolled as the field is: a preedit that starts a row of
+    // its own scrolls the mirror on by that row, as typing would the field.
+    const field = /** @type {HTMLElement} */ (document.getElementById('ta'));
+    return { left: rect.left, top: rect.top + (mirror.scrollTop - field.scrollTop), lineHeight: parseFloat(getComputedStyle(mirror).lineHeight) };
   });
 
 test('the mirror lines up with the field’s own text, in a long scrolled textarea and a wrapped paragraph', async () => {

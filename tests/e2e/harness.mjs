@@ -69,6 +69,9 @@ export async function launch() {
     executablePath: CHROMIUM,
     headless: true,
     args: FLAGS,
+    // Scroll bars as a desktop browser has them, taking room from a field's text (headless
+    // Chromium hides them by default).
+    ignoreDefaultArgs: ['--hide-scrollbars'],
     viewport: { width: 1100, height: 800 },
     locale: 'ja-JP',
   });

@@ -28,7 +28,7 @@ const boxed = (id, style, tag = 'textarea') =>
   (tag === 'textarea'
     ? `<textarea id="${id}" style="${FIELD}"></textarea>`
     : `<div id="${id}" class="ql-editor" contenteditable="true" style="${FIELD}">${TEXT}</div>`) +
-  `<div id="${id}-twin" aria-hidden="true" style="${FIELD}; visibility: hidden">${TEXT}</div></div>`;
+  `<div id="${id}-twin" aria-hidden="true" style="${FIELD}; visibility: hidden; overflow: auto">${TEXT}</div></div>`;
 const HTML = `${boxed('zoomed', 'zoom: 1.5')}${boxed('scaled', 'transform: scale(1.25); transform-origin: 0 0')}${boxed('editor', 'zoom: 1.4', 'div')}
   <input id="corner" style="position: fixed; right: 4px; bottom: 4px; width: 200px; font: 16px sans-serif">`;
 const SCALED = ['zoomed', 'scaled', 'editor', 'corner'];
@@ -247,12 +247,14 @@ test('an <input> at the bottom right of a zoomed page: the preedit over its text
 });
 
 const VERTICAL = 'position: absolute; left: 0; top: 0; width: 240px; height: 200px; margin: 0; padding: 4px 6px; border: 1px solid #888; box-sizing: border-box; font: 18px/1.5 sans-serif; white-space: pre-wrap; overflow-wrap: break-word; writing-mode: vertical-rl; overflow: auto';
-const VERTICAL_HTML = `<div style="position: relative; margin: 20px 0 0 500px; width: 240px; height: 200px"><textarea id="tate" style="${VERTICAL}"></textarea><div id="tate-twin" aria-hidden="true" style="${VERTICAL}; visibility: hidden"></div></div>`;
+const VERTICAL_HTML = `<div style="position: relative; margin: 20px 0 0 500px; width: 240px; height: 200px"><textarea id="tate" style="${VERTICAL}"></textarea><div id="tate-twin" aria-hidden="true" style="${VERTICAL}; visibility: hidden; overflow: auto"></div></div>`;
 
 test('vertical text (writing-mode: vertical-rl): the preedit goes down its column, the windows open to its left, the badge clear of the first column', async () => {
   const { page, errors } = await layoutPage(VERTICAL_HTML, ['tate']);
   const short = `${TEXT}\nさしすせそ`;
-  const long = Array(30).fill('縦書きの文章です。'.repeat(8)).join('\n');
+  // Its last column with room for the preedit: one that wraps into a new column scrolls the mirror
+  // on (as typing would the field), away from the twin, which is scrolled as the field is.
+  const long = `${Array(30).fill('縦書きの文章です。'.repeat(8)).join('\n')}\n短い文`;
   for (const [label, text] of [['short', short], ['long', long]]) {
     await page.click('#tate');
     await page.evaluate((text) => {
@@ -299,7 +301,7 @@ test('vertical text (writing-mode: vertical-rl): the preedit goes down its colum
 
 test('text styles inherited from the field\'s box (line-break, text-autospace): the mirror wraps and spaces as the field does', async () => {
   const style = 'line-break: anywhere; text-autospace: normal';
-  const html = `<div style="position: relative; width: 300px; height: 200px; ${style}"><textarea id="inherits" style="${FIELD}; width: 203px; height: 190px"></textarea><div id="inherits-twin" aria-hidden="true" style="${FIELD}; width: 203px; height: 190px; visibility: hidden"></div></div>`;
+  const html = `<div style="position: relative; width: 300px; height: 200px; ${style}"><textarea id="inherits" style="${FIELD}; width: 203px; height: 190px"></textarea><div id="inherits-twin" aria-hidden="true" style="${FIELD}; width: 203px; height: 190px; visibility: hidden; overflow: auto"></div></div>`;
   const { page, errors } = await layoutPage(html, ['inherits']);
   // Punctuation and small kana where lines break, Latin beside kanji: what the two styles move.
   const text = '「あいう」、「えっお」。ぁぃぅ、Ａｂｃ中国語とEnglish混在、ーっ。'.repeat(2);
@@ -322,7 +324,7 @@ test('text styles inherited from the field\'s box (line-break, text-autospace): 
 });
 
 test('a textarea that does not wrap (wrap="off"): the mirror keeps its one long line', async () => {
-  const html = `<div style="position: relative; width: 300px; height: 140px"><textarea id="nowrap" wrap="off" style="${FIELD}; white-space: pre; width: 203px; height: 120px"></textarea><div id="nowrap-twin" aria-hidden="true" style="${FIELD}; white-space: pre; width: 203px; height: 120px; visibility: hidden"></div></div>`;
+  const html = `<div style="position: relative; width: 300px; height: 140px"><textarea id="nowrap" wrap="off" style="${FIELD}; white-space: pre; width: 203px; height: 120px"></textarea><div id="nowrap-twin" aria-hidden="true" style="${FIELD}; white-space: pre; width: 203px; height: 120px; visibility: hidden; overflow: auto"></div></div>`;
   const { page, errors } = await layoutPage(html, ['nowrap']);
   const text = 'とても長い一行のテキストで折り返しがないので横に流れます。\n二行目';
   await page.click('#nowrap');
@@ -414,13 +416,16 @@ function badgeAbove(g, label) {
   assert.ok(g.badge && g.badge.bottom <= g.field.top && g.badge.right <= g.field.right + 1 && g.badge.right > g.field.right - 20, `above the field: ${detail}`);
 }
 
-test('the badge moves above the field while it would cover text: the field\'s own (a full input, a full first line, typed with the IME off) or the preedit', async () => {
+test('the badge moves above the field while it would cover text (the field\'s own: a full input, a full first line, typed with the IME off; the preedit) or a search field\'s clear button, and sits left of a scroll bar', async () => {
   const long = '入力欄の幅を超える長いテキスト。'.repeat(3);
   const html = `<div style="padding: 60px 20px"><input id="full" style="width: 300px; font: 16px sans-serif" value="${long}">
     <p><input id="short" style="width: 300px; font: 16px sans-serif" value="短い"></p>
     <p><textarea id="para" style="width: 300px; height: 80px; font: 16px sans-serif">${long}</textarea></p>
-    <p><textarea id="line" style="width: 300px; height: 80px; font: 16px sans-serif">一行目\n${long}</textarea></p></div>`;
-  const { page, errors } = await layoutPage(html, ['full', 'short', 'para', 'line']);
+    <p><textarea id="line" style="width: 300px; height: 80px; font: 16px sans-serif">一行目\n${long}</textarea></p>
+    <p><input id="search" type="search" style="width: 300px; font: 16px sans-serif" value="検索"></p>
+    <p><textarea id="bars" style="width: 300px; height: 80px; font: 16px sans-serif">一行目\n${'二\n'.repeat(20)}</textarea></p></div>
+`;
+  const { page, errors } = await layoutPage(html, ['full', 'short', 'para', 'line', 'search', 'bars']);
   await page.click('#full');
   await page.keyboard.press('End');
   await nextFrame(page);
@@ -461,6 +466,20 @@ test('the badge moves above the field while it would cover text: the field\'s ow
   await page.click('#line');
   await nextFrame(page);
   badgeInCorner(await geometry(page, 'line', 0), 'a textarea whose first line is short');
+  // A search field's clear button (×, while it has text) stays uncovered.
+  await page.click('#search');
+  await nextFrame(page);
+  badgeAbove(await geometry(page, 'search', 0), 'a search field with text');
+  // A scroll bar: the badge sits left of it, not over its arrow.
+  await page.click('#bars');
+  await nextFrame(page);
+  const bars = await geometry(page, 'bars', 0);
+  badgeInCorner(bars, 'a textarea with a scroll bar');
+  const inner = await page.evaluate(() => {
+    const t = /** @type {HTMLElement} */ (document.getElementById('bars'));
+    return t.getBoundingClientRect().left + t.clientLeft + t.clientWidth;
+  });
+  assert.ok(bars.badge && bars.badge.right <= inner && inner < bars.field.right - 10, `left of the scroll bar: ${JSON.stringify({ inner, bars })}`);
   await page.screenshot({ path: `${ensureOutput()}/layouts-badge.png` });
   assert.deepEqual(errors, []);
   await page.close();

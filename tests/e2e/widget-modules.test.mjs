@@ -301,6 +301,30 @@ test('preedit caret: after a commit in a long textarea, the caret from the last 
   await page.close();
 });
 
+test('text field caret: at the end of a full row it stays on that row, where the field puts it', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async () => {
+    const { textFieldCaret } = await import('/www/caret.js');
+    const el = document.body.appendChild(document.createElement('textarea'));
+    // Four full rows of 20 characters 20 px wide, the last one ending with 。 (which may not
+    // begin a row).
+    el.style.cssText = 'margin: 20px; font: 20px/1.5 "IPAGothic", "Noto Sans CJK JP", sans-serif; width: 405px; height: 200px; padding: 0; border: 0';
+    el.value = '今日は晴れです。明日は雨らしい。'.repeat(5);
+    el.focus();
+    const n = el.value.length;
+    const end = textFieldCaret(el, n);
+    const last = textFieldCaret(el, n - 1);
+    // The field's own caret positions at those points (hit tests on its layout).
+    const hit = document.caretPositionFromPoint(end.left - 1, end.top + end.height / 2);
+    return { end, last, hit: hit?.offset, n };
+  });
+  assert.ok(Math.abs(r.end.top - r.last.top) < 0.5, `the same row as the last character: ${JSON.stringify(r)}`);
+  assert.ok(r.end.left > r.last.left, `after it: ${JSON.stringify(r)}`);
+  assert.equal(r.hit, r.n, `where the field puts the end: ${JSON.stringify(r)}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('candidate window: the selected page under the focused segment, aria-selected, click index', async () => {
   const { page, errors } = await blank();
   await withPreedit(page, PREEDIT);

@@ -26,6 +26,18 @@ test('the border box as laid out: the content box with padding and border, or th
   assert.deepEqual(layoutBox(style({ boxSizing: 'border-box' })), { width: 250, height: 60 });
 });
 
+test('a content box\'s scroll bars are added back: its computed size leaves them out', () => {
+  // A textarea 250 px wide with a 15 px scroll bar: its computed width is 235 px.
+  const bars = /** @type {Element} */ (/** @type {unknown} */ ({ offsetWidth: 258, clientWidth: 241, offsetHeight: 66, clientHeight: 64 }));
+  assert.deepEqual(layoutBox(style({ width: '235px' }), bars), { width: 258, height: 66 });
+  assert.deepEqual(scaleOf(bars, style({ width: '235px' }), rect(258, 66)), { x: 1, y: 1 });
+  // A pixel of rounding is no scroll bar.
+  const rounded = /** @type {Element} */ (/** @type {unknown} */ ({ offsetWidth: 259, clientWidth: 256, offsetHeight: 66, clientHeight: 64 }));
+  assert.deepEqual(layoutBox(style(), rounded), { width: 258, height: 66 });
+  // A border box's computed size has them already.
+  assert.deepEqual(layoutBox(style({ boxSizing: 'border-box' }), bars), { width: 250, height: 60 });
+});
+
 test('the scale of a field: its box on screen over its box as laid out, 1 within rounding', () => {
   assert.deepEqual(scaleOf(el, style(), rect(258, 66)), { x: 1, y: 1 });
   assert.deepEqual(scaleOf(el, style(), rect(258.1, 66.05)), { x: 1, y: 1 });

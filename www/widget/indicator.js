@@ -1,9 +1,10 @@
 // The on/off indicator: a badge at the field's top right corner while it (or the badge) is
 // focused (あ: on, あ…: on, the dictionary still loading, A: off, …: loading, ×: failed); top left
-// in vertical text written right to left. Just above the field while it would cover text: the
-// field's own (the end of a full one-line input, a paragraph's first line, right-aligned text) or
-// the preedit's. A click toggles the IME; it is a toggle button in the tab order right after the
-// field (Enter or Space toggles it and gives the focus back to the field).
+// in vertical text written right to left; inside the borders, clear of a scroll bar. Just above
+// the field while it would cover text, the field's own (the end of a full one-line input, a
+// paragraph's first line, right-aligned text) or the preedit's, or a search field's clear button.
+// A click toggles the IME; it is a toggle button in the tab order right after the field (Enter or
+// Space toggles it and gives the focus back to the field).
 
 import { indicatorView, flowOf, caretInside } from './layout.js';
 import { placeFixed } from './scale.js';
@@ -36,6 +37,15 @@ export function textUnder(field, box, vertical) {
     if (caret && caretInside(caret, box)) return true;
   }
   return false;
+}
+
+/**
+ * Whether a search field shows its clear button (×, at its right end while it has text), which the
+ * badge in the corner would cover.
+ * @param {HTMLElement} field
+ */
+function clearButton(field) {
+  return field.tagName === 'INPUT' && /** @type {HTMLInputElement} */ (field).type === 'search' && /** @type {HTMLInputElement} */ (field).value !== '';
 }
 
 export class Indicator {
@@ -77,7 +87,7 @@ export class Indicator {
       const corner = this.corner;
       if (!show || corner === null) return false;
       if (hitTest) this.covers = textUnder(field, corner, flow !== 'down');
-      return this.covers || avoid.some((r) => r !== null && r.left < corner.right && r.right > corner.left && r.top < corner.bottom && r.bottom > corner.top);
+      return this.covers || clearButton(field) || avoid.some((r) => r !== null && r.left < corner.right && r.right > corner.left && r.top < corner.bottom && r.bottom > corner.top);
     };
     const state = `${show}|${ime.status}|${ime.composes}|${enabled}`;
     if (`${state}|${aside()}` === this.key) return;
@@ -96,8 +106,11 @@ export class Indicator {
       // corner where the first line ends (top left in vertical text written right to left, whose
       // first column is at the right).
       const left = flow === 'left';
+      // Inside the field's borders, clear of a vertical scroll bar (its arrow at the top).
+      const sx = field.offsetWidth > 0 ? box.width / field.offsetWidth : 1;
+      const right = Math.min(box.right - 4, box.left + sx * (field.clientLeft + field.clientWidth) - 3);
       if (left) placeFixed(el, box.left + 4, box.top + 4);
-      else placeFixed(el, box.right - 4, box.top + 4, true);
+      else placeFixed(el, right, box.top + 4, true);
       this.corner = el.getBoundingClientRect();
       // Tested again where the corner now is (the field may have moved).
       const out = aside();
@@ -107,7 +120,7 @@ export class Indicator {
         const h = this.corner.height;
         const top = box.top - h - 2 >= 0 ? box.top - h - 2 : box.bottom + 2;
         if (left) placeFixed(el, box.left + 4, top);
-        else placeFixed(el, box.right - 4, top, true);
+        else placeFixed(el, right, top, true);
       }
     } else {
       this.key = `${state}|false`;

@@ -405,7 +405,7 @@ export class PreeditBox {
       const frame = layerFrame(this.el);
       const z = frame.z;
       style.display = 'block';
-      const box = sx === 1 && sy === 1 ? r : layoutBox(cs);
+      const box = sx === 1 && sy === 1 ? r : layoutBox(cs, field);
       style.left = `${(r.left - frame.x) / z}px`;
       style.top = `${(r.top - frame.y) / z}px`;
       style.width = `${box.width}px`;

@@ -13,17 +13,27 @@ function px(v) {
 
 /**
  * An element's border box in CSS pixels as laid out (before any zoom or transform of its
- * ancestors), from its computed style: exact where `offsetWidth` is rounded.
+ * ancestors), from its computed style: exact where `offsetWidth` is rounded. A content-box
+ * element's computed width and height leave out its scroll bars (a textarea with more lines than
+ * it shows): their room is added back, from its offset and client sizes (CSS pixels of its own
+ * too), when it is 2 px or more (less is their rounding).
  * @param {CSSStyleDeclaration} cs
+ * @param {Element} [el] the element, for its scroll bars
  * @returns {{width: number, height: number}}
  */
-export function layoutBox(cs) {
+export function layoutBox(cs, el) {
   const width = px(cs.width);
   const height = px(cs.height);
   if (cs.boxSizing === 'border-box') return { width, height };
+  const border = { x: px(cs.borderLeftWidth) + px(cs.borderRightWidth), y: px(cs.borderTopWidth) + px(cs.borderBottomWidth) };
+  const bar = (/** @type {number} */ offset, /** @type {number} */ client, /** @type {number} */ b) => {
+    const room = offset - client - b;
+    return room >= 2 ? room : 0;
+  };
+  const box = /** @type {HTMLElement | undefined} */ (el);
   return {
-    width: width + px(cs.paddingLeft) + px(cs.paddingRight) + px(cs.borderLeftWidth) + px(cs.borderRightWidth),
-    height: height + px(cs.paddingTop) + px(cs.paddingBottom) + px(cs.borderTopWidth) + px(cs.borderBottomWidth),
+    width: width + px(cs.paddingLeft) + px(cs.paddingRight) + border.x + (box ? bar(box.offsetWidth, box.clientWidth, border.x) : 0),
+    height: height + px(cs.paddingTop) + px(cs.paddingBottom) + border.y + (box ? bar(box.offsetHeight, box.clientHeight, border.y) : 0),
   };
 }
 
@@ -37,7 +47,7 @@ export function layoutBox(cs) {
  * @returns {{x: number, y: number}}
  */
 export function scaleOf(el, cs, rect = el.getBoundingClientRect()) {
-  const box = layoutBox(cs);
+  const box = layoutBox(cs, el);
   const ratio = (/** @type {number} */ seen, /** @type {number} */ laid) => {
     if (!(laid > 0) || !(seen > 0)) return 1;
     const r = seen / laid;
