@@ -6,7 +6,7 @@
 // the collapsed selection range has client rects.
 
 import { selectionOf } from './widget/root.js';
-import { scaleOf } from './widget/scale.js';
+import { scaleOf, scrollBars } from './widget/scale.js';
 
 /**
  * The properties that decide where text wraps and how tall lines are. The inherited ones count
@@ -71,6 +71,12 @@ export function textFieldCaret(el, offset, from = null) {
   style.top = '0';
   style.left = '-9999px';
   style.overflow = 'hidden';
+  // The field's scroll bars take room from its text; the mirror has none (it hides its
+  // overflow): pad it instead, on the side each is (a content box's computed width leaves them
+  // out already, a border box's has them).
+  const bars = scrollBars(el, cs);
+  style.paddingLeft = `${(parseFloat(cs.paddingLeft) || 0) + bars.left}px`;
+  style.paddingRight = `${(parseFloat(cs.paddingRight) || 0) + bars.right}px`;
   const wrap = mirrorWrap(cs, isInput);
   style.whiteSpace = wrap.whiteSpace;
   if (wrap.overflowWrap) style.overflowWrap = wrap.overflowWrap;
@@ -111,7 +117,7 @@ export function textFieldCaret(el, offset, from = null) {
     left: box.left + s.x * (left - el.scrollLeft),
     top: box.top + (isInput ? (box.height - s.y * lineHeight) / 2 : s.y * (top - el.scrollTop)),
     height: s.y * lineHeight,
-    right: box.right - s.x * (padRight + borderRight),
+    right: box.right - s.x * (padRight + borderRight + bars.right),
   };
 }
 

@@ -323,6 +323,51 @@ test('text styles inherited from the field\'s box (line-break, text-autospace): 
   await page.close();
 });
 
+test('textareas with a scroll bar, right to left (the bar on the left) and sized by their border box: the mirror draws their text where they do, the next words open at the caret (left to right)', async () => {
+  const lines = 'مرحبا بالعالم هذا نص طويل جدا\n'.repeat(8);
+  const kana = `${'今日は晴れです。明日は雨らしい。'.repeat(3)}${'\n一行目'.repeat(6)}`;
+  const twin = (/** @type {string} */ id, /** @type {string} */ attrs, /** @type {string} */ style) =>
+    `<div style="position: relative; width: 300px; height: 110px"><textarea id="${id}" ${attrs} style="${FIELD}; ${style}"></textarea><div id="${id}-twin" ${attrs} aria-hidden="true" style="${FIELD}; ${style}; visibility: hidden; overflow: auto"></div></div>`;
+  const html = twin('rtl', 'dir="rtl"', 'height: 90px; box-sizing: content-box; width: 240px') + twin('bordered', '', 'height: 90px');
+  const { page, errors } = await layoutPage(html, ['rtl', 'bordered']);
+  for (const [id, text, at] of /** @type {const} */ ([['rtl', lines, 40], ['bordered', kana, 30]])) {
+    await page.click(`#${id}`);
+    await page.evaluate(([id, text, at]) => {
+      const el = /** @type {HTMLTextAreaElement} */ (document.getElementById(String(id)));
+      el.value = String(text);
+      el.setSelectionRange(Number(at), Number(at));
+      el.scrollTop = 0;
+    }, /** @type {[string, string, number]} */ ([id, text, at]));
+    const bar = await page.$eval(`#${id}`, (el) => /** @type {HTMLElement} */ (el).offsetWidth - /** @type {HTMLElement} */ (el).clientWidth);
+    assert.ok(bar > 2, `${id}: a scroll bar (${bar})`);
+    await page.keyboard.type('ka');
+    for (const i of [0, 5, at - 4]) {
+      const g = await geometry(page, id, i);
+      assert.ok(g.twin);
+      sameGlyph(g.drawn, g.twin, `${id}, character ${i}`);
+    }
+    await page.keyboard.press('Enter');
+    if (id === 'rtl') continue;
+    // The caret as the field has it: the next words open at its line, beside it.
+    const caret = await page.evaluate((id) => {
+      const el = /** @type {HTMLTextAreaElement} */ (document.getElementById(String(id)));
+      const twin = /** @type {HTMLElement} */ (document.getElementById(`${id}-twin`));
+      twin.textContent = el.value;
+      twin.scrollTop = el.scrollTop;
+      const r = document.createRange();
+      r.setStart(/** @type {Text} */ (twin.firstChild), Number(el.selectionStart) - 1);
+      r.setEnd(/** @type {Text} */ (twin.firstChild), Number(el.selectionStart));
+      return r.getClientRects()[0].toJSON();
+    }, id);
+    const next = await nextWords(page);
+    assert.ok(Math.abs(next.top - caret.bottom) < 12, `${id}, the next words under the caret's line: ${JSON.stringify({ next, caret })}`);
+    assert.ok(Math.abs(next.left - caret.right) < 4, `${id}, the next words at the caret: ${JSON.stringify({ next, caret })}`);
+    await page.keyboard.press('Escape');
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a textarea that does not wrap (wrap="off"): the mirror keeps its one long line', async () => {
   const html = `<div style="position: relative; width: 300px; height: 140px"><textarea id="nowrap" wrap="off" style="${FIELD}; white-space: pre; width: 203px; height: 120px"></textarea><div id="nowrap-twin" aria-hidden="true" style="${FIELD}; white-space: pre; width: 203px; height: 120px; visibility: hidden; overflow: auto"></div></div>`;
   const { page, errors } = await layoutPage(html, ['nowrap']);

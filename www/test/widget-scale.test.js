@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { layoutBox, scaleOf, zoomOf } from '../widget/scale.js';
+import { layoutBox, scaleOf, zoomOf, scrollBars } from '../widget/scale.js';
 
 /** A computed style as `getComputedStyle` gives it (the properties `layoutBox` reads). */
 const style = (/** @type {Record<string, string>} */ over = {}) =>
@@ -28,11 +28,17 @@ test('the border box as laid out: the content box with padding and border, or th
 
 test('a content box\'s scroll bars are added back: its computed size leaves them out', () => {
   // A textarea 250 px wide with a 15 px scroll bar: its computed width is 235 px.
-  const bars = /** @type {Element} */ (/** @type {unknown} */ ({ offsetWidth: 258, clientWidth: 241, offsetHeight: 66, clientHeight: 64 }));
+  const sizes = (/** @type {Record<string, number>} */ over = {}) =>
+    /** @type {Element} */ (/** @type {unknown} */ ({ offsetWidth: 258, clientWidth: 241, clientLeft: 1, offsetHeight: 66, clientHeight: 64, clientTop: 1, ...over }));
+  const bars = sizes();
+  assert.deepEqual(scrollBars(bars, style({ width: '235px' })), { left: 0, right: 15, bottom: 0 });
   assert.deepEqual(layoutBox(style({ width: '235px' }), bars), { width: 258, height: 66 });
   assert.deepEqual(scaleOf(bars, style({ width: '235px' }), rect(258, 66)), { x: 1, y: 1 });
+  // Right to left, the vertical bar is on the left; a horizontal one at the bottom.
+  assert.deepEqual(scrollBars(sizes({ clientLeft: 16 }), style()), { left: 15, right: 0, bottom: 0 });
+  assert.deepEqual(scrollBars(sizes({ clientHeight: 49 }), style()), { left: 0, right: 15, bottom: 15 });
   // A pixel of rounding is no scroll bar.
-  const rounded = /** @type {Element} */ (/** @type {unknown} */ ({ offsetWidth: 259, clientWidth: 256, offsetHeight: 66, clientHeight: 64 }));
+  const rounded = sizes({ offsetWidth: 259, clientWidth: 256 });
   assert.deepEqual(layoutBox(style(), rounded), { width: 258, height: 66 });
   // A border box's computed size has them already.
   assert.deepEqual(layoutBox(style({ boxSizing: 'border-box' }), bars), { width: 250, height: 60 });

@@ -26,7 +26,7 @@
 import { preeditRuns } from '../keymap.js';
 import { textFieldCaret, editableCaret, mirrorWrap, MIRRORED, toKebab } from '../caret.js';
 import { isFocused, selectionOf } from './root.js';
-import { layoutBox, scaleOf, layerFrame } from './scale.js';
+import { layoutBox, scaleOf, layerFrame, scrollBars } from './scale.js';
 import { flowOf } from './layout.js';
 
 /** @typedef {import('../types.js').Preedit} Preedit */
@@ -411,10 +411,12 @@ export class PreeditBox {
       style.width = `${box.width}px`;
       style.height = `${box.height}px`;
       scaleStyle(this.el.style, sx / z, sy / z);
-      // The field's scroll bars take room from its text; the mirror has none: pad it instead.
-      const borders = { x: px(cs.borderLeftWidth) + px(cs.borderRightWidth), y: px(cs.borderTopWidth) + px(cs.borderBottomWidth) };
-      style.paddingRight = `${px(cs.paddingRight) + Math.max(0, field.offsetWidth - field.clientWidth - borders.x)}px`;
-      style.paddingBottom = `${px(cs.paddingBottom) + Math.max(0, field.offsetHeight - field.clientHeight - borders.y)}px`;
+      // The field's scroll bars take room from its text; the mirror has none: pad it instead, on
+      // the side each is (a right-to-left field's vertical one on the left).
+      const bars = scrollBars(field, cs);
+      style.paddingLeft = `${px(cs.paddingLeft) + bars.left}px`;
+      style.paddingRight = `${px(cs.paddingRight) + bars.right}px`;
+      style.paddingBottom = `${px(cs.paddingBottom) + bars.bottom}px`;
       if (this.kind === 'input') {
         // An input centres its one line vertically.
         style.lineHeight = `${field.clientHeight - px(cs.paddingTop) - px(cs.paddingBottom)}px`;

@@ -12,11 +12,30 @@ function px(v) {
 }
 
 /**
+ * The room an element's scroll bars take from its padding box, on the side each is drawn (a
+ * vertical one on the right, on the left in a right-to-left field; a horizontal one at the
+ * bottom), in its own CSS pixels; 0 where less than 2 px (the rounding of its offset and client
+ * sizes), and for an element without those sizes.
+ * @param {Element} el
+ * @param {CSSStyleDeclaration} cs its computed style
+ * @returns {{left: number, right: number, bottom: number}}
+ */
+export function scrollBars(el, cs) {
+  const box = /** @type {HTMLElement} */ (el);
+  const room = (/** @type {number} */ r) => (r >= 2 ? r : 0);
+  const left = room(box.clientLeft - px(cs.borderLeftWidth));
+  return {
+    left,
+    right: room(box.offsetWidth - box.clientWidth - box.clientLeft - px(cs.borderRightWidth)),
+    bottom: room(box.offsetHeight - box.clientHeight - box.clientTop - px(cs.borderBottomWidth)),
+  };
+}
+
+/**
  * An element's border box in CSS pixels as laid out (before any zoom or transform of its
  * ancestors), from its computed style: exact where `offsetWidth` is rounded. A content-box
  * element's computed width and height leave out its scroll bars (a textarea with more lines than
- * it shows): their room is added back, from its offset and client sizes (CSS pixels of its own
- * too), when it is 2 px or more (less is their rounding).
+ * it shows): their room is added back (`scrollBars`).
  * @param {CSSStyleDeclaration} cs
  * @param {Element} [el] the element, for its scroll bars
  * @returns {{width: number, height: number}}
@@ -25,15 +44,10 @@ export function layoutBox(cs, el) {
   const width = px(cs.width);
   const height = px(cs.height);
   if (cs.boxSizing === 'border-box') return { width, height };
-  const border = { x: px(cs.borderLeftWidth) + px(cs.borderRightWidth), y: px(cs.borderTopWidth) + px(cs.borderBottomWidth) };
-  const bar = (/** @type {number} */ offset, /** @type {number} */ client, /** @type {number} */ b) => {
-    const room = offset - client - b;
-    return room >= 2 ? room : 0;
-  };
-  const box = /** @type {HTMLElement | undefined} */ (el);
+  const bars = el ? scrollBars(el, cs) : { left: 0, right: 0, bottom: 0 };
   return {
-    width: width + px(cs.paddingLeft) + px(cs.paddingRight) + border.x + (box ? bar(box.offsetWidth, box.clientWidth, border.x) : 0),
-    height: height + px(cs.paddingTop) + px(cs.paddingBottom) + border.y + (box ? bar(box.offsetHeight, box.clientHeight, border.y) : 0),
+    width: width + px(cs.paddingLeft) + px(cs.paddingRight) + px(cs.borderLeftWidth) + px(cs.borderRightWidth) + bars.left + bars.right,
+    height: height + px(cs.paddingTop) + px(cs.paddingBottom) + px(cs.borderTopWidth) + px(cs.borderBottomWidth) + bars.bottom,
   };
 }
 
