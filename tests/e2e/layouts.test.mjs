@@ -461,16 +461,18 @@ function badgeAbove(g, label) {
   assert.ok(g.badge && g.badge.bottom <= g.field.top && g.badge.right <= g.field.right + 1 && g.badge.right > g.field.right - 20, `above the field: ${detail}`);
 }
 
-test('the badge moves above the field while it would cover text (the field\'s own: a full input, a full first line, typed with the IME off; the preedit) or a search field\'s clear button, and sits left of a scroll bar', async () => {
+test('the badge moves above the field while it would cover text (the field\'s own: a full input, a full first line, typed with the IME off; the preedit) or a search field\'s clear button (above the field, beside it in a dense form), and sits left of a scroll bar', async () => {
   const long = '入力欄の幅を超える長いテキスト。'.repeat(3);
   const html = `<div style="padding: 60px 20px"><input id="full" style="width: 300px; font: 16px sans-serif" value="${long}">
     <p><input id="short" style="width: 300px; font: 16px sans-serif" value="短い"></p>
     <p><textarea id="para" style="width: 300px; height: 80px; font: 16px sans-serif">${long}</textarea></p>
     <p><textarea id="line" style="width: 300px; height: 80px; font: 16px sans-serif">一行目\n${long}</textarea></p>
     <p><input id="search" type="search" style="width: 300px; font: 16px sans-serif" value="検索"></p>
+    <style>p { margin: 28px 0 }</style>
+    <p><input id="upper" style="display: block; margin: 0 0 3px; width: 300px; font: 16px sans-serif" value="${long}"><input id="lower" style="display: block; margin: 0; width: 300px; font: 16px sans-serif" value="${long}"></p>
     <p><textarea id="bars" style="width: 300px; height: 80px; font: 16px sans-serif">一行目\n${'二\n'.repeat(20)}</textarea></p></div>
 `;
-  const { page, errors } = await layoutPage(html, ['full', 'short', 'para', 'line', 'search', 'bars']);
+  const { page, errors } = await layoutPage(html, ['full', 'short', 'para', 'line', 'search', 'bars', 'upper', 'lower']);
   await page.click('#full');
   await page.keyboard.press('End');
   await nextFrame(page);
@@ -515,6 +517,15 @@ test('the badge moves above the field while it would cover text (the field\'s ow
   await page.click('#search');
   await nextFrame(page);
   badgeAbove(await geometry(page, 'search', 0), 'a search field with text');
+  // In a dense form, above the field is the field before it: the badge goes beside the field.
+  await page.click('#lower');
+  await page.keyboard.press('End');
+  await nextFrame(page);
+  const lower = await geometry(page, 'lower', 0);
+  const upper = await page.$eval('#upper', (e) => e.getBoundingClientRect().toJSON());
+  const lb = /** @type {NonNullable<typeof lower.badge>} */ (lower.badge);
+  assert.ok(lb.left >= lower.field.right && lb.top >= lower.field.top - 1 && lb.bottom <= lower.field.bottom + 1, `beside the field: ${JSON.stringify({ lb, lower: lower.field })}`);
+  assert.ok(lb.top >= upper.bottom || lb.left >= upper.right, `clear of the field above: ${JSON.stringify({ lb, upper })}`);
   // A scroll bar: the badge sits left of it, not over its arrow.
   await page.click('#bars');
   await nextFrame(page);

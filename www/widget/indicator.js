@@ -1,10 +1,10 @@
 // The on/off indicator: a badge at the field's top right corner while it (or the badge) is
 // focused (あ: on, あ…: on, the dictionary still loading, A: off, …: loading, ×: failed); top left
-// in vertical text written right to left; inside the borders, clear of a scroll bar. Just above
-// the field while it would cover text, the field's own (the end of a full one-line input, a
-// paragraph's first line, right-aligned text) or the preedit's, or a search field's clear button.
-// A click toggles the IME; it is a toggle button in the tab order right after the field (Enter or
-// Space toggles it and gives the focus back to the field).
+// in vertical text written right to left; inside the borders, clear of a scroll bar. Out of the
+// field (above it, else beside it) while it would cover text, the field's own (the end of a full
+// one-line input, a paragraph's first line, right-aligned text) or the preedit's, or a search
+// field's clear button. A click toggles the IME; it is a toggle button in the tab order right
+// after the field (Enter or Space toggles it and gives the focus back to the field).
 
 import { indicatorView, flowOf, caretInside } from './layout.js';
 import { placeFixed } from './scale.js';
@@ -46,6 +46,30 @@ export function textUnder(field, box, vertical) {
  */
 function clearButton(field) {
   return field.tagName === 'INPUT' && /** @type {HTMLInputElement} */ (field).type === 'search' && /** @type {HTMLInputElement} */ (field).value !== '';
+}
+
+/**
+ * Whether the page draws nothing of its own over `rect` but the background of the field's
+ * containers: the element hit at its corners and centre (the widget's own boxes passed over) is
+ * none, or one that holds the field. Across a shadow root to its host.
+ * @param {HTMLElement} field
+ * @param {HTMLElement} badge
+ * @param {{left: number, top: number, right: number, bottom: number}} rect
+ */
+function clearOfPage(field, badge, rect) {
+  const doc = field.ownerDocument;
+  /** The elements that hold the field, its own document's and its shadow hosts'. */
+  const holders = new Set();
+  for (let n = /** @type {Node | null} */ (field); n; ) {
+    holders.add(n);
+    n = n.parentNode ?? /** @type {ShadowRoot} */ (n).host ?? null;
+  }
+  const { left, top, right, bottom } = rect;
+  const points = [[left + 1, top + 1], [right - 1, top + 1], [left + 1, bottom - 1], [right - 1, bottom - 1], [(left + right) / 2, (top + bottom) / 2]];
+  return points.every(([x, y]) => {
+    const hit = doc.elementsFromPoint(x, y).find((e) => e !== badge && !e.closest('.henkan-layer'));
+    return !hit || holders.has(hit);
+  });
 }
 
 export class Indicator {
@@ -116,11 +140,22 @@ export class Indicator {
       const out = aside();
       this.key = `${state}|${out}`;
       if (out) {
-        // Just above the field (below it at the top of the viewport), at the same side.
-        const h = this.corner.height;
-        const top = box.top - h - 2 >= 0 ? box.top - h - 2 : box.bottom + 2;
-        if (left) placeFixed(el, box.left + 4, top);
-        else placeFixed(el, right, top, true);
+        // Out of the field: just above it at the same side, else beside it, else below it; the
+        // first of those in the viewport where the page draws nothing of its own (a field above
+        // in a dense form), else the first in the viewport.
+        const { width: w, height: h } = this.corner;
+        const x = left ? box.left + 4 : right - w;
+        const spots = [
+          { left: x, top: box.top - h - 2 },
+          { left: left ? box.left - w - 2 : box.right + 2, top: box.top + 4 },
+          { left: x, top: box.bottom + 2 },
+        ];
+        const doc = field.ownerDocument;
+        const vw = doc.documentElement.clientWidth;
+        const vh = doc.documentElement.clientHeight;
+        const inView = spots.filter((p) => p.left >= 0 && p.top >= 0 && p.left + w <= vw && p.top + h <= vh);
+        const spot = inView.find((p) => clearOfPage(field, el, { ...p, right: p.left + w, bottom: p.top + h })) ?? inView[0] ?? spots[2];
+        placeFixed(el, spot.left, spot.top);
       }
     } else {
       this.key = `${state}|false`;
