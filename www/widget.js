@@ -7,7 +7,7 @@
 // iframe or an open shadow root. The parts, one module each under widget/:
 //   keys.js         keys, text input, OS compositions → the wasm session; flush, rescue, drop
 //   commit.js       committed text into the field (execCommand, or setRangeText / a Range)
-//   reveal.js       the caret kept in view after a commit (the field, its scrolling boxes, the page)
+//   reveal.js       the caret kept in view: after a commit, and the preedit while composing
 //   preedit.js      the preedit in the text, with its caret
 //   candidates.js   the candidate window          suggestions.js  the suggestion list
 //   listbox.js      what the two lists share       indicator.js    the on/off badge
