@@ -106,11 +106,13 @@ export class Indicator {
    *   (`textUnder`, a layout and hit tests); else it is as last tested
    */
   render(field, show, ime, enabled, avoid = [], hitTest = false) {
-    const flow = flowOf(getComputedStyle(field).writingMode);
+    // Read when needed only: a key's render with nothing to place would otherwise force the
+    // style of the preedit it just changed.
+    const flow = () => flowOf(getComputedStyle(field).writingMode);
     const aside = () => {
       const corner = this.corner;
       if (!show || corner === null) return false;
-      if (hitTest) this.covers = textUnder(field, corner, flow !== 'down');
+      if (hitTest) this.covers = textUnder(field, corner, flow() !== 'down');
       return this.covers || clearButton(field) || avoid.some((r) => r !== null && r.left < corner.right && r.right > corner.left && r.top < corner.bottom && r.bottom > corner.top);
     };
     const state = `${show}|${ime.status}|${ime.composes}|${enabled}`;
@@ -129,7 +131,7 @@ export class Indicator {
       // Beside the field, so inside whatever zooms or transforms it: placed on screen. In the
       // corner where the first line ends (top left in vertical text written right to left, whose
       // first column is at the right).
-      const left = flow === 'left';
+      const left = flow() === 'left';
       // Inside the field's borders, clear of a vertical scroll bar (its arrow at the top).
       const sx = field.offsetWidth > 0 ? box.width / field.offsetWidth : 1;
       const right = Math.min(box.right - 4, box.left + sx * (field.clientLeft + field.clientWidth) - 3);
