@@ -1,13 +1,13 @@
 // The caret kept in view. Typing scrolls a field, and the boxes and the page around it, to its
 // caret. The widget's keys type nothing into the field until a commit, and Chromium's
 // `execCommand('insertText')`, the way commits go in (commit.js), scrolls none of them: a commit
-// at the end of a full one-line input left the caret and the text just committed out of sight,
-// and lines committed past a textarea's height went on below its bottom edge unseen. After a
+// at the end of a full one-line input would leave the caret and the text just committed out of
+// sight, and lines committed past a textarea's height would go on below its bottom edge. After a
 // commit into a text field the field is scrolled, then each box that scrolls it, then the page,
 // each as little as brings the caret's line in (to the nearest edge, as the browser reveals a
 // typed character). While composing, the preedit's line is brought into view the same way when a
-// composition starts, and whenever it is out of the viewport: typed into a field the page was
-// scrolled away from, it was drawn off screen. A contenteditable needs none of this: the command
+// composition starts, and whenever it is out of the viewport (typed into a field the page was
+// scrolled away from, it would be drawn off screen). A contenteditable needs none of this: the command
 // reveals its caret, and its inline preedit is scrolled into view.
 
 /** @typedef {import('../caret.js').CaretRect} CaretRect */
