@@ -130,8 +130,6 @@ export function attach(el, options) {
   const announcer = new Announcer(doc);
   /** The focus is moving from the field to the badge (keep the badge shown). */
   let toBadge = false;
-  /** A frame is requested to bring the caret into view after a commit. */
-  let revealing = false;
   // Before a commit goes in, the preedit leaves the text (a contenteditable's span is removed,
   // and the commit goes where it was).
   const committer = new Committer(
@@ -142,16 +140,14 @@ export function attach(el, options) {
       if (where) committer.range = where;
     },
     () => {
-      if (kind === 'contenteditable' || revealing) return;
-      // Before the frame is drawn (and before the suggestions measure the caret in it).
-      revealing = true;
-      doc.defaultView?.requestAnimationFrame(() => {
-        revealing = false;
-        const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (el);
-        if (el.isConnected && activeIn(el) === el) revealCaret(field, () => preedit.caret());
-      });
+      if (kind !== 'contenteditable') reveal();
     },
   );
+  // Before the frame is drawn (and before the suggestions measure the caret in it).
+  const reveal = onceAFrame(doc, () => {
+    const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (el);
+    if (el.isConnected && activeIn(el) === el) revealCaret(field, () => preedit.caret());
+  });
 
   /** The output whose refusal was shown (a render of the same output shows nothing more). */
   let signalled = /** @type {import('./types.js').ImeOutput | null} */ (null);
@@ -206,21 +202,14 @@ export function attach(el, options) {
     const focused = active === el || active === indicator.el || toBadge;
     indicator.render(el, focused && options.indicator !== false, ime, keys.enabled, [preedit.rect, preedit.lastRect], hitTest);
   };
-  /** A frame is requested to test the field's text against the badge. */
-  let badgeFrame = false;
   /**
-   * The badge tested against the field's text in the next frame, before it is drawn: once a frame
-   * however many renders and edits come in it (the field's text changes by itself too: typed with
-   * the IME off, pasted, undone), and not while a preedit is drawn over the field.
+   * The badge tested against the field's text in the next frame, before it is drawn, however
+   * many renders and edits come in it (the field's text changes by itself too: typed with the IME
+   * off, pasted, undone), and not while a preedit is drawn over the field.
    */
-  const checkBadge = () => {
-    if (badgeFrame) return;
-    badgeFrame = true;
-    doc.defaultView?.requestAnimationFrame(() => {
-      badgeFrame = false;
-      if (el.isConnected && !keys.hasComposition()) renderBadge(true);
-    });
-  };
+  const checkBadge = onceAFrame(doc, () => {
+    if (el.isConnected && !keys.hasComposition()) renderBadge(true);
+  });
   const keys = new (options.KeyHandler ?? KeyHandler)(el, options, committer, render);
   keys.onBestText = (text) => preedit.warm(text);
   const suggestions = new SuggestionList(el, kind, id, preedit, aria, () => keys.suggestionView());
@@ -349,6 +338,26 @@ export function attach(el, options) {
   watchRemoval(el, attachment.teardown);
   render();
   return attachment.teardown;
+}
+
+/**
+ * `fn` run in the next animation frame of `doc`'s window, once however many times the returned
+ * function is called before it.
+ * @param {Document} doc
+ * @param {() => void} fn
+ * @returns {() => void}
+ */
+function onceAFrame(doc, fn) {
+  let pending = false;
+  return () => {
+    const view = doc.defaultView;
+    if (pending || !view) return;
+    pending = true;
+    view.requestAnimationFrame(() => {
+      pending = false;
+      fn();
+    });
+  };
 }
 
 /**

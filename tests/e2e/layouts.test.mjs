@@ -452,6 +452,16 @@ test('a textarea whose text is transparent over a highlighted copy that the page
 const nextFrame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /**
+ * The geometry of field `id` once the page has drawn a frame.
+ * @param {import('playwright-core').Page} page
+ * @param {string} id
+ */
+const settled = async (page, id) => {
+  await nextFrame(page);
+  return geometry(page, id, 0);
+};
+
+/**
  * The badge is just above the field, at its right edge.
  * @param {Awaited<ReturnType<typeof geometry>>} g
  * @param {string} label
@@ -489,34 +499,27 @@ test('the badge moves above the field while it would cover text (the field\'s ow
   assert.ok(runs.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom), `clear of the preedit: ${JSON.stringify({ b, runs })}`);
   await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
-  await nextFrame(page);
-  badgeAbove(await geometry(page, 'full', 0), 'after the composition');
+  badgeAbove(await settled(page, 'full'), 'after the composition');
   // Emptied, the field has its corner free again.
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
-  await nextFrame(page);
-  badgeInCorner(await geometry(page, 'full', 0), 'an empty input');
+  badgeInCorner(await settled(page, 'full'), 'an empty input');
   // Short text leaves the corner free; text typed with the IME off that runs under it moves it.
   await page.click('#short');
   await page.keyboard.press('End');
-  await nextFrame(page);
-  badgeInCorner(await geometry(page, 'short', 0), 'a short input');
+  badgeInCorner(await settled(page, 'short'), 'a short input');
   await page.keyboard.press('Control+Space');
   await page.keyboard.type('the quick brown fox jumps over');
-  await nextFrame(page);
-  badgeAbove(await geometry(page, 'short', 0), 'typed with the IME off up to its edge');
+  badgeAbove(await settled(page, 'short'), 'typed with the IME off up to its edge');
   await page.keyboard.press('Control+Space');
   // A textarea: a first line that runs to the right edge, and one that ends short of it.
   await page.click('#para');
-  await nextFrame(page);
-  badgeAbove(await geometry(page, 'para', 0), 'a textarea whose first line is full');
+  badgeAbove(await settled(page, 'para'), 'a textarea whose first line is full');
   await page.click('#line');
-  await nextFrame(page);
-  badgeInCorner(await geometry(page, 'line', 0), 'a textarea whose first line is short');
+  badgeInCorner(await settled(page, 'line'), 'a textarea whose first line is short');
   // A search field's clear button (×, while it has text) stays uncovered.
   await page.click('#search');
-  await nextFrame(page);
-  badgeAbove(await geometry(page, 'search', 0), 'a search field with text');
+  badgeAbove(await settled(page, 'search'), 'a search field with text');
   // In a dense form, above the field is the field before it: the badge goes beside the field.
   await page.click('#lower');
   await page.keyboard.press('End');

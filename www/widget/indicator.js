@@ -7,7 +7,7 @@
 // after the field (Enter or Space toggles it and gives the focus back to the field).
 
 import { indicatorView, flowOf, caretInside } from './layout.js';
-import { placeFixed } from './scale.js';
+import { placeFixed, scaleOf } from './scale.js';
 import { rootOf } from './root.js';
 
 /**
@@ -133,7 +133,7 @@ export class Indicator {
       // first column is at the right).
       const left = flow() === 'left';
       // Inside the field's borders, clear of a vertical scroll bar (its arrow at the top).
-      const sx = field.offsetWidth > 0 ? box.width / field.offsetWidth : 1;
+      const { x: sx } = scaleOf(field, getComputedStyle(field), box);
       const right = Math.min(box.right - 4, box.left + sx * (field.clientLeft + field.clientWidth) - 3);
       if (left) placeFixed(el, box.left + 4, box.top + 4);
       else placeFixed(el, right, box.top + 4, true);

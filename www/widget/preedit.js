@@ -26,7 +26,7 @@
 import { preeditRuns } from '../keymap.js';
 import { textFieldCaret, editableCaret, mirrorWrap, MIRRORED, toKebab } from '../caret.js';
 import { isFocused, selectionOf } from './root.js';
-import { layoutBox, scaleOf, layerFrame, scrollBars } from './scale.js';
+import { layoutBox, scaleOf, layerFrame, scrollBars, px } from './scale.js';
 import { flowOf } from './layout.js';
 
 /** @typedef {import('../types.js').Preedit} Preedit */
@@ -609,10 +609,6 @@ function scaleStyle(style, x, y) {
   style.transform = scaled ? `scale(${x}, ${y})` : '';
 }
 
-/** @param {string} v */
-function px(v) {
-  return parseFloat(v) || 0;
-}
 
 /**
  * What a text field's rows depend on besides its text: the width, the mirrored styles, the fonts

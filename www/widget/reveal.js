@@ -10,6 +10,8 @@
 // scrolled away from, it would be drawn off screen). A contenteditable needs none of this: the command
 // reveals its caret, and its inline preedit is scrolled into view.
 
+import { px, scaleOf } from './scale.js';
+
 /** @typedef {import('../caret.js').CaretRect} CaretRect */
 
 /**
@@ -24,11 +26,6 @@ export function nearestScroll(from, to, lo, hi) {
   if (from < lo) return from - lo;
   if (to > hi) return Math.min(to - hi, from - lo);
   return 0;
-}
-
-/** @param {string} v */
-function px(v) {
-  return parseFloat(v) || 0;
 }
 
 /**
@@ -73,8 +70,7 @@ export function revealCaret(field, caret) {
   const bottom = () => top + c.height;
   // The field: its client area, within its padding (a scrolled textarea shows its padding at the
   // ends). Its scroll offsets are its own CSS pixels, `box` is on screen.
-  const sx = field.offsetWidth > 0 ? box.width / field.offsetWidth : 1;
-  const sy = field.offsetHeight > 0 ? box.height / field.offsetHeight : 1;
+  const { x: sx, y: sy } = scaleOf(field, cs, box);
   const left = box.left + sx * (field.clientLeft + px(cs.paddingLeft));
   const right = box.left + sx * (field.clientLeft + field.clientWidth - px(cs.paddingRight));
   const dx = nearestScroll(x, x, left, right);

@@ -6,8 +6,11 @@
 // transformed ancestor, its containing block then) multiplies. Page zoom (Ctrl +/−) is neither:
 // it scales everything alike and CSS pixels stay CSS pixels.
 
-/** @param {string} v */
-function px(v) {
+/**
+ * A computed length in CSS pixels (0 for `auto`, `normal` and the like).
+ * @param {string} v
+ */
+export function px(v) {
   return parseFloat(v) || 0;
 }
 
