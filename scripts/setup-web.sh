@@ -13,7 +13,8 @@
 #                          axe-core (accessibility checks in the Playwright tests), esbuild (the npm
 #                          package's consumer test, the editor test and the extension's build bundle with
 #                          it), web-ext (`make lint-extension`: the Firefox variant of the extension), the
-#                          editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical),
+#                          editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical, Quill,
+#                          Slate with React),
 #                          puppeteer-core (drives Firefox over WebDriver BiDi; never downloads a browser):
 #                          `npm ci` whenever a devDependency of package.json is missing
 set -euo pipefail

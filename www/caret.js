@@ -104,7 +104,17 @@ export function textFieldCaret(el, offset, from = null) {
   doc.body.appendChild(mirror);
   const border = { top: parseFloat(cs.borderTopWidth) || 0, left: parseFloat(cs.borderLeftWidth) || 0 };
   const top = marker.offsetTop + border.top;
-  const left = marker.offsetLeft + border.left;
+  // The caret as the mirror lays it out: a collapsed range where the rest of its line starts (in
+  // right-to-left text that is the right of the rest, not the marker's left; where two runs of
+  // opposite directions meet the range has a rect on each side, and the first is the browser's
+  // caret). Client rects are on screen, in a zoomed page larger than the mirror's CSS pixels: `k`.
+  const at = doc.createRange();
+  if (marker.firstChild) at.setStart(marker.firstChild, 0);
+  const first = marker.firstChild ? at.getClientRects()[0] : undefined;
+  const frame = mirror.getBoundingClientRect();
+  const k = mirror.offsetWidth > 0 ? frame.width / mirror.offsetWidth : 1;
+  const x = first && k > 0 ? first.left : null;
+  const left = (x === null ? marker.offsetLeft : (x - frame.left) / k - mirror.clientLeft) + border.left;
   const lineHeight = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
   doc.body.removeChild(mirror);
   const box = el.getBoundingClientRect();

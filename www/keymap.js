@@ -129,6 +129,20 @@ export const MODEL_EDITORS = /** @type {const} */ ([
 ]);
 
 /**
+ * Model editors that take a commit only from inside the composition, as a native IME makes it
+ * (its text in the DOM, then `compositionend`):
+ * - Quill holds the DOM changes it observes from `compositionstart` and reads them once it has
+ *   handled `compositionend` (a microtask later); a change made after that event, in the same
+ *   task, is taken off its observer's queue unread, and its document never gets the text.
+ * - Slate puts the DOM back as it was at `compositionstart` on `compositionend` and inserts the
+ *   event's text into its model; text that comes into the DOM after that is a stray copy (the
+ *   commit went in twice after a selection was replaced).
+ * The widget commits into these before `compositionend`; into the others after it (CodeMirror
+ * joins a change it sees during a composition to the previous undo step).
+ */
+export const COMMIT_BEFORE_END = /** @type {ReadonlySet<string>} */ (new Set(['quill', 'slate']));
+
+/**
  * Editors that take their keys through a hidden <textarea> and draw the text themselves
  * (CodeMirror 5, Monaco, Ace): the field the widget would attach to is that textarea, a pixel
  * wide or off screen, so neither the preedit nor the candidate window could be placed, and the

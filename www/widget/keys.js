@@ -2,8 +2,9 @@
 // its outputs (commits, the preedit, the lists) come back to the field. Holds the composition
 // state of one field; drawing is the caller's (`render`).
 
-import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect } from '../keymap.js';
+import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorOf, COMMIT_BEFORE_END } from '../keymap.js';
 import { isFocused, isTextField, selectionOf } from './root.js';
+import { isOffered } from './commit.js';
 
 /** @typedef {import('../types.js').ImeOutput} ImeOutput */
 /** @typedef {import('../types.js').HenkanHandle} HenkanHandle */
@@ -65,6 +66,8 @@ export class KeyHandler {
     this.reconverted = null;
     /** Our own composition events are being dispatched (not an OS IME's). */
     this.dispatching = false;
+    /** The field's editor reads a commit only before `compositionend` (keymap.js `COMMIT_BEFORE_END`). */
+    this.commitBeforeEnd = COMMIT_BEFORE_END.has(editorOf(el)?.name ?? '');
   }
 
   /** Opens the session lazily: the model may still be loading at attach time. */
@@ -284,7 +287,7 @@ export class KeyHandler {
 
   /** @param {InputEvent} e */
   beforeInput(e) {
-    if (this.commit.inserting || e.isComposing || this.osComposing) return;
+    if (this.commit.inserting || e.isComposing || this.osComposing || isOffered(e)) return;
     if (!this.hasComposition()) {
       // Text from elsewhere after a commit: the predictions were for the old context.
       if (this.hasSuggestions()) this.flush(true);
@@ -400,8 +403,9 @@ export class KeyHandler {
   rescue() {
     const text = this.last?.preedit.text ?? '';
     this.last = null;
-    this.announce(text, '', text);
+    if (!this.commitBeforeEnd) this.announce(text, '', text);
     if (text) this.commit.insert(text, true);
+    if (this.commitBeforeEnd) this.announce(text, '', text);
     this.render();
   }
 
@@ -431,9 +435,10 @@ export class KeyHandler {
     this.enabled = out.mode !== 'direct';
     // The composition ends before its text goes in, so that an editor takes the commit as typed
     // text, an edit (and an undo step) of its own: CodeMirror joins the changes it sees while a
-    // composition is under way to the previous undo step.
+    // composition is under way to the previous undo step. Quill reads only the changes made
+    // before the end (`commitBeforeEnd`).
     const ends = before !== '' && (!out.preedit.text || out.committed !== '');
-    if (ends) this.announce(before, '', out.committed);
+    if (ends && !this.commitBeforeEnd) this.announce(before, '', out.committed);
     if (out.committed) {
       this.commit.insert(out.committed, fallback);
       this.ime.learned();
@@ -443,6 +448,10 @@ export class KeyHandler {
       if (!out.committed) this.commit.insert(this.reconverted, fallback);
       this.reconverted = null;
     }
+    if (ends && this.commitBeforeEnd) this.announce(before, '', out.committed);
+    // A composition starting over a selection deletes it first, before the page hears of the
+    // composition (Slate deletes an expanded selection itself on `compositionstart`).
+    if (out.preedit.text && (ends || !before)) this.commit.deleteSelection();
     this.announce(ends ? '' : before, out.preedit.text, '');
     this.render();
   }

@@ -170,7 +170,7 @@ export class PreeditBox {
     const caretColor = fcs.caretColor;
     if (this.overlay) {
       // The editor's DOM stays as it is (no class either: an editor may own its root's classes).
-      deleteSelection(field);
+      // A selection was deleted as the composition started (`Committer.deleteSelection`).
       this.el.classList.add('henkan-preedit-overlay');
       this.el.replaceChildren(this.runs);
       this.placed = '';
@@ -458,10 +458,10 @@ export class PreeditBox {
     this.lastRect = { left: last.left, right: last.right, top: last.top, bottom: last.bottom };
   }
 
-  /** Puts the inline span at the caret of a contenteditable (deleting a selection first). */
+  /** Puts the inline span at the caret of a contenteditable (a selection was deleted as the
+   * composition started: `Committer.deleteSelection`). */
   insertInline() {
     const doc = this.field.ownerDocument;
-    deleteSelection(this.field);
     const sel = selectionOf(this.field);
     /** @type {Range} */
     let range;
@@ -525,16 +525,6 @@ export class PreeditBox {
 const OVERLAID = ['font-family', 'font-size', 'font-weight', 'font-style', 'font-stretch', 'font-variant', 'font-feature-settings',
   'font-kerning', 'font-variation-settings', 'font-variant-east-asian', 'letter-spacing', 'word-spacing', 'color', 'direction',
   'tab-size', 'word-break', 'line-break', 'text-transform', 'text-autospace', 'text-spacing-trim'];
-
-/**
- * A non-collapsed selection in a contenteditable is deleted when a composition starts, as native
- * IMEs do (one undo step; in an editor, its own `deleteContentBackward`).
- * @param {HTMLElement} field
- */
-function deleteSelection(field) {
-  const sel = selectionOf(field);
-  if (sel && sel.rangeCount > 0 && !sel.isCollapsed && field.contains(sel.anchorNode)) field.ownerDocument.execCommand('delete');
-}
 
 /**
  * The colour behind an element: the first background that is not transparent on it or its

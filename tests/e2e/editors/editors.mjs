@@ -1,4 +1,4 @@
-// The editors of tests/e2e/editors.test.mjs, from npm, bundled by esbuild (editors/bundle.mjs)
+// The editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical, Quill, Slate), from npm, bundled by esbuild (editors/bundle.mjs)
 // into one module that the test page imports: each function mounts one editor into a container
 // with some formatted text, its own undo history and key bindings, and returns what the test
 // reads: the editor's own state (`text()`, `html()`), its undo (`undo()`) and the bindings that
@@ -27,6 +27,15 @@ import {
 } from 'lexical';
 import { registerRichText } from '@lexical/rich-text';
 import { registerHistory, createEmptyHistoryState } from '@lexical/history';
+
+import Quill from 'quill';
+
+import { createElement as h, useCallback } from 'react';
+import { createRoot } from 'react-dom/client';
+import { flushSync } from 'react-dom';
+import { createEditor as createSlate, Editor as SlateEditor, Node as SlateNode } from 'slate';
+import { Slate, Editable, withReact } from 'slate-react';
+import { withHistory } from 'slate-history';
 
 /**
  * @typedef {object} Mounted
@@ -190,5 +199,98 @@ export function lexical(host) {
     },
     fired,
     editor,
+  };
+}
+
+/**
+ * Quill 2 (its own history, 300 ms grouping, and keyboard module): one line
+ * `前の文、太字の部分と後ろ。` with a bold run.
+ * @param {HTMLElement} host
+ * @returns {Mounted}
+ */
+export function quill(host) {
+  /** @type {string[]} */
+  const fired = [];
+  /** A binding that records its key and lets Quill's own bindings for it run. @param {string} name */
+  const record = (name) => () => {
+    fired.push(name);
+    return true;
+  };
+  const editor = new Quill(host, {
+    modules: {
+      history: { delay: 300, userOnly: true },
+      keyboard: {
+        // `tab` and `bold` replace Quill's own bindings of those names, which come first and
+        // stop there; Quill adds its Enter binding after these.
+        bindings: {
+          recordEnter: { key: 'Enter', handler: record('Enter') },
+          tab: { key: 'Tab', handler: record('Tab') },
+          bold: { key: 'b', shortKey: true, handler: record('Mod-b') },
+        },
+      },
+    },
+  });
+  editor.setContents([{ insert: '前の文、' }, { insert: '太字の部分', attributes: { bold: true } }, { insert: 'と後ろ。\n' }], 'silent');
+  editor.history.clear();
+  return {
+    field: editor.root,
+    // Quill's document always ends with a line break of its own.
+    text: () => editor.getText().replace(/\n$/, ''),
+    html: () =>
+      editor
+        .getContents()
+        .ops.map((op) => {
+          const t = typeof op.insert === 'string' ? op.insert : '';
+          return op.attributes?.bold ? `<strong>${t}</strong>` : t;
+        })
+        .join('')
+        .replace(/\n$/, ''),
+    undo: () => editor.history.undo(),
+    fired,
+    editor,
+  };
+}
+
+/**
+ * Slate with slate-react (React 18) and slate-history: one paragraph `前の文、太字の部分と後ろ。`
+ * with a bold run. Slate takes text in from `beforeinput` into its own model and renders it.
+ * @param {HTMLElement} host
+ * @returns {Mounted}
+ */
+export function slate(host) {
+  /** @type {string[]} */
+  const fired = [];
+  const editor = withHistory(withReact(createSlate()));
+  /** @type {any[]} */
+  const value = [{ type: 'paragraph', children: [{ text: '前の文、' }, { text: '太字の部分', bold: true }, { text: 'と後ろ。' }] }];
+  /** @param {any} props */
+  const Leaf = ({ attributes, children, leaf }) => h('span', attributes, leaf.bold ? h('strong', null, children) : children);
+  function App() {
+    const renderLeaf = useCallback(Leaf, []);
+    /** @param {KeyboardEvent} e */
+    const onKeyDown = (e) => {
+      const name = e.key === 'Enter' ? 'Enter' : e.key === 'Tab' ? 'Tab' : (e.ctrlKey || e.metaKey) && e.key === 'b' ? 'Mod-b' : null;
+      if (name === null) return;
+      fired.push(name);
+      if (name !== 'Enter') e.preventDefault();
+    };
+    return h(Slate, { editor, initialValue: value }, h(Editable, { renderLeaf, onKeyDown, className: 'slate-root' }));
+  }
+  const root = createRoot(host);
+  flushSync(() => root.render(h(App)));
+  return {
+    field: /** @type {HTMLElement} */ (host.querySelector('[contenteditable]')),
+    text: () => editor.children.map((n) => SlateNode.string(n)).join('\n'),
+    html: () =>
+      editor.children
+        .map((/** @type {any} */ block) =>
+          block.children.map((/** @type {any} */ leaf) => (leaf.bold ? `<strong>${leaf.text}</strong>` : leaf.text)).join(''),
+        )
+        .join('|'),
+    undo: () => {
+      /** @type {any} */ (editor).undo();
+    },
+    fired,
+    editor: { editor, Editor: SlateEditor },
   };
 }
