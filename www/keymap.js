@@ -137,10 +137,14 @@ export const MODEL_EDITORS = /** @type {const} */ ([
  * - Slate puts the DOM back as it was at `compositionstart` on `compositionend` and inserts the
  *   event's text into its model; text that comes into the DOM after that is a stray copy (the
  *   commit went in twice after a selection was replaced).
+ * - Draft.js reads what its DOM observer saw during the composition: a commit after the end never
+ *   reached its state.
+ * - CKEditor 5 drew a commit made by a key that also starts the next composition (punctuation
+ *   after a conversion) twice in its DOM, once in its model, and then lost its selection.
  * The widget commits into these before `compositionend`; into the others after it (CodeMirror
  * joins a change it sees during a composition to the previous undo step).
  */
-export const COMMIT_BEFORE_END = /** @type {ReadonlySet<string>} */ (new Set(['quill', 'slate']));
+export const COMMIT_BEFORE_END = /** @type {ReadonlySet<string>} */ (new Set(['quill', 'slate', 'draft', 'ckeditor']));
 
 /**
  * Editors that take their keys through a hidden <textarea> and draw the text themselves

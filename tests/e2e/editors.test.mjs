@@ -1,5 +1,5 @@
 // Typing Japanese through the widget into the editors people use, in Chromium with the shipped
-// model: ProseMirror, CodeMirror 6, Lexical, Quill and Slate (React) installed from npm and bundled with esbuild
+// model: ProseMirror, CodeMirror 6, Lexical, Quill, Slate (React), CKEditor 5 and Draft.js installed from npm and bundled with esbuild
 // (tests/e2e/editors/), a plain contenteditable with a bold run and a link, and fields inside an
 // open shadow root and a same-origin iframe. In each: the commit lands at the caret inside the
 // formatted text, the editor's own state equals what is shown (the preedit never enters it), its
@@ -17,7 +17,7 @@ import { rng, step, KEEPING, RESIZE, EDITING } from './storm-keys.mjs';
 const env = serverAndBrowser();
 before(bundleEditors);
 
-/** @typedef {'prosemirror' | 'codemirror' | 'lexical' | 'quill' | 'slate'} EditorName */
+/** @typedef {'prosemirror' | 'codemirror' | 'lexical' | 'quill' | 'slate' | 'ckeditor' | 'draft'} EditorName */
 
 /** Longer than the editors' history grouping delays (ProseMirror and CodeMirror 500 ms, Lexical 300 here). */
 const PAUSE = 650;
@@ -59,9 +59,9 @@ async function imePage(html) {
 async function editorPage(name) {
   const r = await imePage(`<style>.ProseMirror { white-space: pre-wrap; outline: none }</style>
     <div id="host" style='font: 20px/1.5 "IPAGothic", "Noto Sans CJK JP", sans-serif; margin: 20px; width: 520px; border: 1px solid #888; background: #fffdf5'></div>`);
-  await r.page.evaluate((name) => {
+  await r.page.evaluate(async (name) => {
     const w = /** @type {any} */ (window);
-    w.m = w.editors[name](document.getElementById('host'));
+    w.m = await w.editors[name](document.getElementById('host'));
     w.attach(w.m.field, { ime: w.ime });
   }, name);
   return r;
@@ -88,6 +88,16 @@ function look(page) {
 }
 
 /**
+ * Waits until the editor's own text is no longer `was` (at most 2 s): Draft.js reads a composition's
+ * text from its DOM 20 ms after `compositionend`, Lexical its state after the DOM event.
+ * @param {import('playwright-core').Page} page
+ * @param {string} was
+ */
+async function changed(page, was) {
+  await page.waitForFunction((was) => /** @type {any} */ (window).m.text() !== was, was, { timeout: 2000 }).catch(() => {});
+}
+
+/**
  * Focuses the editor and puts its caret `n` characters from the start (with the arrow keys, as a
  * user would: the editor follows).
  * @param {import('playwright-core').Page} page
@@ -106,7 +116,7 @@ async function caretAt(page, n) {
 /**
  * The editor cases: where the caret goes, the text before, and what its state must be after each
  * commit (`今日はいい天気` inside the bold run or the line, then `それで` after it).
- * @type {{name: EditorName, caret: number, before: string, first: string, second: string, html: string, joinsAdjacent?: boolean}[]}
+ * @type {{name: EditorName, caret: number, before: string, first: string, second: string, html: string, joinsAdjacent?: boolean, noUndo?: boolean}[]}
  */
 const EDITORS = [
   {
@@ -152,6 +162,29 @@ const EDITORS = [
     // long the pause (typed text too): one undo takes back both commits.
     joinsAdjacent: true,
   },
+  {
+    name: 'ckeditor',
+    caret: 6,
+    before: '前の文、太字の部分と後ろ。',
+    first: '前の文、太字今日はいい天気の部分と後ろ。',
+    second: '前の文、太字今日はいい天気それでの部分と後ろ。',
+    html: '前の文、<strong>太字今日はいい天気の部分</strong>と後ろ。',
+    // CKEditor's typing buffer makes one undo step of up to 20 characters typed in a row,
+    // however long the pause: one undo takes back both commits.
+    joinsAdjacent: true,
+  },
+  {
+    name: 'draft',
+    caret: 6,
+    before: '前の文、太字の部分と後ろ。',
+    first: '前の文、太字今日はいい天気の部分と後ろ。',
+    second: '前の文、太字今日はいい天気それでの部分と後ろ。',
+    html: '前の文、<strong>太字今日はいい天気の部分</strong>と後ろ。',
+    // Draft.js records no undo step for text a composition put in, a native IME's included: its
+    // `resolveComposition` sets the new content on the state and then pushes that same content,
+    // which `EditorState.push` takes for no change.
+    noUndo: true,
+  },
 ];
 
 for (const c of EDITORS) {
@@ -173,6 +206,7 @@ for (const c of EDITORS) {
     assert.deepEqual(r.fired, [], 'no binding fired while converting');
     assert.equal(r.text, c.before);
     await page.keyboard.press('Enter');
+    await changed(page, c.before);
     r = await look(page);
     assert.deepEqual(r.fired, [], 'Enter committed; the editor did not see it');
     assert.equal(r.text, c.first);
@@ -185,18 +219,23 @@ for (const c of EDITORS) {
     await page.keyboard.type('sorede');
     await page.keyboard.press('Space');
     await page.keyboard.press('Enter');
+    await changed(page, c.first);
     r = await look(page);
     assert.equal(r.text, c.second);
     // Outside a composition the keys are the editor's again.
     await page.keyboard.press('Escape'); // hides the next-word predictions
-    await page.keyboard.press('Control+z');
-    if (!c.joinsAdjacent) {
-      assert.equal((await look(page)).text, c.first, 'one undo takes back the second commit only');
+    if (!c.noUndo) {
       await page.keyboard.press('Control+z');
+      await changed(page, c.second);
+      if (!c.joinsAdjacent) {
+        assert.equal((await look(page)).text, c.first, 'one undo takes back the second commit only');
+        await page.keyboard.press('Control+z');
+        await changed(page, c.first);
+      }
+      r = await look(page);
+      assert.equal(r.text, c.before, 'and the next one the first');
+      assert.equal(r.shown, r.text);
     }
-    r = await look(page);
-    assert.equal(r.text, c.before, 'and the next one the first');
-    assert.equal(r.shown, r.text);
     await page.keyboard.press('Tab');
     assert.deepEqual((await look(page)).fired, ['Tab'], 'the editor’s Tab binding runs outside a composition');
     assert.deepEqual(errors, []);
@@ -221,7 +260,7 @@ for (const c of EDITORS) {
     assert.equal(r.overlay, 'きょうは');
     await page.keyboard.press('Space');
     await page.keyboard.press('Enter');
-    await page.waitForFunction((n) => /** @type {any} */ (window).m.text().length !== n, rest.length, { timeout: 2000 }).catch(() => {});
+    await changed(page, rest);
     r = await look(page);
     assert.equal(r.text, `${c.before.slice(0, 4)}今日は${c.before.slice(6)}`);
     assert.equal(r.shown.replace(/\n/g, ''), r.text.replace(/\n/g, ''));
@@ -268,7 +307,8 @@ async function placeAfter(page, where, needle) {
   );
 }
 
-for (const name of /** @type {const} */ (['prosemirror', 'codemirror', 'lexical', 'quill', 'slate'])) {
+// Draft.js is left out: under this storm its state and its DOM part (docs/browser.md, *Editors*).
+for (const name of /** @type {const} */ (['prosemirror', 'codemirror', 'lexical', 'quill', 'slate', 'ckeditor'])) {
   test(`${name}: a key storm (every key, text without a key) throws nothing, the editor's state is what it shows, and it converts after`, async () => {
     const { page, errors } = await editorPage(name);
     collectConsoleErrors(page, errors);

@@ -18,7 +18,8 @@ export async function bundleEditors() {
     target: 'es2022',
     outfile: path.join(ROOT, BUNDLE_URL.slice(1)),
     absWorkingDir: ROOT,
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // Draft.js's fbjs reads Node's `global`.
+    define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
     minifySyntax: true,
     logLevel: 'error',
   });

@@ -1,4 +1,4 @@
-// The editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical, Quill, Slate), from npm, bundled by esbuild (editors/bundle.mjs)
+// The editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical, Quill, Slate, CKEditor 5, Draft.js), from npm, bundled by esbuild (editors/bundle.mjs)
 // into one module that the test page imports: each function mounts one editor into a container
 // with some formatted text, its own undo history and key bindings, and returns what the test
 // reads: the editor's own state (`text()`, `html()`), its undo (`undo()`) and the bindings that
@@ -30,12 +30,16 @@ import { registerHistory, createEmptyHistoryState } from '@lexical/history';
 
 import Quill from 'quill';
 
-import { createElement as h, useCallback } from 'react';
+import { createElement as h, useCallback, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { createEditor as createSlate, Editor as SlateEditor, Node as SlateNode } from 'slate';
 import { Slate, Editable, withReact } from 'slate-react';
 import { withHistory } from 'slate-history';
+
+import { ClassicEditor, Essentials, Paragraph, Bold } from 'ckeditor5';
+
+import { Editor as DraftEditor, EditorState as DraftState, convertFromRaw, getDefaultKeyBinding } from 'draft-js';
 
 /**
  * @typedef {object} Mounted
@@ -292,5 +296,118 @@ export function slate(host) {
     },
     fired,
     editor: { editor, Editor: SlateEditor },
+  };
+}
+
+/**
+ * CKEditor 5 (the classic editor with its essentials: typing, Enter, undo; bold): one paragraph
+ * `前の文、太字の部分と後ろ。` with a bold run. Its creation is asynchronous.
+ * @param {HTMLElement} host
+ * @returns {Promise<Mounted>}
+ */
+export async function ckeditor(host) {
+  /** @type {string[]} */
+  const fired = [];
+  const el = document.createElement('div');
+  host.append(el);
+  const editor = await ClassicEditor.create(el, {
+    licenseKey: 'GPL',
+    plugins: [Essentials, Paragraph, Bold],
+    toolbar: [],
+    initialData: '<p>前の文、<strong>太字の部分</strong>と後ろ。</p>',
+  });
+  const view = editor.editing.view.document;
+  view.on('enter', () => fired.push('Enter'), { priority: 'highest' });
+  editor.keystrokes.set(
+    'Tab',
+    (/** @type {any} */ _data, /** @type {() => void} */ cancel) => {
+      fired.push('Tab');
+      cancel();
+    },
+    { priority: 'highest' },
+  );
+  editor.commands.get('bold')?.on('execute', () => fired.push('Mod-b'));
+  /** @param {(node: any) => string} leaf */
+  const walk = (leaf) =>
+    Array.from(editor.model.document.getRoot()?.getChildren() ?? [])
+      .map((/** @type {any} */ block) => Array.from(block.getChildren()).map(leaf).join(''))
+      .join('\n');
+  return {
+    field: /** @type {HTMLElement} */ (editor.ui.view.editable.element),
+    text: () => walk((n) => n.data ?? ''),
+    html: () => walk((n) => (n.hasAttribute('bold') ? `<strong>${n.data}</strong>` : n.data ?? '')),
+    undo: () => editor.execute('undo'),
+    fired,
+    editor,
+  };
+}
+
+/**
+ * Draft.js (React 18): one block `前の文、太字の部分と後ろ。` with a bold run; Draft's own undo
+ * (`EditorState.undo`) and key bindings.
+ * @param {HTMLElement} host
+ * @returns {Mounted}
+ */
+export function draft(host) {
+  /** @type {string[]} */
+  const fired = [];
+  const content = convertFromRaw({
+    blocks: [
+      { key: 'a', text: '前の文、太字の部分と後ろ。', type: 'unstyled', depth: 0, inlineStyleRanges: [{ offset: 4, length: 5, style: 'BOLD' }], entityRanges: [] },
+    ],
+    entityMap: {},
+  });
+  /** @type {any} */
+  let state = DraftState.createWithContent(content);
+  /** @type {(s: any) => void} */
+  let set = () => {};
+  function App() {
+    const [s, setS] = useState(state);
+    state = s;
+    set = (next) => {
+      state = next;
+      setS(next);
+    };
+    /** @param {KeyboardEvent} e */
+    const keyBindingFn = (e) => {
+      if (e.key === 'Tab') {
+        fired.push('Tab');
+        e.preventDefault();
+        return 'tab';
+      }
+      if ((e.ctrlKey || e.metaKey) && e.key === 'b') fired.push('Mod-b');
+      return getDefaultKeyBinding(/** @type {any} */ (e));
+    };
+    const handleReturn = () => {
+      fired.push('Enter');
+      return 'not-handled';
+    };
+    return h(DraftEditor, { editorState: s, onChange: set, keyBindingFn, handleReturn });
+  }
+  const root = createRoot(host);
+  flushSync(() => root.render(h(App)));
+  const blocks = () => state.getCurrentContent().getBlocksAsArray();
+  return {
+    field: /** @type {HTMLElement} */ (host.querySelector('[contenteditable]')),
+    text: () => state.getCurrentContent().getPlainText('\n'),
+    html: () =>
+      blocks()
+        .map((/** @type {any} */ b) => {
+          const text = b.getText();
+          let out = '';
+          for (let i = 0; i < text.length; i++) {
+            const bold = b.getInlineStyleAt(i).has('BOLD');
+            const prev = i > 0 && b.getInlineStyleAt(i - 1).has('BOLD');
+            if (bold && !prev) out += '<strong>';
+            if (!bold && prev) out += '</strong>';
+            out += text[i];
+          }
+          if (text && b.getInlineStyleAt(text.length - 1).has('BOLD')) out += '</strong>';
+          return out;
+        })
+        .join('|'),
+    undo: () => flushSync(() => set(DraftState.undo(state))),
+    fired,
+    editor: { get state() { return state; } },
   };
 }
