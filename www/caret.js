@@ -104,17 +104,21 @@ export function textFieldCaret(el, offset, from = null) {
   doc.body.appendChild(mirror);
   const border = { top: parseFloat(cs.borderTopWidth) || 0, left: parseFloat(cs.borderLeftWidth) || 0 };
   const top = marker.offsetTop + border.top;
-  // The caret as the mirror lays it out: a collapsed range where the rest of its line starts (in
-  // right-to-left text that is the right of the rest, not the marker's left; where two runs of
-  // opposite directions meet the range has a rect on each side, and the first is the browser's
-  // caret). Client rects are on screen, in a zoomed page larger than the mirror's CSS pixels: `k`.
-  const at = doc.createRange();
-  if (marker.firstChild) at.setStart(marker.firstChild, 0);
-  const first = marker.firstChild ? at.getClientRects()[0] : undefined;
-  const frame = mirror.getBoundingClientRect();
-  const k = mirror.offsetWidth > 0 ? frame.width / mirror.offsetWidth : 1;
-  const x = first && k > 0 ? first.left : null;
-  const left = (x === null ? marker.offsetLeft : (x - frame.left) / k - mirror.clientLeft) + border.left;
+  // The caret is where the rest of its line starts: the marker's left, or in right-to-left text
+  // where the browser lays the caret out, a collapsed range at the marker's start (the rest runs
+  // leftwards from it; where two runs of opposite directions meet the range has a rect on each
+  // side, and the first is the browser's caret). Client rects are on screen, in a zoomed page
+  // larger than the mirror's CSS pixels: `k`. (A range lives on in the document until it is
+  // collected, and each DOM change updates it: none is made for left-to-right text.)
+  let left = marker.offsetLeft + border.left;
+  if (cs.direction === 'rtl' && marker.firstChild) {
+    const at = doc.createRange();
+    at.setStart(marker.firstChild, 0);
+    const first = at.getClientRects()[0];
+    const frame = mirror.getBoundingClientRect();
+    const k = mirror.offsetWidth > 0 ? frame.width / mirror.offsetWidth : 1;
+    if (first && k > 0) left = (first.left - frame.left) / k - mirror.clientLeft + border.left;
+  }
   const lineHeight = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
   doc.body.removeChild(mirror);
   const box = el.getBoundingClientRect();

@@ -113,6 +113,15 @@ async function caretAt(page, n) {
   await page.waitForTimeout(200);
 }
 
+/** A paragraph with a bold run: the commits go inside it (the editors that have marks alike). */
+const BOLD_RUN = {
+  caret: 6,
+  before: '前の文、太字の部分と後ろ。',
+  first: '前の文、太字今日はいい天気の部分と後ろ。',
+  second: '前の文、太字今日はいい天気それでの部分と後ろ。',
+  html: '前の文、<strong>太字今日はいい天気の部分</strong>と後ろ。',
+};
+
 /**
  * The editor cases: where the caret goes, the text before, and what its state must be after each
  * commit (`今日はいい天気` inside the bold run or the line, then `それで` after it).
@@ -137,49 +146,29 @@ const EDITORS = [
   },
   {
     name: 'lexical',
-    caret: 6,
-    before: '前の文、太字の部分と後ろ。',
-    first: '前の文、太字今日はいい天気の部分と後ろ。',
-    second: '前の文、太字今日はいい天気それでの部分と後ろ。',
-    html: '前の文、<strong>太字今日はいい天気の部分</strong>と後ろ。',
+    ...BOLD_RUN,
   },
   {
     name: 'quill',
-    caret: 6,
-    before: '前の文、太字の部分と後ろ。',
-    first: '前の文、太字今日はいい天気の部分と後ろ。',
-    second: '前の文、太字今日はいい天気それでの部分と後ろ。',
-    html: '前の文、<strong>太字今日はいい天気の部分</strong>と後ろ。',
+    ...BOLD_RUN,
   },
   {
     name: 'slate',
-    caret: 6,
-    before: '前の文、太字の部分と後ろ。',
-    first: '前の文、太字今日はいい天気の部分と後ろ。',
-    second: '前の文、太字今日はいい天気それでの部分と後ろ。',
-    html: '前の文、<strong>太字今日はいい天気の部分</strong>と後ろ。',
+    ...BOLD_RUN,
     // slate-history joins text inserted right after the last insertion to its undo step, however
     // long the pause (typed text too): one undo takes back both commits.
     joinsAdjacent: true,
   },
   {
     name: 'ckeditor',
-    caret: 6,
-    before: '前の文、太字の部分と後ろ。',
-    first: '前の文、太字今日はいい天気の部分と後ろ。',
-    second: '前の文、太字今日はいい天気それでの部分と後ろ。',
-    html: '前の文、<strong>太字今日はいい天気の部分</strong>と後ろ。',
+    ...BOLD_RUN,
     // CKEditor's typing buffer makes one undo step of up to 20 characters typed in a row,
     // however long the pause: one undo takes back both commits.
     joinsAdjacent: true,
   },
   {
     name: 'draft',
-    caret: 6,
-    before: '前の文、太字の部分と後ろ。',
-    first: '前の文、太字今日はいい天気の部分と後ろ。',
-    second: '前の文、太字今日はいい天気それでの部分と後ろ。',
-    html: '前の文、<strong>太字今日はいい天気の部分</strong>と後ろ。',
+    ...BOLD_RUN,
     // Draft.js records no undo step for text a composition put in, a native IME's included: its
     // `resolveComposition` sets the new content on the state and then pushes that same content,
     // which `EditorState.push` takes for no change.

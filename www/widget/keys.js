@@ -435,8 +435,9 @@ export class KeyHandler {
     this.enabled = out.mode !== 'direct';
     // The composition ends before its text goes in, so that an editor takes the commit as typed
     // text, an edit (and an undo step) of its own: CodeMirror joins the changes it sees while a
-    // composition is under way to the previous undo step. Quill reads only the changes made
-    // before the end (`commitBeforeEnd`).
+    // composition is under way to the previous undo step. The editors of `COMMIT_BEFORE_END`
+    // (Quill, Slate, CKEditor 5, Draft.js) take it only from inside the composition: there it
+    // goes in first (`commitBeforeEnd`).
     const ends = before !== '' && (!out.preedit.text || out.committed !== '');
     if (ends && !this.commitBeforeEnd) this.announce(before, '', out.committed);
     if (out.committed) {
