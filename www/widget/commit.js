@@ -10,27 +10,9 @@ import { isFocused, selectionOf } from './root.js';
 /** The `beforeinput` events the widget dispatches itself: its own listener lets them pass. */
 const offered = new WeakSet();
 
-/** Whether `e` is a `beforeinput` the widget dispatched (`deleteSelection`). @param {Event} e */
+/** Whether `e` is a `beforeinput` the widget dispatched (`Committer.deleteSelection`). @param {Event} e */
 export function isOffered(e) {
   return offered.has(e);
-}
-
-/**
- * A non-collapsed selection in a contenteditable is deleted when a composition starts, as native
- * IMEs do. The deletion is offered to the page first as a cancelable `beforeinput`
- * (`deleteContentBackward`, as the Delete a user types): an editor that keeps its document in a
- * model and draws it itself (Slate, Lexical) deletes in its model and cancels it, since
- * `execCommand` fires none, and Slate's React tree breaks on a DOM it did not change. Otherwise
- * `execCommand('delete')` deletes it (one undo step; an editor that observes its DOM, as
- * ProseMirror and Quill do, reads the change).
- * @param {HTMLElement} field
- */
-export function deleteSelection(field) {
-  const sel = selectionOf(field);
-  if (!sel || sel.rangeCount === 0 || sel.isCollapsed || !field.contains(sel.anchorNode)) return;
-  const e = new InputEvent('beforeinput', { bubbles: true, cancelable: true, composed: true, inputType: 'deleteContentBackward' });
-  offered.add(e);
-  if (field.dispatchEvent(e)) field.ownerDocument.execCommand('delete');
 }
 
 export class Committer {
@@ -53,9 +35,23 @@ export class Committer {
     this.inserting = false;
   }
 
-  /** Deletes a contenteditable's selection before a composition starts (`deleteSelection`). */
+  /**
+   * A non-collapsed selection in a contenteditable is deleted when a composition starts, as native
+   * IMEs do. The deletion is offered to the page first as a cancelable `beforeinput`
+   * (`deleteContentBackward`, as the Delete a user types): an editor that keeps its document in a
+   * model and draws it itself (Slate, Lexical) deletes in its model and cancels it, since
+   * `execCommand` fires none, and Slate's React tree breaks on a DOM it did not change. Otherwise
+   * `execCommand('delete')` deletes it (one undo step; an editor that observes its DOM, as
+   * ProseMirror and Quill do, reads the change).
+   */
   deleteSelection() {
-    if (this.kind === 'contenteditable' && isFocused(this.el)) deleteSelection(this.el);
+    const { el } = this;
+    if (this.kind !== 'contenteditable' || !isFocused(el)) return;
+    const sel = selectionOf(el);
+    if (!sel || sel.rangeCount === 0 || sel.isCollapsed || !el.contains(sel.anchorNode)) return;
+    const e = new InputEvent('beforeinput', { bubbles: true, cancelable: true, composed: true, inputType: 'deleteContentBackward' });
+    offered.add(e);
+    if (el.dispatchEvent(e)) el.ownerDocument.execCommand('delete');
   }
 
   /** Remembers the selection of a contenteditable (before a key is handled). */

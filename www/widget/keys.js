@@ -326,6 +326,19 @@ export class KeyHandler {
   }
 
   /**
+   * Ends the composition `before` (none: '') around `insert`, which puts its commit in:
+   * `compositionend` first, or after the insertion in the editors of `COMMIT_BEFORE_END`.
+   * @param {string} before the preedit that ends
+   * @param {string} committed the committed text
+   * @param {() => void} insert
+   */
+  ending(before, committed, insert) {
+    if (!this.commitBeforeEnd) this.announce(before, '', committed);
+    insert();
+    if (this.commitBeforeEnd) this.announce(before, '', committed);
+  }
+
+  /**
    * Tells the page about the composition as a native IME does, with `compositionstart`,
    * `compositionupdate` (the preedit) and `compositionend` (the committed text) on the field, so
    * that editors and shortcut handlers (Enter that sends a message) can tell one is under way.
@@ -403,9 +416,9 @@ export class KeyHandler {
   rescue() {
     const text = this.last?.preedit.text ?? '';
     this.last = null;
-    if (!this.commitBeforeEnd) this.announce(text, '', text);
-    if (text) this.commit.insert(text, true);
-    if (this.commitBeforeEnd) this.announce(text, '', text);
+    this.ending(text, text, () => {
+      if (text) this.commit.insert(text, true);
+    });
     this.render();
   }
 
@@ -439,17 +452,17 @@ export class KeyHandler {
     // (Quill, Slate, CKEditor 5, Draft.js) take it only from inside the composition: there it
     // goes in first (`commitBeforeEnd`).
     const ends = before !== '' && (!out.preedit.text || out.committed !== '');
-    if (ends && !this.commitBeforeEnd) this.announce(before, '', out.committed);
-    if (out.committed) {
-      this.commit.insert(out.committed, fallback);
-      this.ime.learned();
-    }
-    if (this.reconverted !== null && !out.preedit.text) {
-      // The reconversion ended: cancelled, the text it replaced goes back.
-      if (!out.committed) this.commit.insert(this.reconverted, fallback);
-      this.reconverted = null;
-    }
-    if (ends && this.commitBeforeEnd) this.announce(before, '', out.committed);
+    this.ending(ends ? before : '', out.committed, () => {
+      if (out.committed) {
+        this.commit.insert(out.committed, fallback);
+        this.ime.learned();
+      }
+      if (this.reconverted !== null && !out.preedit.text) {
+        // The reconversion ended: cancelled, the text it replaced goes back.
+        if (!out.committed) this.commit.insert(this.reconverted, fallback);
+        this.reconverted = null;
+      }
+    });
     // A composition starting over a selection deletes it first, before the page hears of the
     // composition (Slate deletes an expanded selection itself on `compositionstart`).
     if (out.preedit.text && (ends || !before)) this.commit.deleteSelection();
