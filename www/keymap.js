@@ -147,6 +147,16 @@ export const MODEL_EDITORS = /** @type {const} */ ([
 export const COMMIT_BEFORE_END = /** @type {ReadonlySet<string>} */ (new Set(['quill', 'slate', 'draft', 'ckeditor']));
 
 /**
+ * Model editors where a selection typed over is deleted inside the composition, after
+ * `compositionstart`, as a native IME deletes it with its first text: Draft.js takes the DOM
+ * changes it observes during a composition into its state and draws its DOM anew at the end; a
+ * deletion before the composition, which it does not observe, broke its React tree (`removeChild`)
+ * when the selection spanned its text runs. In the others it goes before `compositionstart`
+ * (Slate deletes an expanded selection itself on `compositionstart`).
+ */
+export const DELETE_IN_COMPOSITION = /** @type {ReadonlySet<string>} */ (new Set(['draft']));
+
+/**
  * Editors that take their keys through a hidden <textarea> and draw the text themselves
  * (CodeMirror 5, Monaco, Ace): the field the widget would attach to is that textarea, a pixel
  * wide or off screen, so neither the preedit nor the candidate window could be placed, and the

@@ -20,6 +20,7 @@
 
 import { KeyHandler, selectedText } from '../../www/widget/keys.js';
 import { isFocused } from '../../www/widget/root.js';
+import { isOffered } from '../../www/widget/commit.js';
 import { keyUnits, modsOf } from '../../www/keymap.js';
 import { predictKey, predictedOf } from './predict.js';
 
@@ -449,7 +450,7 @@ export class RemoteKeyHandler extends KeyHandler {
 
   /** @param {InputEvent} e */
   beforeInput(e) {
-    if (this.commit.inserting || e.isComposing || this.osComposing) return;
+    if (this.commit.inserting || e.isComposing || this.osComposing || isOffered(e)) return;
     if (!this.hasComposition() && this.inflight === 0) {
       if (this.hasSuggestions()) this.flush(true);
       return;
@@ -457,13 +458,11 @@ export class RemoteKeyHandler extends KeyHandler {
     const text = e.data ?? e.dataTransfer?.getData('text/plain') ?? null;
     const s = this.session;
     if (e.inputType.startsWith('insert') && text && s !== null) {
-      // Text from elsewhere (a virtual keyboard, a drop): our composition first, then the text.
+      // Text from elsewhere (a virtual keyboard, a drop): our composition first, then the text,
+      // as the end of its commit (the widget's `beforeInput` says why).
       e.preventDefault();
-      this.send({ op: 'flush', session: s }, (out) => {
-        const all = out.committed + text;
-        this.apply({ ...out, committed: '' }, true);
-        this.commit.insert(all, !isFocused(this.el));
-      });
+      e.stopImmediatePropagation();
+      this.send({ op: 'flush', session: s }, (out) => this.apply({ ...out, committed: out.committed + text }, !isFocused(this.el)));
       return;
     }
     this.flush(true);

@@ -258,6 +258,35 @@ test('types on a page whose CSP forbids wasm and inline script', async () => {
   await page.close();
 });
 
+test("a Slate editor on a page whose CSP forbids wasm: a selection typed over and text arriving without a key while composing reach its state", async () => {
+  const { page, errors } = await open('slate-csp.html');
+  await page.waitForFunction(() => /** @type {any} */ (window).m);
+  await focusReady(page, '#host [data-slate-editor]');
+  const text = () => page.evaluate(() => /** @type {string} */ (/** @type {any} */ (window).m.text()));
+  const shown = () => page.evaluate(() => /** @type {HTMLElement} */ (document.querySelector('#host [data-slate-editor]')).innerText.replace(/[\n\ufeff]/g, ''));
+  assert.equal(await text(), '前の文、太字の部分と後ろ。');
+  // Slate takes the browser's selection in from `selectionchange`: pauses, as a person makes.
+  await page.keyboard.press('Control+Home');
+  await page.waitForTimeout(200);
+  for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowRight');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowRight');
+  await page.waitForTimeout(200);
+  // `文、太字`, across the start of the bold run
+  await convertAndCommit(page, 'kyouha');
+  await page.waitForFunction(() => /** @type {any} */ (window).m.text() !== '前の文、太字の部分と後ろ。');
+  assert.equal(await text(), '前の今日はの部分と後ろ。');
+  assert.equal(await shown(), await text());
+  await page.keyboard.type('sore', { delay: 15 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').trim() === 'それ'));
+  // A virtual keyboard's text: the composition goes in as it stands, then the text.
+  await page.keyboard.insertText('Ω');
+  await page.waitForFunction(() => /** @type {any} */ (window).m.text() !== '前の今日はの部分と後ろ。');
+  assert.equal(await text(), '前の今日はそれΩの部分と後ろ。');
+  assert.equal(await shown(), await text());
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the key channel (settings `channel: message`): keys go over a MessagePort, also under a strict CSP', async () => {
   const options = await ext.context.newPage();
   await options.goto(`chrome-extension://${ext.id}/options.html`);

@@ -59,6 +59,17 @@ const PAGES = {
     type: 'text/javascript',
     body: "import { prosemirror } from '/editors.js'; window.m = prosemirror(document.getElementById('pm'));",
   },
+  // A Slate editor (the bundle's `slate`: a bold run, React 18) on a page whose CSP forbids wasm:
+  // the extension's engine types there, through `RemoteKeyHandler`.
+  '/slate-csp.html': {
+    type: 'text/html',
+    body: '<!doctype html><meta charset="utf-8"><body><div id="host" style="width:500px;border:1px solid #999"></div><script type="module" src="/slate.js"></script></body>',
+    headers: { 'Content-Security-Policy': "script-src 'self'" },
+  },
+  '/slate.js': {
+    type: 'text/javascript',
+    body: "import { slate } from '/editors.js'; window.m = slate(document.getElementById('host'));",
+  },
 };
 
 /** Files of the repository served as they are (built before the tests). */

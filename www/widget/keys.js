@@ -2,7 +2,7 @@
 // its outputs (commits, the preedit, the lists) come back to the field. Holds the composition
 // state of one field; drawing is the caller's (`render`).
 
-import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorOf, COMMIT_BEFORE_END } from '../keymap.js';
+import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorOf, COMMIT_BEFORE_END, DELETE_IN_COMPOSITION } from '../keymap.js';
 import { isFocused, isTextField, selectionOf } from './root.js';
 import { isOffered } from './commit.js';
 
@@ -68,6 +68,8 @@ export class KeyHandler {
     this.dispatching = false;
     /** The field's editor reads a commit only before `compositionend` (keymap.js `COMMIT_BEFORE_END`). */
     this.commitBeforeEnd = COMMIT_BEFORE_END.has(editorOf(el)?.name ?? '');
+    /** A selection typed over is deleted after `compositionstart` (keymap.js `DELETE_IN_COMPOSITION`). */
+    this.deleteInComposition = DELETE_IN_COMPOSITION.has(editorOf(el)?.name ?? '');
   }
 
   /** Opens the session lazily: the model may still be loading at attach time. */
@@ -297,16 +299,18 @@ export class KeyHandler {
     // menu, drop): commit our composition first, then let the text in unconverted.
     const text = e.data ?? e.dataTransfer?.getData('text/plain') ?? null;
     if (e.inputType.startsWith('insert') && text) {
-      // One edit for both, after this event: inserting from inside beforeinput and letting the
-      // native insertion follow leaves Chromium's caret at the offset it computed before.
       const s = this.session;
       if (s === null || !this.ime.handle) return;
       const out = this.run((handle) => handle.flush(s));
       if (!out) return;
+      // The text goes in with the commit, as its end, where the composition's end puts a commit
+      // (`ending`): the editors that model their text (Slate, CKEditor 5) take a commit from the
+      // composition only, since `execCommand` fires no `beforeinput`; inserted after the
+      // composition had ended, the commit was lost there. The event goes no further: an editor
+      // that inserts an event's text itself (Lexical) put it in twice.
       e.preventDefault();
-      const all = out.committed + text;
-      this.apply({ ...out, committed: '' }, true);
-      queueMicrotask(() => this.commit.insert(all, false));
+      e.stopImmediatePropagation();
+      this.apply({ ...out, committed: out.committed + text }, false);
       return;
     }
     this.flush(true);
@@ -463,10 +467,12 @@ export class KeyHandler {
         this.reconverted = null;
       }
     });
-    // A composition starting over a selection deletes it first, before the page hears of the
-    // composition (Slate deletes an expanded selection itself on `compositionstart`).
-    if (out.preedit.text && (ends || !before)) this.commit.deleteSelection();
+    // A composition starting over a selection deletes it, before the page hears of the
+    // composition or, in the editors of `DELETE_IN_COMPOSITION`, inside it.
+    const starts = !!out.preedit.text && (ends || !before);
+    if (starts && !this.deleteInComposition) this.commit.deleteSelection();
     this.announce(ends ? '' : before, out.preedit.text, '');
+    if (starts && this.deleteInComposition) this.commit.deleteSelection();
     this.render();
   }
 
