@@ -91,6 +91,8 @@ import { rootOf, activeIn } from './widget/root.js';
 
 /** @type {WeakMap<HTMLElement, Attachment>} */
 const fields = new WeakMap();
+/** @type {WeakSet<KeyboardEvent>} keydowns given to their field already (`routeKey`) */
+const routed = new WeakSet();
 let nextId = 0;
 
 /** What the live region says when a key is refused because the composition is full. */
@@ -221,7 +223,9 @@ export function attach(el, options) {
   el.after(indicator.el);
 
   /** @param {KeyboardEvent} e */
-  const onKeyDown = (e) => keys.keyDown(e);
+  const onKeyDown = (e) => {
+    if (!routed.has(e)) keys.keyDown(e);
+  };
   /** @param {InputEvent} e */
   const onBeforeInput = (e) => keys.beforeInput(e);
   const onCompositionStart = () => keys.compositionStart();
@@ -460,6 +464,26 @@ function unwatchRemoval(el) {
       entry.observer.disconnect();
       removals.delete(root);
     }
+  }
+}
+
+/**
+ * Gives a keydown to the attached field it is for (the first one on its composed path) before it
+ * gets there, for a listener that runs before the page's own: a key the IME takes then goes no
+ * further (`preventDefault`, `stopImmediatePropagation`), and the page's listeners in the capture
+ * phase on the window, the document or the field's ancestors never see it, as with a native IME
+ * (the browser extension routes every key of a frame from the window, from `document_start`
+ * on). The field's own listener then leaves the event alone.
+ * @param {KeyboardEvent} e
+ */
+export function routeKey(e) {
+  if (routed.has(e)) return;
+  for (const node of e.composedPath()) {
+    const attachment = fields.get(/** @type {HTMLElement} */ (node));
+    if (!attachment) continue;
+    routed.add(e);
+    attachment.keys.keyDown(e);
+    return;
   }
 }
 

@@ -4,13 +4,14 @@
 // a key handler that reaches the extension's engine by messages (remote.js). Focus events are
 // caught once on the window (capture), so fields inside open shadow roots and fields added after
 // load need nothing more. Nothing runs for a page nobody types in: no port, no engine, no wasm.
+// It runs at `document_start` (keys, below).
 //
 // Never attached: password fields and other non-text inputs (the widget's `fieldKind`), fields
 // for one-time codes, card data and passwords by their `autocomplete`, and every field of a site
 // the user turned off (the toolbar button, the shortcut; site.js). Fields for e-mail addresses,
 // phone numbers and URLs attach with the IME off, as the widget starts them.
 
-import { attach, claimed } from '../../www/widget.js';
+import { attach, claimed, routeKey } from '../../www/widget.js';
 import { fieldKind } from '../../www/keymap.js';
 import { RemoteIme, RemoteKeyHandler } from './remote.js';
 import { siteOf, siteOn } from '../site.js';
@@ -132,6 +133,11 @@ function setOn(now) {
   if (on) take(fieldOf(deepActive()));
   else detachAll();
 }
+
+// Every key of the frame goes to its attached field first, from the window in the capture phase:
+// this script runs at `document_start`, before any page script, so its listener comes before the
+// page's own there, and a page's listeners in the capture phase never see a key the IME takes.
+window.addEventListener('keydown', routeKey, true);
 
 window.addEventListener(
   'focusin',

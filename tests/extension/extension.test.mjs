@@ -307,6 +307,23 @@ test('the key channel (settings `channel: message`): keys go over a MessagePort,
   await page.close();
 });
 
+test("a page's keydown listeners in the capture phase on the window and the document see no key the IME takes, and every other key", async () => {
+  // the page's engine (a textarea, a contenteditable), and the extension's over a port
+  for (const [name, selector] of [['plain.html', '#ta'], ['plain.html', '#ce'], ['csp.html', '#ta']]) {
+    const { page, errors } = await open(name);
+    await focusReady(page, selector);
+    await convertAndCommit(page, 'nihongo');
+    assert.equal(await valueOf(page, selector), '日本語');
+    assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).captured), [], selector);
+    // Outside a composition the page's keys are the page's.
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Control+a');
+    assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).captured), ['window:ArrowLeft', 'document:ArrowLeft', 'window:Control', 'document:Control', 'window:a', 'document:a'], selector);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test('leaves password, one-time-code and card fields alone', async () => {
   const { page } = await open('plain.html');
   await focusReady(page, '#ta'); // the engine runs: a field it took would compose

@@ -16,6 +16,10 @@ export const EXTENSION = path.join(ROOT, 'dist/extension');
 const PAGE_JS = `
 window.seen = [];
 document.addEventListener('keydown', (e) => window.seen.push(e.key));
+// Listeners in the capture phase on the window and the document, as shortcut libraries add them.
+window.captured = [];
+window.addEventListener('keydown', (e) => window.captured.push('window:' + e.key), true);
+document.addEventListener('keydown', (e) => window.captured.push('document:' + e.key), true);
 const host = document.getElementById('host');
 host.attachShadow({ mode: 'open' }).innerHTML = '<input id="shadow-input">';
 // The edits of the shadow root's field: a commit by execCommand (one undo step) comes as a
@@ -48,7 +52,13 @@ const PAGES = {
     body: '<!doctype html><meta charset="utf-8"><body><textarea id="ta"></textarea><script src="/page-csp.js"></script></body>',
     headers: { 'Content-Security-Policy': "default-src 'self'; script-src 'self'" },
   },
-  '/page-csp.js': { type: 'text/javascript', body: 'window.seen = []; document.addEventListener("keydown", (e) => window.seen.push(e.key));' },
+  '/page-csp.js': {
+    type: 'text/javascript',
+    body: `window.seen = []; document.addEventListener("keydown", (e) => window.seen.push(e.key));
+window.captured = [];
+window.addEventListener('keydown', (e) => window.captured.push('window:' + e.key), true);
+document.addEventListener('keydown', (e) => window.captured.push('document:' + e.key), true);`,
+  },
   // A ProseMirror editor (the bundle's `prosemirror`: bold text, a link, history, key bindings);
   // `window.m` is what it returns (its state, its undo, the bindings that fired).
   '/prosemirror.html': {
