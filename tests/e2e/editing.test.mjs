@@ -405,6 +405,21 @@ test('the mirror lines up with the field’s own text, in a long scrolled textar
 });
 
 /**
+ * Types `ka` and checks that the mirror draws the three characters before the preedit where the
+ * field drew them (`expected`, from `textFieldCaret`), then commits.
+ * @param {import('playwright-core').Page} page
+ * @param {{left: number, top: number}} expected
+ * @param {string} label
+ */
+async function typedAligned(page, expected, label) {
+  await page.keyboard.type('ka');
+  const got = await mirrorGlyph(page);
+  assert.ok(Math.abs(got.left - expected.left) < 1.5, `${label}, same column: ${JSON.stringify({ got, expected })}`);
+  assert.ok(got.top >= expected.top - 1 && got.top < expected.top + got.lineHeight, `${label}, same line: ${JSON.stringify({ got, expected })}`);
+  await page.keyboard.press('Enter');
+}
+
+/**
  * Types `ka` at the caret of #ta and checks that the mirror draws the three characters before the
  * preedit where the field draws them (the field scrolled to its end first, as typing at the end
  * leaves it), then commits.
@@ -420,11 +435,7 @@ async function alignedAtEnd(page, label) {
     const c = textFieldCaret(el, caret - 3);
     return { left: c.left, top: c.top };
   });
-  await page.keyboard.type('ka');
-  const got = await mirrorGlyph(page);
-  assert.ok(Math.abs(got.left - expected.left) < 1.5, `${label}, same column: ${JSON.stringify({ got, expected })}`);
-  assert.ok(got.top >= expected.top - 1 && got.top < expected.top + got.lineHeight, `${label}, same line: ${JSON.stringify({ got, expected })}`);
-  await page.keyboard.press('Enter');
+  await typedAligned(page, expected, label);
 }
 
 test('writing on at the end of a long text: every composition lines up, with the last cut kept or after the field or the text before changed', async () => {
@@ -453,6 +464,54 @@ test('writing on at the end of a long text: every composition lines up, with the
   await alignedAtEnd(page, 'a line break put in before');
   const value = await valueOf(page, 'ta');
   assert.ok(value.endsWith('かかきょうははれですかかか'), value.slice(-30));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/**
+ * Puts the caret of #ta (focused) after the first `needle` past `from` and checks that a
+ * composition there draws the three characters before it where the field draws them, then
+ * commits it.
+ * @param {import('playwright-core').Page} page
+ * @param {string} needle
+ * @param {number} from
+ * @param {string} label
+ */
+async function alignedAfter(page, needle, from, label) {
+  const expected = await page.evaluate(
+    async ([needle, from]) => {
+      const { textFieldCaret } = await import('/www/caret.js');
+      const el = /** @type {HTMLTextAreaElement} */ (document.getElementById('ta'));
+      const caret = el.value.indexOf(String(needle), Number(from)) + String(needle).length;
+      el.blur();
+      el.focus();
+      el.setSelectionRange(caret, caret);
+      // The caret's line in view, a line below the field's top, as typing there would leave it.
+      el.scrollTop += textFieldCaret(el, caret).top - el.getBoundingClientRect().top - 30;
+      const c = textFieldCaret(el, caret - 3);
+      return { left: c.left, top: c.top };
+    },
+    [needle, from],
+  );
+  await typedAligned(page, expected, label);
+}
+
+test('compositions above and below the last ones in a long text line up: the rows after line breaks kept, and carried over the edits', async () => {
+  const { page, errors } = await fields();
+  const para = '今日は晴れです。明日は雨らしい。'.repeat(6);
+  const block = (/** @type {number} */ k) => `${`${k}の行\n`.repeat(30)}${k}段落${para}\n`;
+  const text = [0, 1, 2, 3, 4, 5].map(block).join('');
+  await place(page, 'ta', text, text.length);
+  await alignedAfter(page, '5段落', 0, 'at the end');
+  await alignedAfter(page, '1段落今日は', 0, 'above it');
+  // A line break typed into the paragraph: the rows after it move down a line.
+  await page.keyboard.press('Enter');
+  await alignedAfter(page, '3段落今日は', 0, 'below the line break');
+  await alignedAfter(page, '4の行', 0, 'further below');
+  await alignedAfter(page, '2段落', 0, 'between the two');
+  const value = await valueOf(page, 'ta');
+  assert.equal(value.split('\n').length, text.split('\n').length + 1);
+  for (const k of ['5段落か', '1段落今日はか\n', '3段落今日はか', '4の行か', '2段落か']) assert.ok(value.includes(k), k);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -65,6 +65,12 @@ export class PreeditBox {
      * composition's mirror was cut (a textarea): the text up to that composition's caret, the cut
      * (the first character of a row) and the row's top, and the field's layout then. */
     this.cut = null;
+    /** @type {{text: string, layout: string, rows: {at: number, top: number}[]} | null} rows of a
+     * textarea's text that follow a line break, and their tops, as the mirror laid them out: the
+     * field's text then, its layout, the rows by position. Such a row starts where it does
+     * whatever follows it, so it holds while the text before it and the layout are the same: a
+     * composition elsewhere above or below lays out from the nearest one, not from the start. */
+    this.breaks = null;
     /** Where the field was when the mirror was placed ('' = place it again). */
     this.placed = '';
     /** Screen pixels per CSS pixel of the mirror's or the overlay's text (`scaleOf` the field, or
@@ -295,33 +301,48 @@ export class PreeditBox {
       const cs = getComputedStyle(field);
       const doc = field.ownerDocument;
       const layout = layoutOf(field, cs);
-      const base = this.cutBefore(value, start, layout) ?? { at: 0, top: 0 };
-      this.above.style.height = `${base.top}px`;
-      // The text up to the caret from there, with markers at its start and at the caret: their
-      // glyph tops are a whole number of lines apart (a line's top is its glyphs' less the
-      // half-leading).
-      this.before.data = value.slice(base.at, start);
-      this.after.data = '';
-      this.runs.textContent = '\u200b';
-      const first = doc.createElement('span');
-      first.textContent = '\u200b';
-      mirror.insertBefore(first, this.before);
-      const origin = first.getClientRects()[0]?.top ?? 0;
-      const caretTop = this.runs.getClientRects()[0]?.top ?? origin;
-      // Keep the lines the field may show above the caret: from the first character whose row
-      // is at most a field's height (and a line) above the caret's row.
-      // Client rects are screen pixels; the mirror's lengths are the field's CSS pixels.
       const sy = this.scale.y;
       const lineHeight = px(cs.lineHeight) || px(cs.fontSize) * 1.2 || 20;
-      const from = caretTop - sy * (field.clientHeight + lineHeight);
+      const first = doc.createElement('span');
+      first.textContent = '\u200b';
       const range = doc.createRange();
-      /** The top of the row character `i` is on (a newline: the row it ends). @param {number} i */
-      const rowOf = (i) => {
-        range.setStart(this.before, i - base.at);
-        if (value[i] === '\n') range.collapse(true);
-        else range.setEnd(this.before, i - base.at + 1);
-        return range.getClientRects()[0]?.top ?? caretTop;
+      /**
+       * Lays out the text from `at` up to `upTo` in the mirror, with markers at its start and at
+       * its end: their glyph tops are a whole number of lines apart (a line's top is its glyphs'
+       * less the half-leading). Returns the start's and the end's tops, and `rowOf(i)`: the top
+       * of the row that character `i` (at ≤ i < upTo) is on (a newline: the row it ends).
+       * Client rects are screen pixels; the mirror's lengths are the field's CSS pixels.
+       * @param {number} at
+       * @param {number} upTo
+       */
+      const layOut = (at, upTo) => {
+        this.before.data = value.slice(at, upTo);
+        this.after.data = '';
+        this.runs.textContent = '\u200b';
+        mirror.insertBefore(first, this.before);
+        const origin = first.getClientRects()[0]?.top ?? 0;
+        const endTop = this.runs.getClientRects()[0]?.top ?? origin;
+        /** @param {number} i */
+        const rowOf = (i) => {
+          range.setStart(this.before, i - at);
+          if (value[i] === '\n') range.collapse(true);
+          else range.setEnd(this.before, i - at + 1);
+          return range.getClientRects()[0]?.top ?? endTop;
+        };
+        return { origin, endTop, rowOf };
       };
+      this.shiftBreaks(value, layout, field, cs, (at, i) => {
+        const { origin, rowOf } = layOut(at, i + 1);
+        return (rowOf(i) - origin) / sy;
+      });
+      // From a row that is sure to be a field's height (and a line) above the caret's.
+      const base = this.baseFor(value, start, layout, field.clientHeight + lineHeight);
+      this.above.style.height = `${base.top}px`;
+      // The text up to the caret from there, a marker at the caret.
+      const { origin, endTop: caretTop, rowOf } = layOut(base.at, start);
+      // Keep the lines the field may show above the caret: from the first character whose row
+      // is at most a field's height (and a line) above the caret's row.
+      const from = caretTop - sy * (field.clientHeight + lineHeight);
       let lo = base.at;
       let hi = start;
       while (lo < hi) {
@@ -332,13 +353,20 @@ export class PreeditBox {
       lineStart = lo;
       top = base.top + (lo < start ? rowOf(lo) - origin : caretTop - origin) / sy;
       this.cut = { text: value.slice(0, start), at: lineStart, top, layout };
+      // The rows after line breaks, half a field's worth of characters apart (each measure costs:
+      // every break of a long text would cost more than the layout).
+      /** @type {{at: number, top: number}[]} */
+      const rows = [];
+      const step = Math.max(1, Math.round(fieldChars(field, cs) / 2));
+      for (let i = value.indexOf('\n', base.at + step); i >= 0 && i + 1 < start; i = value.indexOf('\n', i + 1 + step)) {
+        rows.push({ at: i + 1, top: base.top + (rowOf(i + 1) - origin) / sy });
+      }
+      this.keepBreaks(value, layout, rows);
       first.remove();
       this.runs.replaceChildren();
     }
-    // What follows: enough to fill the field twice (narrow characters, one more line each side).
-    const lines = field.clientHeight / (px(getComputedStyle(field).lineHeight) || px(getComputedStyle(field).fontSize) * 1.2 || 20) + 2;
-    const perLine = field.clientWidth / (0.5 * (px(getComputedStyle(field).fontSize) || 16));
-    const room = Math.ceil(2 * lines * perLine) + 100;
+    // What follows: enough to fill the field twice.
+    const room = Math.ceil(2 * fieldChars(field, getComputedStyle(field))) + 100;
     this.before.data = value.slice(lineStart, start);
     // A trailing newline gets no line box of its own in a mirror: one space makes it count.
     this.after.data = value.slice(end, end + room) + (this.kind === 'textarea' ? ' ' : '');
@@ -361,8 +389,95 @@ export class PreeditBox {
   }
 
   /**
+   * Where to lay out a textarea's text from for a caret at `start`: the last composition's cut
+   * (`cutBefore`) or a row after a line break (`breaks`) whose top is at least `room` pixels
+   * above the row where the caret's paragraph starts, the nearest to the caret that holds; else
+   * the text's start.
+   * @param {string} value
+   * @param {number} start
+   * @param {string} layout `layoutOf` the field now
+   * @param {number} room
+   * @returns {{at: number, top: number}}
+   */
+  baseFor(value, start, layout, room) {
+    let base = this.cutBefore(value, start, layout) ?? { at: 0, top: 0 };
+    const b = this.breaks;
+    if (!b || b.layout !== layout) return base;
+    const same = commonPrefix(b.text, value, start);
+    // The rows that hold: the text before them is the same.
+    let n = 0;
+    while (n < b.rows.length && b.rows[n].at <= same) n++;
+    if (n === 0) return base;
+    const limit = b.rows[n - 1].top - room;
+    for (let i = n - 1; i >= 0; i--) {
+      const row = b.rows[i];
+      if (row.top > limit) continue;
+      if (row.at > base.at) base = row;
+      break;
+    }
+    return base;
+  }
+
+  /**
+   * Carries the rows after line breaks (`breaks`) over an edit of the text: the rows before it
+   * hold as they are; the rows after it, whose text from their line break on is unchanged, move
+   * by the edit's length and by how much the rows between them moved, measured by laying out the
+   * text from the last row before the edit to the first after it (a few rows of an edit made
+   * where the user typed last). The others go (so do all after an edit of more than a few
+   * fields' worth of text).
+   * @param {string} value the field's text now
+   * @param {string} layout `layoutOf` the field
+   * @param {HTMLElement} field
+   * @param {CSSStyleDeclaration} cs its computed style
+   * @param {(at: number, i: number) => number} rowBelow the top of the row of character `i`
+   *   below the row starting at `at`, laid out (CSS pixels)
+   */
+  shiftBreaks(value, layout, field, cs, rowBelow) {
+    const b = this.breaks;
+    if (!b || b.layout !== layout || b.text === value) return;
+    const old = b.text;
+    const same = commonPrefix(old, value, Infinity);
+    const tail = commonSuffix(old, value, Math.min(old.length, value.length) - same);
+    const moved = value.length - old.length;
+    const before = b.rows.filter((r) => r.at <= same);
+    // A row after the edit: its line break, and all after it, are in the unchanged tail.
+    const after = b.rows.filter((r) => r.at - 1 >= old.length - tail);
+    const base = before[before.length - 1] ?? { at: 0, top: 0 };
+    const next = after[0];
+    if (!next || next.at + moved - base.at > 4 * fieldChars(field, cs)) {
+      this.breaks = { text: value, layout, rows: before };
+      return;
+    }
+    const shift = base.top + rowBelow(base.at, next.at + moved) - next.top;
+    this.breaks = { text: value, layout, rows: [...before, ...after.map((r) => ({ at: r.at + moved, top: r.top + shift }))] };
+  }
+
+  /**
+   * Keeps the rows after line breaks just laid out in the mirror (`breaks`), with the ones
+   * kept before whose text before them is still the same.
+   * @param {string} value the field's text
+   * @param {string} layout `layoutOf` the field
+   * @param {{at: number, top: number}[]} rows new rows, by position
+   */
+  keepBreaks(value, layout, rows) {
+    const b = this.breaks;
+    /** @type {Map<number, number>} */
+    const kept = new Map();
+    if (b && b.layout === layout) {
+      const same = commonPrefix(b.text, value, value.length);
+      for (const row of b.rows) if (row.at <= same) kept.set(row.at, row.top);
+    }
+    for (const row of rows) kept.set(row.at, row.top);
+    this.breaks = {
+      text: value,
+      layout,
+      rows: [...kept].map(([at, top]) => ({ at, top })).sort((x, y) => x.at - y.at),
+    };
+  }
+
+  /**
    * The field's caret in viewport coordinates (where the suggestions open after a commit): in a
-   * textarea laid out from the last composition's cut when it holds (`cutBefore`).
+   * textarea laid out from the nearest row known to hold (`baseFor`).
    * @returns {CaretRect}
    */
   caret() {
@@ -370,7 +485,7 @@ export class PreeditBox {
     if (this.kind === 'contenteditable') return editableCaret(field);
     const el = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (field);
     const pos = el.selectionStart ?? el.value.length;
-    const from = this.kind === 'textarea' ? this.cutBefore(el.value, pos, layoutOf(el, getComputedStyle(el))) : null;
+    const from = this.kind === 'textarea' ? this.baseFor(el.value, pos, layoutOf(el, getComputedStyle(el)), 0) : null;
     return textFieldCaret(el, pos, from);
   }
 
@@ -599,6 +714,57 @@ function scaleStyle(style, x, y) {
   style.transform = scaled ? `scale(${x}, ${y})` : '';
 }
 
+/**
+ * About the most characters a text field shows at once: narrow characters, one more line above
+ * and below.
+ * @param {HTMLElement} field
+ * @param {CSSStyleDeclaration} cs its computed style
+ */
+function fieldChars(field, cs) {
+  const lines = field.clientHeight / (px(cs.lineHeight) || px(cs.fontSize) * 1.2 || 20) + 2;
+  const perLine = field.clientWidth / (0.5 * (px(cs.fontSize) || 16));
+  return lines * perLine;
+}
+
+/**
+ * How many characters `a` and `b` have in common from their start, at most `limit`.
+ * @param {string} a
+ * @param {string} b
+ * @param {number} limit
+ */
+function commonPrefix(a, b, limit) {
+  const n = Math.min(a.length, b.length, limit);
+  if (b.startsWith(a.slice(0, n))) return n;
+  // Halving with the native comparison: a few dozen slices, not a loop over the characters.
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (a.startsWith(b.slice(lo, mid), lo)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * How many characters `a` and `b` have in common at their end, at most `limit`.
+ * @param {string} a
+ * @param {string} b
+ * @param {number} limit
+ */
+function commonSuffix(a, b, limit) {
+  const n = Math.min(a.length, b.length, limit);
+  if (b.endsWith(a.slice(a.length - n))) return n;
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    // a's and b's last `lo` characters are the same: the ones before them up to `mid`?
+    if (a.slice(a.length - mid, a.length - lo) === b.slice(b.length - mid, b.length - lo)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
 
 /**
  * What a text field's rows depend on besides its text: the width, the mirrored styles, the fonts
