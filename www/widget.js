@@ -23,7 +23,7 @@ import { fieldKind, editorOf } from './keymap.js';
 import { ensureStyle } from './widget/style.js';
 import { AriaLink } from './widget/aria.js';
 import { Committer } from './widget/commit.js';
-import { PreeditBox } from './widget/preedit.js';
+import { PreeditBox, SURVEY_MIN_CHARS } from './widget/preedit.js';
 import { CandidateWindow } from './widget/candidates.js';
 import { SuggestionList } from './widget/suggestions.js';
 import { optionIndex } from './widget/listbox.js';
@@ -255,6 +255,19 @@ export function attach(el, options) {
     indicator.invalidate();
     render();
   };
+  /** @type {number | null} */
+  let surveyTask = null;
+  // A long textarea's text is laid out ahead once the page is idle after the field gets the
+  // focus (`PreeditBox.survey`), so that the first composition is as quick as the next ones.
+  const onFieldFocus = () => {
+    onFocus();
+    if (kind !== 'textarea' || surveyTask !== null || /** @type {HTMLTextAreaElement} */ (el).value.length < SURVEY_MIN_CHARS) return;
+    const run = () => {
+      surveyTask = null;
+      if (activeIn(el) === el && !keys.hasComposition()) preedit.survey();
+    };
+    surveyTask = win?.requestIdleCallback ? win.requestIdleCallback(run, { timeout: 1000 }) : /** @type {any} */ (setTimeout(run, 200));
+  };
   /** @param {Event} [e] */
   const onReposition = (e) => {
     // The widget's own boxes scroll too (the mirror follows the field's scroll and its caret, a
@@ -300,7 +313,7 @@ export function attach(el, options) {
     [el, 'compositionend', onCompositionEnd, true],
     [el, 'mousedown', onMouseDown, true],
     [el, 'blur', onBlur],
-    [el, 'focus', onFocus],
+    [el, 'focus', onFieldFocus],
     [el, 'scroll', onReposition],
     [win, 'resize', onReposition],
     [win, 'scroll', onReposition, true],
@@ -327,6 +340,10 @@ export function attach(el, options) {
         else keys.drop();
       }
       keys.cancelPreview();
+      if (surveyTask !== null) {
+        if (win?.cancelIdleCallback) win.cancelIdleCallback(surveyTask);
+        else clearTimeout(surveyTask);
+      }
       for (const [target, type, fn, capture] of listeners) target?.removeEventListener(type, fn, capture);
       keys.close();
       aria.restore();

@@ -516,6 +516,27 @@ test('compositions above and below the last ones in a long text line up: the row
   await page.close();
 });
 
+test('a long textarea is laid out ahead while the page is idle: the first compositions line up, at its end and above', async () => {
+  const { page, errors } = await fields();
+  const para = '今日は晴れです。明日は雨らしい。'.repeat(20);
+  const block = (/** @type {number} */ k) => `${`${k}の行\n`.repeat(10)}${k}段落${para}\n`;
+  // 80 blocks of 10 short lines and a paragraph of 16 rows: 31,090 characters.
+  const text = Array.from({ length: 80 }, (_, k) => block(k)).join('');
+  await place(page, 'ta', text, text.length);
+  // The field gets the focus with its text in, and the page is idle.
+  await page.evaluate(async () => {
+    const el = /** @type {HTMLTextAreaElement} */ (document.getElementById('ta'));
+    el.blur();
+    el.focus();
+    await new Promise((r) => requestIdleCallback(r));
+  });
+  await alignedAfter(page, '79段落', 0, 'at the end');
+  await alignedAfter(page, '3段落今日は', 0, 'far above');
+  await alignedAfter(page, '50の行', 0, 'far below it');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 for (const id of ['ta', 'ce']) {
   test(`reconversion (${id}): selected text and 変換 offer its conversions again; Esc puts it back`, async () => {
     const { page, errors } = await fields();

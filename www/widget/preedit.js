@@ -32,6 +32,10 @@ import { flowOf } from './layout.js';
 /** @typedef {import('../types.js').Preedit} Preedit */
 /** @typedef {import('../caret.js').CaretRect} CaretRect */
 
+/** A textarea with this much text is laid out ahead, while the page is idle (`survey`): below
+ * it a composition's first layout costs little. */
+export const SURVEY_MIN_CHARS = 20000;
+
 export class PreeditBox {
   /**
    * @param {HTMLElement} field
@@ -57,6 +61,9 @@ export class PreeditBox {
      * lays out the visible lines only, not the whole text). */
     this.above = doc.createElement('div');
     this.below = doc.createElement('div');
+    /** A zero-width mark where the text laid out starts (`layOut`). */
+    this.marker = doc.createElement('span');
+    this.marker.textContent = '\u200b';
     /** A composition is shown. */
     this.active = false;
     /** The field's text around the preedit (text fields): value and selection when copied. */
@@ -187,26 +194,35 @@ export class PreeditBox {
       this.insertInline();
     } else {
       const cs = getComputedStyle(field);
-      const style = this.el.style;
-      for (const p of MIRRORED) style.setProperty(toKebab(p), cs.getPropertyValue(toKebab(p)));
-      // A field whose own text is transparent (a code editor's textarea over a highlighted copy
-      // of its text, which the page draws): the mirror leaves the text to the page and draws the
-      // preedit alone, in a colour that shows.
-      const hidden = isTransparent(cs.color) || isTransparent(cs.getPropertyValue('-webkit-text-fill-color'));
-      style.color = hidden ? 'transparent' : cs.color;
-      this.runs.style.color = hidden ? visibleColor(field, cs.color, caretColor) : '';
-      style.borderColor = 'transparent';
-      style.boxSizing = 'border-box';
-      style.overflow = 'hidden';
-      const wrap = mirrorWrap(cs, this.kind === 'input');
-      style.whiteSpace = wrap.whiteSpace;
-      if (wrap.overflowWrap) style.overflowWrap = wrap.overflowWrap;
-      this.el.replaceChildren(this.above, this.before, this.runs, this.after, this.below);
+      this.dress(cs, caretColor);
       field.classList.add('henkan-hidden-text');
       this.placed = '';
       this.placeMirror();
       this.copyText();
     }
+  }
+
+  /**
+   * Makes the mirror a copy of the text field's box and text styles, its parts in it.
+   * @param {CSSStyleDeclaration} cs the field's computed style
+   * @param {string} [caretColor] the field's caret colour (before the composing class hides it)
+   */
+  dress(cs, caretColor = cs.caretColor) {
+    const style = this.el.style;
+    for (const p of MIRRORED) style.setProperty(toKebab(p), cs.getPropertyValue(toKebab(p)));
+    // A field whose own text is transparent (a code editor's textarea over a highlighted copy
+    // of its text, which the page draws): the mirror leaves the text to the page and draws the
+    // preedit alone, in a colour that shows.
+    const hidden = isTransparent(cs.color) || isTransparent(cs.getPropertyValue('-webkit-text-fill-color'));
+    style.color = hidden ? 'transparent' : cs.color;
+    this.runs.style.color = hidden ? visibleColor(this.field, cs.color, caretColor) : '';
+    style.borderColor = 'transparent';
+    style.boxSizing = 'border-box';
+    style.overflow = 'hidden';
+    const wrap = mirrorWrap(cs, this.kind === 'input');
+    style.whiteSpace = wrap.whiteSpace;
+    if (wrap.overflowWrap) style.overflowWrap = wrap.overflowWrap;
+    this.el.replaceChildren(this.above, this.before, this.runs, this.after, this.below);
   }
 
   /**
@@ -281,9 +297,9 @@ export class PreeditBox {
    * field's worth after it). The lines above are replaced by a block of their height, so that a
    * key lays out a few lines, not the whole text (measured: with 10,000 characters in one
    * paragraph, 10 ms per key otherwise). Where to cut is found once per composition, with the
-   * text from the last composition's cut to the caret laid out: rows start where they did as long
-   * as the text before that composition's caret and the field's layout are the same (writing on
-   * at the end of a long text), else with all the text up to the caret.
+   * text laid out from a row known to hold to the caret (`baseFor`): the last composition's cut,
+   * or a row after a line break (`breaks`, carried over the edits since by `shiftBreaks`), else
+   * the text's start.
    */
   copyText() {
     const field = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (this.field);
@@ -291,7 +307,6 @@ export class PreeditBox {
     const start = field.selectionStart ?? value.length;
     const end = field.selectionEnd ?? start;
     this.copied = { value, start, end };
-    const mirror = this.el;
     this.above.style.height = '0px';
     this.below.style.height = '0px';
     let lineStart = 0;
@@ -299,47 +314,18 @@ export class PreeditBox {
     // (Vertical text is laid out whole: its columns are not rows to cut at.)
     if (this.kind === 'textarea' && this.flow === 'down') {
       const cs = getComputedStyle(field);
-      const doc = field.ownerDocument;
       const layout = layoutOf(field, cs);
       const sy = this.scale.y;
       const lineHeight = px(cs.lineHeight) || px(cs.fontSize) * 1.2 || 20;
-      const first = doc.createElement('span');
-      first.textContent = '\u200b';
-      const range = doc.createRange();
-      /**
-       * Lays out the text from `at` up to `upTo` in the mirror, with markers at its start and at
-       * its end: their glyph tops are a whole number of lines apart (a line's top is its glyphs'
-       * less the half-leading). Returns the start's and the end's tops, and `rowOf(i)`: the top
-       * of the row that character `i` (at ≤ i < upTo) is on (a newline: the row it ends).
-       * Client rects are screen pixels; the mirror's lengths are the field's CSS pixels.
-       * @param {number} at
-       * @param {number} upTo
-       */
-      const layOut = (at, upTo) => {
-        this.before.data = value.slice(at, upTo);
-        this.after.data = '';
-        this.runs.textContent = '\u200b';
-        mirror.insertBefore(first, this.before);
-        const origin = first.getClientRects()[0]?.top ?? 0;
-        const endTop = this.runs.getClientRects()[0]?.top ?? origin;
-        /** @param {number} i */
-        const rowOf = (i) => {
-          range.setStart(this.before, i - at);
-          if (value[i] === '\n') range.collapse(true);
-          else range.setEnd(this.before, i - at + 1);
-          return range.getClientRects()[0]?.top ?? endTop;
-        };
-        return { origin, endTop, rowOf };
-      };
       this.shiftBreaks(value, layout, field, cs, (at, i) => {
-        const { origin, rowOf } = layOut(at, i + 1);
+        const { origin, rowOf } = this.layOut(value, at, i + 1);
         return (rowOf(i) - origin) / sy;
       });
       // From a row that is sure to be a field's height (and a line) above the caret's.
       const base = this.baseFor(value, start, layout, field.clientHeight + lineHeight);
       this.above.style.height = `${base.top}px`;
       // The text up to the caret from there, a marker at the caret.
-      const { origin, endTop: caretTop, rowOf } = layOut(base.at, start);
+      const { origin, endTop: caretTop, rowOf } = this.layOut(value, base.at, start);
       // Keep the lines the field may show above the caret: from the first character whose row
       // is at most a field's height (and a line) above the caret's row.
       const from = caretTop - sy * (field.clientHeight + lineHeight);
@@ -353,16 +339,8 @@ export class PreeditBox {
       lineStart = lo;
       top = base.top + (lo < start ? rowOf(lo) - origin : caretTop - origin) / sy;
       this.cut = { text: value.slice(0, start), at: lineStart, top, layout };
-      // The rows after line breaks, half a field's worth of characters apart (each measure costs:
-      // every break of a long text would cost more than the layout).
-      /** @type {{at: number, top: number}[]} */
-      const rows = [];
-      const step = Math.max(1, Math.round(fieldChars(field, cs) / 2));
-      for (let i = value.indexOf('\n', base.at + step); i >= 0 && i + 1 < start; i = value.indexOf('\n', i + 1 + step)) {
-        rows.push({ at: i + 1, top: base.top + (rowOf(i + 1) - origin) / sy });
-      }
-      this.keepBreaks(value, layout, rows);
-      first.remove();
+      this.keepBreaks(value, layout, this.rowsAfterBreaks(value, base, start, fieldChars(field, cs), (i) => (rowOf(i) - origin) / sy));
+      this.marker.remove();
       this.runs.replaceChildren();
     }
     // What follows: enough to fill the field twice.
@@ -372,6 +350,87 @@ export class PreeditBox {
     this.after.data = value.slice(end, end + room) + (this.kind === 'textarea' ? ' ' : '');
     this.above.style.height = `${top}px`;
     this.below.style.height = this.kind === 'textarea' ? `${field.scrollHeight}px` : '0px';
+  }
+
+  /**
+   * Lays out `value` from `at` up to `upTo` in the mirror, with markers at its start and at its
+   * end: their glyph tops are a whole number of lines apart (a line's top is its glyphs' less the
+   * half-leading). Returns the start's and the end's tops, and `rowOf(i)`: the top of the row
+   * that character `i` (at ≤ i < upTo) is on (a newline: the row it ends). Client rects are
+   * screen pixels; the mirror's lengths are the field's CSS pixels. (`marker` stays in the
+   * mirror: the caller takes it out.)
+   * @param {string} value
+   * @param {number} at
+   * @param {number} upTo
+   */
+  layOut(value, at, upTo) {
+    this.before.data = value.slice(at, upTo);
+    this.after.data = '';
+    this.runs.textContent = '\u200b';
+    this.el.insertBefore(this.marker, this.before);
+    const origin = this.marker.getClientRects()[0]?.top ?? 0;
+    const endTop = this.runs.getClientRects()[0]?.top ?? origin;
+    const range = this.field.ownerDocument.createRange();
+    /** @param {number} i */
+    const rowOf = (i) => {
+      range.setStart(this.before, i - at);
+      if (value[i] === '\n') range.collapse(true);
+      else range.setEnd(this.before, i - at + 1);
+      return range.getClientRects()[0]?.top ?? endTop;
+    };
+    return { origin, endTop, rowOf };
+  }
+
+  /**
+   * The rows after line breaks from `base` up to `upTo`, about half a field's worth of
+   * characters apart (each measure costs: every break of a long text would cost more than the
+   * layout).
+   * @param {string} value
+   * @param {{at: number, top: number}} base where the text laid out starts
+   * @param {number} upTo
+   * @param {number} chars `fieldChars` of the field
+   * @param {(i: number) => number} below how far below the base the row of character `i` is
+   * @returns {{at: number, top: number}[]}
+   */
+  rowsAfterBreaks(value, base, upTo, chars, below) {
+    const rows = [];
+    const step = Math.max(1, Math.round(chars / 2));
+    for (let i = value.indexOf('\n', base.at + step); i >= 0 && i + 1 < upTo; i = value.indexOf('\n', i + 1 + step)) {
+      rows.push({ at: i + 1, top: base.top + below(i + 1) });
+    }
+    return rows;
+  }
+
+  /**
+   * Lays out a long textarea's text ahead, unseen, while the page is idle and nothing is
+   * composed, and keeps its rows after line breaks (`breaks`): the first composition then lays
+   * out a few rows above the caret, not all the text before it.
+   */
+  survey() {
+    const field = /** @type {HTMLTextAreaElement} */ (this.field);
+    if (this.active || this.kind !== 'textarea' || !field.isConnected) return;
+    const value = field.value;
+    const cs = getComputedStyle(field);
+    if (value.length < SURVEY_MIN_CHARS || flowOf(cs.writingMode) !== 'down') return;
+    const layout = layoutOf(field, cs);
+    if (this.breaks && this.breaks.layout === layout && this.breaks.text === value) return;
+    this.dress(cs);
+    this.el.style.visibility = 'hidden';
+    this.above.style.height = '0px';
+    this.below.style.height = '0px';
+    this.placed = '';
+    this.placeMirror();
+    const sy = this.scale.y;
+    const { origin, rowOf } = this.layOut(value, 0, value.length);
+    this.breaks = { text: value, layout, rows: this.rowsAfterBreaks(value, { at: 0, top: 0 }, value.length, fieldChars(field, cs), (i) => (rowOf(i) - origin) / sy) };
+    // (The text goes: the next composition's mirror would lay it all out again.)
+    this.before.data = '';
+    this.marker.remove();
+    this.runs.replaceChildren();
+    this.el.replaceChildren();
+    this.el.style.visibility = '';
+    this.el.style.display = 'none';
+    this.placed = '';
   }
 
   /**
