@@ -422,6 +422,12 @@ test('a textarea whose text is transparent over a highlighted copy that the page
       const runs = [...mirror.querySelectorAll('.henkan-preedit-runs span:not(.henkan-caret)')].map((s) => getComputedStyle(s).color);
       return { text: getComputedStyle(mirror).color, runs };
     });
+  /** The backgrounds of the preedit's runs but the focused segment's. */
+  const backgrounds = () =>
+    page.evaluate(() => {
+      const mirror = /** @type {HTMLElement} */ (/** @type {any} */ (window).shown('.henkan-preedit'));
+      return [...mirror.querySelectorAll('.henkan-preedit-runs span:not(.henkan-caret):not(.henkan-focused)')].map((s) => getComputedStyle(s).backgroundColor);
+    });
   await page.click('#code');
   await page.keyboard.press('End');
   await page.keyboard.type('kyouhaiitenki');
@@ -435,11 +441,22 @@ test('a textarea whose text is transparent over a highlighted copy that the page
   await page.screenshot({ path: 'tests/e2e/output/layouts-transparent.png', clip: { x: 0, y: 0, width: 340, height: 220 } });
   await page.keyboard.press('Enter');
   assert.match(await page.$eval('#copy', (el) => el.textContent ?? ''), /^既存のテキスト(今日|きょう)は/);
+  // In the middle of the text the page's copy does not move aside: the preedit covers what
+  // follows the caret with the page's background, as over an editor.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.type('kana');
+  assert.deepEqual(await backgrounds(), ['rgb(255, 255, 255)']);
+  await page.screenshot({ path: 'tests/e2e/output/layouts-transparent-middle.png', clip: { x: 0, y: 0, width: 340, height: 120 } });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
   // Only the fill transparent: the preedit in the field's colour.
   await page.click('#fill');
   await page.keyboard.press('End');
   await page.keyboard.type('ka');
   assert.deepEqual(await colours(), { text: 'rgba(0, 0, 0, 0)', runs: ['rgb(51, 68, 85)'] });
+  assert.deepEqual(await backgrounds(), ['rgb(255, 255, 255)']);
   await page.keyboard.press('Escape');
   assert.deepEqual(errors, []);
   await page.close();

@@ -216,6 +216,10 @@ export class PreeditBox {
     const hidden = isTransparent(cs.color) || isTransparent(cs.getPropertyValue('-webkit-text-fill-color'));
     style.color = hidden ? 'transparent' : cs.color;
     this.runs.style.color = hidden ? visibleColor(this.field, cs.color, caretColor) : '';
+    // The page's copy does not move aside for the preedit: its runs are painted with the
+    // background over the text that follows the caret, as over an editor's.
+    this.el.classList.toggle('henkan-preedit-covering', hidden);
+    if (hidden) style.setProperty('--henkan-overlay-bg', backgroundOf(this.field));
     style.borderColor = 'transparent';
     style.boxSizing = 'border-box';
     style.overflow = 'hidden';
