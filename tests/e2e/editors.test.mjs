@@ -1,10 +1,11 @@
 // Typing Japanese through the widget into the editors people use, in Chromium with the shipped
-// model: ProseMirror, CodeMirror 6, Lexical, Quill, Slate (React), CKEditor 5 and Draft.js installed from npm and bundled with esbuild
-// (tests/e2e/editors/), a plain contenteditable with a bold run and a link, and fields inside an
-// open shadow root and a same-origin iframe. In each: the commit lands at the caret inside the
-// formatted text, the editor's own state equals what is shown (the preedit never enters it), its
-// undo takes back one commit, and its key bindings (Enter, Tab, Ctrl+B) do not fire while
-// composing. Screenshots after a commit go to tests/e2e/output/editors-*.png.
+// model: ProseMirror, CodeMirror 6, Lexical, Quill, Slate (React), CKEditor 5 and Draft.js
+// installed from npm and bundled with esbuild (tests/e2e/editors/), a plain contenteditable
+// with a bold run and a link, and fields inside an open shadow root and a same-origin iframe. In
+// each: the commit lands at the caret inside the formatted text, the editor's own state equals
+// what is shown (the preedit never enters it), its undo takes back one commit, and its key
+// bindings (Enter, Tab, Ctrl+B) do not fire while composing. Screenshots after a commit go to
+// tests/e2e/output/editors-*.png.
 //
 //   node --test tests/e2e/editors.test.mjs        (after `make wasm`)
 import { test, before } from 'node:test';
