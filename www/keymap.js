@@ -113,7 +113,7 @@ export function fieldKind(el) {
 
 /**
  * Editors that keep their document in a model of their own and draw their DOM from it
- * (ProseMirror, CodeMirror 6, Lexical, Quill, Slate, CKEditor 5, Draft.js): the element that
+ * (ProseMirror, CodeMirror 6, Lexical, Quill, Slate, CKEditor 5, Draft.js, Trix): the element that
  * matches is their contenteditable. They read back every change of that DOM, so the widget draws
  * the preedit over it (`overlay`) and commits through `beforeinput`/`insertText`, which they
  * handle as typing.
@@ -126,6 +126,7 @@ export const MODEL_EDITORS = /** @type {const} */ ([
   ['slate', '[data-slate-editor]'],
   ['ckeditor', '.ck-editor__editable'],
   ['draft', '.public-DraftEditor-content'],
+  ['trix', 'trix-editor'],
 ]);
 
 /**
@@ -145,6 +146,15 @@ export const MODEL_EDITORS = /** @type {const} */ ([
  * joins a change it sees during a composition to the previous undo step).
  */
 export const COMMIT_BEFORE_END = /** @type {ReadonlySet<string>} */ (new Set(['quill', 'slate', 'draft', 'ckeditor']));
+
+/**
+ * Model editors that take a commit into their history only from a `beforeinput` they handle
+ * themselves: Trix read a commit made by `execCommand('insertText')`, which fires none, from its
+ * DOM into its document but recorded no undo step, and its undo (Ctrl+Z arrives as a
+ * `historyUndo` it handles) took back nothing. The widget offers the commit to these first as a
+ * cancelable `insertText` `beforeinput` (`Committer.insert`), as it offers a deletion to all.
+ */
+export const OFFER_INSERT = /** @type {ReadonlySet<string>} */ (new Set(['trix']));
 
 /**
  * Model editors where a selection typed over is deleted inside the composition, after

@@ -18,7 +18,7 @@ import { rng, step, KEEPING, RESIZE, EDITING } from './storm-keys.mjs';
 const env = serverAndBrowser();
 before(bundleEditors);
 
-/** @typedef {'prosemirror' | 'codemirror' | 'lexical' | 'quill' | 'slate' | 'ckeditor' | 'draft'} EditorName */
+/** @typedef {'prosemirror' | 'codemirror' | 'lexical' | 'quill' | 'slate' | 'ckeditor' | 'draft' | 'trix'} EditorName */
 
 /** Longer than the editors' history grouping delays (ProseMirror and CodeMirror 500 ms, Lexical 300 here). */
 const PAUSE = 650;
@@ -177,6 +177,13 @@ const EDITORS = [
     // It takes the changes of a composition into its state at its end.
     readsAtEnd: true,
   },
+  {
+    name: 'trix',
+    ...BOLD_RUN,
+    // Trix joins typing in one block within one interval of its clock into one undo step (the
+    // mount sets no interval: always): one undo takes back both commits.
+    joinsAdjacent: true,
+  },
 ];
 
 for (const c of EDITORS) {
@@ -328,7 +335,7 @@ async function placeAfter(page, where, needle) {
   );
 }
 
-for (const name of /** @type {const} */ (['prosemirror', 'codemirror', 'lexical', 'quill', 'slate', 'ckeditor', 'draft'])) {
+for (const name of /** @type {const} */ (['prosemirror', 'codemirror', 'lexical', 'quill', 'slate', 'ckeditor', 'draft', 'trix'])) {
   test(`${name}: a key storm (every key, text without a key) throws nothing, the editor's state is what it shows, and it converts after`, async () => {
     const { page, errors } = await editorPage(name);
     collectConsoleErrors(page, errors);

@@ -6,6 +6,7 @@
 // the editor handles as typing, so the commit is its own edit, one step of its own history.
 
 import { isFocused, selectionOf } from './root.js';
+import { editorOf, OFFER_INSERT } from '../keymap.js';
 
 /** The `beforeinput` events the widget dispatches itself: its own listener lets them pass. */
 const offered = new WeakSet();
@@ -33,6 +34,8 @@ export class Committer {
     this.range = null;
     /** Our own commit is going in: its `beforeinput` is ours. */
     this.inserting = false;
+    /** A commit is offered to the field's editor first (keymap.js `OFFER_INSERT`). */
+    this.offersInsert = OFFER_INSERT.has(editorOf(el)?.name ?? '');
   }
 
   /**
@@ -49,9 +52,21 @@ export class Committer {
     if (this.kind !== 'contenteditable' || !isFocused(el)) return;
     const sel = selectionOf(el);
     if (!sel || sel.rangeCount === 0 || sel.isCollapsed || !el.contains(sel.anchorNode)) return;
-    const e = new InputEvent('beforeinput', { bubbles: true, cancelable: true, composed: true, inputType: 'deleteContentBackward' });
+    if (!this.offer('deleteContentBackward', null, true)) el.ownerDocument.execCommand('delete');
+  }
+
+  /**
+   * Offers an edit to the field's editor as a cancelable `beforeinput`; whether it took it
+   * (cancelled the event). Insertions only to the editors of `OFFER_INSERT`, unless `always`.
+   * @param {string} inputType
+   * @param {string | null} data
+   * @param {boolean} [always]
+   */
+  offer(inputType, data, always = false) {
+    if (!always && !this.offersInsert) return false;
+    const e = new InputEvent('beforeinput', { bubbles: true, cancelable: true, composed: true, inputType, data });
     offered.add(e);
-    if (el.dispatchEvent(e)) el.ownerDocument.execCommand('delete');
+    return !this.el.dispatchEvent(e);
   }
 
   /** Remembers the selection of a contenteditable (before a key is handled). */
@@ -72,7 +87,7 @@ export class Committer {
     this.onMove?.();
     this.inserting = true;
     try {
-      if (!fallback && isFocused(el) && doc.execCommand('insertText', false, text)) {
+      if (!fallback && isFocused(el) && (this.offer('insertText', text) || doc.execCommand('insertText', false, text))) {
         this.onInserted?.();
         return;
       }

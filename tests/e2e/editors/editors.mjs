@@ -1,4 +1,5 @@
-// The editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical, Quill, Slate, CKEditor 5, Draft.js), from npm, bundled by esbuild (editors/bundle.mjs)
+// The editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical, Quill, Slate,
+// CKEditor 5, Draft.js, Trix), from npm, bundled by esbuild (editors/bundle.mjs)
 // into one module that the test page imports: each function mounts one editor into a container
 // with some formatted text, its own undo history and key bindings, and returns what the test
 // reads: the editor's own state (`text()`, `html()`), its undo (`undo()`) and the bindings that
@@ -40,6 +41,8 @@ import { withHistory } from 'slate-history';
 import { ClassicEditor, Essentials, Paragraph, Bold } from 'ckeditor5';
 
 import { Editor as DraftEditor, EditorState as DraftState, convertFromRaw, getDefaultKeyBinding } from 'draft-js';
+
+import Trix from 'trix';
 
 /**
  * @typedef {object} Mounted
@@ -409,5 +412,37 @@ export function draft(host) {
     undo: () => flushSync(() => set(DraftState.undo(state))),
     fired,
     editor: { get state() { return state; } },
+  };
+}
+
+/**
+ * Trix (Basecamp's editor, a `<trix-editor>` element): one block `前の文、太字の部分と後ろ。` with a
+ * bold run; its own undo and document. Its creation is asynchronous.
+ * @param {HTMLElement} host
+ * @returns {Promise<Mounted>}
+ */
+export async function trix(host) {
+  /** @type {string[]} */
+  const fired = [];
+  // Trix joins typing in one block within the same interval of its clock (5 s) into one undo
+  // step, so two commits are one step or two by where the clock stands: one always, here.
+  /** @type {any} */ (Trix).config.undo.interval = 0;
+  const el = /** @type {any} */ (document.createElement('trix-editor'));
+  const ready = new Promise((r) => el.addEventListener('trix-initialize', r, { once: true }));
+  host.append(el);
+  await ready;
+  el.editor.loadHTML('<div>前の文、<strong>太字の部分</strong>と後ろ。</div>');
+  el.addEventListener('keydown', (/** @type {KeyboardEvent} */ e) => {
+    if (e.key === 'Enter') fired.push('Enter');
+    else if (e.key === 'Tab') fired.push('Tab');
+    else if ((e.ctrlKey || e.metaKey) && e.key === 'b') fired.push('Mod-b');
+  });
+  return {
+    field: el,
+    text: () => el.editor.getDocument().toString().replace(/\n$/, ''),
+    html: () => String(el.value).replace(/^<div>|<\/div>$/g, ''),
+    undo: () => el.editor.undo(),
+    fired,
+    editor: el.editor,
   };
 }
