@@ -52,18 +52,16 @@ export class Committer {
     if (this.kind !== 'contenteditable' || !isFocused(el)) return;
     const sel = selectionOf(el);
     if (!sel || sel.rangeCount === 0 || sel.isCollapsed || !el.contains(sel.anchorNode)) return;
-    if (!this.offer('deleteContentBackward', null, true)) el.ownerDocument.execCommand('delete');
+    if (!this.offer('deleteContentBackward', null)) el.ownerDocument.execCommand('delete');
   }
 
   /**
    * Offers an edit to the field's editor as a cancelable `beforeinput`; whether it took it
-   * (cancelled the event). Insertions only to the editors of `OFFER_INSERT`, unless `always`.
+   * (cancelled the event).
    * @param {string} inputType
    * @param {string | null} data
-   * @param {boolean} [always]
    */
-  offer(inputType, data, always = false) {
-    if (!always && !this.offersInsert) return false;
+  offer(inputType, data) {
     const e = new InputEvent('beforeinput', { bubbles: true, cancelable: true, composed: true, inputType, data });
     offered.add(e);
     return !this.el.dispatchEvent(e);
@@ -87,7 +85,7 @@ export class Committer {
     this.onMove?.();
     this.inserting = true;
     try {
-      if (!fallback && isFocused(el) && (this.offer('insertText', text) || doc.execCommand('insertText', false, text))) {
+      if (!fallback && isFocused(el) && ((this.offersInsert && this.offer('insertText', text)) || doc.execCommand('insertText', false, text))) {
         this.onInserted?.();
         return;
       }
