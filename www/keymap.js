@@ -115,8 +115,8 @@ export function fieldKind(el) {
  * Editors that keep their document in a model of their own and draw their DOM from it
  * (ProseMirror, CodeMirror 6, Lexical, Quill, Slate, CKEditor 5, Draft.js, Trix): the element that
  * matches is their contenteditable. They read back every change of that DOM, so the widget draws
- * the preedit over it (`overlay`) and commits through `beforeinput`/`insertText`, which they
- * handle as typing.
+ * the preedit over it (`overlay`) and commits by `execCommand('insertText')`, whose change they
+ * take as typing (`editorWays`: when, and whether it is offered to them first).
  */
 export const MODEL_EDITORS = /** @type {const} */ ([
   ['prosemirror', '.ProseMirror'],
@@ -165,6 +165,19 @@ export const OFFER_INSERT = /** @type {ReadonlySet<string>} */ (new Set(['trix']
  * (Slate deletes an expanded selection itself on `compositionstart`).
  */
 export const DELETE_IN_COMPOSITION = /** @type {ReadonlySet<string>} */ (new Set(['draft']));
+
+/**
+ * What the widget does differently in the field's editor (the sets above), decided once per field.
+ * @param {HTMLElement} el
+ */
+export function editorWays(el) {
+  const name = editorOf(el)?.name ?? '';
+  return {
+    commitBeforeEnd: COMMIT_BEFORE_END.has(name),
+    deleteInComposition: DELETE_IN_COMPOSITION.has(name),
+    offerInsert: OFFER_INSERT.has(name),
+  };
+}
 
 /**
  * Editors that take their keys through a hidden <textarea> and draw the text themselves

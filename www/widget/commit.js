@@ -1,12 +1,13 @@
 // Committing text into the field. Commits go in through `execCommand('insertText')`, which fires
-// `beforeinput`/`input` like typing and adds one undo step; when the field is not focused (a
-// commit on blur) or the command is refused, `setRangeText` (or a Range in a contenteditable)
-// plus an `input` event. In an editor that keeps a model of its document (ProseMirror,
-// CodeMirror, Lexical: keymap.js `MODEL_EDITORS`) the command's `beforeinput`/`insertText` is what
-// the editor handles as typing, so the commit is its own edit, one step of its own history.
+// `input` (no `beforeinput`: Chromium fires none for a command) and adds one undo step; when the
+// field is not focused (a commit on blur) or the command is refused, `setRangeText` (or a Range in
+// a contenteditable) plus an `input` event. An editor that keeps a model of its document
+// (keymap.js `MODEL_EDITORS`) reads the change from its DOM as typing, one step of its own
+// history; one that takes typing only from a `beforeinput` of its own (`OFFER_INSERT`) is offered
+// the commit first.
 
 import { isFocused, selectionOf } from './root.js';
-import { editorOf, OFFER_INSERT } from '../keymap.js';
+import { editorWays } from '../keymap.js';
 
 /** The `beforeinput` events the widget dispatches itself: its own listener lets them pass. */
 const offered = new WeakSet();
@@ -35,7 +36,7 @@ export class Committer {
     /** Our own commit is going in: its `beforeinput` is ours. */
     this.inserting = false;
     /** A commit is offered to the field's editor first (keymap.js `OFFER_INSERT`). */
-    this.offersInsert = OFFER_INSERT.has(editorOf(el)?.name ?? '');
+    this.offersInsert = editorWays(el).offerInsert;
   }
 
   /**

@@ -2,7 +2,7 @@
 // its outputs (commits, the preedit, the lists) come back to the field. Holds the composition
 // state of one field; drawing is the caller's (`render`).
 
-import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorOf, COMMIT_BEFORE_END, DELETE_IN_COMPOSITION } from '../keymap.js';
+import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorWays } from '../keymap.js';
 import { isFocused, isTextField, selectionOf } from './root.js';
 import { isOffered } from './commit.js';
 
@@ -66,10 +66,11 @@ export class KeyHandler {
     this.reconverted = null;
     /** Our own composition events are being dispatched (not an OS IME's). */
     this.dispatching = false;
+    const ways = editorWays(el);
     /** The field's editor reads a commit only before `compositionend` (keymap.js `COMMIT_BEFORE_END`). */
-    this.commitBeforeEnd = COMMIT_BEFORE_END.has(editorOf(el)?.name ?? '');
+    this.commitBeforeEnd = ways.commitBeforeEnd;
     /** A selection typed over is deleted after `compositionstart` (keymap.js `DELETE_IN_COMPOSITION`). */
-    this.deleteInComposition = DELETE_IN_COMPOSITION.has(editorOf(el)?.name ?? '');
+    this.deleteInComposition = ways.deleteInComposition;
   }
 
   /** Opens the session lazily: the model may still be loading at attach time. */
