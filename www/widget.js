@@ -232,6 +232,7 @@ export function attach(el, options) {
   const onCompositionEnd = () => keys.compositionEnd();
   /** @param {MouseEvent} e */
   const onMouseDown = (e) => keys.pointerDown(e);
+  const onDragEnter = () => keys.dragEnter();
   /** @param {FocusEvent} e */
   const onBlur = (e) => {
     toBadge = e.relatedTarget === indicator.el;
@@ -312,6 +313,7 @@ export function attach(el, options) {
     [el, 'compositionstart', onCompositionStart, true],
     [el, 'compositionend', onCompositionEnd, true],
     [el, 'mousedown', onMouseDown, true],
+    [el, 'dragenter', onDragEnter, true],
     [el, 'blur', onBlur],
     [el, 'focus', onFieldFocus],
     [el, 'scroll', onReposition],

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serverAndBrowser, ensureOutput, demoUrl, waitForIme, widgetPage, MODEL } from './harness.mjs';
+import { serverAndBrowser, ensureOutput, demoUrl, waitForIme, widgetPage, dropText, MODEL } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -200,6 +200,32 @@ for (const id of ['ta', 'in', 'ce']) {
     await page.keyboard.press('Space');
     await page.keyboard.press('Enter');
     assert.equal(await valueOf(page, id), '今日');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test(`text dropped while composing lands where the pointer is, after the composition went in (${id})`, async () => {
+    const { page, errors } = await fields();
+    await place(page, id, TEXT, 3);
+    await page.keyboard.type('totemo');
+    // Where the user sees 雨 while composing (the preedit moved it aside) is where it is once the
+    // composition is in. Text dragged from another window is dropped on its left half.
+    const target = await rectOf(page, id, '雨');
+    assert.ok(target, 'measured');
+    const x = target.left + 2;
+    const y = (target.top + target.bottom) / 2;
+    await dropText(page, { x, y }, 'Ω');
+    await page.waitForFunction((id) => {
+      const el = /** @type {any} */ (document.getElementById(id));
+      return (el.isContentEditable ? el.textContent : el.value).includes('Ω');
+    }, id);
+    assert.equal(await valueOf(page, id), '今日はとても晴れです。明日はΩ雨らしい。');
+    assert.equal(await visible(page, id), '今日はとても晴れです。明日はΩ雨らしい。', 'no preedit is left');
+    // The dropped text is selected, as after any drop; → puts the caret after it.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.type('ooi');
+    await page.keyboard.press('Enter');
+    assert.equal(await valueOf(page, id), '今日はとても晴れです。明日はΩおおい雨らしい。');
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -155,6 +155,24 @@ export function collectConsoleErrors(page, errors) {
 }
 
 /**
+ * Drops `text` at a point of the page as a drag from another window does (the browser's own drag
+ * events, by the DevTools protocol): the drag enters, moves for `pause` ms (as a person's does)
+ * and is let go.
+ * @param {import('playwright-core').Page} page
+ * @param {{x: number, y: number}} at
+ * @param {string} text
+ * @param {number} [pause]
+ */
+export async function dropText(page, at, text, pause = 100) {
+  const cdp = await page.context().newCDPSession(page);
+  const data = { items: [{ mimeType: 'text/plain', data: text }], dragOperationsMask: 1 };
+  await cdp.send('Input.dispatchDragEvent', { type: 'dragEnter', ...at, data });
+  await page.waitForTimeout(pause);
+  for (const type of /** @type {const} */ (['dragOver', 'drop'])) await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
+  await cdp.detach();
+}
+
+/**
  * A blank page (www/test/blank.html) whose body is `html`, with the widget attached to the
  * elements `ids` over one engine loading `MODEL` (`window.henkanIme`); page errors are collected
  * in `errors`.

@@ -10,6 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { servePages, launchWithExtension, focusReady } from './harness.mjs';
 import { bundleEditors } from '../e2e/editors/bundle.mjs';
+import { dropText } from '../e2e/harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof servePages>>} */
 let server;
@@ -254,6 +255,27 @@ test('types on a page whose CSP forbids wasm and inline script', async () => {
   await focusReady(page, '#ta');
   await convertAndCommit(page, 'nihongo');
   assert.equal(await valueOf(page, '#ta'), '日本語');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('on a page whose CSP forbids wasm, text dropped while composing lands where the pointer is, after the composition went in', async () => {
+  const { page, errors } = await open('csp.html');
+  await focusReady(page, '#ta');
+  await convertAndCommit(page, 'nihongo');
+  await page.keyboard.type('kyouha', { delay: 15 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').trim() === 'きょうは'));
+  // Text dragged from another window onto the left half of the field's first character (日).
+  const target = await page.locator('#ta').evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    const line = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
+    return { x: box.left + el.clientLeft + parseFloat(cs.paddingLeft) + 2, y: box.top + el.clientTop + parseFloat(cs.paddingTop) + line / 2 };
+  });
+  // The commit comes back from the extension's engine while the drag moves.
+  await dropText(page, target, 'Ω');
+  await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value.includes('Ω'));
+  assert.equal(await valueOf(page, '#ta'), 'Ω日本語きょうは');
   assert.deepEqual(errors, []);
   await page.close();
 });

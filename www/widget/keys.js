@@ -372,6 +372,15 @@ export class KeyHandler {
     if (e.target === this.el && (this.hasComposition() || this.hasSuggestions())) this.flush(false);
   }
 
+  /**
+   * A drag enters the field: what is composed goes in first, where the caret is (as a click
+   * puts it), so that the drop lands where the pointer is. Committed at the drop instead, the
+   * commit would go in after the browser had placed the drop in the text as it was.
+   */
+  dragEnter() {
+    if (this.hasComposition() || this.hasSuggestions()) this.flush(false);
+  }
+
   /** The field lost the focus: the composition goes in. */
   blur() {
     if (this.hasComposition() || this.hasSuggestions()) this.flush(true);
