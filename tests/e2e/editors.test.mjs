@@ -1,7 +1,7 @@
 // Typing Japanese through the widget into the editors people use, in Chromium with the shipped
-// model: ProseMirror, CodeMirror 6, Lexical, Quill, Slate (React), CKEditor 5 and Draft.js
-// installed from npm and bundled with esbuild (tests/e2e/editors/), a plain contenteditable
-// with a bold run and a link, and fields inside an open shadow root and a same-origin iframe. In
+// model: ProseMirror, CodeMirror 6, Lexical, Quill, Slate (React), CKEditor 5, Draft.js and Trix
+// installed from npm and bundled with esbuild (tests/e2e/editors/), React controlled fields, a
+// plain contenteditable with a bold run and a link, and fields inside an open shadow root and a same-origin iframe. In
 // each: the commit lands at the caret inside the formatted text, the editor's own state equals
 // what is shown (the preedit never enters it), its undo takes back one commit, and its key
 // bindings (Enter, Tab, Ctrl+B) do not fire while composing. Screenshots after a commit go to
@@ -415,6 +415,67 @@ for (const name of /** @type {const} */ (['prosemirror', 'codemirror', 'lexical'
     await page.close();
   });
 }
+
+test('React controlled fields (state set by onChange): the state is what the field shows after each commit, undo and a page rule that cuts the value; Enter and Space while composing reach neither onKeyDown nor the form', async () => {
+  const { page, errors } = await imePage(`<div id="host" style='font: 20px/1.5 "IPAGothic", "Noto Sans CJK JP", sans-serif; margin: 20px'></div>`);
+  collectConsoleErrors(page, errors);
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.m = w.editors.reactForm(document.getElementById('host'));
+    for (const id of ['name', 'note', 'short']) w.attach(document.getElementById(id), { ime: w.ime });
+  });
+  const look = () =>
+    page.evaluate(() => {
+      const m = /** @type {any} */ (window).m;
+      const ids = ['name', 'note', 'short'];
+      return {
+        state: ids.map((id) => /** @type {string} */ (m.state[id])),
+        values: ids.map((id) => /** @type {HTMLInputElement} */ (document.getElementById(id)).value),
+        fired: /** @type {string[]} */ ([...m.fired]),
+      };
+    });
+  await page.click('#name');
+  await page.keyboard.type('nihongo');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('wo');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Home');
+  await page.keyboard.type('kyouha');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+  let r = await look();
+  assert.deepEqual(r.state, ['今日は日本語を', '', '']);
+  assert.deepEqual(r.values, r.state);
+  await page.keyboard.press('Control+z');
+  r = await look();
+  assert.deepEqual(r.state, ['日本語を', '', ''], 'one undo takes back the last commit, in the state too');
+  assert.deepEqual(r.values, r.state);
+  // A click into the next field commits what is composed (the field has lost the focus).
+  await page.keyboard.press('End');
+  await page.keyboard.type('kaku');
+  // A textarea: Enter after the commit is the page's (a line break).
+  await page.click('#note');
+  await page.keyboard.type('kyouhaiitenki');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('ashitahaame');
+  await page.keyboard.press('Enter');
+  // The page keeps at most 8 characters: the commit is cut by its rule, as any typed text is.
+  await page.click('#short');
+  await page.keyboard.type('toukyoutokkyokyokakyoku');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('abc');
+  await page.keyboard.press('Enter');
+  r = await look();
+  assert.deepEqual(r.state, ['日本語をかく', '今日はいい天気\nあしたはあめ', '東京特許許可局あ']);
+  assert.deepEqual(r.values, r.state);
+  assert.deepEqual(r.fired, ['note:Enter'], 'only the Enter typed with nothing composed reached the page');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test('a plain contenteditable: the commit goes into the bold run and the link at the caret; Enter, Tab and Ctrl+B stay with the IME', async () => {
   const html = `<div id="ce" contenteditable="true" style='font: 20px/1.5 "IPAGothic", sans-serif; width: 520px; margin: 20px; border: 1px solid #888'>前の文、<b>太字の部分</b>と<a href="#x">リンク</a>。</div>`;

@@ -446,3 +446,49 @@ export async function trix(host) {
     editor: el.editor,
   };
 }
+
+/**
+ * A React 18 form of controlled fields: an `<input>` and a `<textarea>` whose value is React
+ * state set by `onChange`, and an `<input>` whose `onChange` keeps at most 8 characters
+ * (a page's rule); `onSubmit` and `onKeyDown` are recorded.
+ * @param {HTMLElement} host
+ */
+export function reactForm(host) {
+  /** @type {string[]} */
+  const fired = [];
+  /** @type {Record<string, string>} */
+  const state = { name: '', note: '', short: '' };
+  /** @param {{id: string, as?: string, limit?: number}} p */
+  function Field({ id, as = 'input', limit }) {
+    const [value, setValue] = useState('');
+    state[id] = value;
+    return h(as, {
+      id,
+      value,
+      style: { font: 'inherit', width: '420px', display: 'block', marginBottom: '12px' },
+      rows: as === 'textarea' ? 3 : undefined,
+      /** @param {any} e */
+      onChange: (e) => {
+        const v = limit ? e.target.value.slice(0, limit) : e.target.value;
+        state[id] = v;
+        setValue(v);
+      },
+      /** @param {any} e */
+      onKeyDown: (e) => {
+        if (e.key === 'Enter' || e.key === ' ') fired.push(`${id}:${e.key}`);
+      },
+    });
+  }
+  function App() {
+    return h(
+      'form',
+      { onSubmit: (/** @type {any} */ e) => (e.preventDefault(), fired.push('submit')) },
+      h(Field, { id: 'name' }),
+      h(Field, { id: 'note', as: 'textarea' }),
+      h(Field, { id: 'short', limit: 8 }),
+    );
+  }
+  const root = createRoot(host);
+  flushSync(() => root.render(h(App)));
+  return { state, fired };
+}
