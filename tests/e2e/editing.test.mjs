@@ -542,20 +542,29 @@ test('compositions above and below the last ones in a long text line up: the row
   await page.close();
 });
 
-test('a long textarea is laid out ahead while the page is idle: the first compositions line up, at its end and above', async () => {
-  const { page, errors } = await fields();
-  const para = '今日は晴れです。明日は雨らしい。'.repeat(20);
-  const block = (/** @type {number} */ k) => `${`${k}の行\n`.repeat(10)}${k}段落${para}\n`;
-  // 80 blocks of 10 short lines and a paragraph of 16 rows: 31,090 characters.
-  const text = Array.from({ length: 80 }, (_, k) => block(k)).join('');
+/**
+ * Puts `text` into #ta with the caret at its end, then gives the field the focus with its text in
+ * and waits until the page is idle (when a long textarea is laid out ahead).
+ * @param {import('playwright-core').Page} page
+ * @param {string} text
+ */
+async function placeAndIdle(page, text) {
   await place(page, 'ta', text, text.length);
-  // The field gets the focus with its text in, and the page is idle.
   await page.evaluate(async () => {
     const el = /** @type {HTMLTextAreaElement} */ (document.getElementById('ta'));
     el.blur();
     el.focus();
     await new Promise((r) => requestIdleCallback(r));
   });
+}
+
+test('a long textarea is laid out ahead while the page is idle: the first compositions line up, at its end and above', async () => {
+  const { page, errors } = await fields();
+  const para = '今日は晴れです。明日は雨らしい。'.repeat(20);
+  const block = (/** @type {number} */ k) => `${`${k}の行\n`.repeat(10)}${k}段落${para}\n`;
+  // 80 blocks of 10 short lines and a paragraph of 16 rows: 31,090 characters.
+  const text = Array.from({ length: 80 }, (_, k) => block(k)).join('');
+  await placeAndIdle(page, text);
   await alignedAfter(page, '79段落', 0, 'at the end');
   await alignedAfter(page, '3段落今日は', 0, 'far above');
   await alignedAfter(page, '50の行', 0, 'far below it');
@@ -596,6 +605,33 @@ for (const id of ['ta', 'ce']) {
     await page.close();
   });
 }
+
+test('a long textarea of one paragraph: compositions far apart line up, laid out from rows after wraps, and after edits above and below', async () => {
+  const { page, errors } = await fields();
+  // One paragraph of 24,800 characters (no line break), with numbered places to type at, and a
+  // short paragraph after it.
+  const text = `${Array.from({ length: 400 }, (_, k) => `${k}番目。今日は晴れです。明日は雨らしい。外は寒い。家に帰ろう。あの山は高い。`).join('')}\n最後の行`;
+  await placeAndIdle(page, text);
+  await alignedAfter(page, '最後の', 0, 'in the last paragraph');
+  await alignedAfter(page, '390番目。今日は', 0, 'near the end');
+  await alignedAfter(page, '20番目。今日は', 0, 'far above');
+  // An edit above: the rows after it in its paragraph go, the rows before it hold.
+  await alignedAfter(page, '200番目。今日は', 0, 'below the first');
+  await alignedAfter(page, '199番目。今日は', 0, 'just above the last');
+  await alignedAfter(page, '5番目。今日は', 0, 'far above again');
+  await alignedAfter(page, '350番目。', 0, 'far below');
+  // Narrower: every row moves.
+  await page.evaluate(() => {
+    /** @type {HTMLElement} */ (document.getElementById('ta')).style.width = '333px';
+  });
+  await alignedAfter(page, '300番目。今日は', 0, 'narrowed');
+  await alignedAfter(page, '100番目。今日は', 0, 'narrowed, above');
+  const value = await valueOf(page, 'ta');
+  for (const k of ['最後のか', '390番目。今日はか', '20番目。今日はか', '200番目。今日はか', '199番目。今日はか', '5番目。今日はか', '350番目。か', '300番目。今日はか', '100番目。今日はか']) assert.ok(value.includes(k), k);
+  assert.equal(value.length, text.length + 9);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test('emoji by reading: ねこ offers 🐱 after the words', async () => {
   const { page, errors } = await fields();

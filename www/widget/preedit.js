@@ -30,6 +30,9 @@ import { layoutBox, scaleOf, layerFrame, scrollBars, px } from './scale.js';
 import { flowOf } from './layout.js';
 
 /** @typedef {import('../types.js').Preedit} Preedit */
+/** @typedef {{at: number, top: number, end?: number}} Row a row of a textarea's text: its first
+ * character and its top below the text's start (CSS pixels); a row after a wrap, not a line break,
+ * has `end`, the first character of the row after it */
 /** @typedef {import('../caret.js').CaretRect} CaretRect */
 
 /** A textarea with this much text is laid out ahead, while the page is idle (`survey`): below
@@ -72,13 +75,14 @@ export class PreeditBox {
      * composition's mirror was cut (a textarea): the text up to that composition's caret, the cut
      * (the first character of a row) and the row's top, and the field's layout then. */
     this.cut = null;
-    /** @type {{text: string, layout: string, rows: {at: number, top: number}[], upTo: number} | null}
-     * rows of a textarea's text that follow a line break, and their tops, as the mirror laid them
-     * out: the field's text then, its layout, the rows by position, and how far the text has
-     * rows (laid out from its start, or from a row that holds, up to there). Such a row starts
-     * where it does whatever follows it, so it holds while the text before it and the layout are
-     * the same: a composition elsewhere above or below lays out from the nearest one, not from
-     * the start. */
+    /** @type {{text: string, layout: string, rows: Row[], upTo: number} | null}
+     * rows of a textarea's text that follow a line break, or a wrap in a long paragraph, and
+     * their tops, as the mirror laid them out: the field's text then, its layout, the rows by
+     * position, and how far the text has rows (laid out from its start, or from a row that
+     * holds, up to there). A row after a line break starts where it does whatever follows it, so
+     * it holds while the text before it and the layout are the same; a row after a wrap while its
+     * own text is the same too (`holds`): a composition elsewhere above or below lays out from
+     * the nearest one, not from the start. */
     this.breaks = null;
     /** Where the field was when the mirror was placed ('' = place it again). */
     this.placed = '';
@@ -342,7 +346,7 @@ export class PreeditBox {
       lineStart = lo;
       top = base.top + (lo < start ? rowOf(lo) - origin : caretTop - origin) / sy;
       this.cut = { text: value.slice(0, start), at: lineStart, top, layout };
-      this.keepBreaks(value, layout, this.rowsAfterBreaks(value, base, start, fieldChars(field, cs), (i) => (rowOf(i) - origin) / sy), base, start);
+      this.keepBreaks(value, layout, this.rowsAfterBreaks(value, base, start, fieldChars(field, cs), (i) => (rowOf(i) - origin) / sy, wrapsHold(cs)), base, start);
       this.marker.remove();
       this.runs.replaceChildren();
     }
@@ -387,19 +391,52 @@ export class PreeditBox {
   /**
    * The rows after line breaks from `base` up to `upTo`, about half a field's worth of
    * characters apart (each measure costs: every break of a long text would cost more than the
-   * layout).
+   * layout). Where a paragraph runs on without a break, a row after a wrap about two fields'
+   * worth on (when `wraps`): the first character on a row (by halving: the rows' tops grow with
+   * the text), and the first of the row after it.
    * @param {string} value
    * @param {{at: number, top: number}} base where the text laid out starts
    * @param {number} upTo
    * @param {number} chars `fieldChars` of the field
    * @param {(i: number) => number} below how far below the base the row of character `i` is
-   * @returns {{at: number, top: number}[]}
+   * @param {boolean} [wraps] whether rows after wraps hold (`wrapsHold`)
+   * @returns {Row[]}
    */
-  rowsAfterBreaks(value, base, upTo, chars, below) {
+  rowsAfterBreaks(value, base, upTo, chars, below, wraps = false) {
+    /** @type {Row[]} */
     const rows = [];
     const step = Math.max(1, Math.round(chars / 2));
-    for (let i = value.indexOf('\n', base.at + step); i >= 0 && i + 1 < upTo; i = value.indexOf('\n', i + 1 + step)) {
-      rows.push({ at: i + 1, top: base.top + below(i + 1) });
+    /** The first character after `lo` (up to `hi`) on a row below `top`, else -1. */
+    const firstBelow = (/** @type {number} */ lo, /** @type {number} */ hi, /** @type {number} */ top) => {
+      if (hi <= lo || below(hi) <= top + 0.5) return -1;
+      while (lo + 1 < hi) {
+        const mid = (lo + hi) >> 1;
+        if (below(mid) > top + 0.5) hi = mid;
+        else lo = mid;
+      }
+      return hi;
+    };
+    let at = base.at;
+    while (at < upTo) {
+      const nl = value.indexOf('\n', at + step);
+      if (nl >= 0 && nl + 1 < upTo && (!wraps || nl < at + 4 * step)) {
+        rows.push({ at: nl + 1, top: base.top + below(nl + 1) });
+        at = nl + 1;
+        continue;
+      }
+      if (!wraps || at + 4 * step >= upTo) break;
+      // A wrap: the first character on the row of the one two fields' worth on (each costs about
+      // twenty measures), and the row after it.
+      const target = at + 4 * step;
+      const rowTop = below(target);
+      if (below(at) > rowTop - 0.5) {
+        at = target; // one row from `at` to there
+        continue;
+      }
+      const k = firstBelow(at, target, rowTop - 1);
+      const end = firstBelow(k, Math.min(upTo - 1, k + 2 * step), rowTop);
+      if (end > k && value[k - 1] !== '\n' && mayBeginRow(value, k)) rows.push({ at: k, top: base.top + rowTop, end });
+      at = end > k ? end : target;
     }
     return rows;
   }
@@ -432,9 +469,9 @@ export class PreeditBox {
     this.shiftBreaks(value, layout, field, cs);
     const b = this.breaks?.layout === layout ? this.breaks : null;
     const covered = b ? b.upTo : 0;
-    const base = b?.rows.filter((r) => r.at <= covered).pop() ?? { at: 0, top: 0 };
+    const base = b?.rows.filter((r) => holds(r, covered)).pop() ?? { at: 0, top: 0 };
     const { origin, rowOf } = this.layOut(value, base.at, value.length);
-    this.keepBreaks(value, layout, this.rowsAfterBreaks(value, base, value.length, fieldChars(field, cs), (i) => (rowOf(i) - origin) / sy), base, value.length);
+    this.keepBreaks(value, layout, this.rowsAfterBreaks(value, base, value.length, fieldChars(field, cs), (i) => (rowOf(i) - origin) / sy, wrapsHold(cs)), base, value.length);
     // (The text goes: the next composition's mirror would lay it all out again.)
     this.before.data = '';
     this.marker.remove();
@@ -477,7 +514,7 @@ export class PreeditBox {
     const same = commonPrefix(b.text, value, start);
     // The rows that hold: the text before them is the same.
     let n = 0;
-    while (n < b.rows.length && b.rows[n].at <= same) n++;
+    while (n < b.rows.length && holds(b.rows[n], same)) n++;
     if (n === 0) return base;
     const limit = b.rows[n - 1].top - room;
     for (let i = n - 1; i >= 0; i--) {
@@ -508,9 +545,11 @@ export class PreeditBox {
     const same = commonPrefix(old, value, Infinity);
     const tail = commonSuffix(old, value, Math.min(old.length, value.length) - same);
     const moved = value.length - old.length;
-    const before = b.rows.filter((r) => r.at <= same);
-    // A row after the edit: its line break, and all after it, are in the unchanged tail.
-    const after = b.rows.filter((r) => r.at - 1 >= old.length - tail);
+    const before = b.rows.filter((r) => holds(r, same));
+    // A row after the edit: its line break, and all after it, are in the unchanged tail; a row
+    // after a wrap, the line break that begins its paragraph.
+    const firstBreak = old.indexOf('\n', old.length - tail);
+    const after = b.rows.filter((r) => (r.end === undefined ? r.at - 1 >= old.length - tail : firstBreak >= 0 && firstBreak < r.at));
     const base = before[before.length - 1] ?? { at: 0, top: 0 };
     const next = after[0];
     if (!next || next.at + moved - base.at > 4 * fieldChars(field, cs)) {
@@ -524,7 +563,7 @@ export class PreeditBox {
     this.breaks = {
       text: value,
       layout,
-      rows: [...before, ...after.map((r) => ({ at: r.at + moved, top: r.top + shift }))],
+      rows: [...before, ...after.map((r) => ({ ...r, at: r.at + moved, top: r.top + shift, ...(r.end === undefined ? {} : { end: r.end + moved }) }))],
       // Rows known past the edit are known still, moved.
       upTo: b.upTo >= old.length - tail ? b.upTo + moved : Math.min(b.upTo, same),
     };
@@ -535,25 +574,25 @@ export class PreeditBox {
    * kept before whose text before them is still the same.
    * @param {string} value the field's text
    * @param {string} layout `layoutOf` the field
-   * @param {{at: number, top: number}[]} rows new rows, by position
+   * @param {Row[]} rows new rows, by position
    * @param {{at: number}} base where the text laid out started
    * @param {number} upTo where it ended
    */
   keepBreaks(value, layout, rows, base, upTo) {
     const b = this.breaks;
-    /** @type {Map<number, number>} */
+    /** @type {Map<number, Row>} */
     const kept = new Map();
     let covered = 0;
     if (b && b.layout === layout) {
       const same = commonPrefix(b.text, value, value.length);
-      for (const row of b.rows) if (row.at <= same) kept.set(row.at, row.top);
+      for (const row of b.rows) if (holds(row, same)) kept.set(row.at, row);
       covered = Math.min(b.upTo, same);
     }
-    for (const row of rows) kept.set(row.at, row.top);
+    for (const row of rows) kept.set(row.at, row);
     this.breaks = {
       text: value,
       layout,
-      rows: [...kept].map(([at, top]) => ({ at, top })).sort((x, y) => x.at - y.at),
+      rows: [...kept.values()].sort((x, y) => x.at - y.at),
       // Known from the start on, as long as the new rows join the ones known.
       upTo: base.at <= covered ? Math.max(covered, upTo) : covered,
     };
@@ -796,6 +835,40 @@ function scaleStyle(style, x, y) {
   const scaled = Math.abs(x - 1) >= 1e-3 || Math.abs(y - 1) >= 1e-3;
   style.transformOrigin = scaled ? '0 0' : '';
   style.transform = scaled ? `scale(${x}, ${y})` : '';
+}
+
+/**
+ * Whether a row of a textarea's text holds while the text's first `same` characters are as they
+ * were: a row after a line break while the text before it is; a row after a wrap while its own
+ * text is too (the word it begins decides where the row before it ends).
+ * @param {Row} row
+ * @param {number} same
+ */
+function holds(row, same) {
+  return row.end === undefined ? row.at <= same : row.end <= same;
+}
+
+/**
+ * Whether the rows after a wrap hold in a textarea of this style, so that its text may be laid
+ * out from one: the rows of a paragraph are filled one after another (no balanced or pretty
+ * wrapping), the first line is not indented, and the paragraph's direction is the field's (and
+ * the text wraps at all).
+ * @param {CSSStyleDeclaration} cs
+ */
+function wrapsHold(cs) {
+  const style = cs.getPropertyValue('text-wrap-style') || cs.getPropertyValue('text-wrap') || 'auto';
+  const wraps = !(cs.textWrapMode === 'nowrap' || cs.whiteSpace === 'pre' || cs.whiteSpace === 'nowrap');
+  return wraps && (style === 'auto' || style === 'wrap' || style === 'stable') && !px(cs.textIndent) && cs.unicodeBidi !== 'plaintext';
+}
+
+/**
+ * Whether character `k` of `value` may begin the text laid out from a row after a wrap: not a
+ * space (laid out first it would take room) nor a mark or the second half of a character.
+ * @param {string} value
+ * @param {number} k
+ */
+function mayBeginRow(value, k) {
+  return !/^[\s\p{M}\u200c\u200d\udc00-\udfff]/u.test(value.slice(k, k + 1));
 }
 
 /**
