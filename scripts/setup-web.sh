@@ -14,7 +14,7 @@
 #                          package's consumer test, the editor test and the extension's build bundle with
 #                          it), web-ext (`make lint-extension`: the Firefox variant of the extension), the
 #                          editors of tests/e2e/editors.test.mjs (ProseMirror, CodeMirror 6, Lexical, Quill,
-#                          Slate with React, CKEditor 5, Draft.js, Trix),
+#                          Slate with React, CKEditor 5, Draft.js, Trix) and Vue (a v-model form),
 #                          puppeteer-core (drives Firefox over WebDriver BiDi; never downloads a browser):
 #                          `npm ci` whenever a devDependency of package.json is missing
 set -euo pipefail

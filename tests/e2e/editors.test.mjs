@@ -1,7 +1,7 @@
 // Typing Japanese through the widget into the editors people use, in Chromium with the shipped
 // model: ProseMirror, CodeMirror 6, Lexical, Quill, Slate (React), CKEditor 5, Draft.js and Trix
-// installed from npm and bundled with esbuild (tests/e2e/editors/), React controlled fields, a
-// plain contenteditable with a bold run and a link, and fields inside an open shadow root and a same-origin iframe. In
+// installed from npm and bundled with esbuild (tests/e2e/editors/), React controlled fields and
+// Vue v-model fields, a plain contenteditable with a bold run and a link, and fields inside an open shadow root and a same-origin iframe. In
 // each: the commit lands at the caret inside the formatted text, the editor's own state equals
 // what is shown (the preedit never enters it), its undo takes back one commit, and its key
 // bindings (Enter, Tab, Ctrl+B) do not fire while composing. Screenshots after a commit go to
@@ -416,24 +416,41 @@ for (const name of /** @type {const} */ (['prosemirror', 'codemirror', 'lexical'
   });
 }
 
-test('React controlled fields (state set by onChange): the state is what the field shows after each commit, undo and a page rule that cuts the value; Enter and Space while composing reach neither onKeyDown nor the form', async () => {
+/**
+ * A page with a framework's form from the bundle (`reactForm`, `vueForm`) mounted in `#host` and
+ * the widget attached to its fields; `look()` gives each field's state in the framework, its
+ * value, and the key bindings that fired.
+ * @param {'reactForm' | 'vueForm'} form
+ * @param {string[]} ids
+ */
+async function formPage(form, ids) {
   const { page, errors } = await imePage(`<div id="host" style='font: 20px/1.5 "IPAGothic", "Noto Sans CJK JP", sans-serif; margin: 20px'></div>`);
   collectConsoleErrors(page, errors);
-  await page.evaluate(() => {
-    const w = /** @type {any} */ (window);
-    w.m = w.editors.reactForm(document.getElementById('host'));
-    for (const id of ['name', 'note', 'short']) w.attach(document.getElementById(id), { ime: w.ime });
-  });
+  await page.evaluate(
+    ([form, ids]) => {
+      const w = /** @type {any} */ (window);
+      w.m = w.editors[form](document.getElementById('host'));
+      for (const id of ids) w.attach(document.getElementById(id), { ime: w.ime });
+    },
+    /** @type {[string, string[]]} */ ([form, ids]),
+  );
   const look = () =>
-    page.evaluate(() => {
+    page.evaluate((ids) => {
       const m = /** @type {any} */ (window).m;
-      const ids = ['name', 'note', 'short'];
       return {
         state: ids.map((id) => /** @type {string} */ (m.state[id])),
         values: ids.map((id) => /** @type {HTMLInputElement} */ (document.getElementById(id)).value),
-        fired: /** @type {string[]} */ ([...m.fired]),
+        fired: /** @type {string[]} */ ([...(m.fired ?? [])]),
       };
-    });
+    }, ids);
+  return { page, errors, look };
+}
+
+/**
+ * Types into `#name` as a user would: `日本語` and `を` committed, then `今日は` at its start.
+ * @param {import('playwright-core').Page} page
+ */
+async function typeName(page) {
   await page.click('#name');
   await page.keyboard.type('nihongo');
   await page.keyboard.press('Space');
@@ -444,17 +461,24 @@ test('React controlled fields (state set by onChange): the state is what the fie
   await page.keyboard.type('kyouha');
   await page.keyboard.press('Space');
   await page.keyboard.press('Enter');
-  let r = await look();
-  assert.deepEqual(r.state, ['今日は日本語を', '', '']);
-  assert.deepEqual(r.values, r.state);
+}
+
+/**
+ * After `typeName`: Ctrl+Z takes back the last commit, in the framework's state too; `かく` is
+ * composed at the end (in neither the state nor the field until it is committed) and a click into
+ * `#note` commits it; two lines typed there (Enter after a commit is the page's: a line break).
+ * @param {import('playwright-core').Page} page
+ * @param {() => Promise<{state: string[], values: string[]}>} look
+ */
+async function undoThenNote(page, look) {
   await page.keyboard.press('Control+z');
-  r = await look();
+  let r = await look();
   assert.deepEqual(r.state, ['日本語を', '', ''], 'one undo takes back the last commit, in the state too');
   assert.deepEqual(r.values, r.state);
-  // A click into the next field commits what is composed (the field has lost the focus).
   await page.keyboard.press('End');
   await page.keyboard.type('kaku');
-  // A textarea: Enter after the commit is the page's (a line break).
+  r = await look();
+  assert.deepEqual(r.state, ['日本語を', '', '']);
   await page.click('#note');
   await page.keyboard.type('kyouhaiitenki');
   await page.keyboard.press('Space');
@@ -462,6 +486,15 @@ test('React controlled fields (state set by onChange): the state is what the fie
   await page.keyboard.press('Enter');
   await page.keyboard.type('ashitahaame');
   await page.keyboard.press('Enter');
+}
+
+test('React controlled fields (state set by onChange): the state is what the field shows after each commit, undo and a page rule that cuts the value; Enter and Space while composing reach neither onKeyDown nor the form', async () => {
+  const { page, errors, look } = await formPage('reactForm', ['name', 'note', 'short']);
+  await typeName(page);
+  let r = await look();
+  assert.deepEqual(r.state, ['今日は日本語を', '', '']);
+  assert.deepEqual(r.values, r.state);
+  await undoThenNote(page, look);
   // The page keeps at most 8 characters: the commit is cut by its rule, as any typed text is.
   await page.click('#short');
   await page.keyboard.type('toukyoutokkyokyokakyoku');
@@ -473,6 +506,27 @@ test('React controlled fields (state set by onChange): the state is what the fie
   assert.deepEqual(r.state, ['日本語をかく', '今日はいい天気\nあしたはあめ', '東京特許許可局あ']);
   assert.deepEqual(r.values, r.state);
   assert.deepEqual(r.fired, ['note:Enter'], 'only the Enter typed with nothing composed reached the page');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Vue v-model fields: the model is what the field shows after each commit, undo and a click away; v-model.lazy takes the value at change', async () => {
+  const { page, errors, look } = await formPage('vueForm', ['name', 'note', 'lazy']);
+  await typeName(page);
+  let r = await look();
+  assert.deepEqual(r.state, ['今日は日本語を', '', '']);
+  assert.deepEqual(r.values, r.state);
+  await undoThenNote(page, look);
+  await page.click('#lazy');
+  await page.keyboard.type('toukyou');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+  r = await look();
+  assert.deepEqual(r.state, ['日本語をかく', '今日はいい天気\nあしたはあめ', ''], 'v-model.lazy waits for change');
+  await page.click('#note');
+  r = await look();
+  assert.deepEqual(r.state, ['日本語をかく', '今日はいい天気\nあしたはあめ', '東京']);
+  assert.deepEqual(r.values, r.state);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -19,7 +19,14 @@ export async function bundleEditors() {
     outfile: path.join(ROOT, BUNDLE_URL.slice(1)),
     absWorkingDir: ROOT,
     // Draft.js's fbjs reads Node's `global`.
-    define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
+    define: {
+      'process.env.NODE_ENV': '"production"',
+      global: 'globalThis',
+      // Vue's build flags for a bundler
+      __VUE_OPTIONS_API__: 'false',
+      __VUE_PROD_DEVTOOLS__: 'false',
+      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+    },
     minifySyntax: true,
     logLevel: 'error',
   });

@@ -44,6 +44,8 @@ import { Editor as DraftEditor, EditorState as DraftState, convertFromRaw, getDe
 
 import Trix from 'trix';
 
+import { createApp, h as vh, ref, withDirectives, vModelText } from 'vue';
+
 /**
  * @typedef {object} Mounted
  * @property {HTMLElement} field the element to attach the IME to (the editor's contenteditable)
@@ -491,4 +493,37 @@ export function reactForm(host) {
   const root = createRoot(host);
   flushSync(() => root.render(h(App)));
   return { state, fired };
+}
+
+/**
+ * A Vue 3 form whose fields are bound with `v-model` (its `vModelText` directive, which skips the
+ * `input` events of a composition and reads the value at `compositionend`): an `<input>`, a
+ * `<textarea>` and an `<input>` with `v-model.lazy` (read at `change`).
+ * @param {HTMLElement} host
+ */
+export function vueForm(host) {
+  /** @type {Record<string, string>} */
+  const state = { name: '', note: '', lazy: '' };
+  const app = createApp({
+    setup() {
+      const values = { name: ref(''), note: ref(''), lazy: ref('') };
+      /** @param {'name' | 'note' | 'lazy'} id @param {string} tag */
+      const field = (id, tag) =>
+        withDirectives(
+          vh(tag, {
+            id,
+            style: { font: 'inherit', width: '420px', display: 'block', marginBottom: '12px' },
+            rows: tag === 'textarea' ? 3 : undefined,
+            'onUpdate:modelValue': (/** @type {string} */ v) => {
+              values[id].value = v;
+              state[id] = v;
+            },
+          }),
+          [[vModelText, values[id].value, undefined, id === 'lazy' ? { lazy: true } : {}]],
+        );
+      return () => vh('form', null, [field('name', 'input'), field('note', 'textarea'), field('lazy', 'input')]);
+    },
+  });
+  app.mount(host);
+  return { state };
 }
