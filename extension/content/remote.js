@@ -451,6 +451,7 @@ export class RemoteKeyHandler extends KeyHandler {
   /** @param {InputEvent} e */
   beforeInput(e) {
     if (this.commit.inserting || e.isComposing || this.osComposing || isOffered(e)) return;
+    this.undoable = null;
     if (!this.hasComposition() && this.inflight === 0) {
       if (this.hasSuggestions()) this.flush(true);
       return;
@@ -462,7 +463,10 @@ export class RemoteKeyHandler extends KeyHandler {
       // as the end of its commit (the widget's `beforeInput` says why).
       e.preventDefault();
       e.stopImmediatePropagation();
-      this.send({ op: 'flush', session: s }, (out) => this.apply({ ...out, committed: out.committed + text }, !isFocused(this.el)));
+      this.send({ op: 'flush', session: s }, (out) => {
+        this.apply({ ...out, committed: out.committed + text }, !isFocused(this.el));
+        this.undoable = null;
+      });
       return;
     }
     this.flush(true);
@@ -470,6 +474,7 @@ export class RemoteKeyHandler extends KeyHandler {
 
   /** The field lost the focus: the composition goes in (also one still in flight). */
   blur() {
+    this.undoable = null;
     if (this.hasComposition() || this.hasSuggestions() || this.inflight > 0) this.flush(true);
     this.render();
   }

@@ -204,6 +204,37 @@ for (const id of ['ta', 'in', 'ce']) {
     await page.close();
   });
 
+  test(`Ctrl+Backspace right after a commit takes it back into a conversion; another candidate replaces it (${id})`, async () => {
+    const { page, errors } = await fields();
+    await place(page, id, '前の文。', 4);
+    await page.keyboard.type('kikaiga');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    const first = (await valueOf(page, id))?.slice(4) ?? '';
+    assert.ok(first.endsWith('が') && first.length >= 2, first);
+    await page.keyboard.press('Control+Backspace');
+    let last = await lastOf(page, id);
+    assert.equal(last?.state, 'converting', 'the commit is a conversion again');
+    assert.equal(await visible(page, id), `前の文。${last.preedit.text}`, 'shown in its place, not beside it');
+    // Another candidate, committed, takes the place of the first.
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Space');
+    last = await lastOf(page, id);
+    const second = last.preedit.text;
+    assert.notEqual(second, first);
+    await page.keyboard.press('Enter');
+    assert.equal(await valueOf(page, id), `前の文。${second}`);
+    // Not once the caret has moved: the key is the field's (Ctrl+Backspace deletes a word).
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Control+Backspace');
+    last = await lastOf(page, id);
+    assert.notEqual(last?.state, 'converting');
+    assert.ok((await valueOf(page, id))?.length < `前の文。${second}`.length, 'the field deleted a word');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test(`text dropped while composing lands where the pointer is, after the composition went in (${id})`, async () => {
     const { page, errors } = await fields();
     await place(page, id, TEXT, 3);

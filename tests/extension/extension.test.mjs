@@ -250,11 +250,20 @@ test("a resize over the port: the dictionary's rest at once, the LM's after the 
   await page.close();
 });
 
-test('types on a page whose CSP forbids wasm and inline script', async () => {
+test('types on a page whose CSP forbids wasm and inline script; Ctrl+Backspace takes a commit back', async () => {
   const { page, errors } = await open('csp.html');
   await focusReady(page, '#ta');
   await convertAndCommit(page, 'nihongo');
   assert.equal(await valueOf(page, '#ta'), '日本語');
+  // Right after the commit, Ctrl+Backspace makes it a conversion again (the extension's engine
+  // answers); Esc goes back to the kana, Enter commits them in its place.
+  await page.keyboard.press('Control+Backspace');
+  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('.henkan-preedit-runs .henkan-converted'));
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value !== '日本語');
+  assert.equal(await valueOf(page, '#ta'), 'にほんご');
   assert.deepEqual(errors, []);
   await page.close();
 });

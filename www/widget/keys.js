@@ -21,6 +21,40 @@ function isReconvertKey(e) {
 }
 
 /**
+ * The key that takes back the last commit right after it (Mozc's and MS-IME's Undo): Ctrl+Backspace.
+ * @param {KeyboardEvent} e
+ */
+function isUndoCommitKey(e) {
+  return e.key === 'Backspace' && e.ctrlKey && !e.shiftKey && !e.altKey && !e.metaKey;
+}
+
+/**
+ * Selects `text` where it ends at the field's caret (a collapsed selection; in a contenteditable,
+ * within the caret's text node). Returns a function that puts the caret back, or null when the
+ * text before the caret is not `text`.
+ * @param {HTMLElement} el
+ * @param {string} text
+ * @returns {(() => void) | null}
+ */
+function selectBeforeCaret(el, text) {
+  const n = text.length;
+  if (isTextField(el)) {
+    const at = el.selectionStart ?? -1;
+    if (at < n || el.selectionEnd !== at || el.value.slice(at - n, at) !== text) return null;
+    el.setSelectionRange(at - n, at);
+    return () => el.setSelectionRange(at, at);
+  }
+  const sel = selectionOf(el);
+  const node = sel?.anchorNode;
+  if (!sel || !sel.isCollapsed || !node || node.nodeType !== 3 || !el.contains(node)) return null;
+  const at = sel.anchorOffset;
+  const data = /** @type {Text} */ (node).data;
+  if (at < n || data.slice(at - n, at) !== text) return null;
+  sel.setBaseAndExtent(node, at - n, node, at);
+  return () => sel.collapse(node, at);
+}
+
+/**
  * The text selected in a field ('' when the selection is collapsed or elsewhere).
  * @param {HTMLElement} el
  */
@@ -64,6 +98,9 @@ export class KeyHandler {
     this.onBestText = null;
     /** @type {string | null} the text a reconversion in a contenteditable replaced */
     this.reconverted = null;
+    /** @type {string | null} the text last committed into the field, while nothing has happened
+     * in it since: Ctrl+Backspace takes it back into a conversion (`undoCommit`) */
+    this.undoable = null;
     /** Our own composition events are being dispatched (not an OS IME's). */
     this.dispatching = false;
     const ways = editorWays(el);
@@ -127,6 +164,9 @@ export class KeyHandler {
   keyDown(e) {
     const s = this.keySession(e);
     if (s === null) return;
+    const undoable = this.undoable;
+    this.undoable = null;
+    if (undoable !== null && isUndoCommitKey(e) && this.mayReconvert() && this.undoCommit(e, s, undoable)) return;
     if (isReconvertKey(e) && this.mayReconvert() && this.reconvert(e, s)) return;
     this.commit.saveRange();
     this.sendKey(e, s);
@@ -250,6 +290,23 @@ export class KeyHandler {
   }
 
   /**
+   * Undo of the last commit (Ctrl+Backspace right after it, as in Mozc and MS-IME): the text just
+   * committed is selected and converted again from the reading it was typed as (the engine keeps
+   * the readings of recent commits), so that another candidate can take its place. Returns
+   * whether it was taken; the caret stays where it was otherwise (and the key is the field's).
+   * @param {KeyboardEvent} e
+   * @param {number} s the session
+   * @param {string} text what was committed
+   */
+  undoCommit(e, s, text) {
+    const back = selectBeforeCaret(this.el, text);
+    if (!back) return false;
+    if (this.reconvert(e, s)) return true;
+    back();
+    return false;
+  }
+
+  /**
    * Reconversion (変換 or Ctrl+Shift+Space with text selected): the selection is converted again;
    * the commit replaces it. Returns whether it was taken.
    * @param {KeyboardEvent} e
@@ -291,6 +348,7 @@ export class KeyHandler {
   /** @param {InputEvent} e */
   beforeInput(e) {
     if (this.commit.inserting || e.isComposing || this.osComposing || isOffered(e)) return;
+    this.undoable = null;
     if (!this.hasComposition()) {
       // Text from elsewhere after a commit: the predictions were for the old context.
       if (this.hasSuggestions()) this.flush(true);
@@ -312,6 +370,7 @@ export class KeyHandler {
       e.preventDefault();
       e.stopImmediatePropagation();
       this.apply({ ...out, committed: out.committed + text }, false);
+      this.undoable = null;
       return;
     }
     this.flush(true);
@@ -321,6 +380,7 @@ export class KeyHandler {
   compositionStart() {
     if (this.dispatching) return; // our own event, for the page
     this.osComposing = true;
+    this.undoable = null;
     if (this.hasComposition() || this.hasSuggestions()) this.flush(true);
     this.render();
   }
@@ -367,6 +427,7 @@ export class KeyHandler {
 
   /** @param {MouseEvent} e a mousedown on the field */
   pointerDown(e) {
+    this.undoable = null;
     // A click moves the caret: commit first, where the caret was (as native IMEs do); the
     // predictions for the old place go.
     if (e.target === this.el && (this.hasComposition() || this.hasSuggestions())) this.flush(false);
@@ -378,11 +439,13 @@ export class KeyHandler {
    * commit would go in after the browser had placed the drop in the text as it was.
    */
   dragEnter() {
+    this.undoable = null;
     if (this.hasComposition() || this.hasSuggestions()) this.flush(false);
   }
 
   /** The field lost the focus: the composition goes in. */
   blur() {
+    this.undoable = null;
     if (this.hasComposition() || this.hasSuggestions()) this.flush(true);
     this.render();
   }
@@ -471,6 +534,9 @@ export class KeyHandler {
         this.commit.insert(out.committed, fallback);
         this.ime.learned();
       }
+      // What the next Ctrl+Backspace may take back: a commit into the focused field that nothing
+      // composed follows.
+      if (out.committed || out.preedit.text) this.undoable = out.committed && !out.preedit.text && !fallback && isFocused(this.el) ? out.committed : null;
       if (this.reconverted !== null && !out.preedit.text) {
         // The reconversion ended: cancelled, the text it replaced goes back.
         if (!out.committed) this.commit.insert(this.reconverted, fallback);
