@@ -377,18 +377,22 @@ export class RemoteKeyHandler extends KeyHandler {
 
   /**
    * Reconversion of the selection; returns whether it was taken (the engine's answer is applied
-   * when it comes).
+   * when it comes; `refused` is called if it refuses).
    * @param {KeyboardEvent} e
    * @param {number} s
+   * @param {() => void} [refused]
    */
-  reconvert(e, s) {
+  reconvert(e, s, refused) {
     const sel = selectedText(this.el);
     if (!sel || sel.length > 100) return false;
     e.preventDefault();
     e.stopImmediatePropagation();
     this.predicted = { on: true, composing: null, listed: false };
     this.send({ op: 'reconvert', session: s, text: sel }, (out) => {
-      if (!out.consumed) return;
+      if (!out.consumed) {
+        refused?.();
+        return;
+      }
       this.reconverted = this.el.isContentEditable ? sel : null;
       this.apply(out, false);
     });

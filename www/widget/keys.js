@@ -301,7 +301,7 @@ export class KeyHandler {
   undoCommit(e, s, text) {
     const back = selectBeforeCaret(this.el, text);
     if (!back) return false;
-    if (this.reconvert(e, s)) return true;
+    if (this.reconvert(e, s, back)) return true;
     back();
     return false;
   }
@@ -311,8 +311,10 @@ export class KeyHandler {
    * the commit replaces it. Returns whether it was taken.
    * @param {KeyboardEvent} e
    * @param {number} s the session
+   * @param {() => void} [_refused] called when an answer that comes later refuses it (the
+   *   extension's engine; here the answer is the return value)
    */
-  reconvert(e, s) {
+  reconvert(e, s, _refused) {
     const text = selectedText(this.el);
     if (!text || text.length > 100) return false;
     const out = this.run((handle) => handle.reconvert(s, text));
