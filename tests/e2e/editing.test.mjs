@@ -235,6 +235,28 @@ for (const id of ['ta', 'in', 'ce']) {
     await page.close();
   });
 
+  test(`Ctrl+↓ commits the segments up to the focused one; the rest stays converted (${id})`, async () => {
+    const { page, errors } = await fields();
+    await place(page, id, '前の文。', 4);
+    await page.keyboard.type('kinouhatomodachitoeigawomimashita');
+    await page.keyboard.press('Space');
+    let last = await lastOf(page, id);
+    const surfaces = last.segments.map((/** @type {{surface: string}} */ g) => g.surface);
+    assert.ok(surfaces.length >= 3, JSON.stringify(surfaces));
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Control+ArrowDown');
+    const head = surfaces.slice(0, 2).join('');
+    assert.equal(await valueOf(page, id), `前の文。${head}`);
+    last = await lastOf(page, id);
+    assert.equal(last.state, 'converting');
+    assert.deepEqual(last.segments.map((/** @type {{surface: string}} */ g) => g.surface), surfaces.slice(2));
+    assert.equal(await visible(page, id), `前の文。${surfaces.join('')}`);
+    await page.keyboard.press('Enter');
+    assert.equal(await valueOf(page, id), `前の文。${surfaces.join('')}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test(`text dropped while composing lands where the pointer is, after the composition went in (${id})`, async () => {
     const { page, errors } = await fields();
     await place(page, id, TEXT, 3);

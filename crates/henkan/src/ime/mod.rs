@@ -26,6 +26,7 @@
 //! | Space / 変換 | convert | next candidate (opens the window) |
 //! | Shift+Space | convert | previous candidate |
 //! | ↑ / ↓ | – (↓ with suggestions shown: into the list) | previous / next candidate |
+//! | Ctrl+↓ | – | commit the segments up to the focused one; the rest stays converted |
 //! | Enter | commit the kana | commit the conversion |
 //! | Esc | cancel | back to the kana |
 //! | Backspace | delete one before the caret | back to the kana |
@@ -925,6 +926,71 @@ impl Machine {
         b.clear();
     }
 
+    /// Commits the segments from the first to the focused one (MS-IME's 部分確定, Ctrl+↓; Mozc's
+    /// CommitHeadToFocusedSegments): their text goes into the field, and the rest stays
+    /// converted as it was shown, the focus on its first segment. With the focus on the last
+    /// segment, everything is committed, as by Enter. What is learned compares the committed
+    /// segments with what the engine first showed over their reading, where its segments end
+    /// at the same place; else nothing is learned of them (a resize made the cut).
+    fn commit_to_focus<B: Backend + ?Sized>(&mut self, b: &mut B, out: &mut String) {
+        let Some(conv) = self.conv.as_mut() else {
+            return;
+        };
+        if conv.focus + 1 >= conv.segs.len() {
+            self.commit_all(b, out);
+            self.predict_next = true;
+            return;
+        }
+        let head: Vec<Seg> = conv.segs.drain(..=conv.focus).collect();
+        let cut: usize = head.iter().map(|s| s.len).sum();
+        let mut covered = 0;
+        let shown_head = conv
+            .shown
+            .iter()
+            .take_while(|(r, _)| {
+                covered += r.chars().count();
+                covered <= cut
+            })
+            .count();
+        let aligned = conv.shown[..shown_head]
+            .iter()
+            .map(|(r, _)| r.chars().count())
+            .sum::<usize>()
+            == cut;
+        let pieces: Vec<(&str, &str)> = head
+            .iter()
+            .map(|s| (s.reading.as_str(), s.surface()))
+            .collect();
+        let shown: Vec<(String, String)> = if aligned {
+            conv.shown.drain(..shown_head).collect()
+        } else {
+            // The rest is compared with itself as it is shown now.
+            conv.shown = conv
+                .segs
+                .iter()
+                .map(|s| (s.reading.clone(), s.surface().to_string()))
+                .collect();
+            pieces
+                .iter()
+                .map(|(r, t)| (r.to_string(), t.to_string()))
+                .collect()
+        };
+        let shown: Vec<(&str, &str)> = shown
+            .iter()
+            .map(|(r, t)| (r.as_str(), t.as_str()))
+            .collect();
+        b.committed(&pieces, &shown);
+        conv.focus = 0;
+        conv.window = false;
+        conv.quick = None;
+        conv.nbest = vec![conv.text()];
+        let text: String = head.iter().map(Seg::surface).collect();
+        let reading: String = head.iter().map(|s| s.reading.as_str()).collect();
+        self.remember(&text, reading);
+        out.push_str(&text);
+        b.drop_head(cut);
+    }
+
     /// Commits the head of a full composition: the leading segments of its conversion that
     /// end before the caret and at least [`KEPT_TAIL_CHARS`] before the end (where none does,
     /// the characters up to there as one segment). The committed text goes into the field
@@ -1255,6 +1321,10 @@ impl Machine {
         ev: KeyEvent,
         out: &mut String,
     ) -> bool {
+        if ev.ctrl && !ev.alt && !ev.meta && !ev.shift && ev.key == Key::Down {
+            self.commit_to_focus(b, out);
+            return true;
+        }
         if ev.has_command_modifier() {
             return true;
         }

@@ -598,3 +598,39 @@ fn a_full_composition_commits_only_before_the_caret() {
     // the sign lasts one key
     assert!(!press(&mut m, &mut b, "End", 0).refused);
 }
+
+#[test]
+fn ctrl_down_commits_up_to_the_focus_and_keeps_the_rest_converted() {
+    let (mut m, mut b) = converting("abcdefg");
+    // The first segment's second candidate, the focus on the second segment.
+    press(&mut m, &mut b, " ", 0);
+    press(&mut m, &mut b, "ArrowRight", 0);
+    let out = press(&mut m, &mut b, "ArrowDown", CTRL);
+    assert!(out.consumed);
+    assert_eq!(out.committed, "abCD");
+    assert_eq!(out.state, State::Converting);
+    assert_eq!(surfaces(&out), ["EF", "G"], "the rest as it was shown");
+    assert_eq!(out.focused, Some(0));
+    assert!(out.preedit.segments[0].focused);
+    assert_eq!(b.input, "efg", "the committed kana left the composer");
+    // Keys act on the rest: its second segment's next candidate, then Enter.
+    press(&mut m, &mut b, "ArrowRight", 0);
+    let out = press(&mut m, &mut b, " ", 0);
+    assert_eq!(out.preedit.text, "EFg");
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "EFg");
+    assert_eq!(out.state, State::Precomposition);
+}
+
+#[test]
+fn ctrl_down_on_the_last_segment_commits_everything() {
+    let (mut m, mut b) = converting("abcde");
+    press(&mut m, &mut b, "End", 0);
+    let out = press(&mut m, &mut b, "ArrowDown", CTRL);
+    assert_eq!(out.committed, "ABCDE");
+    assert_eq!(out.state, State::Precomposition);
+    assert!(out.preedit.text.is_empty());
+    // Outside a conversion Ctrl+↓ is the field's.
+    let out = press(&mut m, &mut b, "ArrowDown", CTRL);
+    assert!(!out.consumed);
+}
