@@ -3,6 +3,7 @@
 // and the user dictionary — through the engine's port (the same requests a page's fields use).
 
 import { RemoteIme } from './content/remote.js';
+import { asPunctuation } from '../www/keymap.js';
 
 /** @typedef {import('./site.js').Settings} Settings */
 /** @typedef {import('../www/types.js').UserWord} UserWord */
@@ -63,6 +64,7 @@ async function loadSettings() {
   $('liveConversion').checked = !!settings.liveConversion;
   $('predictions').checked = settings.predictions !== false;
   $('digits').value = settings.digits ?? 'half';
+  $('punctuation').value = settings.punctuation ?? '、。';
   $('learning').checked = settings.learning !== false;
   $('defaultOn').checked = settings.defaultOn !== false;
   $('engineInPage').checked = settings.engineIn !== 'extension';
@@ -75,6 +77,7 @@ async function saveSettings() {
     liveConversion: $('liveConversion').checked,
     predictions: $('predictions').checked,
     digits: $('digits').value,
+    punctuation: asPunctuation($('punctuation').value) ?? '、。',
     learning: $('learning').checked,
     defaultOn: $('defaultOn').checked,
     engineIn: $('engineInPage').checked ? 'page' : 'extension',
@@ -113,7 +116,7 @@ async function showDictionary() {
 
 async function init() {
   await loadSettings();
-  for (const id of ['engine', 'liveConversion', 'predictions', 'digits', 'learning', 'defaultOn', 'engineInPage']) $(id).addEventListener('change', saveSettings);
+  for (const id of ['engine', 'liveConversion', 'predictions', 'digits', 'punctuation', 'learning', 'defaultOn', 'engineInPage']) $(id).addEventListener('change', saveSettings);
   $('learningExport').addEventListener('click', async () => download(await call('learning.export'), 'henkan-learning.txt', 'text/plain'));
   $('learningImport').addEventListener('change', async (/** @type {Event} */ e) => {
     const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];

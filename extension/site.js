@@ -9,6 +9,7 @@
  * @property {boolean} [liveConversion]
  * @property {boolean} [predictions]
  * @property {'half' | 'full'} [digits]
+ * @property {import('../www/types.js').Punctuation} [punctuation] what `,` and `.` type
  * @property {boolean} [learning]
  * @property {'message' | 'runtime'} [channel] how a page's keys reach the engine: the
  *   `chrome.runtime` port (the default) or a MessagePort straight to the engine's document (where

@@ -3,6 +3,8 @@
 // it (DOM-free, tested in www/test/demo-state.test.js). Only what differs from the defaults goes
 // into the URL, so a plain link stays plain.
 
+import { asPunctuation } from './keymap.js';
+
 /** The most characters of the editor's text a link carries (a URL must stay a URL). */
 export const MAX_SHARED_TEXT = 2000;
 /** The most characters of the composition's reading a link carries. */
@@ -15,6 +17,7 @@ export const ENGINES = /** @type {const} */ (['classic', 'neural', 'hybrid']);
  * @property {string} engine the engine chosen in the selector; `''`: the model's default
  * @property {boolean} live live conversion (the preedit shows the best conversion as you type)
  * @property {'half' | 'full'} digits how conversion results write digits
+ * @property {import('./types.js').Punctuation} punctuation what `,` and `.` type
  * @property {boolean} predictions suggestions while typing and after a commit
  * @property {boolean} learning learn the candidates picked
  * @property {'ja' | 'en'} lang the page's language
@@ -26,7 +29,7 @@ export const ENGINES = /** @type {const} */ (['classic', 'neural', 'hybrid']);
 
 /** @returns {DemoState} */
 export function defaultState() {
-  return { engine: '', live: false, digits: 'half', predictions: true, learning: true, lang: 'ja', lattice: false, text: '', input: '', model: null };
+  return { engine: '', live: false, digits: 'half', punctuation: '、。', predictions: true, learning: true, lang: 'ja', lattice: false, text: '', input: '', model: null };
 }
 
 /**
@@ -40,6 +43,7 @@ export function readState(params) {
   if (/** @type {readonly string[]} */ (ENGINES).includes(engine)) s.engine = engine;
   s.live = params.get('live') === '1';
   if (params.get('digits') === 'full') s.digits = 'full';
+  s.punctuation = asPunctuation(params.get('punctuation')) ?? s.punctuation;
   s.predictions = params.get('predictions') !== '0';
   s.learning = params.get('learning') !== '0';
   if (params.get('lang') === 'en') s.lang = 'en';
@@ -60,11 +64,12 @@ export function readState(params) {
 export function writeState(state, base) {
   const url = new URL(base);
   const p = url.searchParams;
-  for (const name of ['model', 'engine', 'live', 'digits', 'predictions', 'learning', 'lang', 'lattice', 'text', 'input']) p.delete(name);
+  for (const name of ['model', 'engine', 'live', 'digits', 'punctuation', 'predictions', 'learning', 'lang', 'lattice', 'text', 'input']) p.delete(name);
   if (state.model) p.set('model', state.model);
   if (state.engine) p.set('engine', state.engine);
   if (state.live) p.set('live', '1');
   if (state.digits === 'full') p.set('digits', 'full');
+  if (state.punctuation !== '、。') p.set('punctuation', state.punctuation);
   if (!state.predictions) p.set('predictions', '0');
   if (!state.learning) p.set('learning', '0');
   if (state.lang === 'en') p.set('lang', 'en');

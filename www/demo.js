@@ -6,7 +6,7 @@
 
 import { HenkanIme } from './ime.js';
 import { attach, stateOf } from './widget.js';
-import { percentile } from './keymap.js';
+import { percentile, asPunctuation } from './keymap.js';
 import { indicatorView } from './widget/layout.js';
 import { readState, writeState, readingOf } from './demo-state.js';
 
@@ -91,6 +91,8 @@ export function startDemo(wasmModule) {
   learning.checked = state.learning;
   live.checked = state.live;
   digits.checked = state.digits === 'full';
+  const punctuation = /** @type {HTMLSelectElement} */ ($('punctuation'));
+  punctuation.value = state.punctuation;
   const editor = /** @type {HTMLTextAreaElement} */ ($('editor'));
   editor.value = state.text;
   editor.setSelectionRange(editor.value.length, editor.value.length);
@@ -111,6 +113,7 @@ export function startDemo(wasmModule) {
       onPreview: (/** @type {ImeOutput} */ out) => showConversion(out, id),
       liveConversion: state.live,
       digits: state.digits,
+      punctuation: state.punctuation,
       predictions: state.predictions,
       learning: state.learning,
     };
@@ -141,6 +144,15 @@ export function startDemo(wasmModule) {
     (o, on) => (o.digits = state.digits = on ? 'full' : 'half'),
     (h, s, on) => h.setDigitWidth(s, on ? 'full' : 'half'),
   );
+  punctuation.addEventListener('change', () => {
+    state.punctuation = asPunctuation(punctuation.value) ?? '、。';
+    for (const [i, id] of FIELDS.entries()) {
+      all[i].punctuation = state.punctuation;
+      const s = stateOf($(id))?.session;
+      if (s != null && ime.handle) ime.handle.setPunctuation(s, state.punctuation);
+    }
+    saveState();
+  });
   setUpDictionary();
   $('lang').addEventListener('click', () => {
     english = !english;

@@ -15,7 +15,7 @@
 
 import { HenkanIme } from './ime.js';
 import { attach as attachField } from './widget.js';
-import { fieldKind } from './keymap.js';
+import { fieldKind, asPunctuation } from './keymap.js';
 import { cachedModelFetch, ModelIntegrityError, CACHE_NAME } from './model-cache.js';
 import { MODEL_INFO } from './model-info.js';
 
@@ -59,6 +59,7 @@ export { HenkanIme, ModelIntegrityError, MODEL_INFO, CACHE_NAME };
  * @property {boolean} [indicator] the あ/A badge while focused (default true)
  * @property {boolean} [live] convert on every key, so `onOutput` gets the n-best list and segments
  * @property {'half' | 'full'} [digits] digits of conversion results (default `'half'`: `2025年`)
+ * @property {import('./types.js').Punctuation} [punctuation] what `,` and `.` type (default `'、。'`)
  * @property {boolean} [liveConversion] the preedit shows the best conversion as you type; Enter
  *   commits it, Space opens the candidates (default false)
  * @property {boolean} [predictions] completions while composing, next words after a commit
@@ -242,11 +243,12 @@ const ATTRIBUTES = /** @type {const} */ ([
   ['predictions', 'predictions'],
   ['learning', 'learning'],
   ['digits', 'digits'],
+  ['punctuation', 'punctuation'],
 ]);
 
 /**
  * Field options from attributes: a boolean one is on when present (`off` or `false`: off), `digits`
- * takes `half` or `full`.
+ * takes `half` or `full`, `punctuation` its two marks (`，．`).
  * @param {Element} el
  * @param {string} prefix `data-henkan-` on a field, `` on a `<henkan-ime>` element
  * @returns {FieldOptions}
@@ -258,6 +260,7 @@ export function optionsFromAttributes(el, prefix) {
     const value = el.getAttribute(prefix + attr);
     if (value === null) continue;
     if (key === 'digits') options.digits = value === 'full' ? 'full' : 'half';
+    else if (key === 'punctuation') options.punctuation = asPunctuation(value);
     else options[key] = !/^(off|false|0)$/i.test(value);
   }
   return options;

@@ -266,3 +266,15 @@ export function percentile(xs, p) {
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
 }
+
+/** The punctuation settings, what `,` and `.` type (Mozc's 句読点), the default first. */
+export const PUNCTUATIONS = /** @type {import('./types.js').Punctuation[]} */ (['、。', '，．', '、．', '，。']);
+
+/**
+ * `value` as a punctuation setting, or undefined when it is none.
+ * @param {unknown} value
+ * @returns {import('./types.js').Punctuation | undefined}
+ */
+export function asPunctuation(value) {
+  return PUNCTUATIONS.find((p) => p === value);
+}

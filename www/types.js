@@ -87,6 +87,10 @@
  */
 
 /**
+ * @typedef {'、。' | '，．' | '、．' | '，。'} Punctuation what `,` and `.` type (Mozc's 句読点 setting)
+ */
+
+/**
  * @typedef {object} HenkanHandle the wasm handle (pkg/henkan.js `Henkan`)
  * @property {() => boolean} isLoaded
  * @property {() => string[]} engines
@@ -109,6 +113,7 @@
  * @property {(session: number, live: boolean) => void} setLive
  * @property {(session: number, on: boolean) => void} setLiveConversion
  * @property {(session: number, width: 'half' | 'full') => void} setDigitWidth
+ * @property {(session: number, marks: Punctuation) => void} setPunctuation
  * @property {(session: number, text: string) => ImeOutput} reconvert
  * @property {() => number} learningVersion
  * @property {() => string} exportLearning

@@ -54,6 +54,8 @@ import { rootOf, activeIn } from './widget/root.js';
  *   list and segments (default false: a page that only needs the preedit saves that work)
  * @property {'half' | 'full'} [digits] how the digits of conversion results are written: `2025年`
  *   (default, as Google Japanese Input) or `２０２５年`; dates follow (`2026/11/26`)
+ * @property {import('./types.js').Punctuation} [punctuation] what `,` and `.` type: `'、。'`
+ *   (default), `'，．'` (as scientific and legal text writes them), `'、．'` or `'，。'`
  * @property {boolean} [liveConversion] live conversion, as macOS and Windows 11 IMEs have it: the
  *   preedit shows the best conversion as you type, Enter commits it, Space opens the candidates
  *   (default false)

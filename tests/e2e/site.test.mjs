@@ -120,9 +120,10 @@ test('the static site: convert, the lattice view, a shared link restores the sta
   assert.match(await page.textContent('#nbest'), /今日はいい天気ですね/);
   await page.keyboard.press('Enter');
 
-  // Options: the classic engine, full-width digits; then a composition left open.
+  // Options: the classic engine, full-width digits, ，． for , and .; then a composition left open.
   await page.selectOption('#engine', 'classic');
   await page.check('#digits');
+  await page.selectOption('#punctuation', '，．');
   await page.click('#editor');
   await page.keyboard.type('ashitaha');
   await page.waitForFunction(() => /** @type {any} */ (window).henkanDemo.bestPath?.reading === 'あしたは');
@@ -134,6 +135,7 @@ test('the static site: convert, the lattice view, a shared link restores the sta
   assert.equal(params.get('text'), '今日はいい天気ですね');
   assert.equal(params.get('engine'), 'classic');
   assert.equal(params.get('digits'), 'full');
+  assert.equal(params.get('punctuation'), '，．');
   assert.equal(params.get('lattice'), '1');
 
   // Copy link: the clipboard holds the page's URL.
@@ -159,6 +161,7 @@ test('the static site: convert, the lattice view, a shared link restores the sta
   assert.equal(await again.inputValue('#engine'), 'classic');
   assert.equal((await demo(again)).engine, 'classic');
   assert.equal(await again.isChecked('#digits'), true);
+  assert.equal(await again.inputValue('#punctuation'), '，．');
   assert.equal(await again.evaluate(() => /** @type {HTMLDetailsElement} */ (document.getElementById('lattice-view')).open), true);
   assert.ok((await again.locator('#lattice-words tr').count()) > 0);
   // The page's own URL is the link again (its reading was kept while the model loaded).
@@ -167,6 +170,9 @@ test('the static site: convert, the lattice view, a shared link restores the sta
   await again.keyboard.type('2kai');
   await again.keyboard.press('Space');
   assert.match((await demo(again)).last.preedit.text, /２/, 'full-width digits');
+  await again.keyboard.press('Enter');
+  await again.keyboard.type('desu.');
+  assert.equal(await preeditText(again), 'です．');
   await again.screenshot({ path: path.join(dir, 'site-restored.png'), fullPage: true });
   assert.deepEqual(againErrors, []);
   await again.close();

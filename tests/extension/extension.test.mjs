@@ -215,6 +215,29 @@ test("where the page's CSP lets wasm run, the engine is the page's own: no key g
   await page.close();
 });
 
+test("the options page's punctuation: , and . type ，．, in the page's own engine and in the extension's", async () => {
+  const options = await ext.context.newPage();
+  await options.goto(`chrome-extension://${ext.id}/options.html`);
+  assert.equal(await options.inputValue('#punctuation'), '、。');
+  await options.selectOption('#punctuation', '，．');
+  await options.waitForFunction(async () => (await chrome.storage.local.get('settings')).settings?.punctuation === '，．');
+  for (const name of ['plain.html', 'csp.html']) {
+    const { page, errors } = await open(name);
+    await focusReady(page, '#ta');
+    await page.keyboard.type('hai,sou.', { delay: 15 });
+    await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').includes('．')));
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value !== '');
+    assert.equal(await valueOf(page, '#ta'), 'はい，そう．', name);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  await options.bringToFront();
+  await options.selectOption('#punctuation', '、。');
+  await options.waitForFunction(async () => (await chrome.storage.local.get('settings')).settings?.punctuation === '、。');
+  await options.close();
+});
+
 test("the options page's \"convert inside the page\" turned off: a page's keys go to the extension's engine", async () => {
   const options = await ext.context.newPage();
   await options.goto(`chrome-extension://${ext.id}/options.html`);

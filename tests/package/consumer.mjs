@@ -73,7 +73,7 @@ export async function makeConsumer(tarball = TARBALL) {
   fs.writeFileSync(path.join(dir, 'site/index.html'), PAGE('<textarea id="a" rows="3" cols="40"></textarea>\n<script type="module" src="/site/app/main.js"></script>'));
   fs.writeFileSync(
     path.join(dir, 'site/static.html'),
-    PAGE('<textarea id="a" data-henkan></textarea>\n<henkan-ime digits="full"><input id="b"></henkan-ime>\n<script type="module" src="/node_modules/henkan-ime/www/henkan-ime.js"></script>'),
+    PAGE('<textarea id="a" data-henkan></textarea>\n<henkan-ime digits="full" punctuation="，．"><input id="b"></henkan-ime>\n<script type="module" src="/node_modules/henkan-ime/www/henkan-ime.js"></script>'),
   );
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

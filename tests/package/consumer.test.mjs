@@ -64,10 +64,13 @@ test('the no-build page: data-henkan and <henkan-ime> from the package folder as
   await convert(page, 'nihongo');
   assert.equal(await page.inputValue('#a'), '日本語');
   assert.ok(env.server.requests.includes('/node_modules/henkan-ime/models/henkan.henkan'));
-  // <henkan-ime digits="full">
+  // <henkan-ime digits="full" punctuation="，．">
   await page.click('#b');
   await convert(page, '2025nen');
   assert.equal(await page.inputValue('#b'), '２０２５年');
+  await page.keyboard.type('hai.');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#b'), '２０２５年はい．');
   await page.close();
 });
 

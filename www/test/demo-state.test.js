@@ -10,14 +10,14 @@ test('a plain URL is the default state, and the default state writes a plain URL
 });
 
 test('every option goes through the URL and back', () => {
-  const s = { ...defaultState(), engine: 'classic', live: true, digits: /** @type {const} */ ('full'), predictions: false, learning: false, lang: /** @type {const} */ ('en'), lattice: true, text: '今日は & 明日?', input: 'きょうは', model: 'models/henkan.henkan' };
+  const s = { ...defaultState(), engine: 'classic', live: true, digits: /** @type {const} */ ('full'), punctuation: /** @type {const} */ ('，．'), predictions: false, learning: false, lang: /** @type {const} */ ('en'), lattice: true, text: '今日は & 明日?', input: 'きょうは', model: 'models/henkan.henkan' };
   const url = new URL(writeState(s, BASE));
   assert.equal(url.pathname, '/henkan/index.html', 'the path stays (a site under a sub-path)');
   assert.deepEqual(readState(url.searchParams), s);
 });
 
 test('wrong values are the defaults; other parameters stay', () => {
-  const s = readState(new URLSearchParams('engine=mozc&digits=wide&live=yes&lang=fr&x=1'));
+  const s = readState(new URLSearchParams('engine=mozc&digits=wide&punctuation=,.&live=yes&lang=fr&x=1'));
   assert.deepEqual(s, defaultState());
   assert.equal(new URL(writeState({ ...s, live: true }, `${BASE}?x=1&live=0#top`)).href, `${BASE}?x=1&live=1#top`);
 });

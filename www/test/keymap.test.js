@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, startsDirect, editorOf, SHIFT, CTRL, ALT, META } from '../keymap.js';
+import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, startsDirect, editorOf, PUNCTUATIONS, asPunctuation, SHIFT, CTRL, ALT, META } from '../keymap.js';
 
 test('modifier bits', () => {
   assert.equal(modsOf({ key: 'a' }), 0);
@@ -127,4 +127,10 @@ test('editors: model editors get the overlay, hidden-textarea editors are left a
   assert.deepEqual(editorOf(el('textarea', ['.monaco-editor'])), { name: 'monaco', supported: false });
   assert.deepEqual(editorOf(el('TEXTAREA', ['.ace_editor'])), { name: 'ace', supported: false });
   assert.equal(editorOf(el('TEXTAREA', [])), null, 'a plain textarea');
+});
+
+test('punctuation settings: the four of Mozc, nothing else', () => {
+  assert.deepEqual(PUNCTUATIONS, ['、。', '，．', '、．', '，。']);
+  for (const p of PUNCTUATIONS) assert.equal(asPunctuation(p), p);
+  for (const bad of ['', ',.', '。、', '、。 ', null, 2]) assert.equal(asPunctuation(bad), undefined);
 });

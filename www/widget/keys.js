@@ -118,6 +118,7 @@ export class KeyHandler {
       ime.handle.setLive(this.session, options.live ?? false);
       if (options.liveConversion) ime.handle.setLiveConversion(this.session, true);
       if (options.digits === 'full') ime.handle.setDigitWidth(this.session, 'full');
+      if (options.punctuation && options.punctuation !== '、。') ime.handle.setPunctuation(this.session, options.punctuation);
       if (options.predictions === false) ime.handle.setPredictions(this.session, false);
       if (options.learning === false) ime.handle.setLearning(this.session, false);
       if (options.lmEachKey) ime.handle.setLmDeferred?.(this.session, false);

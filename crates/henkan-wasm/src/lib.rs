@@ -978,6 +978,21 @@ impl Henkan {
         Ok(())
     }
 
+    /// What `,` and `.` type in a session: `"、。"` (the default), `"，．"`, `"、．"` or `"，。"`
+    /// (Mozc's 句読点 setting).
+    #[wasm_bindgen(js_name = setPunctuation)]
+    pub fn set_punctuation(&mut self, session: u32, marks: &str) -> Result<(), JsError> {
+        let Some(punctuation) = henkan::composer::Punctuation::parse(marks) else {
+            return Err(JsError::new(
+                "punctuation: \"、。\", \"，．\", \"、．\" or \"，。\"",
+            ));
+        };
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_punctuation(punctuation);
+        }
+        Ok(())
+    }
+
     /// Suggestions (completions while composing, next-word predictions after a commit) on or
     /// off for a session; on by default, offered only when the model has an n-gram.
     #[wasm_bindgen(js_name = setPredictions)]

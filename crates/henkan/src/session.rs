@@ -667,6 +667,11 @@ impl Session {
         self.lattice.digits = digits;
     }
 
+    /// What `,` and `.` type from now on ([`crate::composer::Punctuation`]).
+    pub fn set_punctuation(&mut self, punctuation: crate::composer::Punctuation) {
+        self.composer.set_punctuation(punctuation);
+    }
+
     /// The lattice over the current reading.
     pub fn lattice(&self) -> &Lattice {
         &self.lattice

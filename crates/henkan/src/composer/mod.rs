@@ -38,6 +38,48 @@ mod table;
 
 pub use kana::{is_hiragana, is_kana, to_full_ascii, to_half_katakana, to_hiragana, to_katakana};
 
+/// The marks that `,` and `.` type (Mozc's and MS-IME's 句読点 setting): `、` and `。` by
+/// default; `，` and `．` as scientific and legal text writes them, or one of each. After a digit
+/// they stay the number's `，` `．` whatever the setting (`3.14` → `３．１４`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Punctuation {
+    /// What `,` types.
+    pub comma: char,
+    /// What `.` types.
+    pub period: char,
+}
+
+impl Default for Punctuation {
+    fn default() -> Self {
+        Punctuation {
+            comma: '、',
+            period: '。',
+        }
+    }
+}
+
+impl Punctuation {
+    /// The setting written as its two marks: `"、。"`, `"，．"`, `"、．"` or `"，。"`; `None` for
+    /// anything else.
+    ///
+    /// ```
+    /// use henkan::composer::{Composer, Punctuation};
+    ///
+    /// let mut composer = Composer::new();
+    /// composer.set_punctuation(Punctuation::parse("，．").unwrap());
+    /// composer.insert_str("hai,sou.");
+    /// assert_eq!(composer.kana(), "はい，そう．");
+    /// assert!(Punctuation::parse(",.").is_none());
+    /// ```
+    pub fn parse(marks: &str) -> Option<Self> {
+        let mut chars = marks.chars();
+        let (comma, period) = (chars.next()?, chars.next()?);
+        let ok =
+            chars.next().is_none() && matches!(comma, '、' | '，') && matches!(period, '。' | '．');
+        ok.then_some(Punctuation { comma, period })
+    }
+}
+
 pub(crate) use kana::to_half_ascii;
 use table::{Rule, Table};
 
@@ -122,6 +164,8 @@ pub struct Composer {
     /// Alphanumeric input: keys pass through as typed (Shift+letter, as Google Japanese
     /// Input does), until [`set_ascii`](Self::set_ascii)`(false)` or [`clear`](Self::clear).
     ascii: bool,
+    /// What `,` and `.` type.
+    punctuation: Punctuation,
 }
 
 impl Default for Composer {
@@ -156,7 +200,18 @@ impl Composer {
             pending_raw: String::new(),
             raw: String::new(),
             ascii: false,
+            punctuation: Punctuation::default(),
         }
+    }
+
+    /// What `,` and `.` type from now on ([`Punctuation`]); kana typed before stay as they are.
+    pub fn set_punctuation(&mut self, punctuation: Punctuation) {
+        self.punctuation = punctuation;
+    }
+
+    /// What `,` and `.` type.
+    pub fn punctuation(&self) -> Punctuation {
+        self.punctuation
     }
 
     /// Adds one typed character at the caret. ASCII letters count in lower case; characters
@@ -585,7 +640,13 @@ impl Composer {
             let last = self.kana[..at].chars().next_back();
             last.is_some_and(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
         });
-        self.push_unit(number_form.unwrap_or(&rule.output), &raw);
+        let mut buf = [0; 4];
+        let mark = match &*rule.input {
+            "," if &*rule.output == "、" => Some(&*self.punctuation.comma.encode_utf8(&mut buf)),
+            "." if &*rule.output == "。" => Some(&*self.punctuation.period.encode_utf8(&mut buf)),
+            _ => None,
+        };
+        self.push_unit(number_form.or(mark).unwrap_or(&rule.output), &raw);
     }
 
     /// Moves the first pending letter to the kana as it is.

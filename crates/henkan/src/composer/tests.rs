@@ -273,3 +273,31 @@ fn alphanumeric_input_passes_keys_through() {
     assert!(!composer.ascii());
     composer.check_invariants();
 }
+
+#[test]
+fn punctuation_setting_types_its_marks() {
+    let mut composer = Composer::new();
+    assert_eq!(composer.punctuation(), Punctuation::default());
+    composer.set_punctuation(Punctuation::parse("、．").unwrap());
+    composer.insert_str("hai,sou.");
+    assert_eq!(composer.kana(), "はい、そう．");
+    // After a digit the marks are the number's, whatever the setting; F9 gives the keys back.
+    composer.set_punctuation(Punctuation::parse("，。").unwrap());
+    composer.insert_str("3.14,");
+    assert_eq!(composer.kana(), "はい、そう．３．１４，");
+    assert_eq!(
+        composer.transliterate(Transliteration::FullAscii),
+        "ｈａｉ，ｓｏｕ．３．１４，"
+    );
+    // Backspace takes a mark and its key; typed again it follows the setting now; clear keeps it.
+    composer.backspace();
+    composer.insert_str("de,");
+    assert_eq!(composer.kana(), "はい、そう．３．１４で，");
+    composer.clear();
+    composer.insert(',');
+    assert_eq!(composer.kana(), "，");
+    for bad in ["", "、", "。、", ",.", "、。。", "，,"] {
+        assert!(Punctuation::parse(bad).is_none(), "{bad}");
+    }
+    composer.check_invariants();
+}

@@ -1788,6 +1788,12 @@ impl Ime {
         self.session.set_digit_width(digits);
     }
 
+    /// What `,` and `.` type: `、` `。` (the default), `，` `．`, or one of each
+    /// ([`crate::composer::Punctuation`]).
+    pub fn set_punctuation(&mut self, punctuation: crate::composer::Punctuation) {
+        self.session.set_punctuation(punctuation);
+    }
+
     /// Whether learning is on.
     pub fn learning(&self) -> bool {
         self.session.learning()
