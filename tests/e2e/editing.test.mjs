@@ -314,6 +314,26 @@ test('a caret inside the kana: ← Backspace deletes the stray letter, Home/End/
   await page.close();
 });
 
+test('MS-IME Ctrl keys while composing: Ctrl+I katakana, Ctrl+P full-width letters, Ctrl+M commits; the browser does nothing of its own with them', async () => {
+  const { page, errors } = await fields();
+  await page.click('#ta');
+  await page.keyboard.type('nihon');
+  await page.keyboard.press('Control+i');
+  assert.equal((await lastOf(page, 'ta'))?.preedit.text, 'ニホン');
+  await page.keyboard.press('Control+p');
+  assert.equal((await lastOf(page, 'ta'))?.preedit.text, 'ｎｉｈｏｎ');
+  await page.keyboard.press('Control+m');
+  assert.equal(await valueOf(page, 'ta'), 'ｎｉｈｏｎ');
+  // Ctrl+A while composing goes to its start (not the page's select-all).
+  await page.keyboard.type('kana');
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('ka');
+  await page.keyboard.press('Enter');
+  assert.equal(await valueOf(page, 'ta'), 'ｎｉｈｏｎかかな');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a Shift+letter types letters as they are until Space or Enter', async () => {
   const { page, errors } = await fields();
   await page.click('#in');

@@ -41,6 +41,9 @@
 //! | F9 F10 | whole input as full-width / half-width ASCII (the keys as typed) | the focused segment's keys so |
 //! | Ctrl+Space, 半角/全角, Alt+\` | commit, toggle the IME | commit, toggle the IME |
 //!
+//! MS-IME's Ctrl keys stand for some of these while composing or converting (Mozc's MS-IME
+//! keymap; `ms_ime_alias`): Ctrl+U / I / O / P / T are F6–F10, Ctrl+M Enter, and so on.
+//!
 //! In precomposition Space inserts an ideographic space (U+3000), Shift+Space a plain one (not
 //! consumed). Keys with Ctrl/Alt/Meta are never consumed outside a composition (so copy, paste,
 //! undo behave natively) and are swallowed inside one (so they cannot edit around the preedit).
@@ -718,6 +721,59 @@ impl Default for Machine {
     }
 }
 
+/// MS-IME's Ctrl keys (Mozc's MS-IME keymap) as the keys they stand for, while composing or
+/// converting (`converting`); any other key as it is. Both: Ctrl+U / I / O / P / T are F6–F10
+/// (hiragana, katakana, half width, full-width and half-width letters), Ctrl+M and Ctrl+Enter
+/// Enter. Composing: Ctrl+A / E / ↑ / ← to the start, Ctrl+F / X / N / ↓ / → to the end,
+/// Ctrl+K / S ←, Ctrl+L / D →, Ctrl+H and Ctrl+Backspace Backspace, Ctrl+G Delete, Ctrl+Z Esc.
+/// Converting: Ctrl+A / ← the first segment, Ctrl+F / → the last, Ctrl+S / D the segment to the
+/// left / right, Ctrl+K / L shrink / grow it, Ctrl+E / X the previous / next candidate, Ctrl+N
+/// Ctrl+↓ (commit up to the focused segment), Ctrl+H / G / Z / Backspace Esc. (A browser keeps
+/// some for itself: Chromium gives a page no Ctrl+N or Ctrl+T.)
+fn ms_ime_alias(ev: KeyEvent, converting: bool) -> KeyEvent {
+    if !ev.ctrl || ev.shift || ev.alt || ev.meta {
+        return ev;
+    }
+    let plain = |key| KeyEvent::plain(key);
+    let transliterate = |n| Some(plain(Key::F(n)));
+    let alias = match (ev.key, converting) {
+        (Key::Char('u'), _) => transliterate(6),
+        (Key::Char('i'), _) => transliterate(7),
+        (Key::Char('o'), _) => transliterate(8),
+        (Key::Char('p'), _) => transliterate(9),
+        (Key::Char('t'), _) => transliterate(10),
+        (Key::Char('m') | Key::Enter, _) => Some(plain(Key::Enter)),
+        (Key::Char('a' | 'e') | Key::Up | Key::Left, false) => Some(plain(Key::Home)),
+        (Key::Char('f' | 'x' | 'n') | Key::Down | Key::Right, false) => Some(plain(Key::End)),
+        (Key::Char('k' | 's'), false) => Some(plain(Key::Left)),
+        (Key::Char('l' | 'd'), false) => Some(plain(Key::Right)),
+        (Key::Char('h') | Key::Backspace, false) => Some(plain(Key::Backspace)),
+        (Key::Char('g'), false) => Some(plain(Key::Delete)),
+        (Key::Char('z'), false) => Some(plain(Key::Escape)),
+        (Key::Char('a') | Key::Left, true) => Some(plain(Key::Home)),
+        (Key::Char('f') | Key::Right, true) => Some(plain(Key::End)),
+        (Key::Char('s'), true) => Some(plain(Key::Left)),
+        (Key::Char('d'), true) => Some(plain(Key::Right)),
+        (Key::Char('k'), true) => Some(KeyEvent {
+            shift: true,
+            ..plain(Key::Left)
+        }),
+        (Key::Char('l'), true) => Some(KeyEvent {
+            shift: true,
+            ..plain(Key::Right)
+        }),
+        (Key::Char('e'), true) => Some(plain(Key::Up)),
+        (Key::Char('x'), true) => Some(plain(Key::Down)),
+        (Key::Char('n'), true) => Some(KeyEvent {
+            ctrl: true,
+            ..plain(Key::Down)
+        }),
+        (Key::Char('h' | 'g' | 'z') | Key::Backspace, true) => Some(plain(Key::Escape)),
+        _ => None,
+    };
+    alias.unwrap_or(ev)
+}
+
 fn is_toggle(ev: &KeyEvent) -> bool {
     match ev.key {
         Key::Space => ev.ctrl && !ev.shift && !ev.alt && !ev.meta,
@@ -1152,6 +1208,13 @@ impl Machine {
         if !self.enabled {
             return false;
         }
+        let ev = if self.conv.is_some() {
+            ms_ime_alias(ev, true)
+        } else if self.sugg.focus.is_none() && !b.is_empty() {
+            ms_ime_alias(ev, false)
+        } else {
+            ev
+        };
         if self.conv.is_some() {
             self.key_converting(b, ev, out)
         } else if self.sugg.focus.is_some() {

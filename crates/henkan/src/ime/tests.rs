@@ -634,3 +634,72 @@ fn ctrl_down_on_the_last_segment_commits_everything() {
     let out = press(&mut m, &mut b, "ArrowDown", CTRL);
     assert!(!out.consumed);
 }
+
+/// MS-IME's Ctrl keys (Mozc's MS-IME keymap) while composing: the caret, Backspace, Delete, the
+/// transliterations, commit and cancel.
+#[test]
+fn ms_ime_ctrl_keys_while_composing() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, "abcd");
+    assert!(press(&mut m, &mut b, "a", CTRL).consumed);
+    assert_eq!(b.caret, 0);
+    press(&mut m, &mut b, "l", CTRL);
+    press(&mut m, &mut b, "d", CTRL);
+    assert_eq!(b.caret, 2);
+    press(&mut m, &mut b, "k", CTRL);
+    assert_eq!(b.caret, 1);
+    press(&mut m, &mut b, "g", CTRL);
+    assert_eq!(b.input, "acd", "Ctrl+G deletes after the caret");
+    press(&mut m, &mut b, "f", CTRL);
+    press(&mut m, &mut b, "h", CTRL);
+    assert_eq!(
+        (b.input.as_str(), b.caret),
+        ("ac", 2),
+        "Ctrl+H deletes before it"
+    );
+    let out = press(&mut m, &mut b, "i", CTRL);
+    assert_eq!(
+        (out.state, out.preedit.text.as_str()),
+        (State::Converting, "K:ac")
+    );
+    let out = press(&mut m, &mut b, "m", CTRL);
+    assert_eq!(out.committed, "K:ac");
+    typed(&mut m, &mut b, "xy");
+    let out = press(&mut m, &mut b, "z", CTRL);
+    assert_eq!(
+        (out.state, out.preedit.text.as_str()),
+        (State::Precomposition, "")
+    );
+    // Nothing composed: Ctrl keys are the field's.
+    assert!(!press(&mut m, &mut b, "a", CTRL).consumed);
+}
+
+/// MS-IME's Ctrl keys while converting: the segment focus and width, candidates, partial commit,
+/// cancel.
+#[test]
+fn ms_ime_ctrl_keys_while_converting() {
+    let (mut m, mut b) = converting("abcdefg");
+    let out = press(&mut m, &mut b, "f", CTRL);
+    assert_eq!(out.focused, Some(3));
+    let out = press(&mut m, &mut b, "s", CTRL);
+    assert_eq!(out.focused, Some(2));
+    let out = press(&mut m, &mut b, "l", CTRL);
+    assert_eq!(surfaces(&out), ["AB", "CD", "EFG"]);
+    let out = press(&mut m, &mut b, "k", CTRL);
+    assert_eq!(surfaces(&out), ["AB", "CD", "EF", "G"]);
+    press(&mut m, &mut b, "a", CTRL);
+    let out = press(&mut m, &mut b, "x", CTRL);
+    assert_eq!(out.preedit.text, "abCDEFG", "Ctrl+X: the next candidate");
+    let out = press(&mut m, &mut b, "e", CTRL);
+    assert_eq!(out.preedit.text, "ABCDEFG", "Ctrl+E: the previous one");
+    let out = press(&mut m, &mut b, "n", CTRL);
+    assert_eq!(out.committed, "AB", "Ctrl+N: up to the focused segment");
+    let out = press(&mut m, &mut b, "p", CTRL);
+    assert_eq!(
+        surfaces(&out),
+        ["ｃｄ", "EF", "G"],
+        "Ctrl+P: F9 on the focused segment"
+    );
+    let out = press(&mut m, &mut b, "h", CTRL);
+    assert_eq!(out.state, State::Composing, "Ctrl+H: back to the kana");
+}
