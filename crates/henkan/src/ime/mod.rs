@@ -736,7 +736,12 @@ fn ms_ime_alias(ev: KeyEvent, converting: bool) -> KeyEvent {
     }
     let plain = |key| KeyEvent::plain(key);
     let transliterate = |n| Some(plain(Key::F(n)));
-    let alias = match (ev.key, converting) {
+    // (Caps Lock gives Ctrl+A as `A`.)
+    let key = match ev.key {
+        Key::Char(c) => Key::Char(c.to_ascii_lowercase()),
+        key => key,
+    };
+    let alias = match (key, converting) {
         (Key::Char('u'), _) => transliterate(6),
         (Key::Char('i'), _) => transliterate(7),
         (Key::Char('o'), _) => transliterate(8),

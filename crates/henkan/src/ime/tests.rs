@@ -641,7 +641,7 @@ fn ctrl_down_on_the_last_segment_commits_everything() {
 fn ms_ime_ctrl_keys_while_composing() {
     let (mut m, mut b) = (Machine::new(), Fake::default());
     typed(&mut m, &mut b, "abcd");
-    assert!(press(&mut m, &mut b, "a", CTRL).consumed);
+    assert!(press(&mut m, &mut b, "A", CTRL).consumed, "Caps Lock on");
     assert_eq!(b.caret, 0);
     press(&mut m, &mut b, "l", CTRL);
     press(&mut m, &mut b, "d", CTRL);
