@@ -725,11 +725,13 @@ impl Default for Machine {
 /// converting (`converting`); any other key as it is. Both: Ctrl+U / I / O / P / T are F6–F10
 /// (hiragana, katakana, half width, full-width and half-width letters), Ctrl+M and Ctrl+Enter
 /// Enter. Composing: Ctrl+A / E / ↑ / ← to the start, Ctrl+F / X / N / ↓ / → to the end,
-/// Ctrl+K / S ←, Ctrl+L / D →, Ctrl+H and Ctrl+Backspace Backspace, Ctrl+G Delete, Ctrl+Z Esc.
+/// Ctrl+K / S ←, Ctrl+L / D →, Ctrl+H and Ctrl+Backspace Backspace, Ctrl+G Delete.
 /// Converting: Ctrl+A / ← the first segment, Ctrl+F / → the last, Ctrl+S / D the segment to the
 /// left / right, Ctrl+K / L shrink / grow it, Ctrl+E / X the previous / next candidate, Ctrl+N
-/// Ctrl+↓ (commit up to the focused segment), Ctrl+H / G / Z / Backspace Esc. (A browser keeps
-/// some for itself: Chromium gives a page no Ctrl+N or Ctrl+T.)
+/// Ctrl+↓ (commit up to the focused segment), Ctrl+H / G / Backspace Esc. Not Mozc's Ctrl+Z
+/// (cancel): a Ctrl+Z out of habit (the undo of what was typed before) would throw the
+/// composition away; it stays swallowed. (A browser keeps some for itself: Chromium gives a page
+/// no Ctrl+N or Ctrl+T.)
 fn ms_ime_alias(ev: KeyEvent, converting: bool) -> KeyEvent {
     if !ev.ctrl || ev.shift || ev.alt || ev.meta {
         return ev;
@@ -754,7 +756,6 @@ fn ms_ime_alias(ev: KeyEvent, converting: bool) -> KeyEvent {
         (Key::Char('l' | 'd'), false) => Some(plain(Key::Right)),
         (Key::Char('h') | Key::Backspace, false) => Some(plain(Key::Backspace)),
         (Key::Char('g'), false) => Some(plain(Key::Delete)),
-        (Key::Char('z'), false) => Some(plain(Key::Escape)),
         (Key::Char('a') | Key::Left, true) => Some(plain(Key::Home)),
         (Key::Char('f') | Key::Right, true) => Some(plain(Key::End)),
         (Key::Char('s'), true) => Some(plain(Key::Left)),
@@ -773,7 +774,7 @@ fn ms_ime_alias(ev: KeyEvent, converting: bool) -> KeyEvent {
             ctrl: true,
             ..plain(Key::Down)
         }),
-        (Key::Char('h' | 'g' | 'z') | Key::Backspace, true) => Some(plain(Key::Escape)),
+        (Key::Char('h' | 'g') | Key::Backspace, true) => Some(plain(Key::Escape)),
         _ => None,
     };
     alias.unwrap_or(ev)

@@ -666,10 +666,8 @@ fn ms_ime_ctrl_keys_while_composing() {
     assert_eq!(out.committed, "K:ac");
     typed(&mut m, &mut b, "xy");
     let out = press(&mut m, &mut b, "z", CTRL);
-    assert_eq!(
-        (out.state, out.preedit.text.as_str()),
-        (State::Precomposition, "")
-    );
+    assert_eq!(out.preedit.text, "xy", "Ctrl+Z keeps the composition");
+    press(&mut m, &mut b, "Escape", 0);
     // Nothing composed: Ctrl keys are the field's.
     assert!(!press(&mut m, &mut b, "a", CTRL).consumed);
 }
