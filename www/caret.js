@@ -90,7 +90,8 @@ export function textFieldCaret(el, offset, from = null) {
     rows.style.height = `${start.top}px`;
     mirror.appendChild(rows);
   }
-  mirror.appendChild(doc.createTextNode(el.value.slice(start?.at ?? 0, pos)));
+  const before = doc.createTextNode(el.value.slice(start?.at ?? 0, pos));
+  mirror.appendChild(before);
   const marker = doc.createElement('span');
   // The rest of the caret's line keeps its row wrapping as in the field (where the marker starts
   // depends on the word it begins, not on the lines after; at most 1,000 characters of it); a
@@ -99,7 +100,8 @@ export function textFieldCaret(el, offset, from = null) {
   // with it (it may not begin a line).
   const rest = el.value.slice(pos, pos + 1000);
   const lineEnd = rest.indexOf('\n');
-  marker.textContent = (lineEnd >= 0 ? rest.slice(0, lineEnd) : rest) || '\u200b';
+  const restOfLine = lineEnd >= 0 ? rest.slice(0, lineEnd) : rest;
+  marker.textContent = restOfLine || '\u200b';
   mirror.appendChild(marker);
   doc.body.appendChild(mirror);
   const border = { top: parseFloat(cs.borderTopWidth) || 0, left: parseFloat(cs.borderLeftWidth) || 0 };
@@ -107,13 +109,18 @@ export function textFieldCaret(el, offset, from = null) {
   // The caret is where the rest of its line starts: the marker's left, or in right-to-left text
   // where the browser lays the caret out, a collapsed range at the marker's start (the rest runs
   // leftwards from it; where two runs of opposite directions meet the range has a rect on each
-  // side, and the first is the browser's caret). Client rects are on screen, in a zoomed page
-  // larger than the mirror's CSS pixels: `k`. (A range lives on in the document until it is
-  // collected, and each DOM change updates it: none is made for left-to-right text.)
+  // side, and the first is the browser's caret). At the end of a line, after the text before it:
+  // the browser puts the caret at the end of the last run, after a left-to-right word (its right
+  // end, `今日は|` before Hebrew text), where the zero-width space would be the line's left end.
+  // Client rects are on screen, in a zoomed page larger than the mirror's CSS pixels: `k`. (A
+  // range lives on in the document until it is collected, and each DOM change updates it: none is
+  // made for left-to-right text.)
   let left = marker.offsetLeft + border.left;
   if (cs.direction === 'rtl' && marker.firstChild) {
     const at = doc.createRange();
-    at.setStart(marker.firstChild, 0);
+    const lineText = before.data.slice(before.data.lastIndexOf('\n') + 1);
+    if (!restOfLine && lineText) at.setStart(before, before.data.length);
+    else at.setStart(marker.firstChild, 0);
     const first = at.getClientRects()[0];
     const frame = mirror.getBoundingClientRect();
     const k = mirror.offsetWidth > 0 ? frame.width / mirror.offsetWidth : 1;

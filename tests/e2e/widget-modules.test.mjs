@@ -325,6 +325,37 @@ test('text field caret: at the end of a full row it stays on that row, where the
   await page.close();
 });
 
+test('text field caret in right-to-left text: where the browser puts the caret, at the end of a line after a left-to-right run too', async () => {
+  const { page, errors } = await blank();
+  const rows = await page.evaluate(async () => {
+    const { textFieldCaret } = await import('/www/caret.js');
+    // A contenteditable of the same box as the textarea: the browser's caret there (a collapsed
+    // selection's rect) is where the textarea puts it.
+    const style = 'width: 420px; height: 200px; font: 20px/1.5 "IPAGothic", sans-serif; padding: 2px; border: 1px solid #888; box-sizing: content-box; white-space: pre-wrap; overflow-wrap: break-word; margin: 0';
+    document.body.innerHTML = `<div id="ce" dir="rtl" contenteditable style='${style}'></div><textarea id="ta" dir="rtl" style='${style}; resize: none; overflow: hidden'></textarea>`;
+    const ce = /** @type {HTMLElement} */ (document.getElementById('ce'));
+    const ta = /** @type {HTMLTextAreaElement} */ (document.getElementById('ta'));
+    /** @type {[string, number][]} */
+    const cases = [['שלום עולם今日は', -1], ['今日は', -1], ['שלום\n今日は', -1], ['שלום 今日は abc', -1], ['שלום עולם', -1], ['abc שלום', -1], ['שלום今日はעולם', 7], ['今日はשלום', 3]];
+    return cases.map(([text, p]) => {
+      const pos = p < 0 ? text.length : p;
+      ce.textContent = text;
+      ta.value = text;
+      ce.focus();
+      const sel = /** @type {Selection} */ (getSelection());
+      sel.collapse(ce.firstChild, pos);
+      const want = sel.getRangeAt(0).getClientRects()[0];
+      const got = textFieldCaret(ta, pos);
+      const cb = ce.getBoundingClientRect();
+      const tb = ta.getBoundingClientRect();
+      return { text, pos, want: [want.left - cb.left, want.top - cb.top], got: [got.left - tb.left, got.top - tb.top] };
+    });
+  });
+  for (const r of rows) assert.ok(Math.abs(r.got[0] - r.want[0]) < 1 && Math.abs(r.got[1] - r.want[1]) < 1, JSON.stringify(r));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('candidate window: the selected page under the focused segment, aria-selected, click index', async () => {
   const { page, errors } = await blank();
   await withPreedit(page, PREEDIT);
