@@ -15,7 +15,7 @@
 
 import * as henkan from '../pkg/henkan.js';
 import { HenkanIme } from '../www/ime.js';
-import { asPunctuation } from '../www/keymap.js';
+import { asPunctuation, DEFAULT_PUNCTUATION } from '../www/keymap.js';
 import { sharedLearning } from './learning-sync.js';
 
 /**
@@ -168,7 +168,7 @@ function serve(ime, sessions, req, applyEngine, served) {
       if (req.liveConversion) handle.setLiveConversion(s, true);
       if (req.digits === 'full') handle.setDigitWidth(s, 'full');
       const punctuation = asPunctuation(req.punctuation);
-      if (punctuation && punctuation !== '、。') handle.setPunctuation(s, punctuation);
+      if (punctuation && punctuation !== DEFAULT_PUNCTUATION) handle.setPunctuation(s, punctuation);
       if (req.predictions === false) handle.setPredictions(s, false);
       if (req.learning === false) handle.setLearning(s, false);
       if (req.enabled === false) handle.setEnabled(s, false);

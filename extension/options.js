@@ -3,7 +3,7 @@
 // and the user dictionary — through the engine's port (the same requests a page's fields use).
 
 import { RemoteIme } from './content/remote.js';
-import { asPunctuation } from '../www/keymap.js';
+import { asPunctuation, DEFAULT_PUNCTUATION } from '../www/keymap.js';
 
 /** @typedef {import('./site.js').Settings} Settings */
 /** @typedef {import('../www/types.js').UserWord} UserWord */
@@ -64,7 +64,7 @@ async function loadSettings() {
   $('liveConversion').checked = !!settings.liveConversion;
   $('predictions').checked = settings.predictions !== false;
   $('digits').value = settings.digits ?? 'half';
-  $('punctuation').value = settings.punctuation ?? '、。';
+  $('punctuation').value = asPunctuation(settings.punctuation) ?? DEFAULT_PUNCTUATION;
   $('learning').checked = settings.learning !== false;
   $('defaultOn').checked = settings.defaultOn !== false;
   $('engineInPage').checked = settings.engineIn !== 'extension';
@@ -77,7 +77,7 @@ async function saveSettings() {
     liveConversion: $('liveConversion').checked,
     predictions: $('predictions').checked,
     digits: $('digits').value,
-    punctuation: asPunctuation($('punctuation').value) ?? '、。',
+    punctuation: asPunctuation($('punctuation').value) ?? DEFAULT_PUNCTUATION,
     learning: $('learning').checked,
     defaultOn: $('defaultOn').checked,
     engineIn: $('engineInPage').checked ? 'page' : 'extension',

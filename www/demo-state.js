@@ -3,7 +3,7 @@
 // it (DOM-free, tested in www/test/demo-state.test.js). Only what differs from the defaults goes
 // into the URL, so a plain link stays plain.
 
-import { asPunctuation } from './keymap.js';
+import { asPunctuation, DEFAULT_PUNCTUATION } from './keymap.js';
 
 /** The most characters of the editor's text a link carries (a URL must stay a URL). */
 export const MAX_SHARED_TEXT = 2000;
@@ -29,7 +29,7 @@ export const ENGINES = /** @type {const} */ (['classic', 'neural', 'hybrid']);
 
 /** @returns {DemoState} */
 export function defaultState() {
-  return { engine: '', live: false, digits: 'half', punctuation: '、。', predictions: true, learning: true, lang: 'ja', lattice: false, text: '', input: '', model: null };
+  return { engine: '', live: false, digits: 'half', punctuation: DEFAULT_PUNCTUATION, predictions: true, learning: true, lang: 'ja', lattice: false, text: '', input: '', model: null };
 }
 
 /**
@@ -69,7 +69,7 @@ export function writeState(state, base) {
   if (state.engine) p.set('engine', state.engine);
   if (state.live) p.set('live', '1');
   if (state.digits === 'full') p.set('digits', 'full');
-  if (state.punctuation !== '、。') p.set('punctuation', state.punctuation);
+  if (state.punctuation !== DEFAULT_PUNCTUATION) p.set('punctuation', state.punctuation);
   if (!state.predictions) p.set('predictions', '0');
   if (!state.learning) p.set('learning', '0');
   if (state.lang === 'en') p.set('lang', 'en');

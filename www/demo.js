@@ -6,7 +6,7 @@
 
 import { HenkanIme } from './ime.js';
 import { attach, stateOf } from './widget.js';
-import { percentile, asPunctuation } from './keymap.js';
+import { percentile, asPunctuation, DEFAULT_PUNCTUATION } from './keymap.js';
 import { indicatorView } from './widget/layout.js';
 import { readState, writeState, readingOf } from './demo-state.js';
 
@@ -121,38 +121,40 @@ export function startDemo(wasmModule) {
     demo.detach[id] = attach($(id), options);
   }
   /**
-   * An option checkbox: `set(options, on)` for the sessions to come, `apply(handle, session, on)`
-   * for every open one, then the URL.
-   * @param {HTMLInputElement} box
-   * @param {(options: import('./widget.js').AttachOptions, on: boolean) => void} set
-   * @param {(handle: import('./types.js').HenkanHandle, session: number, on: boolean) => void} apply
+   * An option control: on a change, its value (`read`) goes to `set(options, value)` for the
+   * sessions to come and to `apply(handle, session, value)` for every open one, then the URL.
+   * @template T
+   * @param {HTMLElement} control
+   * @param {() => T} read
+   * @param {(options: import('./widget.js').AttachOptions, value: T) => void} set
+   * @param {(handle: import('./types.js').HenkanHandle, session: number, value: T) => void} apply
    */
-  const option = (box, set, apply) =>
-    box.addEventListener('change', () => {
+  const option = (control, read, set, apply) =>
+    control.addEventListener('change', () => {
+      const value = read();
       for (const [i, id] of FIELDS.entries()) {
-        set(all[i], box.checked);
+        set(all[i], value);
         const s = stateOf($(id))?.session;
-        if (s != null && ime.handle) apply(ime.handle, s, box.checked);
+        if (s != null && ime.handle) apply(ime.handle, s, value);
       }
       saveState();
     });
-  option(predictions, (o, on) => (o.predictions = state.predictions = on), (h, s, on) => h.setPredictions(s, on));
-  option(learning, (o, on) => (o.learning = state.learning = on), (h, s, on) => h.setLearning(s, on));
-  option(live, (o, on) => (o.liveConversion = state.live = on), (h, s, on) => h.setLiveConversion(s, on));
+  const checked = (/** @type {HTMLInputElement} */ box) => () => box.checked;
+  option(predictions, checked(predictions), (o, on) => (o.predictions = state.predictions = on), (h, s, on) => h.setPredictions(s, on));
+  option(learning, checked(learning), (o, on) => (o.learning = state.learning = on), (h, s, on) => h.setLearning(s, on));
+  option(live, checked(live), (o, on) => (o.liveConversion = state.live = on), (h, s, on) => h.setLiveConversion(s, on));
   option(
     digits,
+    checked(digits),
     (o, on) => (o.digits = state.digits = on ? 'full' : 'half'),
     (h, s, on) => h.setDigitWidth(s, on ? 'full' : 'half'),
   );
-  punctuation.addEventListener('change', () => {
-    state.punctuation = asPunctuation(punctuation.value) ?? '、。';
-    for (const [i, id] of FIELDS.entries()) {
-      all[i].punctuation = state.punctuation;
-      const s = stateOf($(id))?.session;
-      if (s != null && ime.handle) ime.handle.setPunctuation(s, state.punctuation);
-    }
-    saveState();
-  });
+  option(
+    punctuation,
+    () => asPunctuation(punctuation.value) ?? DEFAULT_PUNCTUATION,
+    (o, marks) => (o.punctuation = state.punctuation = marks),
+    (h, s, marks) => h.setPunctuation(s, marks),
+  );
   setUpDictionary();
   $('lang').addEventListener('click', () => {
     english = !english;

@@ -270,6 +270,9 @@ export function percentile(xs, p) {
 /** The punctuation settings, what `,` and `.` type (Mozc's 句読点), the default first. */
 export const PUNCTUATIONS = /** @type {import('./types.js').Punctuation[]} */ (['、。', '，．', '、．', '，。']);
 
+/** The default punctuation: `、。`. */
+export const DEFAULT_PUNCTUATION = PUNCTUATIONS[0];
+
 /**
  * `value` as a punctuation setting, or undefined when it is none.
  * @param {unknown} value

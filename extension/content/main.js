@@ -12,7 +12,7 @@
 // phone numbers and URLs attach with the IME off, as the widget starts them.
 
 import { attach, claimed, routeKey } from '../../www/widget.js';
-import { fieldKind, asPunctuation } from '../../www/keymap.js';
+import { fieldKind, asPunctuation, DEFAULT_PUNCTUATION } from '../../www/keymap.js';
 import { RemoteIme, RemoteKeyHandler } from './remote.js';
 import { siteOf, siteOn } from '../site.js';
 
@@ -102,7 +102,7 @@ function take(el) {
       liveConversion: !!settings.liveConversion,
       predictions: settings.predictions !== false,
       digits: /** @type {'full' | 'half'} */ (settings.digits === 'full' ? 'full' : 'half'),
-      punctuation: asPunctuation(settings.punctuation) ?? '、。',
+      punctuation: asPunctuation(settings.punctuation) ?? DEFAULT_PUNCTUATION,
       learning: settings.learning !== false,
     };
     const detach = local

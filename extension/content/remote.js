@@ -314,7 +314,7 @@ export class RemoteKeyHandler extends KeyHandler {
         live: options.live ?? false,
         liveConversion: !!options.liveConversion,
         digits: options.digits ?? 'half',
-        punctuation: options.punctuation ?? '、。',
+        punctuation: options.punctuation,
         predictions: options.predictions !== false,
         learning: options.learning !== false,
         enabled: this.enabled,

@@ -2,7 +2,7 @@
 // its outputs (commits, the preedit, the lists) come back to the field. Holds the composition
 // state of one field; drawing is the caller's (`render`).
 
-import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorWays } from '../keymap.js';
+import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorWays, DEFAULT_PUNCTUATION } from '../keymap.js';
 import { isFocused, isTextField, selectionOf } from './root.js';
 import { isOffered } from './commit.js';
 
@@ -118,7 +118,7 @@ export class KeyHandler {
       ime.handle.setLive(this.session, options.live ?? false);
       if (options.liveConversion) ime.handle.setLiveConversion(this.session, true);
       if (options.digits === 'full') ime.handle.setDigitWidth(this.session, 'full');
-      if (options.punctuation && options.punctuation !== '、。') ime.handle.setPunctuation(this.session, options.punctuation);
+      if (options.punctuation && options.punctuation !== DEFAULT_PUNCTUATION) ime.handle.setPunctuation(this.session, options.punctuation);
       if (options.predictions === false) ime.handle.setPredictions(this.session, false);
       if (options.learning === false) ime.handle.setLearning(this.session, false);
       if (options.lmEachKey) ime.handle.setLmDeferred?.(this.session, false);

@@ -1005,42 +1005,40 @@ impl Machine {
         }
         let head: Vec<Seg> = conv.segs.drain(..=conv.focus).collect();
         let cut: usize = head.iter().map(|s| s.len).sum();
-        let mut covered = 0;
-        let shown_head = conv
-            .shown
-            .iter()
-            .take_while(|(r, _)| {
-                covered += r.chars().count();
-                covered <= cut
-            })
-            .count();
-        let aligned = conv.shown[..shown_head]
-            .iter()
-            .map(|(r, _)| r.chars().count())
-            .sum::<usize>()
-            == cut;
         let pieces: Vec<(&str, &str)> = head
             .iter()
             .map(|s| (s.reading.as_str(), s.surface()))
             .collect();
-        let shown: Vec<(String, String)> = if aligned {
-            conv.shown.drain(..shown_head).collect()
-        } else {
-            // The rest is compared with itself as it is shown now.
-            conv.shown = conv
-                .segs
-                .iter()
-                .map(|s| (s.reading.clone(), s.surface().to_string()))
-                .collect();
-            pieces
-                .iter()
-                .map(|(r, t)| (r.to_string(), t.to_string()))
-                .collect()
-        };
-        let shown: Vec<(&str, &str)> = shown
+        // The first shown segments when they end at the cut.
+        let mut end = 0;
+        let shown_head = conv
+            .shown
             .iter()
-            .map(|(r, t)| (r.as_str(), t.as_str()))
-            .collect();
+            .position(|(r, _)| {
+                end += r.chars().count();
+                end >= cut
+            })
+            .filter(|_| end == cut)
+            .map(|i| i + 1);
+        let shown_owned: Vec<(String, String)> = match shown_head {
+            Some(n) => conv.shown.drain(..n).collect(),
+            None => {
+                // The rest is compared with itself as it is shown now.
+                conv.shown = conv
+                    .segs
+                    .iter()
+                    .map(|s| (s.reading.clone(), s.surface().to_string()))
+                    .collect();
+                Vec::new()
+            }
+        };
+        let shown: Vec<(&str, &str)> = match shown_head {
+            Some(_) => shown_owned
+                .iter()
+                .map(|(r, t)| (r.as_str(), t.as_str()))
+                .collect(),
+            None => pieces.clone(),
+        };
         b.committed(&pieces, &shown);
         conv.focus = 0;
         conv.window = false;
