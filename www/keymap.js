@@ -176,34 +176,51 @@ export function editorWays(el) {
     commitBeforeEnd: COMMIT_BEFORE_END.has(name),
     deleteInComposition: DELETE_IN_COMPOSITION.has(name),
     offerInsert: OFFER_INSERT.has(name),
+    silent: HIDDEN_INPUT_EDITORS.some((e) => e.name === name),
   };
 }
 
 /**
- * Editors that take their keys through a hidden <textarea> and draw the text themselves
- * (CodeMirror 5, Monaco, Ace): the field the widget would attach to is that textarea, a pixel
- * wide or off screen, so neither the preedit nor the candidate window could be placed, and the
- * editor reads the textarea on every input on its own terms. The widget does not attach there:
- * keys pass through to the editor (and an OS IME still works).
+ * @typedef {object} HiddenInputEditor an editor that takes its keys through a hidden <textarea>
+ * and draws its text itself
+ * @property {string} name
+ * @property {string} root the editor's outer box (the badge goes at its corner)
+ * @property {string} lines the box its lines are drawn in: the preedit wraps within it
+ * @property {string} line one line of text (the preedit takes its font and colour)
+ * @property {string} cursor the editor's own caret (where the preedit starts)
  */
-export const HIDDEN_INPUT_EDITORS = /** @type {const} */ ([
-  ['codemirror5', '.CodeMirror'],
-  ['monaco', '.monaco-editor'],
-  ['ace', '.ace_editor'],
-]);
 
 /**
- * The editor a field belongs to, if it is one the widget knows: `supported` false for the
- * hidden-textarea editors.
+ * Editors that take their keys through a hidden <textarea> and draw the text themselves
+ * (CodeMirror 5, Ace, and Monaco where it uses a textarea): the textarea is a pixel wide or
+ * transparent, kept at the editor's caret, and the editor reads what is typed into it on every
+ * `input`. The widget attaches to that textarea and draws the preedit as an overlay over the
+ * editor's text at its caret (the editor's cursor element), in the font of its lines; the commit
+ * goes into the textarea by `execCommand('insertText')`, which the editor takes as typing. The
+ * composition is not announced there (`editorWays`: `silent`): Monaco types a `compositionend`'s
+ * text itself (the commit went in twice), and none of them needs the events, since the keys the
+ * IME takes never reach them. (Monaco where the browser has EditContext takes its keys through a
+ * `<div>` with an EditContext, not a text field: the widget does not attach there.)
+ * @type {readonly HiddenInputEditor[]}
+ */
+export const HIDDEN_INPUT_EDITORS = [
+  { name: 'codemirror5', root: '.CodeMirror', lines: '.CodeMirror-lines', line: '.CodeMirror-line', cursor: '.CodeMirror-cursor' },
+  { name: 'monaco', root: '.monaco-editor', lines: '.view-lines', line: '.view-line', cursor: '.cursor' },
+  { name: 'ace', root: '.ace_editor', lines: '.ace_text-layer', line: '.ace_line', cursor: '.ace_cursor' },
+];
+
+/**
+ * The editor a field belongs to, if it is one the widget knows: `hidden` for the editors that
+ * take their keys through a hidden textarea (`HIDDEN_INPUT_EDITORS`).
  * @param {{tagName: string, closest(selector: string): unknown}} el
- * @returns {{name: string, supported: boolean} | null}
+ * @returns {{name: string, hidden?: HiddenInputEditor} | null}
  */
 export function editorOf(el) {
   if (el.tagName.toUpperCase() === 'TEXTAREA') {
-    for (const [name, selector] of HIDDEN_INPUT_EDITORS) if (el.closest(selector)) return { name, supported: false };
+    for (const hidden of HIDDEN_INPUT_EDITORS) if (el.closest(hidden.root)) return { name: hidden.name, hidden };
     return null;
   }
-  for (const [name, selector] of MODEL_EDITORS) if (el.closest(selector)) return { name, supported: true };
+  for (const [name, selector] of MODEL_EDITORS) if (el.closest(selector)) return { name };
   return null;
 }
 

@@ -101,9 +101,10 @@ let nextId = 0;
 const REFUSED_MESSAGE = '入力中の文字数が上限です。確定してから続けてください';
 
 /**
- * Attaches the IME to a field. Password fields, other input types and the hidden textareas of
- * editors that draw their own text (CodeMirror 5, Monaco, Ace: keymap.js `HIDDEN_INPUT_EDITORS`)
- * get nothing (a no-op detach: keys pass through). Attaching twice returns the first
+ * Attaches the IME to a field. Password fields and other input types get nothing (a no-op
+ * detach: keys pass through). In the editors that take their keys through a hidden textarea
+ * (CodeMirror 5, Ace, Monaco: keymap.js `HIDDEN_INPUT_EDITORS`) the field is that textarea, and
+ * the preedit and the badge are drawn over the editor. Attaching twice returns the first
  * attachment's detach. A field that another copy of the widget has (the browser extension's on a
  * page that embeds the widget, or a second bundle of it: `claimed`) is left to that one, also with
  * a no-op detach. The field may be in a same-origin iframe or an open shadow root.
@@ -118,7 +119,9 @@ export function attach(el, options) {
   const kind = fieldKind(el);
   if (kind === null) return () => {};
   const editor = editorOf(el);
-  if (editor && !editor.supported) return () => {};
+  // The box the badge sits at: the field, or the editor that draws a hidden textarea's text.
+  const hiddenIn = editor?.hidden ? /** @type {HTMLElement | null} */ (el.closest(editor.hidden.root)) : null;
+  const box = hiddenIn ?? el;
   const doc = el.ownerDocument;
   const root = rootOf(el);
   ensureStyle(doc);
@@ -128,7 +131,7 @@ export function attach(el, options) {
 
   const aria = new AriaLink(el);
   const overlay = options.preedit ? options.preedit === 'overlay' : !!editor;
-  const preedit = new PreeditBox(el, kind, overlay);
+  const preedit = new PreeditBox(el, kind, overlay, editor?.hidden ?? null);
   const candidates = new CandidateWindow(doc, id, preedit, aria);
   const indicator = new Indicator(doc);
   const announcer = new Announcer(doc);
@@ -144,7 +147,7 @@ export function attach(el, options) {
       if (where) committer.range = where;
     },
     () => {
-      if (kind !== 'contenteditable') reveal();
+      if (kind !== 'contenteditable' && !hiddenIn) reveal();
     },
   );
   // Before the frame is drawn (and before the suggestions measure the caret in it).
@@ -183,7 +186,7 @@ export function attach(el, options) {
     if (showPreedit && line && (kind !== 'contenteditable' || preedit.overlay)) {
       const view = doc.defaultView;
       const offScreen = !!view && (line.top < 0 || line.bottom > view.innerHeight || line.left < 0 || line.right > view.innerWidth);
-      if (starting || offScreen) revealRect(el, line);
+      if (starting || offScreen) revealRect(box, line);
     }
     candidates.render(showPreedit && out ? out.candidates : null);
     suggestions.render(false);
@@ -204,7 +207,7 @@ export function attach(el, options) {
   const renderBadge = (hitTest) => {
     const active = activeIn(el);
     const focused = active === el || active === indicator.el || toBadge;
-    indicator.render(el, focused && options.indicator !== false, ime, keys.enabled, [preedit.rect, preedit.lastRect], hitTest);
+    indicator.render(box, focused && options.indicator !== false, ime, keys.enabled, [preedit.rect, preedit.lastRect], hitTest);
   };
   /**
    * The badge tested against the field's text in the next frame, before it is drawn, however
@@ -221,8 +224,9 @@ export function attach(el, options) {
   layer.className = 'henkan-layer';
   layer.append(preedit.el, candidates.el, suggestions.el, announcer.el);
   doc.body.appendChild(layer);
-  // The badge comes right after the field in the tab order (it is drawn at the field's corner).
-  el.after(indicator.el);
+  // The badge comes right after the field in the tab order (it is drawn at the field's corner),
+  // after the editor of a hidden textarea.
+  box.after(indicator.el);
 
   /** @param {KeyboardEvent} e */
   const onKeyDown = (e) => {
@@ -264,7 +268,7 @@ export function attach(el, options) {
   // focus (`PreeditBox.survey`), so that the first composition is as quick as the next ones.
   const onFieldFocus = () => {
     onFocus();
-    if (kind !== 'textarea' || surveyTask !== null || /** @type {HTMLTextAreaElement} */ (el).value.length < SURVEY_MIN_CHARS) return;
+    if (kind !== 'textarea' || hiddenIn || surveyTask !== null || /** @type {HTMLTextAreaElement} */ (el).value.length < SURVEY_MIN_CHARS) return;
     const run = () => {
       surveyTask = null;
       if (activeIn(el) === el && !keys.hasComposition()) preedit.survey();

@@ -678,19 +678,3 @@ test('fields inside a same-origin iframe: preedit, candidate window inside the f
   assert.deepEqual(errors, []);
   await page.close();
 });
-
-test('an editor that types through a hidden textarea (CodeMirror 5, Monaco, Ace) is left alone: keys pass through', async () => {
-  const { page, errors } = await imePage('<div class="CodeMirror"><textarea id="cm5"></textarea></div><textarea id="plain"></textarea>');
-  const attached = await page.evaluate(() => {
-    const w = /** @type {any} */ (window);
-    w.attach(document.getElementById('cm5'), { ime: w.ime });
-    w.attach(document.getElementById('plain'), { ime: w.ime });
-    return document.querySelectorAll('.henkan-indicator').length;
-  });
-  assert.equal(attached, 1, 'only the plain textarea got the widget');
-  await page.click('#cm5');
-  await page.keyboard.type('kyou');
-  assert.equal(await page.inputValue('#cm5'), 'kyou');
-  assert.deepEqual(errors, []);
-  await page.close();
-});

@@ -167,6 +167,24 @@ test('in a ProseMirror editor: preedit over the text, the commit one edit of its
   await page.close();
 });
 
+test('in a CodeMirror 5 editor (keys through a hidden textarea): the preedit over its text, the commit typed into its document', async () => {
+  const { page, errors } = await open('codemirror5.html');
+  await page.waitForFunction(() => /** @type {any} */ (window).ed);
+  await page.click('#cm .CodeMirror-lines');
+  await page.waitForSelector('#cm .CodeMirror + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+  await page.keyboard.press('End');
+  await page.keyboard.type('nihongo', { delay: 15 });
+  await page.waitForSelector('.henkan-preedit-overlay', { state: 'visible' });
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello', 'the preedit is not in the editor’s document');
+  await page.keyboard.press('Space');
+  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /** @type {any} */ (window).ed.getValue() !== 'hello');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello日本語', 'the commit, and no newline from Enter');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /**
  * Opens the plain page, types and commits にほんご in its textarea; returns the page and how many
  * requests the extension's engine served over runtime ports meanwhile.

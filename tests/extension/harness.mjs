@@ -83,7 +83,20 @@ document.addEventListener('keydown', (e) => window.captured.push('document:' + e
 };
 
 /** Files of the repository served as they are (built before the tests). */
-const FILES = /** @type {Record<string, string>} */ ({ '/editors.js': path.join(ROOT, BUNDLE_URL.slice(1)) });
+const FILES = /** @type {Record<string, string>} */ ({
+  '/editors.js': path.join(ROOT, BUNDLE_URL.slice(1)),
+  '/codemirror5.js': path.join(ROOT, 'node_modules/codemirror/lib/codemirror.js'),
+});
+// A CodeMirror 5 editor (npm `codemirror` 5, its UMD build): it takes its keys through a hidden
+// textarea and draws its text itself.
+PAGES['/codemirror5.html'] = {
+  type: 'text/html',
+  body: `<!doctype html><meta charset="utf-8"><style>${readFileSync(path.join(ROOT, 'node_modules/codemirror/lib/codemirror.css'), 'utf8')}</style><body><div id="cm" style="width:500px;border:1px solid #999"></div><script src="/codemirror5.js"></script><script src="/codemirror5-page.js"></script></body>`,
+};
+PAGES['/codemirror5-page.js'] = {
+  type: 'text/javascript',
+  body: "window.ed = CodeMirror(document.getElementById('cm'), { value: 'hello' });",
+};
 
 /**
  * The web widget's page (the measurements' baseline, no extension involved): the widget of www/

@@ -118,14 +118,15 @@ test('fields for codes, card numbers, phone numbers, e-mail and URLs start with 
 test('editors: model editors get the overlay, hidden-textarea editors are left alone', () => {
   /** An element inside the ancestors matched by `inside` (selectors). */
   const el = (/** @type {string} */ tagName, /** @type {string[]} */ inside) => ({ tagName, closest: (/** @type {string} */ s) => (inside.includes(s) ? {} : null) });
-  assert.deepEqual(editorOf(el('DIV', ['.ProseMirror'])), { name: 'prosemirror', supported: true });
-  assert.deepEqual(editorOf(el('DIV', ['.cm-content'])), { name: 'codemirror', supported: true });
-  assert.deepEqual(editorOf(el('DIV', ['[data-lexical-editor]'])), { name: 'lexical', supported: true });
-  assert.deepEqual(editorOf(el('DIV', ['.ql-editor'])), { name: 'quill', supported: true });
+  assert.deepEqual(editorOf(el('DIV', ['.ProseMirror'])), { name: 'prosemirror' });
+  assert.deepEqual(editorOf(el('DIV', ['.cm-content'])), { name: 'codemirror' });
+  assert.deepEqual(editorOf(el('DIV', ['[data-lexical-editor]'])), { name: 'lexical' });
+  assert.deepEqual(editorOf(el('DIV', ['.ql-editor'])), { name: 'quill' });
   assert.equal(editorOf(el('DIV', [])), null, 'a plain contenteditable');
-  assert.deepEqual(editorOf(el('TEXTAREA', ['.CodeMirror'])), { name: 'codemirror5', supported: false });
-  assert.deepEqual(editorOf(el('textarea', ['.monaco-editor'])), { name: 'monaco', supported: false });
-  assert.deepEqual(editorOf(el('TEXTAREA', ['.ace_editor'])), { name: 'ace', supported: false });
+  assert.equal(editorOf(el('TEXTAREA', ['.CodeMirror']))?.hidden?.cursor, '.CodeMirror-cursor');
+  assert.equal(editorOf(el('textarea', ['.monaco-editor']))?.hidden?.lines, '.view-lines');
+  assert.equal(editorOf(el('TEXTAREA', ['.ace_editor']))?.name, 'ace');
+  assert.equal(editorOf(el('DIV', ['.CodeMirror'])), null, 'a hidden-textarea editor is its textarea, not its box');
   assert.equal(editorOf(el('TEXTAREA', [])), null, 'a plain textarea');
 });
 

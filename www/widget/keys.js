@@ -108,6 +108,8 @@ export class KeyHandler {
     this.commitBeforeEnd = ways.commitBeforeEnd;
     /** A selection typed over is deleted after `compositionstart` (keymap.js `DELETE_IN_COMPOSITION`). */
     this.deleteInComposition = ways.deleteInComposition;
+    /** The composition is not announced to the field's editor (keymap.js `HIDDEN_INPUT_EDITORS`). */
+    this.silent = ways.silent;
   }
 
   /** Opens the session lazily: the model may still be loading at attach time. */
@@ -409,13 +411,14 @@ export class KeyHandler {
   /**
    * Tells the page about the composition as a native IME does, with `compositionstart`,
    * `compositionupdate` (the preedit) and `compositionend` (the committed text) on the field, so
-   * that editors and shortcut handlers (Enter that sends a message) can tell one is under way.
+   * that editors and shortcut handlers (Enter that sends a message) can tell one is under way;
+   * not to the editors that take their keys through a hidden textarea (`silent`).
    * @param {string} before the preedit before
    * @param {string} after the preedit now
    * @param {string} committed text committed in between
    */
   announce(before, after, committed) {
-    if (!before && !after) return;
+    if ((!before && !after) || this.silent) return;
     const fire = (/** @type {string} */ type, /** @type {string} */ data) =>
       this.el.dispatchEvent(new CompositionEvent(type, { bubbles: true, data }));
     this.dispatching = true;

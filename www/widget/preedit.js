@@ -22,6 +22,9 @@
 //   is an *overlay* over the text at the caret: a box in the caret's block, in the font at the
 //   caret, whose first line starts at the caret (`text-indent`), so that it wraps like the text;
 //   its runs are painted over what follows the caret with the editor's background.
+// - an editor that takes its keys through a hidden textarea (CodeMirror 5, Ace, Monaco:
+//   keymap.js `HIDDEN_INPUT_EDITORS`): the same overlay, over the editor's lines, its first line
+//   starting at the editor's own cursor, in the font of its lines (`hiddenParts`).
 
 import { preeditRuns } from '../keymap.js';
 import { textFieldCaret, editableCaret, mirrorWrap, MIRRORED, toKebab } from '../caret.js';
@@ -45,11 +48,14 @@ export class PreeditBox {
    * @param {'textarea' | 'input' | 'contenteditable'} kind
    * @param {boolean} [overlay] a contenteditable whose DOM the widget must not touch (an editor):
    *   the preedit is drawn over it
+   * @param {import('../keymap.js').HiddenInputEditor | null} [hidden] the editor whose hidden
+   *   textarea the field is: the preedit is drawn over its lines
    */
-  constructor(field, kind, overlay = false) {
+  constructor(field, kind, overlay = false, hidden = null) {
     this.field = field;
     this.kind = kind;
-    this.overlay = kind === 'contenteditable' && overlay;
+    this.hidden = hidden;
+    this.overlay = (kind === 'contenteditable' && overlay) || !!hidden;
     const doc = field.ownerDocument;
     /** The mirror (text fields) or the overlay (editors); unused and hidden for an inline preedit. */
     this.el = doc.createElement('div');
@@ -264,12 +270,19 @@ export class PreeditBox {
    */
   placeOverlay() {
     const { field } = this;
-    const caret = editableCaret(field);
-    const sel = selectionOf(field);
-    const anchor = sel && sel.rangeCount > 0 && field.contains(sel.anchorNode) ? sel.getRangeAt(0).startContainer : field;
-    const inline = anchor.nodeType === Node.ELEMENT_NODE ? /** @type {HTMLElement} */ (anchor) : anchor.parentElement ?? field;
-    let block = inline;
-    while (block !== field && getComputedStyle(block).display.startsWith('inline') && block.parentElement) block = block.parentElement;
+    let caret, block, inline;
+    /** @type {{left: number, right: number} | null} */
+    let bounds = null;
+    if (this.hidden) {
+      ({ caret, block, inline, bounds } = hiddenParts(field, this.hidden));
+    } else {
+      caret = editableCaret(field);
+      const sel = selectionOf(field);
+      const anchor = sel && sel.rangeCount > 0 && field.contains(sel.anchorNode) ? sel.getRangeAt(0).startContainer : field;
+      inline = anchor.nodeType === Node.ELEMENT_NODE ? /** @type {HTMLElement} */ (anchor) : anchor.parentElement ?? field;
+      block = inline;
+      while (block !== field && getComputedStyle(block).display.startsWith('inline') && block.parentElement) block = block.parentElement;
+    }
     const bcs = getComputedStyle(block);
     const b = block.getBoundingClientRect();
     // The block's CSS pixels on screen (a zoom or a scaling transform around the editor), and the
@@ -281,8 +294,8 @@ export class PreeditBox {
     const z = frame.z;
     const style = this.el.style;
     style.display = 'block';
-    const left = b.left + sx * (px(bcs.borderLeftWidth) + px(bcs.paddingLeft));
-    const right = b.right - sx * (px(bcs.borderRightWidth) + px(bcs.paddingRight));
+    const left = bounds?.left ?? b.left + sx * (px(bcs.borderLeftWidth) + px(bcs.paddingLeft));
+    const right = bounds?.right ?? b.right - sx * (px(bcs.borderRightWidth) + px(bcs.paddingRight));
     const ics = getComputedStyle(inline);
     for (const p of OVERLAID) style.setProperty(p, ics.getPropertyValue(p));
     const lineHeight = px(ics.lineHeight) || caret.height / sy;
@@ -605,6 +618,7 @@ export class PreeditBox {
    */
   caret() {
     const { field } = this;
+    if (this.hidden) return hiddenParts(field, this.hidden).caret;
     if (this.kind === 'contenteditable') return editableCaret(field);
     const el = /** @type {HTMLTextAreaElement | HTMLInputElement} */ (field);
     const pos = el.selectionStart ?? el.value.length;
@@ -756,6 +770,43 @@ export class PreeditBox {
     }
     return range;
   }
+}
+
+/**
+ * An editor that takes its keys through a hidden textarea (keymap.js `HIDDEN_INPUT_EDITORS`): its
+ * caret, the box its lines are drawn in and one of its lines (the overlay takes its font and
+ * colour), and where in the viewport a line of the overlay may run (the lines' box within the
+ * editor's, which hides what is scrolled out). The caret is the editor's own cursor element
+ * nearest the textarea (the editor keeps the textarea at its caret, where OS IMEs open their
+ * windows; a cursor that blinks is hidden, not moved), else the textarea's box.
+ * @param {HTMLElement} field the hidden textarea
+ * @param {import('../keymap.js').HiddenInputEditor} hidden
+ * @returns {{caret: CaretRect, block: HTMLElement, inline: HTMLElement, bounds: {left: number, right: number}}}
+ */
+function hiddenParts(field, hidden) {
+  const root = /** @type {HTMLElement} */ (field.closest(hidden.root) ?? field);
+  const block = /** @type {HTMLElement} */ (root.querySelector(hidden.lines) ?? root);
+  const inline = /** @type {HTMLElement} */ (root.querySelector(hidden.line) ?? block);
+  const t = field.getBoundingClientRect();
+  const b = block.getBoundingClientRect();
+  const r = root.getBoundingClientRect();
+  const bounds = { left: Math.max(b.left, r.left), right: Math.min(b.right, r.left + root.clientLeft + root.clientWidth) };
+  /** @type {DOMRect | null} */
+  let cursor = null;
+  let nearest = Infinity;
+  for (const c of root.querySelectorAll(hidden.cursor)) {
+    const cr = c.getBoundingClientRect();
+    if (cr.height === 0) continue;
+    const d = Math.abs(cr.left - t.left) + Math.abs(cr.top - t.top);
+    if (d < nearest) {
+      cursor = cr;
+      nearest = d;
+    }
+  }
+  const caret = cursor
+    ? { left: cursor.left, top: cursor.top, height: cursor.height, right: bounds.right }
+    : { left: t.left, top: t.top, height: px(getComputedStyle(inline).lineHeight) || t.height, right: bounds.right };
+  return { caret, block, inline, bounds };
 }
 
 /** What the overlay copies from the text at the caret (the inherited properties that place glyphs

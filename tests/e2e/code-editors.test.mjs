@@ -1,0 +1,246 @@
+// Typing Japanese through the widget into the code editors that take their keys through a hidden
+// textarea and draw their text themselves: CodeMirror 5, Ace and Monaco (with its textarea; where
+// the browser has EditContext, Monaco's default, it takes keys through a <div> and the widget
+// leaves it alone), installed from npm and loaded from their own builds (UMD, Ace's noconflict
+// build, Monaco's AMD loader), in Chromium with the shipped model. In each: the preedit is drawn
+// over the editor's text at its cursor in the font of its lines, the candidate window opens under
+// it, the badge sits at the editor's corner, the editor's document does not change while
+// composing (Enter, Backspace and the arrows are the IME's), the commit lands at the caret as
+// typed text, the editor's own undo takes it back, and the next words open at the editor's caret.
+// Screenshots go to tests/e2e/output/code-*.png.
+//
+//   node --test tests/e2e/code-editors.test.mjs        (after `make wasm`)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serverAndBrowser, ensureOutput, MODEL } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+const TEXT = 'hello world\nsecond line';
+
+/**
+ * Each editor: how to load it (scripts and style sheets from node_modules), mount it into `#host`
+ * with TEXT, read and undo its document from its own API, and select `world` in it.
+ * @type {Record<string, {scripts: string[], styles: string[], mount: string, value: string, undo: string, cursor: string, selectWorld: string}>}
+ */
+const EDITORS = {
+  codemirror5: {
+    scripts: ['/node_modules/codemirror/lib/codemirror.js'],
+    styles: ['/node_modules/codemirror/lib/codemirror.css'],
+    mount: `window.ed = CodeMirror(host, { value: TEXT, lineNumbers: true }); window.ed.setSize(null, 200);`,
+    value: 'ed.getValue()',
+    undo: 'ed.undo()',
+    cursor: '.CodeMirror-cursor',
+    selectWorld: 'ed.setSelection({ line: 0, ch: 6 }, { line: 0, ch: 11 })',
+  },
+  ace: {
+    scripts: ['/node_modules/ace-builds/src-noconflict/ace.js'],
+    styles: [],
+    mount: `window.ed = ace.edit(host, { value: TEXT, fontSize: '18px' }); host.style.height = '200px'; window.ed.resize();`,
+    value: 'ed.getValue()',
+    undo: 'ed.undo()',
+    cursor: '.ace_cursor',
+    selectWorld: "ed.selection.setRange(new (ace.require('ace/range').Range)(0, 6, 0, 11))",
+  },
+  monaco: {
+    scripts: ['/node_modules/monaco-editor/min/vs/loader.js'],
+    styles: [],
+    mount: `await new Promise((ok) => {
+      require.config({ paths: { vs: '/node_modules/monaco-editor/min/vs' } });
+      require(['vs/editor/editor.main'], () => {
+        host.style.height = '200px';
+        window.ed = monaco.editor.create(host, { value: TEXT, minimap: { enabled: false }, editContext: EDIT_CONTEXT, fontSize: 18 });
+        ok();
+      });
+    });`,
+    value: 'ed.getValue()',
+    undo: "ed.trigger('test', 'undo', null)",
+    cursor: '.cursor',
+    selectWorld: 'ed.setSelection(new monaco.Selection(1, 7, 1, 12))',
+  },
+};
+
+/**
+ * A page with one editor mounted in `#host` and, with `attach`, the widget attached to its hidden
+ * textarea (one `HenkanIme` on the shipped model).
+ * @param {keyof typeof EDITORS} name
+ * @param {{editContext?: boolean}} [options] Monaco's EditContext (its default in Chromium)
+ */
+async function editorPage(name, { editContext = false } = {}) {
+  const page = await env.browser.context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${env.server.url}www/test/blank.html`);
+  const e = EDITORS[name];
+  for (const url of e.styles) await page.addStyleTag({ url });
+  for (const url of e.scripts) await page.addScriptTag({ url });
+  const status = await page.evaluate(
+    async ([model, mount, text, editContext]) => {
+      const w = /** @type {any} */ (window);
+      document.body.innerHTML = `<div id="host" style="width: 560px; margin: 30px 20px; border: 1px solid #888"></div>`;
+      const host = document.getElementById('host');
+      await new Function('host', 'TEXT', 'EDIT_CONTEXT', `return (async () => { ${mount} })()`)(host, text, editContext);
+      const henkan = await import('/pkg/henkan.js');
+      const { HenkanIme } = await import('/www/ime.js');
+      w.attach = (await import('/www/widget.js')).attach;
+      w.ime = new HenkanIme();
+      await w.ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
+      return w.ime.status;
+    },
+    /** @type {[string, string, string, boolean]} */ ([MODEL, e.mount, TEXT, editContext]),
+  );
+  assert.equal(status, 'ready');
+  return { page, errors };
+}
+
+/**
+ * Clicks into the editor's first line and puts the caret at its end, then attaches the widget to
+ * the element that has the focus (the hidden textarea; as the browser extension does on `focusin`).
+ * Returns the number of badges drawn.
+ * @param {import('playwright-core').Page} page
+ */
+async function focusFirstLineEnd(page) {
+  const box = await page.locator('#host').boundingBox();
+  assert.ok(box);
+  await page.mouse.click(box.x + 200, box.y + 12);
+  await page.keyboard.press('End');
+  return page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.attach(document.activeElement, { ime: w.ime });
+    w.composed = [];
+    for (const type of ['compositionstart', 'compositionupdate', 'compositionend']) document.activeElement?.addEventListener(type, () => w.composed.push(type));
+    return document.querySelectorAll('.henkan-indicator').length;
+  });
+}
+
+/**
+ * The editor's document, the overlay's text, where the overlay's first line and the editor's
+ * cursor are, and the candidate window's box.
+ * @param {import('playwright-core').Page} page
+ * @param {string} value
+ * @param {string} cursor
+ */
+function look(page, value, cursor) {
+  return page.evaluate(
+    ([value, cursor]) => {
+      const overlay = /** @type {HTMLElement | null} */ (document.querySelector('.henkan-preedit-overlay'));
+      const runs = overlay?.querySelector('.henkan-preedit-runs')?.getClientRects()[0] ?? null;
+      const caret = [...document.querySelectorAll(cursor)].map((c) => c.getBoundingClientRect()).find((r) => r.height > 0) ?? null;
+      const list = /** @type {HTMLElement | null} */ (document.querySelector('.henkan-candidates'));
+      const listBox = list && getComputedStyle(list).display !== 'none' ? list.getBoundingClientRect() : null;
+      const host = /** @type {HTMLElement} */ (document.getElementById('host')).getBoundingClientRect();
+      const badge = /** @type {HTMLElement} */ (document.querySelector('.henkan-indicator')).getBoundingClientRect();
+      return {
+        value: /** @type {string} */ (new Function(`return ${value}`)()),
+        overlay: overlay && overlay.style.display === 'block' ? overlay.textContent : null,
+        runs: runs && { left: runs.left, top: runs.top, bottom: runs.bottom },
+        caret: caret && { left: caret.left, top: caret.top, bottom: caret.bottom },
+        font: overlay ? getComputedStyle(overlay).fontFamily : '',
+        lineFont: getComputedStyle(/** @type {HTMLElement} */ (document.querySelector('.CodeMirror-line, .ace_line, .view-line'))).fontFamily,
+        list: listBox && { left: listBox.left, top: listBox.top },
+        host: { left: host.left, top: host.top, right: host.right, bottom: host.bottom },
+        badge: { left: badge.left, top: badge.top, right: badge.right, bottom: badge.bottom },
+        composed: /** @type {string[]} */ (/** @type {any} */ (window).composed),
+      };
+    },
+    [value, cursor],
+  );
+}
+
+for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS))) {
+  test(`${name}: the preedit over the editor at its caret, the commit typed into its document, its undo`, async () => {
+    const e = EDITORS[name];
+    const { page, errors } = await editorPage(name);
+    assert.equal(await focusFirstLineEnd(page), 1, 'the widget attached to the hidden textarea');
+    const at = await look(page, e.value, e.cursor);
+    assert.ok(at.caret, 'the editor shows its cursor');
+    // (Out of the editor, just above its corner, where something is drawn under the corner: Monaco's
+    // overview ruler.)
+    assert.ok(at.badge.right <= at.host.right && at.badge.left >= at.host.right - 40 && at.badge.top >= at.host.top - 30 && at.badge.bottom <= at.host.top + 30, `the badge at the editor's corner: ${JSON.stringify(at)}`);
+
+    await page.keyboard.type('kyouha');
+    let now = await look(page, e.value, e.cursor);
+    assert.equal(now.value, TEXT, 'the document does not change while composing');
+    assert.equal(now.overlay, 'きょうは');
+    assert.ok(now.runs && at.caret, 'the preedit is drawn');
+    assert.ok(Math.abs(now.runs.left - at.caret.left) <= 3 && Math.abs(now.runs.top - at.caret.top) <= 6, `the preedit starts at the cursor: ${JSON.stringify({ runs: now.runs, caret: at.caret })}`);
+    assert.equal(now.font, now.lineFont, 'in the font of the editor’s lines');
+    // The IME's keys stay the IME's: Backspace deletes a kana, ← moves inside the kana, Enter commits.
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowRight');
+    now = await look(page, e.value, e.cursor);
+    assert.equal(now.value, TEXT);
+    assert.equal(now.overlay, 'きょう');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Space');
+    now = await look(page, e.value, e.cursor);
+    assert.ok(now.list && now.runs && now.list.top >= now.runs.bottom - 1, `the candidate window under the preedit: ${JSON.stringify(now)}`);
+    await page.screenshot({ path: path.join(ensureOutput(), `code-${name}-candidates.png`) });
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((value) => new Function(`return ${value}`)() !== 'hello world\nsecond line', e.value, { timeout: 2000 }).catch(() => {});
+    now = await look(page, e.value, e.cursor);
+    assert.equal(now.value, 'hello world今日\nsecond line', 'the commit at the caret, once, and no newline from Enter');
+    assert.equal(now.overlay, null);
+    assert.deepEqual(now.composed, [], 'no composition events for the editor');
+    // The editor's caret follows the commit; the next words open under it.
+    await page.waitForFunction(() => getComputedStyle(/** @type {HTMLElement} */ (document.querySelector('.henkan-suggestions'))).display !== 'none', null, { timeout: 2000 }).catch(() => {});
+    const next = await page.evaluate((cursor) => {
+      const list = /** @type {HTMLElement} */ (document.querySelector('.henkan-suggestions'));
+      const caret = [...document.querySelectorAll(cursor)].map((c) => c.getBoundingClientRect()).find((r) => r.height > 0);
+      return { shown: getComputedStyle(list).display !== 'none', list: list.getBoundingClientRect().toJSON(), caret: caret?.toJSON() };
+    }, e.cursor);
+    assert.ok(next.shown && next.caret, 'the next words are shown');
+    assert.ok(Math.abs(next.list.left - next.caret.left) <= 24 && next.list.top >= next.caret.bottom - 1 && next.list.top <= next.caret.bottom + 24, `the next words under the editor's caret: ${JSON.stringify(next)}`);
+    await page.screenshot({ path: path.join(ensureOutput(), `code-${name}-commit.png`) });
+
+    // The editor's undo takes the commit back, as one step of its own history; typing goes on at
+    // the caret.
+    await page.keyboard.press('Escape');
+    await page.evaluate((undo) => new Function(undo)(), e.undo);
+    assert.equal((await look(page, e.value, e.cursor)).value, TEXT);
+    await page.keyboard.type('desu');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((value) => String(new Function(`return ${value}`)()).includes('です'), e.value, { timeout: 2000 }).catch(() => {});
+    assert.equal((await look(page, e.value, e.cursor)).value, 'hello worldです\nsecond line');
+    // The IME off (Ctrl+Space): keys are the editor's.
+    await page.keyboard.press('Control+Space');
+    await page.keyboard.type('ab');
+    await page.waitForFunction((value) => String(new Function(`return ${value}`)()).includes('ab'), e.value, { timeout: 2000 }).catch(() => {});
+    assert.equal((await look(page, e.value, e.cursor)).value, 'hello worldですab\nsecond line');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS))) {
+  test(`${name}: a composition over a selection replaces it with the commit`, async () => {
+    const e = EDITORS[name];
+    const { page, errors } = await editorPage(name);
+    assert.equal(await focusFirstLineEnd(page), 1);
+    await page.evaluate((select) => new Function(select)(), e.selectWorld);
+    await page.keyboard.type('kyou');
+    assert.equal((await look(page, e.value, e.cursor)).value, TEXT, 'the selection stays until the commit');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((value) => new Function(`return ${value}`)() !== 'hello world\nsecond line', e.value, { timeout: 2000 }).catch(() => {});
+    assert.equal((await look(page, e.value, e.cursor)).value, 'hello 今日\nsecond line');
+    await page.evaluate((undo) => new Function(undo)(), e.undo);
+    assert.equal((await look(page, e.value, e.cursor)).value, TEXT, 'one undo brings the selected text back');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test('monaco with EditContext (its default in Chromium) is left alone: keys pass through', async () => {
+  const { page, errors } = await editorPage('monaco', { editContext: true });
+  assert.equal(await focusFirstLineEnd(page), 0, 'nothing attached to its EditContext <div>');
+  await page.keyboard.type('kyou');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello worldkyou\nsecond line');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
