@@ -95,8 +95,10 @@ export function pageOf(total, selected, pageSize) {
 
 /**
  * What kind of field an element is for the IME, or null when it must stay off (password fields,
- * number/email/… inputs, read-only or disabled fields).
- * @param {{tagName: string, type?: string, isContentEditable?: boolean, readOnly?: boolean, disabled?: boolean}} el
+ * number/email/… inputs, read-only or disabled fields). The element through which a known code
+ * editor takes its keys with an EditContext (Monaco's, keymap.js `HIDDEN_INPUT_EDITORS`) counts as a
+ * contenteditable; an EditContext of any other editor does not (its text is the editor's to draw).
+ * @param {{tagName: string, type?: string, isContentEditable?: boolean, readOnly?: boolean, disabled?: boolean, editContext?: unknown, closest(selector: string): unknown}} el
  * @returns {'textarea' | 'input' | 'contenteditable' | null}
  */
 export function fieldKind(el) {
@@ -108,6 +110,7 @@ export function fieldKind(el) {
     return el.readOnly || el.disabled ? null : 'input';
   }
   if (el.isContentEditable) return 'contenteditable';
+  if (el.editContext && editorOf(el)?.hidden) return 'contenteditable';
   return null;
 }
 
@@ -191,16 +194,16 @@ export function editorWays(el) {
  */
 
 /**
- * Editors that take their keys through a hidden <textarea> and draw the text themselves
- * (CodeMirror 5, Ace, and Monaco where it uses a textarea): the textarea is a pixel wide or
- * transparent, kept at the editor's caret, and the editor reads what is typed into it on every
- * `input`. The widget attaches to that textarea and draws the preedit as an overlay over the
+ * Editors that take their keys through a hidden element and draw the text themselves: a
+ * <textarea> (CodeMirror 5, Ace, Monaco without EditContext), a pixel wide or transparent, kept at
+ * the editor's caret, whose every `input` the editor reads; or, in Monaco where the browser has
+ * EditContext (its default in Chromium), a <div> with an EditContext, whose `textupdate` events the
+ * editor reads. The widget attaches to that element and draws the preedit as an overlay over the
  * editor's text at its caret (the editor's cursor element), in the font of its lines; the commit
- * goes into the textarea by `execCommand('insertText')`, which the editor takes as typing. The
- * composition is not announced there (`editorWays`: `silent`): Monaco types a `compositionend`'s
- * text itself (the commit went in twice), and none of them needs the events, since the keys the
- * IME takes never reach them. (Monaco where the browser has EditContext takes its keys through a
- * `<div>` with an EditContext, not a text field: the widget does not attach there.)
+ * goes into the textarea by `execCommand('insertText')`, which the editor takes as typing, or to
+ * the EditContext as a `textupdate` (commit.js). The composition is not announced there
+ * (`editorWays`: `silent`): Monaco types a `compositionend`'s text itself (the commit went in
+ * twice), and none of them needs the events, since the keys the IME takes never reach them.
  * @type {readonly HiddenInputEditor[]}
  */
 export const HIDDEN_INPUT_EDITORS = [
@@ -211,12 +214,12 @@ export const HIDDEN_INPUT_EDITORS = [
 
 /**
  * The editor a field belongs to, if it is one the widget knows: `hidden` for the editors that
- * take their keys through a hidden textarea (`HIDDEN_INPUT_EDITORS`).
- * @param {{tagName: string, closest(selector: string): unknown}} el
+ * take their keys through a hidden textarea or an EditContext (`HIDDEN_INPUT_EDITORS`).
+ * @param {{tagName: string, editContext?: unknown, closest(selector: string): unknown}} el
  * @returns {{name: string, hidden?: HiddenInputEditor} | null}
  */
 export function editorOf(el) {
-  if (el.tagName.toUpperCase() === 'TEXTAREA') {
+  if (el.tagName.toUpperCase() === 'TEXTAREA' || el.editContext) {
     for (const hidden of HIDDEN_INPUT_EDITORS) if (el.closest(hidden.root)) return { name: hidden.name, hidden };
     return null;
   }

@@ -102,9 +102,9 @@ const REFUSED_MESSAGE = '入力中の文字数が上限です。確定してか�
 
 /**
  * Attaches the IME to a field. Password fields and other input types get nothing (a no-op
- * detach: keys pass through). In the editors that take their keys through a hidden textarea
- * (CodeMirror 5, Ace, Monaco: keymap.js `HIDDEN_INPUT_EDITORS`) the field is that textarea, and
- * the preedit and the badge are drawn over the editor. Attaching twice returns the first
+ * detach: keys pass through). In the code editors that take their keys through a hidden textarea
+ * or an EditContext (CodeMirror 5, Ace, Monaco: keymap.js `HIDDEN_INPUT_EDITORS`) the field is that
+ * element, and the preedit and the badge are drawn over the editor. Attaching twice returns the first
  * attachment's detach. A field that another copy of the widget has (the browser extension's on a
  * page that embeds the widget, or a second bundle of it: `claimed`) is left to that one, also with
  * a no-op detach. The field may be in a same-origin iframe or an open shadow root.
@@ -119,7 +119,7 @@ export function attach(el, options) {
   const kind = fieldKind(el);
   if (kind === null) return () => {};
   const editor = editorOf(el);
-  // The box the badge sits at: the field, or the editor that draws a hidden textarea's text.
+  // The box the badge sits at: the field, or the code editor that draws a hidden input's text.
   const hiddenIn = editor?.hidden ? /** @type {HTMLElement | null} */ (el.closest(editor.hidden.root)) : null;
   const box = hiddenIn ?? el;
   const doc = el.ownerDocument;
@@ -225,7 +225,7 @@ export function attach(el, options) {
   layer.append(preedit.el, candidates.el, suggestions.el, announcer.el);
   doc.body.appendChild(layer);
   // The badge comes right after the field in the tab order (it is drawn at the field's corner),
-  // after the editor of a hidden textarea.
+  // after the code editor of a hidden input.
   box.after(indicator.el);
 
   /** @param {KeyboardEvent} e */
@@ -239,7 +239,13 @@ export function attach(el, options) {
   /** @param {MouseEvent} e */
   const onMouseDown = (e) => keys.pointerDown(e);
   const onDragEnter = () => keys.dragEnter();
-  /** @param {FocusEvent} e */
+  /**
+   * The field lost the focus: what is composed goes in (in the capture phase, before the page's
+   * and the editor's own `blur` listeners on the field, as a native IME's commit comes before the
+   * blur: a page that reads the field then finds the commit, and CodeMirror 5, once it has handled
+   * its blur, no longer reads its textarea and lost the commit).
+   * @param {FocusEvent} e
+   */
   const onBlur = (e) => {
     toBadge = e.relatedTarget === indicator.el;
     keys.blur();
@@ -320,7 +326,7 @@ export function attach(el, options) {
     [el, 'compositionend', onCompositionEnd, true],
     [el, 'mousedown', onMouseDown, true],
     [el, 'dragenter', onDragEnter, true],
-    [el, 'blur', onBlur],
+    [el, 'blur', onBlur, true],
     [el, 'focus', onFieldFocus],
     [el, 'scroll', onReposition],
     [win, 'resize', onReposition],

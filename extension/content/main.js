@@ -74,14 +74,17 @@ export function forbidden(el) {
 }
 
 /**
- * The field an event target belongs to: a textarea or input, or the editing host of a
- * contenteditable (its outermost contenteditable element).
+ * The field an event target belongs to: a textarea or input, an element with an EditContext (a
+ * code editor's, as Monaco's), or the editing host of a contenteditable (its outermost
+ * contenteditable element).
  * @param {EventTarget | null} target
  * @returns {HTMLElement | null}
  */
 function fieldOf(target) {
   if (!(target instanceof HTMLElement)) return null;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement) return target;
+  // A code editor's EditContext host (Monaco's; `fieldKind` tells whether it is one the widget knows).
+  if (/** @type {any} */ (target).editContext) return target;
   if (!target.isContentEditable) return null;
   let host = target;
   while (host.parentElement?.isContentEditable) host = host.parentElement;

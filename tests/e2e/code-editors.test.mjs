@@ -1,7 +1,7 @@
 // Typing Japanese through the widget into the code editors that take their keys through a hidden
-// textarea and draw their text themselves: CodeMirror 5, Ace and Monaco (with its textarea; where
-// the browser has EditContext, Monaco's default, it takes keys through a <div> and the widget
-// leaves it alone), installed from npm and loaded from their own builds (UMD, Ace's noconflict
+// element and draw their text themselves: CodeMirror 5, Ace and Monaco through a textarea, and
+// Monaco through a <div> with an EditContext (its default where the browser has EditContext, as
+// Chromium does), installed from npm and loaded from their own builds (UMD, Ace's noconflict
 // build, Monaco's AMD loader), in Chromium with the shipped model. In each: the preedit is drawn
 // over the editor's text at its cursor in the font of its lines, the candidate window opens under
 // it, the badge sits at the editor's corner, the editor's document does not change while
@@ -18,6 +18,29 @@ import { serverAndBrowser, ensureOutput, MODEL } from './harness.mjs';
 const env = serverAndBrowser();
 
 const TEXT = 'hello world\nsecond line';
+
+/**
+ * Monaco from its AMD build, typing through a textarea or (`editContext`) an EditContext.
+ * @param {boolean} editContext
+ */
+function monaco(editContext) {
+  return {
+    scripts: ['/node_modules/monaco-editor/min/vs/loader.js'],
+    styles: [],
+    mount: `await new Promise((ok) => {
+      require.config({ paths: { vs: '/node_modules/monaco-editor/min/vs' } });
+      require(['vs/editor/editor.main'], () => {
+        host.style.height = '200px';
+        window.ed = monaco.editor.create(host, { value: TEXT, minimap: { enabled: false }, editContext: ${editContext}, fontSize: 18 });
+        ok();
+      });
+    });`,
+    value: 'ed.getValue()',
+    undo: "ed.trigger('test', 'undo', null)",
+    cursor: '.cursor',
+    selectWorld: 'ed.setSelection(new monaco.Selection(1, 7, 1, 12))',
+  };
+}
 
 /**
  * Each editor: how to load it (scripts and style sheets from node_modules), mount it into `#host`
@@ -43,31 +66,16 @@ const EDITORS = {
     cursor: '.ace_cursor',
     selectWorld: "ed.selection.setRange(new (ace.require('ace/range').Range)(0, 6, 0, 11))",
   },
-  monaco: {
-    scripts: ['/node_modules/monaco-editor/min/vs/loader.js'],
-    styles: [],
-    mount: `await new Promise((ok) => {
-      require.config({ paths: { vs: '/node_modules/monaco-editor/min/vs' } });
-      require(['vs/editor/editor.main'], () => {
-        host.style.height = '200px';
-        window.ed = monaco.editor.create(host, { value: TEXT, minimap: { enabled: false }, editContext: EDIT_CONTEXT, fontSize: 18 });
-        ok();
-      });
-    });`,
-    value: 'ed.getValue()',
-    undo: "ed.trigger('test', 'undo', null)",
-    cursor: '.cursor',
-    selectWorld: 'ed.setSelection(new monaco.Selection(1, 7, 1, 12))',
-  },
+  monaco: monaco(false),
+  'monaco-editcontext': monaco(true),
 };
 
 /**
  * A page with one editor mounted in `#host` and, with `attach`, the widget attached to its hidden
  * textarea (one `HenkanIme` on the shipped model).
  * @param {keyof typeof EDITORS} name
- * @param {{editContext?: boolean}} [options] Monaco's EditContext (its default in Chromium)
  */
-async function editorPage(name, { editContext = false } = {}) {
+async function editorPage(name) {
   const page = await env.browser.context.newPage();
   /** @type {string[]} */
   const errors = [];
@@ -77,11 +85,11 @@ async function editorPage(name, { editContext = false } = {}) {
   for (const url of e.styles) await page.addStyleTag({ url });
   for (const url of e.scripts) await page.addScriptTag({ url });
   const status = await page.evaluate(
-    async ([model, mount, text, editContext]) => {
+    async ([model, mount, text]) => {
       const w = /** @type {any} */ (window);
       document.body.innerHTML = `<div id="host" style="width: 560px; margin: 30px 20px; border: 1px solid #888"></div>`;
       const host = document.getElementById('host');
-      await new Function('host', 'TEXT', 'EDIT_CONTEXT', `return (async () => { ${mount} })()`)(host, text, editContext);
+      await new Function('host', 'TEXT', `return (async () => { ${mount} })()`)(host, text);
       const henkan = await import('/pkg/henkan.js');
       const { HenkanIme } = await import('/www/ime.js');
       w.attach = (await import('/www/widget.js')).attach;
@@ -89,7 +97,7 @@ async function editorPage(name, { editContext = false } = {}) {
       await w.ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
       return w.ime.status;
     },
-    /** @type {[string, string, string, boolean]} */ ([MODEL, e.mount, TEXT, editContext]),
+    /** @type {[string, string, string]} */ ([MODEL, e.mount, TEXT]),
   );
   assert.equal(status, 'ready');
   return { page, errors };
@@ -97,7 +105,7 @@ async function editorPage(name, { editContext = false } = {}) {
 
 /**
  * Clicks into the editor's first line and puts the caret at its end, then attaches the widget to
- * the element that has the focus (the hidden textarea; as the browser extension does on `focusin`).
+ * the element that has the focus (the hidden textarea or EditContext host; as the browser extension does on `focusin`).
  * Returns the number of badges drawn.
  * @param {import('playwright-core').Page} page
  */
@@ -153,7 +161,7 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
   test(`${name}: the preedit over the editor at its caret, the commit typed into its document, its undo`, async () => {
     const e = EDITORS[name];
     const { page, errors } = await editorPage(name);
-    assert.equal(await focusFirstLineEnd(page), 1, 'the widget attached to the hidden textarea');
+    assert.equal(await focusFirstLineEnd(page), 1, 'the widget attached to the hidden element');
     const at = await look(page, e.value, e.cursor);
     assert.ok(at.caret, 'the editor shows its cursor');
     // (Out of the editor, just above its corner, where something is drawn under the corner: Monaco's
@@ -236,11 +244,17 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
   });
 }
 
-test('monaco with EditContext (its default in Chromium) is left alone: keys pass through', async () => {
-  const { page, errors } = await editorPage('monaco', { editContext: true });
-  assert.equal(await focusFirstLineEnd(page), 0, 'nothing attached to its EditContext <div>');
-  await page.keyboard.type('kyou');
-  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello worldkyou\nsecond line');
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS))) {
+  test(`${name}: a click away commits the composition into the editor's document`, async () => {
+    const e = EDITORS[name];
+    const { page, errors } = await editorPage(name);
+    assert.equal(await focusFirstLineEnd(page), 1);
+    await page.keyboard.type('kyou');
+    await page.mouse.click(700, 500);
+    await page.waitForFunction((value) => new Function(`return ${value}`)() !== 'hello world\nsecond line', e.value, { timeout: 2000 }).catch(() => {});
+    assert.equal((await look(page, e.value, e.cursor)).value, 'hello worldきょう\nsecond line');
+    assert.equal((await look(page, e.value, e.cursor)).overlay, null);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}

@@ -13,15 +13,16 @@ const env = serverAndBrowser();
 
 /**
  * A blank page with three fields (a textarea, an input, a contenteditable), each attached to
- * the widget over one engine with the shipped model.
+ * the widget over one engine with the shipped model (those of `ids`).
+ * @param {string[]} [ids]
  */
-async function fields() {
+async function fields(ids = ['ta', 'in', 'ce']) {
   const html = `<div style='font: 20px/1.5 "IPAGothic", "Noto Sans CJK JP", sans-serif; margin: 20px'>
       <textarea id="ta" rows="4" style="width: 420px; font: inherit"></textarea>
       <p><input id="in" style="width: 420px; font: inherit"></p>
       <div id="ce" contenteditable="true" style="width: 420px; min-height: 2em; border: 1px solid #888"></div>
       <p><input id="next"></p></div>`;
-  const { page, errors, status } = await widgetPage(env.browser.context, env.server.url, html, ['ta', 'in', 'ce']);
+  const { page, errors, status } = await widgetPage(env.browser.context, env.server.url, html, ids);
   assert.equal(status, 'ready');
   return { page, errors };
 }
@@ -279,6 +280,28 @@ for (const id of ['ta', 'in', 'ce']) {
     await page.keyboard.type('ooi');
     await page.keyboard.press('Enter');
     assert.equal(await valueOf(page, id), '今日はとても晴れです。明日はΩおおい雨らしい。');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+for (const id of ['ta', 'in', 'ce']) {
+  test(`a click away commits the composition before the page's own blur listener runs (${id})`, async () => {
+    // The page's listener comes first (the extension attaches on focus, after the page's scripts);
+    // as with a native IME, it reads the field with the commit in it.
+    const { page, errors } = await fields([]);
+    await page.evaluate(async (id) => {
+      const w = /** @type {any} */ (window);
+      const el = /** @type {HTMLElement} */ (document.getElementById(id));
+      w.seen = [];
+      el.addEventListener('blur', () => w.seen.push(el instanceof HTMLElement && 'value' in el ? el.value : el.textContent));
+      const { attach } = await import('/www/widget.js');
+      attach(el, { ime: w.henkanIme });
+    }, id);
+    await page.click(`#${id}`);
+    await page.keyboard.type('kyou');
+    await page.mouse.click(1000, 700);
+    assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).seen), ['きょう']);
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -167,23 +167,30 @@ test('in a ProseMirror editor: preedit over the text, the commit one edit of its
   await page.close();
 });
 
-test('in a CodeMirror 5 editor (keys through a hidden textarea): the preedit over its text, the commit typed into its document', async () => {
-  const { page, errors } = await open('codemirror5.html');
-  await page.waitForFunction(() => /** @type {any} */ (window).ed);
-  await page.click('#cm .CodeMirror-lines');
-  await page.waitForSelector('#cm .CodeMirror + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
-  await page.keyboard.press('End');
-  await page.keyboard.type('nihongo', { delay: 15 });
-  await page.waitForSelector('.henkan-preedit-overlay', { state: 'visible' });
-  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello', 'the preedit is not in the editor’s document');
-  await page.keyboard.press('Space');
-  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
-  await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /** @type {any} */ (window).ed.getValue() !== 'hello');
-  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello日本語', 'the commit, and no newline from Enter');
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+// Code editors that take their keys through a hidden input: CodeMirror 5's textarea, Monaco's
+// EditContext (its default in Chromium).
+for (const [name, pageName, lines, root] of [
+  ['a CodeMirror 5 editor (keys through a hidden textarea)', 'codemirror5.html', '#cm .CodeMirror-lines', '#cm .CodeMirror'],
+  ['Monaco with its EditContext', 'monaco.html', '#mo .view-lines', '#mo .monaco-editor'],
+]) {
+  test(`in ${name}: the preedit over its text, the commit typed into its document`, async () => {
+    const { page, errors } = await open(pageName);
+    await page.waitForFunction(() => /** @type {any} */ (window).ed);
+    await page.click(lines);
+    await page.waitForSelector(`${root} + .henkan-indicator[data-status="ready"]`, { state: 'attached', timeout: 60000 });
+    await page.keyboard.press('End');
+    await page.keyboard.type('nihongo', { delay: 15 });
+    await page.waitForSelector('.henkan-preedit-overlay', { state: 'visible' });
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello', 'the preedit is not in the editor’s document');
+    await page.keyboard.press('Space');
+    await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /** @type {any} */ (window).ed.getValue() !== 'hello');
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello日本語', 'the commit, and no newline from Enter');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
 
 /**
  * Opens the plain page, types and commits にほんご in its textarea; returns the page and how many

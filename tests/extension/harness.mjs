@@ -93,6 +93,17 @@ PAGES['/codemirror5.html'] = {
   type: 'text/html',
   body: `<!doctype html><meta charset="utf-8"><style>${readFileSync(path.join(ROOT, 'node_modules/codemirror/lib/codemirror.css'), 'utf8')}</style><body><div id="cm" style="width:500px;border:1px solid #999"></div><script src="/codemirror5.js"></script><script src="/codemirror5-page.js"></script></body>`,
 };
+// Monaco (npm `monaco-editor`, its AMD build) with its default input: an EditContext where the
+// browser has one, as Chromium does.
+PAGES['/monaco.html'] = {
+  type: 'text/html',
+  body: '<!doctype html><meta charset="utf-8"><body><div id="mo" style="width:500px;height:160px;border:1px solid #999"></div><script src="/node_modules/monaco-editor/min/vs/loader.js"></script><script src="/monaco-page.js"></script></body>',
+};
+PAGES['/monaco-page.js'] = {
+  type: 'text/javascript',
+  body: `require.config({ paths: { vs: '/node_modules/monaco-editor/min/vs' } });
+require(['vs/editor/editor.main'], () => { window.ed = monaco.editor.create(document.getElementById('mo'), { value: 'hello', minimap: { enabled: false } }); });`,
+};
 PAGES['/codemirror5-page.js'] = {
   type: 'text/javascript',
   body: "window.ed = CodeMirror(document.getElementById('cm'), { value: 'hello' });",
@@ -118,14 +129,15 @@ ime.load({ module: henkan, wasmUrl: '/pkg/henkan_bg.wasm', modelUrl: '/models/he
 attach(document.getElementById('ta'), { ime, lmEachKey: new URLSearchParams(location.search).has('lmEachKey') });`,
 };
 /** @type {Record<string, string>} */
-const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm' };
+const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.ttf': 'font/ttf' };
 
 /**
- * A file of the repository under www/, pkg/ or models/ (the web widget's page), or null.
+ * A file of the repository under www/, pkg/ or models/ (the web widget's page) or of Monaco's
+ * build (node_modules/monaco-editor/min), or null.
  * @param {string} pathname
  */
 function repoFile(pathname) {
-  if (!/^\/(www|pkg|models)\/[\w./-]+$/.test(pathname) || pathname.includes('..')) return null;
+  if (!/^\/(www|pkg|models|node_modules\/monaco-editor\/min)\/[\w./-]+$/.test(pathname) || pathname.includes('..')) return null;
   const file = path.join(ROOT, pathname.slice(1));
   return existsSync(file) ? { type: TYPES[path.extname(file)] ?? 'application/octet-stream', body: readFileSync(file) } : null;
 }

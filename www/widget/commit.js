@@ -86,6 +86,19 @@ export class Committer {
     this.onMove?.();
     this.inserting = true;
     try {
+      const context = /** @type {any} */ (el).editContext;
+      if (context) {
+        // An editor that takes its text from an EditContext (Monaco, keymap.js
+        // `HIDDEN_INPUT_EDITORS`) reads it from `textupdate`, as typed text, and updates the
+        // context's text and selection itself.
+        const start = Math.min(context.selectionStart, context.selectionEnd);
+        const end = Math.max(context.selectionStart, context.selectionEnd);
+        const at = start + text.length;
+        const init = { text, updateRangeStart: start, updateRangeEnd: end, selectionStart: at, selectionEnd: at };
+        context.dispatchEvent(new (/** @type {any} */ (doc.defaultView ?? globalThis).TextUpdateEvent)('textupdate', init));
+        if (isFocused(el)) this.onInserted?.();
+        return;
+      }
       if (!fallback && isFocused(el) && ((this.offersInsert && this.offer('insertText', text)) || doc.execCommand('insertText', false, text))) {
         this.onInserted?.();
         return;

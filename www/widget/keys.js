@@ -108,7 +108,7 @@ export class KeyHandler {
     this.commitBeforeEnd = ways.commitBeforeEnd;
     /** A selection typed over is deleted after `compositionstart` (keymap.js `DELETE_IN_COMPOSITION`). */
     this.deleteInComposition = ways.deleteInComposition;
-    /** The composition is not announced to the field's editor (keymap.js `HIDDEN_INPUT_EDITORS`). */
+    /** The composition is not announced to the field's code editor (keymap.js `HIDDEN_INPUT_EDITORS`). */
     this.silent = ways.silent;
   }
 
@@ -412,7 +412,7 @@ export class KeyHandler {
    * Tells the page about the composition as a native IME does, with `compositionstart`,
    * `compositionupdate` (the preedit) and `compositionend` (the committed text) on the field, so
    * that editors and shortcut handlers (Enter that sends a message) can tell one is under way;
-   * not to the editors that take their keys through a hidden textarea (`silent`).
+   * not to the code editors that take their keys through a hidden input (`silent`).
    * @param {string} before the preedit before
    * @param {string} after the preedit now
    * @param {string} committed text committed in between

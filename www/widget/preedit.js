@@ -22,9 +22,9 @@
 //   is an *overlay* over the text at the caret: a box in the caret's block, in the font at the
 //   caret, whose first line starts at the caret (`text-indent`), so that it wraps like the text;
 //   its runs are painted over what follows the caret with the editor's background.
-// - an editor that takes its keys through a hidden textarea (CodeMirror 5, Ace, Monaco:
-//   keymap.js `HIDDEN_INPUT_EDITORS`): the same overlay, over the editor's lines, its first line
-//   starting at the editor's own cursor, in the font of its lines (`hiddenParts`).
+// - a code editor that takes its keys through a hidden textarea or an EditContext (CodeMirror 5,
+//   Ace, Monaco: keymap.js `HIDDEN_INPUT_EDITORS`): the same overlay, over the editor's lines, its
+//   first line starting at the editor's own cursor, in the font of its lines (`hiddenParts`).
 
 import { preeditRuns } from '../keymap.js';
 import { textFieldCaret, editableCaret, mirrorWrap, MIRRORED, toKebab } from '../caret.js';
@@ -48,8 +48,8 @@ export class PreeditBox {
    * @param {'textarea' | 'input' | 'contenteditable'} kind
    * @param {boolean} [overlay] a contenteditable whose DOM the widget must not touch (an editor):
    *   the preedit is drawn over it
-   * @param {import('../keymap.js').HiddenInputEditor | null} [hidden] the editor whose hidden
-   *   textarea the field is: the preedit is drawn over its lines
+   * @param {import('../keymap.js').HiddenInputEditor | null} [hidden] the code editor whose hidden
+   *   input (a textarea or an EditContext's element) the field is: the preedit is drawn over its lines
    */
   constructor(field, kind, overlay = false, hidden = null) {
     this.field = field;
@@ -773,13 +773,13 @@ export class PreeditBox {
 }
 
 /**
- * An editor that takes its keys through a hidden textarea (keymap.js `HIDDEN_INPUT_EDITORS`): its
+ * A code editor that takes its keys through a hidden input (keymap.js `HIDDEN_INPUT_EDITORS`): its
  * caret, the box its lines are drawn in and one of its lines (the overlay takes its font and
  * colour), and where in the viewport a line of the overlay may run (the lines' box within the
  * editor's, which hides what is scrolled out). The caret is the editor's own cursor element
- * nearest the textarea (the editor keeps the textarea at its caret, where OS IMEs open their
- * windows; a cursor that blinks is hidden, not moved), else the textarea's box.
- * @param {HTMLElement} field the hidden textarea
+ * nearest the input (the editor keeps it at its caret, where OS IMEs open their windows; a cursor
+ * that blinks is hidden, not moved), else the input's box.
+ * @param {HTMLElement} field the hidden input
  * @param {import('../keymap.js').HiddenInputEditor} hidden
  * @returns {{caret: CaretRect, block: HTMLElement, inline: HTMLElement, bounds: {left: number, right: number}}}
  */
