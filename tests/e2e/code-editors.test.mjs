@@ -13,7 +13,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serverAndBrowser, ensureOutput, MODEL } from './harness.mjs';
+import { serverAndBrowser, ensureOutput, collectConsoleErrors, MODEL } from './harness.mjs';
+import { rng, step, KEEPING, RESIZE, EDITING } from './storm-keys.mjs';
 
 const env = serverAndBrowser();
 
@@ -255,6 +256,45 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
     assert.equal((await look(page, e.value, e.cursor)).value, 'hello worldきょう\nsecond line');
     assert.equal((await look(page, e.value, e.cursor)).overlay, null);
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS))) {
+  test(`${name}: a key storm (every key, text without a key) throws nothing, and it converts after`, async () => {
+    const e = EDITORS[name];
+    const { page, errors } = await editorPage(name);
+    collectConsoleErrors(page, errors);
+    assert.equal(await focusFirstLineEnd(page), 1);
+    /** Tab and Escape may move the focus on: the storm stays in the editor. */
+    const refocus = async () => {
+      if (!(await page.evaluate(() => !!document.activeElement?.closest('#host')))) await page.click('#host');
+    };
+    const next = rng(Number(process.env.STORM_SEED ?? 20261206));
+    /** @type {string[]} */
+    const sent = [];
+    for (let i = 0; i < Number(process.env.STORM_KEYS ?? 200); i++) {
+      sent.push(await step(page, next, [...KEEPING, ...RESIZE, ...EDITING]));
+      if (i % 10 === 9) await refocus();
+    }
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Escape');
+    await refocus();
+    const seen = await look(page, e.value, e.cursor);
+    assert.equal(seen.overlay, null, sent.slice(-12).join(' '));
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ime.status), 'ready');
+    // With the IME on and nothing composed, きょうは + Space + Enter adds 今日は to the document.
+    const on = await page.evaluate(async () => (await import('/www/widget.js')).stateOf(/** @type {HTMLElement} */ (document.activeElement))?.enabled);
+    if (!on) await page.keyboard.press('Control+Space');
+    await page.keyboard.type('kyouha');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(([value, was]) => new Function(`return ${value}`)() !== was, [e.value, seen.value], { timeout: 2000 }).catch(() => {});
+    const after = (await look(page, e.value, e.cursor)).value;
+    assert.equal(after.length, seen.value.length + 3, `${JSON.stringify(seen.value.slice(-30))} → ${JSON.stringify(after.slice(-30))}; ${sent.slice(-12).join(' ')}`);
+    assert.ok(after.includes('今日は'));
+    // Monaco logs its own cancelled requests as errors (`Canceled: Canceled`, microsoft/monaco-editor
+    // #4389): not the IME's.
+    assert.deepEqual(errors.filter((m) => m !== 'Canceled: Canceled'), [], sent.slice(-12).join(' '));
     await page.close();
   });
 }
