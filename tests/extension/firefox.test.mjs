@@ -83,3 +83,28 @@ test('Firefox: types on a page whose CSP forbids wasm and inline script', async 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// Code editors that take their keys through a hidden textarea (Firefox has no EditContext: Monaco
+// uses its textarea there).
+for (const [name, pageName, lines, root] of [
+  ['CodeMirror 5', 'codemirror5.html', '#cm .CodeMirror-lines', '#cm .CodeMirror'],
+  ['Monaco', 'monaco.html', '#mo .view-lines', '#mo .monaco-editor'],
+]) {
+  test(`Firefox: types into ${name}: the preedit over its text, the commit typed into its document`, async () => {
+    const { page, errors } = await open(pageName);
+    await page.waitForFunction(() => /** @type {any} */ (window).ed);
+    await page.click(lines);
+    await page.waitForSelector(`${root} + .henkan-indicator[data-status="ready"]`, { timeout: 60000 });
+    await page.keyboard.press('End');
+    await page.keyboard.type('nihongo', { delay: 15 });
+    await page.waitForSelector('.henkan-preedit-overlay', { visible: true });
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello', 'the preedit is not in the editor’s document');
+    await page.keyboard.press(' ');
+    await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { timeout: 10000 });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /** @type {any} */ (window).ed.getValue() !== 'hello');
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello日本語', 'the commit, and no newline from Enter');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
