@@ -69,6 +69,20 @@ test('type yorosiku: the completions list よろしくお願いします; Tab + 
   await page.close();
 });
 
+test('Shift+Enter while composing commits the first completion, without entering the list (Mozc)', async () => {
+  const { page, errors } = await openDemo();
+  await page.click('#editor');
+  await page.keyboard.type('yorosiku');
+  await list(page).waitFor({ state: 'visible' });
+  const first = (await last(page)).completions[0];
+  assert.ok(first && first !== 'よろしく', String(first));
+  await page.keyboard.press('Shift+Enter');
+  assert.equal(await page.inputValue('#editor'), first);
+  assert.equal((await last(page)).state, 'precomposition');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('after a conversion is committed the next words follow it: よろしく → お願いします, おはよう → ございます', async () => {
   const { page, errors } = await openDemo();
   await page.click('#editor');

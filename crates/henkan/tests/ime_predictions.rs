@@ -153,6 +153,25 @@ fn tab_and_digit_pick_then_next_words_then_pick_again() {
     assert_eq!(out.completions[..2], ["木", "京"]);
 }
 
+/// Shift+Enter while composing commits the first completion without entering the list (Mozc's
+/// CommitFirstSuggestion); without completions it commits the kana, as Enter does.
+#[test]
+fn shift_enter_commits_the_first_completion() {
+    let engine = engine();
+    let mut ime = ime();
+    typed(&mut ime, &engine, "kyo");
+    let out = press(&mut ime, &engine, "Enter", SHIFT);
+    assert!(out.consumed);
+    assert_eq!(out.committed, "今日");
+    assert_eq!(out.state, State::Precomposition);
+    assert_eq!(out.completions[0], "は", "the next words follow 今日");
+    let mut quiet = self::ime();
+    quiet.set_predictions(false);
+    typed(&mut quiet, &engine, "kyo");
+    let out = press(&mut quiet, &engine, "Enter", SHIFT);
+    assert_eq!(out.committed, "きょ");
+}
+
 #[test]
 fn conversion_commit_sets_the_context() {
     let engine = engine();

@@ -36,6 +36,7 @@
 //! | 1–9 | (text) | pick from the open window's page |
 //! | PageUp / PageDown | – | page the candidate window |
 //! | Tab / Shift+Tab | into the suggestion list (first / last item) | – |
+//! | Shift+Enter | commit the first suggestion (the kana without one) | commit the conversion |
 //! | ↓ after a commit | into the next-word predictions (Tab: the page's) | – |
 //! | F6 F7 F8 | whole input as hiragana / katakana / half-width katakana | the focused segment so |
 //! | F9 F10 | whole input as full-width / half-width ASCII (the keys as typed) | the focused segment's keys so |
@@ -1363,6 +1364,10 @@ impl Machine {
                 });
             }
             Key::Down if !self.sugg.items.is_empty() => self.sugg.focus = Some(0),
+            // Mozc's CommitFirstSuggestion: the first completion goes in without entering the list.
+            Key::Enter if ev.shift && !self.sugg.items.is_empty() => {
+                self.pick(b, 0, out);
+            }
             Key::Enter => {
                 self.commit_all(b, out);
                 self.predict_next = true;
