@@ -116,8 +116,8 @@ export function fieldKind(el) {
 
 /**
  * Editors that keep their document in a model of their own and draw their DOM from it
- * (ProseMirror, CodeMirror 6, Lexical, Quill, Slate, CKEditor 5, Draft.js, Trix): the element that
- * matches is their contenteditable. They read back every change of that DOM, so the widget draws
+ * (ProseMirror, CodeMirror 6, Lexical, Quill, Slate, CKEditor 5, Draft.js, Trix, TinyMCE, whose
+ * editable `<body>` is in an iframe): the element that matches is their contenteditable. They read back every change of that DOM, so the widget draws
  * the preedit over it (`overlay`) and commits by `execCommand('insertText')`, whose change they
  * take as typing (`editorWays`: when, and whether it is offered to them first).
  */
@@ -130,6 +130,7 @@ export const MODEL_EDITORS = /** @type {const} */ ([
   ['ckeditor', '.ck-editor__editable'],
   ['draft', '.public-DraftEditor-content'],
   ['trix', 'trix-editor'],
+  ['tinymce', '.mce-content-body'],
 ]);
 
 /**
@@ -160,6 +161,17 @@ export const COMMIT_BEFORE_END = /** @type {ReadonlySet<string>} */ (new Set(['q
 export const OFFER_INSERT = /** @type {ReadonlySet<string>} */ (new Set(['trix']));
 
 /**
+ * Model editors that record typing in their history from the keydown before it: TinyMCE starts a
+ * typing step on a keydown it sees (not a navigation key) and closes it at the next other event;
+ * the keys of a native IME's composition reach it as `keydown` `Process` (keyCode 229). The keys
+ * the widget takes never reach the page, so TinyMCE recorded no step for a commit (its undo took
+ * back nothing, and the editor stayed clean). The widget sends such a `Process` keydown before a
+ * commit and its keyup after (`Committer.insert`); the widget itself leaves `Process` keys alone
+ * (`isOsImeKey`).
+ */
+export const PROCESS_KEY_AROUND_COMMIT = /** @type {ReadonlySet<string>} */ (new Set(['tinymce']));
+
+/**
  * Model editors where a selection typed over is deleted inside the composition, after
  * `compositionstart`, as a native IME deletes it with its first text: Draft.js takes the DOM
  * changes it observes during a composition into its state and draws its DOM anew at the end; a
@@ -179,6 +191,7 @@ export function editorWays(el) {
     commitBeforeEnd: COMMIT_BEFORE_END.has(name),
     deleteInComposition: DELETE_IN_COMPOSITION.has(name),
     offerInsert: OFFER_INSERT.has(name),
+    processKey: PROCESS_KEY_AROUND_COMMIT.has(name),
     silent: HIDDEN_INPUT_EDITORS.some((e) => e.name === name),
   };
 }

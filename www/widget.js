@@ -223,7 +223,7 @@ export function attach(el, options) {
   const layer = doc.createElement('div');
   layer.className = 'henkan-layer';
   layer.append(preedit.el, candidates.el, suggestions.el, announcer.el);
-  doc.body.appendChild(layer);
+  layerHome(doc).appendChild(layer);
   // The badge comes right after the field in the tab order (it is drawn at the field's corner),
   // after the code editor of a hidden input.
   box.after(indicator.el);
@@ -254,13 +254,13 @@ export function attach(el, options) {
   /**
    * The layer goes where the field is drawn: into a modal <dialog>, a popover or a fullscreen
    * element that holds it (the browser's top layer, above everything in <body>, and the rest
-   * inert: clicks on the windows would not arrive), else at the end of <body>. Checked when the
+   * inert: clicks on the windows would not arrive), else at the end of <body> (`layerHome`). Checked when the
    * field gets the focus and when a composition starts, not on every key; never once the field is
    * detached (a render that comes late must not put the layer back).
    */
   const homeLayer = () => {
     if (!layer.isConnected) return;
-    const home = topLayerOf(el) ?? doc.body;
+    const home = topLayerOf(el) ?? layerHome(doc);
     if (layer.parentNode !== home) home.append(layer);
   };
   const onFocus = () => {
@@ -393,6 +393,17 @@ function onceAFrame(doc, fn) {
       fn();
     });
   };
+}
+
+/**
+ * Where the widget's layer goes in a document: the end of <body>, or after it, in <html>, where the
+ * body is itself editable (a rich-text editor in an iframe: TinyMCE, CKEditor 4, a `designMode`
+ * document), so that the windows are no part of the text the editor saves.
+ * @param {Document} doc
+ */
+function layerHome(doc) {
+  const body = doc.body;
+  return body && !body.isContentEditable && doc.designMode !== 'on' ? body : doc.documentElement;
 }
 
 /**

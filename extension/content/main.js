@@ -21,8 +21,10 @@ import { siteOf, siteOn } from '../site.js';
 // Keys take the runtime port; the engine's key channel (remote.js) only where the settings say
 // `channel: 'message'` (measured slower, docs/extension.md; kept for comparing the two).
 const ime = new RemoteIme({ channel: () => settings.channel === 'message' });
-// An about:blank or srcdoc frame belongs to the site of the page that made it (its origin).
-const site = siteOf(location.protocol === 'about:' ? `${location.origin}/` : location.href);
+// An about:blank or srcdoc frame belongs to the site of the page that made it: its origin, which
+// `self.origin` gives (in the content script's world Chromium's `location.origin` of such a frame is
+// "null", and the frames were never taken; a sandboxed frame's is "null": no site).
+const site = siteOf(location.protocol === 'about:' ? `${self.origin}/` : location.href);
 /** @type {Map<HTMLElement, () => void>} the attached fields and their detach */
 const attached = new Map();
 /** @type {Settings} */

@@ -13,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serverAndBrowser, ensureOutput, collectConsoleErrors, MODEL } from './harness.mjs';
+import { serverAndBrowser, ensureOutput, collectConsoleErrors, editorImePage } from './harness.mjs';
 import { rng, step, KEEPING, RESIZE, EDITING } from './storm-keys.mjs';
 
 const env = serverAndBrowser();
@@ -77,29 +77,14 @@ const EDITORS = {
  * @param {keyof typeof EDITORS} name
  */
 async function editorPage(name) {
-  const page = await env.browser.context.newPage();
-  /** @type {string[]} */
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${env.server.url}www/test/blank.html`);
   const e = EDITORS[name];
-  for (const url of e.styles) await page.addStyleTag({ url });
-  for (const url of e.scripts) await page.addScriptTag({ url });
-  const status = await page.evaluate(
-    async ([model, mount, text]) => {
-      const w = /** @type {any} */ (window);
-      document.body.innerHTML = `<div id="host" style="width: 560px; margin: 30px 20px; border: 1px solid #888"></div>`;
-      const host = document.getElementById('host');
-      await new Function('host', 'TEXT', `return (async () => { ${mount} })()`)(host, text);
-      const henkan = await import('/pkg/henkan.js');
-      const { HenkanIme } = await import('/www/ime.js');
-      w.attach = (await import('/www/widget.js')).attach;
-      w.ime = new HenkanIme();
-      await w.ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
-      return w.ime.status;
-    },
-    /** @type {[string, string, string]} */ ([MODEL, e.mount, TEXT]),
-  );
+  const { page, errors, status } = await editorImePage(env.browser.context, env.server.url, {
+    scripts: e.scripts,
+    styles: e.styles,
+    html: '<div id="host" style="width: 560px; margin: 30px 20px; border: 1px solid #888"></div>',
+    setup: `const host = document.getElementById('host'); ${e.mount}`,
+    text: TEXT,
+  });
   assert.equal(status, 'ready');
   return { page, errors };
 }

@@ -204,3 +204,38 @@ export async function widgetPage(context, base, html, ids) {
   );
   return { page, errors, status };
 }
+
+/**
+ * A blank page that loads a third-party editor from its own build (`scripts`, `styles`: URLs, e.g.
+ * under /node_modules), puts `html` in its body and runs `setup` (an async function body, as text;
+ * `TEXT` is `text` there), then loads one `HenkanIme` on the shipped model: `window.ime`, and the
+ * widget's `attach` as `window.attach`. Nothing is attached yet.
+ * @param {import('playwright-core').BrowserContext} context
+ * @param {string} base the server's URL
+ * @param {{scripts?: string[], styles?: string[], html: string, setup: string, text?: string}} page
+ * @returns {Promise<{page: import('playwright-core').Page, errors: string[], status: string}>}
+ */
+export async function editorImePage(context, base, { scripts = [], styles = [], html, setup, text = '' }) {
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${base}www/test/blank.html`);
+  for (const url of styles) await page.addStyleTag({ url });
+  for (const url of scripts) await page.addScriptTag({ url });
+  const status = await page.evaluate(
+    async ([model, html, setup, text]) => {
+      const w = /** @type {any} */ (window);
+      document.body.innerHTML = html;
+      await new Function('TEXT', `return (async () => { ${setup} })()`)(text);
+      const henkan = await import('/pkg/henkan.js');
+      const { HenkanIme } = await import('/www/ime.js');
+      w.attach = (await import('/www/widget.js')).attach;
+      w.ime = new HenkanIme();
+      await w.ime.load({ module: /** @type {any} */ (henkan), modelUrl: `/${model}` });
+      return w.ime.status;
+    },
+    /** @type {[string, string, string, string]} */ ([MODEL, html, setup, text]),
+  );
+  return { page, errors, status };
+}

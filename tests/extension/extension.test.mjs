@@ -8,7 +8,7 @@
 // keys sent over the DevTools protocol never reach, is pressed for real in shortcut.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { servePages, launchWithExtension, focusReady } from './harness.mjs';
+import { servePages, launchWithExtension, focusReady, addEditableFrames, editableFramesIn, EDITABLE_FRAMES } from './harness.mjs';
 import { bundleEditors } from '../e2e/editors/bundle.mjs';
 import { dropText } from '../e2e/harness.mjs';
 
@@ -44,14 +44,15 @@ async function open(name) {
  * Types romaji, converts with Space and commits with Enter.
  * @param {import('playwright-core').Page} page
  * @param {string} romaji
+ * @param {import('playwright-core').Page | import('playwright-core').Frame} [where] the frame of the field (the page's by default)
  */
-async function convertAndCommit(page, romaji) {
+async function convertAndCommit(page, romaji, where = page) {
   await page.keyboard.type(romaji, { delay: 15 });
-  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').trim()));
+  await where.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').trim()));
   await page.keyboard.press('Space');
-  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  await where.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].every((p) => !(p.textContent ?? '').trim()));
+  await where.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].every((p) => !(p.textContent ?? '').trim()));
 }
 
 /**
@@ -191,6 +192,45 @@ for (const [name, pageName, lines, root] of [
     await page.close();
   });
 }
+
+test('types in the frames a page makes: about:blank and srcdoc, a contenteditable <body> each', async () => {
+  const { page, errors } = await open('plain.html');
+  await page.evaluate(addEditableFrames);
+  await page.waitForFunction(editableFramesIn);
+  for (const [url, text] of EDITABLE_FRAMES) {
+    const frame = page.frames().find((f) => f.url() === url);
+    assert.ok(frame, url);
+    await frame.click('body');
+    await frame.waitForSelector('body + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+    await page.keyboard.press('End');
+    await convertAndCommit(page, 'nihongo', frame);
+    assert.equal(await frame.evaluate(() => document.body.textContent), `${text}日本語`, url);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("in TinyMCE (its editable <body> in an iframe): the commit in its content, the windows out of it, one step of its undo", async () => {
+  const { page, errors } = await open('tinymce.html');
+  await page.waitForFunction(() => /** @type {any} */ (window).ed);
+  const frame = page.frames().find((f) => f !== page.mainFrame());
+  assert.ok(frame);
+  await frame.click('body');
+  await frame.waitForSelector('body + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+  await page.keyboard.press('End');
+  await page.keyboard.type('nihongo', { delay: 15 });
+  await frame.waitForSelector('.henkan-preedit-overlay', { state: 'visible' });
+  await page.keyboard.press('Space');
+  await frame.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getContent()), '<p>hello</p>', 'nothing of the IME in its content');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /** @type {any} */ (window).ed.getContent() !== '<p>hello</p>');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getContent()), '<p>hello日本語</p>');
+  await page.evaluate(() => /** @type {any} */ (window).ed.undoManager.undo());
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getContent()), '<p>hello</p>');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 /**
  * Opens the plain page, types and commits にほんご in its textarea; returns the page and how many

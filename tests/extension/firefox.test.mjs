@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { ROOT } from '../e2e/harness.mjs';
-import { servePages } from './harness.mjs';
+import { servePages, addEditableFrames, editableFramesIn, EDITABLE_FRAMES } from './harness.mjs';
 
 const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
 const EXTENSION = path.join(ROOT, 'dist/extension-firefox');
@@ -108,3 +108,25 @@ for (const [name, pageName, lines, root] of [
     await page.close();
   });
 }
+
+test('Firefox: types in the frames a page makes: about:blank and srcdoc, a contenteditable <body> each', async () => {
+  const { page, errors } = await open('plain.html');
+  await page.evaluate(addEditableFrames);
+  await page.waitForFunction(editableFramesIn);
+  for (const [url, text] of EDITABLE_FRAMES) {
+    const frame = page.frames().find((f) => f.url() === url);
+    assert.ok(frame, url);
+    await frame.click('body');
+    await frame.waitForSelector('body + .henkan-indicator[data-status="ready"]', { timeout: 60000 });
+    await page.keyboard.press('End');
+    await page.keyboard.type('nihongo', { delay: 15 });
+    await frame.waitForSelector('.henkan-preedit-runs');
+    await page.keyboard.press(' ');
+    await frame.waitForSelector('.henkan-preedit-runs .henkan-converted', { timeout: 10000 });
+    await page.keyboard.press('Enter');
+    await frame.waitForFunction((t) => document.body.textContent === t, {}, `${text}日本語`);
+    assert.equal(await frame.evaluate(() => document.body.textContent), `${text}日本語`, url);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -104,6 +104,16 @@ PAGES['/monaco-page.js'] = {
   body: `require.config({ paths: { vs: '/node_modules/monaco-editor/min/vs' } });
 require(['vs/editor/editor.main'], () => { window.ed = monaco.editor.create(document.getElementById('mo'), { value: 'hello', minimap: { enabled: false } }); });`,
 };
+// TinyMCE 6 (npm `tinymce`, its own build): its editable <body> is in an iframe.
+PAGES['/tinymce.html'] = {
+  type: 'text/html',
+  body: '<!doctype html><meta charset="utf-8"><body><textarea id="tm">&lt;p&gt;hello&lt;/p&gt;</textarea><script src="/node_modules/tinymce/tinymce.min.js"></script><script src="/tinymce-page.js"></script></body>',
+};
+PAGES['/tinymce-page.js'] = {
+  type: 'text/javascript',
+  body: `tinymce.init({ selector: '#tm', base_url: '/node_modules/tinymce', suffix: '.min', menubar: false, promotion: false, branding: false, width: 500, height: 200 })
+  .then(([ed]) => { window.ed = ed; });`,
+};
 PAGES['/codemirror5-page.js'] = {
   type: 'text/javascript',
   body: "window.ed = CodeMirror(document.getElementById('cm'), { value: 'hello' });",
@@ -133,11 +143,11 @@ const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': '
 
 /**
  * A file of the repository under www/, pkg/ or models/ (the web widget's page) or of Monaco's
- * build (node_modules/monaco-editor/min), or null.
+ * and TinyMCE's builds (node_modules/monaco-editor/min, node_modules/tinymce), or null.
  * @param {string} pathname
  */
 function repoFile(pathname) {
-  if (!/^\/(www|pkg|models|node_modules\/monaco-editor\/min)\/[\w./-]+$/.test(pathname) || pathname.includes('..')) return null;
+  if (!/^\/(www|pkg|models|node_modules\/monaco-editor\/min|node_modules\/tinymce)\/[\w./-]+$/.test(pathname) || pathname.includes('..')) return null;
   const file = path.join(ROOT, pathname.slice(1));
   return existsSync(file) ? { type: TYPES[path.extname(file)] ?? 'application/octet-stream', body: readFileSync(file) } : null;
 }
@@ -214,3 +224,29 @@ export async function focusReady(page, selector) {
   await page.focus(selector);
   await page.waitForSelector(`${selector} + .henkan-indicator[data-status="ready"]`, { state: 'attached', timeout: 60000 });
 }
+
+/**
+ * Runs in a page (`page.evaluate`): adds the frames a page makes itself, a srcdoc one and an
+ * about:blank one, each with a contenteditable <body> holding `srcdoc` or `blank`.
+ */
+export function addEditableFrames() {
+  const a = document.createElement('iframe');
+  a.srcdoc = '<body contenteditable="true">srcdoc</body>';
+  document.body.append(a);
+  const b = document.createElement('iframe');
+  document.body.append(b);
+  const body = /** @type {Document} */ (b.contentDocument).body;
+  body.contentEditable = 'true';
+  body.textContent = 'blank';
+}
+
+/** Runs in a page (`page.waitForFunction`): whether the frames of `addEditableFrames` are in. */
+export function editableFramesIn() {
+  return [...document.querySelectorAll('iframe')].every((f) => f.contentDocument?.body?.textContent);
+}
+
+/** The frames of `addEditableFrames`, by URL, and the text each starts with. */
+export const EDITABLE_FRAMES = [
+  ['about:srcdoc', 'srcdoc'],
+  ['about:blank', 'blank'],
+];

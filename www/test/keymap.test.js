@@ -122,6 +122,7 @@ test('editors: model editors get the overlay, hidden-textarea editors are left a
   assert.deepEqual(editorOf(el('DIV', ['.cm-content'])), { name: 'codemirror' });
   assert.deepEqual(editorOf(el('DIV', ['[data-lexical-editor]'])), { name: 'lexical' });
   assert.deepEqual(editorOf(el('DIV', ['.ql-editor'])), { name: 'quill' });
+  assert.deepEqual(editorOf(el('BODY', ['.mce-content-body'])), { name: 'tinymce' });
   assert.equal(editorOf(el('DIV', [])), null, 'a plain contenteditable');
   assert.equal(editorOf(el('TEXTAREA', ['.CodeMirror']))?.hidden?.cursor, '.CodeMirror-cursor');
   assert.equal(editorOf(el('textarea', ['.monaco-editor']))?.hidden?.lines, '.view-lines');

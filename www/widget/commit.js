@@ -35,8 +35,11 @@ export class Committer {
     this.range = null;
     /** Our own commit is going in: its `beforeinput` is ours. */
     this.inserting = false;
+    const ways = editorWays(el);
     /** A commit is offered to the field's editor first (keymap.js `OFFER_INSERT`). */
-    this.offersInsert = editorWays(el).offerInsert;
+    this.offersInsert = ways.offerInsert;
+    /** A `Process` key goes to the field's editor around a commit (keymap.js `PROCESS_KEY_AROUND_COMMIT`). */
+    this.processKey = ways.processKey;
   }
 
   /**
@@ -66,6 +69,16 @@ export class Committer {
     const e = new InputEvent('beforeinput', { bubbles: true, cancelable: true, composed: true, inputType, data });
     offered.add(e);
     return !this.el.dispatchEvent(e);
+  }
+
+  /**
+   * A native IME's key event (`Process`, keyCode 229) on the field, for an editor that records
+   * typing from the keys it sees (keymap.js `PROCESS_KEY_AROUND_COMMIT`).
+   * @param {'keydown' | 'keyup'} type
+   */
+  processKeyEvent(type) {
+    const init = /** @type {KeyboardEventInit} */ ({ key: 'Process', code: '', keyCode: 229, which: 229, bubbles: true, cancelable: true, composed: true });
+    this.el.dispatchEvent(new KeyboardEvent(type, init));
   }
 
   /** Remembers the selection of a contenteditable (before a key is handled). */
@@ -99,9 +112,14 @@ export class Committer {
         if (isFocused(el)) this.onInserted?.();
         return;
       }
-      if (!fallback && isFocused(el) && ((this.offersInsert && this.offer('insertText', text)) || doc.execCommand('insertText', false, text))) {
-        this.onInserted?.();
-        return;
+      if (!fallback && isFocused(el)) {
+        if (this.processKey) this.processKeyEvent('keydown');
+        const inserted = (this.offersInsert && this.offer('insertText', text)) || doc.execCommand('insertText', false, text);
+        if (this.processKey) this.processKeyEvent('keyup');
+        if (inserted) {
+          this.onInserted?.();
+          return;
+        }
       }
       if (this.kind === 'contenteditable') {
         const sel = selectionOf(el);
