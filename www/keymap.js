@@ -117,9 +117,10 @@ export function fieldKind(el) {
 /**
  * Editors that keep their document in a model of their own and draw their DOM from it
  * (ProseMirror, CodeMirror 6, Lexical, Quill, Slate, CKEditor 5, Draft.js, Trix, TinyMCE, whose
- * editable `<body>` is in an iframe): the element that matches is their contenteditable. They read back every change of that DOM, so the widget draws
- * the preedit over it (`overlay`) and commits by `execCommand('insertText')`, whose change they
- * take as typing (`editorWays`: when, and whether it is offered to them first).
+ * editable `<body>` is in an iframe): the element that matches is their contenteditable. They read
+ * back every change of that DOM, so the widget draws the preedit over it (`overlay`) and commits
+ * by `execCommand('insertText')`, whose change they take as typing (`editorWays`: when, and
+ * whether it is offered to them first).
  */
 export const MODEL_EDITORS = /** @type {const} */ ([
   ['prosemirror', '.ProseMirror'],
@@ -197,8 +198,8 @@ export function editorWays(el) {
 }
 
 /**
- * @typedef {object} HiddenInputEditor an editor that takes its keys through a hidden <textarea>
- * and draws its text itself
+ * @typedef {object} HiddenInputEditor a code editor that takes its keys through a hidden
+ * <textarea> or an EditContext and draws its text itself
  * @property {string} name
  * @property {string} root the editor's outer box (the badge goes at its corner)
  * @property {string} lines the box its lines are drawn in: the preedit wraps within it

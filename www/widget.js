@@ -103,9 +103,9 @@ const REFUSED_MESSAGE = '入力中の文字数が上限です。確定してか�
 /**
  * Attaches the IME to a field. Password fields and other input types get nothing (a no-op
  * detach: keys pass through). In the code editors that take their keys through a hidden textarea
- * or an EditContext (CodeMirror 5, Ace, Monaco: keymap.js `HIDDEN_INPUT_EDITORS`) the field is that
- * element, and the preedit and the badge are drawn over the editor. Attaching twice returns the first
- * attachment's detach. A field that another copy of the widget has (the browser extension's on a
+ * or an EditContext (CodeMirror 5, Ace, Monaco: keymap.js `HIDDEN_INPUT_EDITORS`) the field is
+ * that element, and the preedit and the badge are drawn over the editor. Attaching twice returns
+ * the first attachment's detach. A field that another copy of the widget has (the browser extension's on a
  * page that embeds the widget, or a second bundle of it: `claimed`) is left to that one, also with
  * a no-op detach. The field may be in a same-origin iframe or an open shadow root.
  * @param {HTMLElement} el
@@ -254,9 +254,9 @@ export function attach(el, options) {
   /**
    * The layer goes where the field is drawn: into a modal <dialog>, a popover or a fullscreen
    * element that holds it (the browser's top layer, above everything in <body>, and the rest
-   * inert: clicks on the windows would not arrive), else at the end of <body> (`layerHome`). Checked when the
-   * field gets the focus and when a composition starts, not on every key; never once the field is
-   * detached (a render that comes late must not put the layer back).
+   * inert: clicks on the windows would not arrive), else at the end of <body> (`layerHome`).
+   * Checked when the field gets the focus and when a composition starts, not on every key; never
+   * once the field is detached (a render that comes late must not put the layer back).
    */
   const homeLayer = () => {
     if (!layer.isConnected) return;

@@ -115,7 +115,7 @@ test('fields for codes, card numbers, phone numbers, e-mail and URLs start with 
   assert.equal(startsDirect(el({})), false);
 });
 
-test('editors: model editors get the overlay, hidden-textarea editors are left alone', () => {
+test('editors: model editors by their contenteditable, code editors by their hidden input', () => {
   /** An element inside the ancestors matched by `inside` (selectors). */
   const el = (/** @type {string} */ tagName, /** @type {string[]} */ inside) => ({ tagName, closest: (/** @type {string} */ s) => (inside.includes(s) ? {} : null) });
   assert.deepEqual(editorOf(el('DIV', ['.ProseMirror'])), { name: 'prosemirror' });
