@@ -116,8 +116,10 @@ export function fieldKind(el) {
 
 /**
  * Editors that keep their document in a model of their own and draw their DOM from it
- * (ProseMirror, CodeMirror 6, Lexical, Quill, Slate, CKEditor 5, Draft.js, Trix, TinyMCE, whose
- * editable `<body>` is in an iframe): the element that matches is their contenteditable. They read
+ * (ProseMirror, CodeMirror 6, Lexical, Quill, Slate, CKEditor 5, Draft.js, Trix, and TinyMCE and
+ * CKEditor 4, whose editable `<body>` is in an iframe): the element that matches is their
+ * contenteditable (TinyMCE and CKEditor 4 take DOM changes into their content as they are: an
+ * inline preedit's span was in it while composing, what their autosave would keep). They read
  * back every change of that DOM, so the widget draws the preedit over it (`overlay`) and commits
  * by `execCommand('insertText')`, whose change they take as typing (`editorWays`: when, and
  * whether it is offered to them first).
@@ -132,6 +134,7 @@ export const MODEL_EDITORS = /** @type {const} */ ([
   ['draft', '.public-DraftEditor-content'],
   ['trix', 'trix-editor'],
   ['tinymce', '.mce-content-body'],
+  ['ckeditor4', '.cke_editable'],
 ]);
 
 /**

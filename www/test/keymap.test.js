@@ -123,6 +123,7 @@ test('editors: model editors by their contenteditable, code editors by their hid
   assert.deepEqual(editorOf(el('DIV', ['[data-lexical-editor]'])), { name: 'lexical' });
   assert.deepEqual(editorOf(el('DIV', ['.ql-editor'])), { name: 'quill' });
   assert.deepEqual(editorOf(el('BODY', ['.mce-content-body'])), { name: 'tinymce' });
+  assert.deepEqual(editorOf(el('BODY', ['.cke_editable'])), { name: 'ckeditor4' });
   assert.equal(editorOf(el('DIV', [])), null, 'a plain contenteditable');
   assert.equal(editorOf(el('TEXTAREA', ['.CodeMirror']))?.hidden?.cursor, '.CodeMirror-cursor');
   assert.equal(editorOf(el('textarea', ['.monaco-editor']))?.hidden?.lines, '.view-lines');

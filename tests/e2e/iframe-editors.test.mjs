@@ -1,11 +1,12 @@
 // Typing Japanese through the widget into rich-text editors whose editable element is the <body>
-// of an iframe: TinyMCE 6 (npm `tinymce`, its own build loaded from node_modules) and a plain
-// frame with a contenteditable body. The widget's windows must stay out of the text the editor
-// saves (its layer goes after the body, not into it), the preedit is drawn over TinyMCE's text
-// (its DOM untouched while composing), and TinyMCE records the commit as a step of its own undo
-// and marks itself changed. Screenshots go to tests/e2e/output/tinymce-*.png.
+// of an iframe: TinyMCE 6 and CKEditor 4 (npm `tinymce`, `ckeditor4` 4.22.1, their own builds
+// loaded from node_modules) and a plain frame with a contenteditable body. The widget's windows
+// must stay out of the text the editor saves (its layer goes after the body, not into it), the
+// preedit is drawn over the editor's text (its DOM untouched while composing), and the editor
+// records the commit as a step of its own undo and marks itself changed. Screenshots go to
+// tests/e2e/output/tinymce-*.png.
 //
-//   node --test tests/e2e/tinymce.test.mjs        (after `make wasm`)
+//   node --test tests/e2e/iframe-editors.test.mjs        (after `make wasm`)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -14,13 +15,14 @@ import { serverAndBrowser, ensureOutput, editorImePage } from './harness.mjs';
 const env = serverAndBrowser();
 
 /**
- * A blank page with TinyMCE's build loaded, `html` in its body, `setup` run (an async function
+ * A blank page with TinyMCE's and CKEditor 4's builds loaded, `html` in its body, `setup` run (an async function
  * body, as text) and one `HenkanIme` on the shipped model (`window.ime`, `window.attach`).
  * @param {string} html
  * @param {string} setup
  */
 async function imePage(html, setup) {
-  const { page, errors, status } = await editorImePage(env.browser.context, env.server.url, { scripts: ['/node_modules/tinymce/tinymce.min.js'], html, setup });
+  const scripts = ['/node_modules/tinymce/tinymce.min.js', '/node_modules/ckeditor4/ckeditor.js'];
+  const { page, errors, status } = await editorImePage(env.browser.context, env.server.url, { scripts, html, setup });
   assert.equal(status, 'ready');
   return { page, errors };
 }
@@ -87,6 +89,46 @@ test('TinyMCE: the preedit over its text, the windows out of its content, the co
   await page.evaluate(() => /** @type {any} */ (window).ed.undoManager.undo());
   assert.equal((await look(page)).content, '<p>前の<strong>太字</strong>後ろ今日は</p>');
   await page.screenshot({ path: path.join(ensureOutput(), 'tinymce-undone.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('CKEditor 4: the preedit over its text, the windows out of its data, the commit undone by its undo', async () => {
+  const { page, errors } = await imePage(
+    '<textarea id="ck">&lt;p&gt;前の&lt;strong&gt;太字&lt;/strong&gt;後ろ&lt;/p&gt;</textarea>',
+    // (4.22.1 is the last release under an open-source licence; its check for newer ones is off.)
+    `await new Promise((ok) => {
+       window.ed = CKEDITOR.replace('ck', { versionCheck: false, width: 600, height: 200 });
+       window.ed.on('instanceReady', ok);
+     });`,
+  );
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.attach(w.ed.editable().$, { ime: w.ime });
+  });
+  const frame = page.frames().find((f) => f !== page.mainFrame());
+  assert.ok(frame);
+  await frame.click('body');
+  await page.keyboard.press('End');
+  /** Its data as it saves it, and the overlay's text in its frame. */
+  const data = () =>
+    page.evaluate(() => {
+      const ed = /** @type {any} */ (window).ed;
+      const overlay = /** @type {HTMLElement | null} */ (ed.editable().$.ownerDocument.querySelector('.henkan-preedit-overlay'));
+      return { data: /** @type {string} */ (ed.getData()).trim(), overlay: overlay && overlay.style.display === 'block' ? overlay.textContent : null };
+    });
+  const before = '<p>前の<strong>太字</strong>後ろ</p>';
+  assert.equal((await data()).data, before);
+  await page.keyboard.type('kyouha');
+  assert.deepEqual(await data(), { data: before, overlay: 'きょうは' }, 'nothing of the IME in its data while composing');
+  await page.keyboard.press('Space');
+  assert.equal((await data()).data, before, 'nor while converting');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await data(), { data: '<p>前の<strong>太字</strong>後ろ今日は</p>', overlay: null });
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.checkDirty()), true);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+z');
+  assert.equal((await data()).data, before, 'its undo (Ctrl+Z) takes the commit back');
   assert.deepEqual(errors, []);
   await page.close();
 });
