@@ -8,7 +8,7 @@
 // keys sent over the DevTools protocol never reach, is pressed for real in shortcut.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { servePages, launchWithExtension, focusReady, addEditableFrames, editableFramesIn, EDITABLE_FRAMES } from './harness.mjs';
+import { servePages, launchWithExtension, focusReady, addEditableFrames, editableFramesIn, EDITABLE_FRAMES, CODE_EDITOR_PAGES } from './harness.mjs';
 import { bundleEditors } from '../e2e/editors/bundle.mjs';
 import { dropText } from '../e2e/harness.mjs';
 
@@ -170,11 +170,8 @@ test('in a ProseMirror editor: preedit over the text, the commit one edit of its
 
 // Code editors that take their keys through a hidden input: CodeMirror 5's textarea, Monaco's
 // EditContext (its default in Chromium).
-for (const [name, pageName, lines, root] of [
-  ['a CodeMirror 5 editor (keys through a hidden textarea)', 'codemirror5.html', '#cm .CodeMirror-lines', '#cm .CodeMirror'],
-  ['Monaco with its EditContext', 'monaco.html', '#mo .view-lines', '#mo .monaco-editor'],
-]) {
-  test(`in ${name}: the preedit over its text, the commit typed into its document`, async () => {
+for (const { name, page: pageName, lines, root } of CODE_EDITOR_PAGES) {
+  test(`in ${name} (a hidden input): the preedit over its text, the commit typed into its document`, async () => {
     const { page, errors } = await open(pageName);
     await page.waitForFunction(() => /** @type {any} */ (window).ed);
     await page.click(lines);

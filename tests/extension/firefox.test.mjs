@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { ROOT } from '../e2e/harness.mjs';
-import { servePages, addEditableFrames, editableFramesIn, EDITABLE_FRAMES } from './harness.mjs';
+import { servePages, addEditableFrames, editableFramesIn, EDITABLE_FRAMES, CODE_EDITOR_PAGES } from './harness.mjs';
 
 const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
 const EXTENSION = path.join(ROOT, 'dist/extension-firefox');
@@ -55,15 +55,16 @@ async function focusReady(page, selector) {
  * @param {import('puppeteer-core').Page} page
  * @param {string} selector
  * @param {string} romaji
+ * @param {import('puppeteer-core').Page | import('puppeteer-core').Frame} [where] the frame of the field (the page's by default)
  */
-async function convertAndCommit(page, selector, romaji) {
+async function convertAndCommit(page, selector, romaji, where = page) {
   await page.keyboard.type(romaji, { delay: 15 });
-  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').trim()));
+  await where.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').trim()));
   await page.keyboard.press(' ');
-  await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { timeout: 10000 });
+  await where.waitForSelector('.henkan-preedit-runs .henkan-converted', { timeout: 10000 });
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].every((p) => !(p.textContent ?? '').trim()));
-  return page.$eval(selector, (el) => (el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement ? el.value : el.textContent));
+  await where.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].every((p) => !(p.textContent ?? '').trim()));
+  return where.$eval(selector, (el) => (el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement ? el.value : el.textContent));
 }
 
 test('Firefox: types and converts in a textarea, an input and a contenteditable', async () => {
@@ -86,10 +87,7 @@ test('Firefox: types on a page whose CSP forbids wasm and inline script', async 
 
 // Code editors that take their keys through a hidden textarea (Firefox has no EditContext: Monaco
 // uses its textarea there).
-for (const [name, pageName, lines, root] of [
-  ['CodeMirror 5', 'codemirror5.html', '#cm .CodeMirror-lines', '#cm .CodeMirror'],
-  ['Monaco', 'monaco.html', '#mo .view-lines', '#mo .monaco-editor'],
-]) {
+for (const { name, page: pageName, lines, root } of CODE_EDITOR_PAGES) {
   test(`Firefox: types into ${name}: the preedit over its text, the commit typed into its document`, async () => {
     const { page, errors } = await open(pageName);
     await page.waitForFunction(() => /** @type {any} */ (window).ed);
@@ -119,13 +117,7 @@ test('Firefox: types in the frames a page makes: about:blank and srcdoc, a conte
     await frame.click('body');
     await frame.waitForSelector('body + .henkan-indicator[data-status="ready"]', { timeout: 60000 });
     await page.keyboard.press('End');
-    await page.keyboard.type('nihongo', { delay: 15 });
-    await frame.waitForSelector('.henkan-preedit-runs');
-    await page.keyboard.press(' ');
-    await frame.waitForSelector('.henkan-preedit-runs .henkan-converted', { timeout: 10000 });
-    await page.keyboard.press('Enter');
-    await frame.waitForFunction((t) => document.body.textContent === t, {}, `${text}日本語`);
-    assert.equal(await frame.evaluate(() => document.body.textContent), `${text}日本語`, url);
+    assert.equal(await convertAndCommit(page, 'body', 'nihongo', frame), `${text}日本語`, url);
   }
   assert.deepEqual(errors, []);
   await page.close();

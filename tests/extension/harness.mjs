@@ -250,3 +250,13 @@ export const EDITABLE_FRAMES = [
   ['about:srcdoc', 'srcdoc'],
   ['about:blank', 'blank'],
 ];
+
+/**
+ * The code editors' pages (`codemirror5.html`, `monaco.html`; each mounts `window.ed` holding
+ * `hello`): a name, the page, where to click into its lines, and its outer box (the badge follows
+ * it). Monaco takes its keys through an EditContext in Chromium, through its textarea in Firefox.
+ */
+export const CODE_EDITOR_PAGES = [
+  { name: 'CodeMirror 5', page: 'codemirror5.html', lines: '#cm .CodeMirror-lines', root: '#cm .CodeMirror' },
+  { name: 'Monaco', page: 'monaco.html', lines: '#mo .view-lines', root: '#mo .monaco-editor' },
+];
