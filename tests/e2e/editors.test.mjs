@@ -24,6 +24,19 @@ before(bundleEditors);
 const PAUSE = 650;
 
 /**
+ * Marks an uncaught error thrown by Quill's own selection code. Quill 2.0 leaves the document's
+ * selection empty when a native space replaces all of its text (Ctrl+A, then Space with no IME
+ * at all in Chromium), and its `UINode.handleSelectionChange` (a selectionchange within 100 ms of
+ * an arrow key) reads the selection's first range without checking that there is one.
+ */
+const QUILL_OWN = '(Quill’s own)';
+
+/** @param {Error} e */
+function quillsOwn(e) {
+  return e.name === 'IndexSizeError' && /^\s*at UINode\.handleSelectionChange /.test((e.stack ?? '').split('\n')[1] ?? '');
+}
+
+/**
  * A blank page with `html` in its body, one `HenkanIme` on the shipped model (`window.ime`), the
  * widget's `attach` (`window.attach`) and the editors' bundle (`window.editors`).
  * @param {string} html
@@ -32,7 +45,7 @@ async function imePage(html) {
   const page = await env.browser.context.newPage();
   /** @type {string[]} */
   const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('pageerror', (e) => errors.push(quillsOwn(e) ? `${QUILL_OWN} ${e}` : String(e)));
   await page.goto(`${env.server.url}www/test/blank.html`);
   const status = await page.evaluate(
     async ([model, bundle, html]) => {
@@ -411,7 +424,8 @@ for (const name of /** @type {const} */ (['prosemirror', 'codemirror', 'lexical'
     const after = flat((await look(page)).text);
     assert.equal(after.length, before.length + 3, `${JSON.stringify(before.slice(-30))} → ${JSON.stringify(after.slice(-30))}`);
     assert.ok(after.includes('今日は'));
-    assert.deepEqual(errors, [], sent.slice(-12).join(' '));
+    // The storm reaches Quill's own selection bug (QUILL_OWN): not the IME's. Any other error counts.
+    assert.deepEqual(name === 'quill' ? errors.filter((m) => !m.startsWith(QUILL_OWN)) : errors, [], sent.slice(-12).join(' '));
     await page.close();
   });
 }
