@@ -95,7 +95,19 @@ function look(page) {
       text: /** @type {string} */ (m.text()),
       html: /** @type {string} */ (m.html()),
       shown: /** @type {string} */ (m.field.innerText).replace(/\u200b/g, ''),
-      overlay: overlay && overlay.style.display === 'block' ? overlay.textContent : null,
+      overlay: overlay && overlay.style.display === 'block' ? (overlay.querySelector('.henkan-preedit-runs')?.textContent ?? '') : null,
+      tail: overlay && overlay.style.display === 'block' ? (overlay.querySelector('.henkan-preedit-tail')?.textContent ?? '').replace(/\u200b/g, '') : null,
+      /** Where the preedit ends and the tail starts on screen, and whether the overlay paints
+       * over the editor's own text of the tail where it starts (at the caret, the preedit's start). */
+      moved: (() => {
+        const runs = overlay?.querySelector('.henkan-preedit-runs')?.getClientRects();
+        const tail = overlay?.querySelector('.henkan-preedit-tail')?.getClientRects()[0];
+        const cover = overlay?.querySelector('.henkan-preedit-cover')?.getBoundingClientRect();
+        if (!runs?.length || !tail || !cover) return null;
+        const [start, end] = [runs[0], runs[runs.length - 1]];
+        const painted = cover.left <= start.left && cover.right > start.left + 10 && cover.top <= start.top + 4 && cover.bottom >= start.bottom - 4;
+        return { end: end.right, top: end.top, tail: tail.left, tailTop: tail.top, painted };
+      })(),
       fired: /** @type {string[]} */ ([...m.fired]),
     };
   });
@@ -210,6 +222,10 @@ for (const c of EDITORS) {
     assert.equal(r.text, c.before, 'the preedit is not in the editor’s document');
     assert.equal(r.shown, r.text, 'nor in its DOM');
     assert.equal(r.overlay, 'きょうはいいてんき', 'it is drawn over the text');
+    // What follows the caret in its line moves aside, drawn after the preedit.
+    assert.equal(r.tail, c.before.split('\n')[0].slice(c.caret));
+    assert.ok(r.moved && Math.abs(r.moved.tail - r.moved.end) < 1 && Math.abs(r.moved.tailTop - r.moved.top) < 1 && r.moved.painted, JSON.stringify(r.moved));
+    await page.screenshot({ path: path.join(ensureOutput(), `editors-${c.name}-composing.png`) });
     await page.keyboard.press('Space');
     // The editor's bindings, pressed while converting: the IME keeps them.
     await page.keyboard.press('Tab');

@@ -1,8 +1,8 @@
 // Shared by the e2e tests and measure.mjs: the demo server and Debian's Chromium driven by
 // playwright-core (never `npx playwright install`: no browser download here).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -140,6 +140,43 @@ export async function waitForIme(page, timeout = 60000) {
 export function ensureOutput() {
   mkdirSync(OUTPUT, { recursive: true });
   return OUTPUT;
+}
+
+/** The machine a measurement ran on: its CPUs and their load average (the measure scripts). */
+export function machine() {
+  return { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100) };
+}
+
+/**
+ * Runs a measure script's `body` with a test server and a browser, closes both, and exits with 1
+ * on an error.
+ * @param {(server: Awaited<ReturnType<typeof startServer>>, browser: Awaited<ReturnType<typeof launch>>) => Promise<void>} body
+ */
+export function runMeasurement(body) {
+  (async () => {
+    const server = await startServer();
+    const browser = await launch();
+    try {
+      await body(server, browser);
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  })().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
+
+/**
+ * Writes a measurement's result to `out` as JSON and prints it (the measure scripts).
+ * @param {string} out
+ * @param {object} result
+ */
+export function writeMeasurement(out, result) {
+  writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
+  console.log(JSON.stringify(result, null, 2));
+  console.log(`wrote ${out}`);
 }
 
 /**

@@ -7,10 +7,9 @@
 //
 //   node tests/e2e/measure-predictions.mjs [--lines 150] [--out tests/e2e/output/predictions.json]
 // HENKAN_E2E_MODEL picks the model (default models/henkan.henkan, which has an n-gram section).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
-import { startServer, launch, demoUrl, waitForIme, ensureOutput, opt, ROOT, MODEL } from './harness.mjs';
+import { startServer, launch, demoUrl, waitForIme, ensureOutput, opt, machine, writeMeasurement, ROOT, MODEL } from './harness.mjs';
 import { toRomaji } from './measure.mjs';
 
 const LINES = Number(opt('lines', '150'));
@@ -81,11 +80,9 @@ async function main() {
       typingTotalMs: { on: stats(typing('on').map((k) => k.totalMs)), off: stats(typing('off').map((k) => k.totalMs)) },
       enterWasmMs: { on: stats(enter('on').map((k) => k.wasmMs)), off: stats(enter('off').map((k) => k.wasmMs)) },
       enterTotalMs: { on: stats(enter('on').map((k) => k.totalMs)), off: stats(enter('off').map((k) => k.totalMs)) },
-      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100) },
+      machine: machine(),
     };
-    writeFileSync(OUT, JSON.stringify(result, null, 2) + '\n');
-    console.log(JSON.stringify(result, null, 2));
-    console.log(`wrote ${OUT}`);
+    writeMeasurement(OUT, result);
   } finally {
     await browser.close();
     await server.stop();

@@ -16,8 +16,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
-import os from 'node:os';
-import { startServer, launch, demoUrl, waitForIme, ensureOutput, opt, MODEL, ROOT } from './harness.mjs';
+import { startServer, launch, demoUrl, waitForIme, ensureOutput, opt, machine, writeMeasurement, MODEL, ROOT } from './harness.mjs';
 
 const SENTENCES = Number(opt('sentences', '200'));
 const OUT = opt('out', path.join(ensureOutput(), 'measurements.json'));
@@ -307,12 +306,10 @@ async function main() {
       typingLive: live.typing,
       typingResize: resize.typing,
       typingResizeClassic: resizeClassic.typing,
-      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100) },
+      machine: machine(),
     };
     writeFileSync(OUT.replace(/\.json$/, '.md'), markdown(result));
-    writeFileSync(OUT, JSON.stringify(result, null, 2) + '\n');
-    console.log(JSON.stringify(result, null, 2));
-    console.log(`wrote ${OUT}`);
+    writeMeasurement(OUT, result);
   } finally {
     await browser.close();
     await server.stop();

@@ -70,6 +70,10 @@ export class PreeditBox {
      * lays out the visible lines only, not the whole text). */
     this.above = doc.createElement('div');
     this.below = doc.createElement('div');
+    /** In the overlay, after the runs: a copy of the text that follows the caret in its block
+     * (`tailOf`), which moves aside for the preedit as it does with a native IME. */
+    this.tail = doc.createElement('span');
+    this.tail.className = 'henkan-preedit-tail';
     /** A zero-width mark where the text laid out starts (`layOut`). */
     this.marker = doc.createElement('span');
     this.marker.textContent = '\u200b';
@@ -256,6 +260,7 @@ export class PreeditBox {
     this.runs.replaceChildren();
     if (this.kind === 'contenteditable' && !this.overlay) return this.removeInline();
     this.el.style.display = 'none';
+    this.tail.replaceChildren();
     this.el.classList.remove('henkan-preedit-overlay');
     this.el.replaceChildren();
     this.warmer?.remove();
@@ -273,17 +278,23 @@ export class PreeditBox {
     let caret, block, inline;
     /** @type {{left: number, right: number} | null} */
     let bounds = null;
+    /** @type {Range | null} */
+    let at = null;
     if (this.hidden) {
       ({ caret, block, inline, bounds } = hiddenParts(field, this.hidden));
     } else {
       caret = editableCaret(field);
       const sel = selectionOf(field);
-      const anchor = sel && sel.rangeCount > 0 && field.contains(sel.anchorNode) ? sel.getRangeAt(0).startContainer : field;
+      at = sel && sel.rangeCount > 0 && field.contains(sel.anchorNode) ? sel.getRangeAt(0) : null;
+      const anchor = at ? at.startContainer : field;
       inline = anchor.nodeType === Node.ELEMENT_NODE ? /** @type {HTMLElement} */ (anchor) : anchor.parentElement ?? field;
       block = inline;
       while (block !== field && getComputedStyle(block).display.startsWith('inline') && block.parentElement) block = block.parentElement;
     }
     const bcs = getComputedStyle(block);
+    const tail = at && tailOf(block, bcs, at);
+    this.tail.replaceChildren(...(tail?.runs ?? []));
+    this.tail.style.whiteSpace = bcs.whiteSpace;
     const b = block.getBoundingClientRect();
     // The block's CSS pixels on screen (a zoom or a scaling transform around the editor), and the
     // zoom of the layer the overlay is in: the overlay is laid out in the block's CSS pixels and
@@ -306,6 +317,34 @@ export class PreeditBox {
     style.lineHeight = `${lineHeight}px`;
     scaleStyle(style, sx / z, sy / z);
     style.setProperty('--henkan-overlay-bg', backgroundOf(inline));
+    /** @type {Node[]} */
+    const parts = [this.runs];
+    if (tail?.runs.length) {
+      parts.push(this.tail);
+      // The editor's own text of the tail is painted over where it is (under the overlay's text):
+      // each of its boxes, and the leading around it (its underlines), inside the block's content
+      // box (not its border, nor the editor's). In the overlay's CSS pixels:
+      const top = caret.top - (sy * Math.max(0, lineHeight - caret.height / sy)) / 2;
+      const width = Math.max(0, right - left) / sx;
+      const contentTop = (b.top + sy * (px(bcs.borderTopWidth) + px(bcs.paddingTop)) - top) / sy;
+      const contentBottom = (b.bottom - sy * (px(bcs.borderBottomWidth) + px(bcs.paddingBottom)) - top) / sy;
+      for (const r of tail.rects) {
+        const lead = Math.max(0, lineHeight - r.height / sy) / 2;
+        const x0 = Math.max(0, (r.left - left) / sx - 1);
+        const x1 = Math.min(width, (r.right - left) / sx + 1);
+        const y0 = Math.max(contentTop, (r.top - top) / sy - lead);
+        const y1 = Math.min(contentBottom, (r.bottom - top) / sy + lead);
+        if (x1 <= x0 || y1 <= y0) continue;
+        const cover = field.ownerDocument.createElement('div');
+        cover.className = 'henkan-preedit-cover';
+        cover.style.left = `${x0}px`;
+        cover.style.top = `${y0}px`;
+        cover.style.width = `${x1 - x0}px`;
+        cover.style.height = `${y1 - y0}px`;
+        parts.push(cover);
+      }
+    }
+    this.el.replaceChildren(...parts);
     this.placed = 'overlay';
   }
 
@@ -807,6 +846,100 @@ function hiddenParts(field, hidden) {
     ? { left: cursor.left, top: cursor.top, height: cursor.height, right: bounds.right }
     : { left: t.left, top: t.top, height: px(getComputedStyle(inline).lineHeight) || t.height, right: bounds.right };
   return { caret, block, inline, bounds };
+}
+
+/** The longest tail the overlay copies (characters): a longer one is covered, as it was drawn
+ * (it would be laid out again on every key). */
+export const TAIL_MAX_CHARS = 400;
+
+/** The most boxes of the editor's text that the overlay paints over for a tail (a line of text
+ * in one style is one box). */
+const TAIL_MAX_RECTS = 200;
+
+/** What each run of the tail copies from the element that holds its text (the overlay has the
+ * caret's font already; these are what formatting changes). */
+const TAIL_STYLED = ['font-family', 'font-size', 'font-weight', 'font-style', 'color', 'vertical-align', 'letter-spacing'];
+
+/**
+ * The text that follows the caret `at` in its `block`, as runs in the look of the text they copy
+ * (font, colour, the lines and backgrounds of their inline elements): drawn after the preedit, it
+ * moves aside as the editor's text does for a native IME's composition. Null where a copy would
+ * not look like the text: an element in it that is not inline text (an image, a widget, a nested
+ * block), more than `TAIL_MAX_CHARS`, text not laid out left to right from the block's start.
+ * No runs where nothing follows the caret. With the runs, the boxes of the editor's own text that
+ * they copy (client rects: what the overlay paints over).
+ * @param {HTMLElement} block
+ * @param {CSSStyleDeclaration} bcs its computed style
+ * @param {Range} at
+ * @returns {{runs: HTMLElement[], rects: DOMRect[]} | null}
+ */
+function tailOf(block, bcs, at) {
+  const doc = block.ownerDocument;
+  const range = doc.createRange();
+  try {
+    range.setStart(at.startContainer, at.startOffset);
+    range.setEnd(block, block.childNodes.length);
+  } catch {
+    return null;
+  }
+  const text = range.toString();
+  if (!/\S/.test(text)) return { runs: [], rects: [] };
+  if (text.length > TAIL_MAX_CHARS) return null;
+  if (bcs.direction !== 'ltr' || !bcs.writingMode.startsWith('horizontal') || !['start', 'left', 'justify'].includes(bcs.textAlign)) return null;
+  /** @type {HTMLElement[]} */
+  const runs = [];
+  // Elements not shown are left out with what they hold.
+  const walker = doc.createTreeWalker(block, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (n) =>
+    n.nodeType === Node.ELEMENT_NODE && getComputedStyle(/** @type {Element} */ (n)).display === 'none' ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  );
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!range.intersectsNode(node)) continue;
+    if (node.nodeType === Node.TEXT_NODE) {
+      const t = /** @type {Text} */ (node);
+      const data = t === at.startContainer ? t.data.slice(at.startOffset) : t.data;
+      if (data && t.parentElement) runs.push(tailRun(doc, data, t.parentElement, block));
+      continue;
+    }
+    const el = /** @type {HTMLElement} */ (node);
+    if (el.tagName === 'BR') {
+      runs.push(doc.createElement('br'));
+      continue;
+    }
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0 && !el.firstChild) continue;
+    const display = getComputedStyle(el).display;
+    if (display !== 'inline' && display !== 'contents') return null;
+    if (!el.isContentEditable || /^(IMG|SVG|VIDEO|CANVAS|IFRAME|INPUT|BUTTON|SELECT|TEXTAREA|OBJECT|EMBED|MATH)$/i.test(el.tagName)) return null;
+  }
+  // A break at the block's end holds its last line open (ProseMirror, CKEditor, a browser's own
+  // editing): it makes no line of its own.
+  if (runs.length && runs[runs.length - 1].tagName === 'BR') runs.pop();
+  const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+  return rects.length > TAIL_MAX_RECTS ? null : { runs, rects };
+}
+
+/**
+ * One run of the tail: `text` in the look it has inside `holder` (its inline ancestors' lines and
+ * backgrounds up to `block` included).
+ * @param {Document} doc
+ * @param {string} text
+ * @param {HTMLElement} holder
+ * @param {HTMLElement} block
+ */
+function tailRun(doc, text, holder, block) {
+  const span = doc.createElement('span');
+  span.textContent = text;
+  const cs = getComputedStyle(holder);
+  for (const p of TAIL_STYLED) span.style.setProperty(p, cs.getPropertyValue(p));
+  /** @type {Set<string>} */
+  const lines = new Set();
+  for (let el = /** @type {HTMLElement | null} */ (holder); el && el !== block; el = el.parentElement) {
+    const ecs = el === holder ? cs : getComputedStyle(el);
+    for (const l of ecs.textDecorationLine.split(' ')) if (l !== 'none') lines.add(l);
+    if (!span.style.backgroundColor && !isTransparent(ecs.backgroundColor)) span.style.backgroundColor = ecs.backgroundColor;
+  }
+  if (lines.size) span.style.textDecorationLine = [...lines].join(' ');
+  return span;
 }
 
 /** What the overlay copies from the text at the caret (the inherited properties that place glyphs

@@ -18,6 +18,8 @@ export const CSS = `
 .henkan-preedit { position: fixed; display: none; pointer-events: none; margin: 0; background: transparent; }
 .henkan-preedit-overlay { white-space: pre-wrap; overflow-wrap: anywhere; }
 .henkan-warm { position: fixed; left: 0; top: 0; width: 1px; height: 1px; overflow: hidden; visibility: hidden; white-space: pre; }
+.henkan-preedit-cover { position: absolute; z-index: -1; background: var(--henkan-overlay-bg, #fff); }
+.henkan-preedit-tail > span:not([style*="background-color"]),
 .henkan-preedit-overlay .henkan-preedit-runs span:not(.henkan-focused),
 .henkan-preedit-covering .henkan-preedit-runs span:not(.henkan-focused) { background: var(--henkan-overlay-bg, #fff); }
 .henkan-preedit-runs span { text-decoration: underline dotted 1px; text-underline-offset: 0.18em; }
