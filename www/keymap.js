@@ -208,6 +208,8 @@ export function editorWays(el) {
  * @property {string} lines the box its lines are drawn in: the preedit wraps within it
  * @property {string} line one line of text (the preedit takes its font and colour)
  * @property {string} cursor the editor's own caret (where the preedit starts)
+ * @property {string} activeLine the highlight of the cursor's line, drawn in a layer under the
+ *   text (what the preedit and the moved text are painted on)
  */
 
 /**
@@ -224,9 +226,9 @@ export function editorWays(el) {
  * @type {readonly HiddenInputEditor[]}
  */
 export const HIDDEN_INPUT_EDITORS = [
-  { name: 'codemirror5', root: '.CodeMirror', lines: '.CodeMirror-lines', line: '.CodeMirror-line', cursor: '.CodeMirror-cursor' },
-  { name: 'monaco', root: '.monaco-editor', lines: '.view-lines', line: '.view-line', cursor: '.cursor' },
-  { name: 'ace', root: '.ace_editor', lines: '.ace_text-layer', line: '.ace_line', cursor: '.ace_cursor' },
+  { name: 'codemirror5', root: '.CodeMirror', lines: '.CodeMirror-lines', line: '.CodeMirror-line', cursor: '.CodeMirror-cursor', activeLine: '.CodeMirror-activeline-background' },
+  { name: 'monaco', root: '.monaco-editor', lines: '.view-lines', line: '.view-line', cursor: '.cursor', activeLine: '.current-line' },
+  { name: 'ace', root: '.ace_editor', lines: '.ace_text-layer', line: '.ace_line', cursor: '.ace_cursor', activeLine: '.ace_active-line' },
 ];
 
 /**

@@ -6,8 +6,9 @@
 // over the editor's text at its cursor in the font of its lines, the candidate window opens under
 // it, the badge sits at the editor's corner, the editor's document does not change while
 // composing (Enter, Backspace and the arrows are the IME's), the commit lands at the caret as
-// typed text, the editor's own undo takes it back, and the next words open at the editor's caret.
-// Screenshots go to tests/e2e/output/code-*.png.
+// typed text, the editor's own undo takes it back, and the next words open at the editor's caret;
+// inside a line, what follows the cursor is drawn after the preedit, on the colour the editor
+// draws under the line. Screenshots go to tests/e2e/output/code-*.png.
 //
 //   node --test tests/e2e/code-editors.test.mjs        (after `make wasm`)
 import { test } from 'node:test';
@@ -206,6 +207,73 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
     await page.keyboard.type('ab');
     await page.waitForFunction((value) => String(new Function(`return ${value}`)()).includes('ab'), e.value, { timeout: 2000 }).catch(() => {});
     assert.equal((await look(page, e.value, e.cursor)).value, 'hello worldですab\nsecond line');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS))) {
+  test(`${name}: what follows the cursor on its line moves aside for the preedit`, async () => {
+    const e = EDITORS[name];
+    const { page, errors } = await editorPage(name);
+    await focusFirstLineEnd(page);
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    // A person's pause: Monaco draws its cursor where it moved in the next frame.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await page.keyboard.type('kyouha');
+    const r = await page.evaluate(() => {
+      const overlay = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-overlay'));
+      const runs = overlay.querySelector('.henkan-preedit-runs')?.getClientRects();
+      const tail = overlay.querySelector('.henkan-preedit-tail');
+      const first = tail?.getClientRects()[0];
+      const cover = overlay.querySelector('.henkan-preedit-cover')?.getBoundingClientRect();
+      const start = runs?.[0];
+      const end = runs?.[runs.length - 1];
+      return {
+        runs: overlay.querySelector('.henkan-preedit-runs')?.textContent,
+        tail: tail?.textContent?.replace(/\u00a0/g, ' '),
+        moved: !!(end && first && Math.abs(first.left - end.right) < 1 && Math.abs(first.top - end.top) < 2),
+        // (The editor's cursor, where the preedit starts, is 2 px wide across the character boundary.)
+        painted: !!(start && cover && cover.left <= start.left + 2 && cover.right > start.left + 10 && cover.top <= start.top + 4 && cover.bottom >= start.bottom - 4),
+      };
+    });
+    assert.deepEqual(r, { runs: 'きょうは', tail: ' world', moved: true, painted: true });
+    // The moved text is painted on what the editor draws under its line (Ace highlights the
+    // cursor's line): the screen inside the space before `world` is the colour beside the line's end.
+    const points = await page.evaluate(() => {
+      const tail = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-tail'));
+      const text = /** @type {Text} */ (document.createTreeWalker(tail, NodeFilter.SHOW_TEXT).nextNode());
+      const range = document.createRange();
+      range.setStart(text, 0);
+      range.setEnd(text, 1);
+      const space = range.getBoundingClientRect();
+      const end = tail.getBoundingClientRect();
+      const y = Math.round(space.top + space.height / 2);
+      return [
+        [Math.round(space.left + space.width / 2), y],
+        [Math.round(end.right + 30), y],
+      ];
+    });
+    const shot = await page.screenshot({ path: path.join(ensureOutput(), `code-${name}-tail.png`) });
+    const [inside, beside] = await page.evaluate(
+      async ([png, points]) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${png}`;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.width;
+        canvas.height = img.height;
+        const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+        ctx.drawImage(img, 0, 0);
+        return points.map(([x, y]) => [...ctx.getImageData(x, y, 1, 1).data]);
+      },
+      /** @type {[string, number[][]]} */ ([shot.toString('base64'), points]),
+    );
+    assert.deepEqual(inside, beside, `the colour under the moved text at ${JSON.stringify(points)}`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((value) => new Function(`return ${value}`)() !== 'hello world\nsecond line', e.value, { timeout: 2000 }).catch(() => {});
+    assert.equal((await look(page, e.value, e.cursor)).value, 'helloきょうは world\nsecond line');
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -280,8 +280,13 @@ export class PreeditBox {
     let bounds = null;
     /** @type {Range | null} */
     let at = null;
+    /** @type {HTMLElement | null} the block whose text follows the caret: the caret's, or a code
+     * editor's line under its cursor */
+    let textBlock = null;
     if (this.hidden) {
       ({ caret, block, inline, bounds } = hiddenParts(field, this.hidden));
+      const found = cursorInLine(field, this.hidden, caret);
+      if (found) ({ line: textBlock, at } = found);
     } else {
       caret = editableCaret(field);
       const sel = selectionOf(field);
@@ -290,11 +295,13 @@ export class PreeditBox {
       inline = anchor.nodeType === Node.ELEMENT_NODE ? /** @type {HTMLElement} */ (anchor) : anchor.parentElement ?? field;
       block = inline;
       while (block !== field && getComputedStyle(block).display.startsWith('inline') && block.parentElement) block = block.parentElement;
+      textBlock = block;
     }
     const bcs = getComputedStyle(block);
-    const tail = at && tailOf(block, bcs, at);
+    const tcs = textBlock === block ? bcs : textBlock && getComputedStyle(textBlock);
+    const tail = at && textBlock && tcs && tailOf(textBlock, tcs, at);
     this.tail.replaceChildren(...(tail?.runs ?? []));
-    this.tail.style.whiteSpace = bcs.whiteSpace;
+    if (tcs) this.tail.style.whiteSpace = tcs.whiteSpace;
     const b = block.getBoundingClientRect();
     // The block's CSS pixels on screen (a zoom or a scaling transform around the editor), and the
     // zoom of the layer the overlay is in: the overlay is laid out in the block's CSS pixels and
@@ -315,8 +322,14 @@ export class PreeditBox {
     style.width = `${Math.max(0, right - left) / sx}px`;
     style.textIndent = `${Math.max(0, caret.left - left) / sx}px`;
     style.lineHeight = `${lineHeight}px`;
+    // A code editor's lines do not wrap: neither does their tail, which ends at the editor's edge.
+    style.overflowX = this.hidden ? 'clip' : '';
     scaleStyle(style, sx / z, sy / z);
-    style.setProperty('--henkan-overlay-bg', backgroundOf(inline));
+    // A code editor draws its current line's highlight in a layer under its text, not on an
+    // ancestor of it.
+    const under = backgroundOf(inline);
+    const bg = this.hidden ? lineHighlight(field, this.hidden, caret.top + caret.height / 2, under) : null;
+    style.setProperty('--henkan-overlay-bg', bg ?? under);
     /** @type {Node[]} */
     const parts = [this.runs];
     if (tail?.runs.length) {
@@ -909,7 +922,7 @@ function tailOf(block, bcs, at) {
     if (box.width === 0 && box.height === 0 && !el.firstChild) continue;
     const display = getComputedStyle(el).display;
     if (display !== 'inline' && display !== 'contents') return null;
-    if (!el.isContentEditable || /^(IMG|SVG|VIDEO|CANVAS|IFRAME|INPUT|BUTTON|SELECT|TEXTAREA|OBJECT|EMBED|MATH)$/i.test(el.tagName)) return null;
+    if ((block.isContentEditable && !el.isContentEditable) || /^(IMG|SVG|VIDEO|CANVAS|IFRAME|INPUT|BUTTON|SELECT|TEXTAREA|OBJECT|EMBED|MATH)$/i.test(el.tagName)) return null;
   }
   // A break at the block's end holds its last line open (ProseMirror, CKEditor, a browser's own
   // editing): it makes no line of its own.
@@ -942,6 +955,54 @@ function tailRun(doc, text, holder, block) {
   return span;
 }
 
+/**
+ * A code editor's line under its cursor (`hidden.line`, the one whose box holds the cursor's
+ * middle; the block in it that holds the cursor's text) and a collapsed range in its text where the
+ * cursor is: before the first character whose middle is right of it. Null range at the line's
+ * end; null where no line is under the cursor.
+ * @param {HTMLElement} field
+ * @param {import('../keymap.js').HiddenInputEditor} hidden
+ * @param {{left: number, top: number, height: number}} cursor
+ * @returns {{line: HTMLElement, at: Range | null} | null}
+ */
+function cursorInLine(field, hidden, cursor) {
+  const root = field.closest(hidden.root) ?? field;
+  const y = cursor.top + cursor.height / 2;
+  const x = cursor.left;
+  for (const el of root.querySelectorAll(hidden.line)) {
+    const line = /** @type {HTMLElement} */ (el);
+    const r = line.getBoundingClientRect();
+    if (r.height === 0 || y < r.top || y >= r.bottom) continue;
+    const doc = line.ownerDocument;
+    const walker = doc.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+    const probe = doc.createRange();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const t = /** @type {Text} */ (node);
+      probe.selectNodeContents(t);
+      const box = probe.getBoundingClientRect();
+      if (box.width === 0 || box.right <= x + 1) continue;
+      let lo = 0;
+      let hi = t.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        probe.setStart(t, mid);
+        probe.setEnd(t, mid + 1);
+        const c = probe.getBoundingClientRect();
+        if (c.left + c.width / 2 < x) lo = mid + 1;
+        else hi = mid;
+      }
+      const at = doc.createRange();
+      at.setStart(t, lo);
+      // (Monaco's line holds its text in a span shown as a block.)
+      let block = /** @type {HTMLElement} */ (t.parentElement ?? line);
+      while (block !== line && getComputedStyle(block).display.startsWith('inline') && block.parentElement) block = block.parentElement;
+      return { line: block, at };
+    }
+    return { line, at: null };
+  }
+  return null;
+}
+
 /** What the overlay copies from the text at the caret (the inherited properties that place glyphs
  * too: the overlay inherits from the widget's layer, as the mirror does, `MIRRORED`). */
 const OVERLAID = ['font-family', 'font-size', 'font-weight', 'font-style', 'font-stretch', 'font-variant', 'font-feature-settings',
@@ -964,6 +1025,40 @@ function backgroundOf(el) {
     node = node.parentNode ?? /** @type {ShadowRoot} */ (node).host ?? null;
   }
   return '#fff';
+}
+
+/**
+ * The background under a code editor's text at height `y`: its line highlight there (`activeLine`,
+ * drawn in a layer under the text), composited over `under`, the background of its lines. Null
+ * where no highlight is there or a colour is not an `rgb()` / `rgba()` one.
+ * @param {HTMLElement} field
+ * @param {import('../keymap.js').HiddenInputEditor} hidden
+ * @param {number} y
+ * @param {string} under
+ * @returns {string | null}
+ */
+function lineHighlight(field, hidden, y, under) {
+  const root = field.closest(hidden.root) ?? field;
+  for (const el of root.querySelectorAll(hidden.activeLine)) {
+    const r = el.getBoundingClientRect();
+    if (r.height === 0 || y < r.top || y >= r.bottom) continue;
+    const top = rgba(getComputedStyle(el).backgroundColor);
+    const base = rgba(under);
+    if (!top || !base) return null;
+    const a = top[3];
+    const mix = [0, 1, 2].map((i) => Math.round(top[i] * a + base[i] * (1 - a)));
+    return `rgb(${mix.join(', ')})`;
+  }
+  return null;
+}
+
+/**
+ * A computed `rgb()` / `rgba()` colour's channels and alpha, or null.
+ * @param {string} c
+ */
+function rgba(c) {
+  const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(c);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])] : null;
 }
 
 /**
