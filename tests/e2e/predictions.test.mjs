@@ -108,7 +108,7 @@ test('after a conversion is committed the next words follow it: よろしく →
   await page.close();
 });
 
-test('a word committed comes back: 新幹線, typed once, is the first completion of しんk after it', async () => {
+test('a word committed comes back: 新幹線, typed once, is the first completion of しんk after it; Ctrl+Delete on it forgets it (Mozc)', async () => {
   const { page, errors } = await openDemo();
   await page.click('#editor');
   await page.keyboard.type('sink');
@@ -127,6 +127,22 @@ test('a word committed comes back: 新幹線, typed once, is the first completio
   const after = await items(page);
   assert.equal(after[0], '新幹線', `suggestions: ${after.join(' / ')}`);
   await page.screenshot({ path: path.join(ensureOutput(), 'suggestions-recent.png'), clip: { x: 0, y: 0, width: 1000, height: 520 } });
+  // Focused in the list, Ctrl+Delete deletes it from what the user typed (Mozc's
+  // DeleteSelectedCandidate): the list is the model's own again, the focus where it was, and the
+  // field's text untouched (the key is the IME's, not a word deleted).
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Control+Delete');
+  assert.deepEqual(await items(page), before);
+  const now = await last(page);
+  assert.equal(now.state, 'suggesting');
+  assert.equal(now.focusedCompletion, 0);
+  assert.equal(await page.inputValue('#editor'), '新幹線\n');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('sink');
+  await list(page).waitFor({ state: 'visible' });
+  assert.deepEqual(await items(page), before, 'forgotten for good');
   assert.deepEqual(errors, []);
   await page.close();
 });

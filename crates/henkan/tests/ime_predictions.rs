@@ -18,7 +18,7 @@
 #[path = "../../../tests/common/mod.rs"]
 mod common;
 
-use henkan::ime::{Ime, ImeOutput, KeyEvent, State, SHIFT};
+use henkan::ime::{Ime, ImeOutput, KeyEvent, State, CTRL, SHIFT};
 use henkan::Engine;
 
 const CORPUS: &str = "今日/きょう/1/1 は/は/6/6 木/き/1/1
@@ -117,6 +117,47 @@ fn recent_words_come_first_next_time() {
     assert_eq!(out.completions, ["今日", "京は葉", "今日は木", "京"]);
     press(&mut ime, &engine, "Escape", 0);
     ime.set_learning(false);
+    let out = typed(&mut ime, &engine, "kyo");
+    assert_eq!(out.completions, ["今日", "今日は木", "京は葉", "京"]);
+}
+
+/// Ctrl+Delete on a focused suggestion forgets what the user's commits added to it (Mozc's
+/// DeleteSelectedCandidate in the prediction list): after 京 was picked twice, 京は葉 passes
+/// 今日は木; deleted, the list is the n-gram's again and the focus stays at its place. An item
+/// the user's commits did not raise stays where it is.
+#[test]
+fn ctrl_delete_forgets_a_suggestion_from_the_recent_words() {
+    let engine = engine();
+    let mut ime = ime();
+    ime.set_learning(true);
+    for _ in 0..2 {
+        typed(&mut ime, &engine, "kyo");
+        press(&mut ime, &engine, "Tab", 0);
+        let mut out = press(&mut ime, &engine, "Down", 0);
+        while out.completions[out.focused_completion.expect("focus")] != "京" {
+            out = press(&mut ime, &engine, "Down", 0);
+        }
+        assert_eq!(press(&mut ime, &engine, "Enter", 0).committed, "京");
+        ime.flush(&engine);
+    }
+    let out = typed(&mut ime, &engine, "kyo");
+    assert_eq!(out.completions, ["今日", "京は葉", "今日は木", "京"]);
+    press(&mut ime, &engine, "Tab", 0);
+    let out = press(&mut ime, &engine, "Down", 0);
+    assert_eq!(out.focused_completion, Some(1));
+    let out = press(&mut ime, &engine, "Delete", CTRL);
+    assert!(out.consumed);
+    assert_eq!(out.state, State::Suggesting);
+    assert_eq!(out.completions, ["今日", "今日は木", "京は葉", "京"]);
+    assert_eq!(out.focused_completion, Some(1));
+    assert_eq!(out.preedit.text, "今日は木");
+    // Not raised by the user: nothing changes.
+    let again = press(&mut ime, &engine, "Delete", CTRL);
+    assert_eq!(again.completions, out.completions);
+    assert_eq!(again.focused_completion, Some(1));
+    // Forgotten for good: the next time too.
+    press(&mut ime, &engine, "Escape", 0);
+    press(&mut ime, &engine, "Escape", 0);
     let out = typed(&mut ime, &engine, "kyo");
     assert_eq!(out.completions, ["今日", "今日は木", "京は葉", "京"]);
 }

@@ -37,6 +37,7 @@
 //! | PageUp / PageDown | – | page the candidate window |
 //! | Tab / Shift+Tab | into the suggestion list (first / last item) | – |
 //! | Shift+Enter | commit the first suggestion (the kana without one) | commit the conversion |
+//! | Ctrl+Delete | in the suggestion list: forget the focused item from the recent words | – |
 //! | ↓ after a commit | into the next-word predictions (Tab: the page's) | – |
 //! | F6 F7 F8 | whole input as hiragana / katakana / half-width katakana | the focused segment so |
 //! | F9 F10 | whole input as full-width / half-width ASCII (the keys as typed) | the focused segment's keys so |
@@ -256,6 +257,12 @@ pub trait Backend {
     }
     /// Suggestion `index` of the last [`suggest`](Self::suggest) list was committed.
     fn accept_suggestion(&mut self, _index: usize) {}
+    /// The user deleted suggestion `index` of the last [`suggest`](Self::suggest) list
+    /// (Ctrl+Delete on it): what the user's own commits added to it is forgotten. Returns
+    /// whether there was any (the list is computed again). Default: none.
+    fn forget_suggestion(&mut self, _index: usize) -> bool {
+        false
+    }
     /// These pieces (reading, surface) of the composition are being committed (the segments
     /// of a conversion, or the kana); called before the composer is cleared. `shown` are the
     /// pieces the conversion first showed for the same reading (the engine's own choice; the
@@ -439,6 +446,9 @@ impl Backend for SessionBackend<'_> {
     }
     fn accept_suggestion(&mut self, index: usize) {
         self.suggester.accept(self.engine, index);
+    }
+    fn forget_suggestion(&mut self, index: usize) -> bool {
+        self.suggester.forget(index)
     }
     fn committed(&mut self, pieces: &[(&str, &str)], shown: &[(&str, &str)]) {
         self.suggester
@@ -1281,10 +1291,22 @@ impl Machine {
         ev: KeyEvent,
         out: &mut String,
     ) -> bool {
+        let n = self.sugg.items.len();
         if ev.has_command_modifier() {
+            let focused = self.sugg.focus.filter(|&i| i < n);
+            if let Some(i) =
+                focused.filter(|_| ev.key == Key::Delete && ev.ctrl && !ev.alt && !ev.meta)
+            {
+                // Mozc's DeleteSelectedCandidate: the focused item leaves the user's history;
+                // the list is computed again, the focus kept at its place.
+                if b.forget_suggestion(i) {
+                    self.sugg.items = b.suggest(MAX_SUGGESTIONS);
+                    let len = self.sugg.items.len();
+                    self.sugg.focus = (len > 0).then(|| i.min(len - 1));
+                }
+            }
             return true;
         }
-        let n = self.sugg.items.len();
         let Some(i) = self.sugg.focus.filter(|&i| i < n) else {
             self.sugg.focus = None;
             return false;

@@ -106,6 +106,14 @@ impl RecentWords {
         self.ring.clear();
     }
 
+    /// Forgets every commit of the words `ids` (the user deleted a suggestion made of them:
+    /// Mozc's DeleteSelectedCandidate). Returns whether any was a recent word.
+    pub fn forget(&mut self, ids: &[u16]) -> bool {
+        let before = self.ring.len();
+        self.ring.retain(|&(_, id)| !ids.contains(&id));
+        self.ring.len() != before
+    }
+
     /// Word `id` was committed after word `prev` (`<s>` at the start of a text, `<unk>` after
     /// a word outside the vocabulary). `<unk>` and `<s>` themselves are not kept.
     pub fn push(&mut self, prev: u16, id: u16) {
@@ -259,6 +267,22 @@ mod tests {
         r.clear();
         assert!(r.is_empty());
         assert_eq!(r.probability(10, 11), 0.0);
+    }
+
+    #[test]
+    fn forget_drops_every_commit_of_the_words() {
+        let mut r = RecentWords::new(10);
+        r.push(BOS, 10);
+        r.push(10, 11);
+        r.push(11, 10);
+        r.push(10, 12);
+        assert!(r.forget(&[10, 99]));
+        assert_eq!(r.len(), 2);
+        assert_eq!(r.probability(BOS, 10), 0.0);
+        // what followed a forgotten word stays
+        assert!(r.probability(10, 11) > 0.0);
+        assert!(!r.forget(&[10]));
+        assert_eq!(r.len(), 2);
     }
 
     #[test]

@@ -209,6 +209,16 @@ impl Suggester {
         }
     }
 
+    /// Forgets item `index` of the last list from the recent words (the user deleted it from
+    /// the list: Mozc's DeleteSelectedCandidate), so that it is raised no more; the n-gram may
+    /// still offer it. Returns whether it was among the recent words.
+    pub fn forget(&mut self, index: usize) -> bool {
+        match self.items.get(index) {
+            Some(item) => self.recent.forget(&item.words),
+            None => false,
+        }
+    }
+
     /// The last list computed by [`suggest`](Self::suggest).
     pub fn items(&self) -> &[Suggestion] {
         &self.items
