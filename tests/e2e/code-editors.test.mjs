@@ -76,13 +76,15 @@ const EDITORS = {
  * A page with one editor mounted in `#host` and, with `attach`, the widget attached to its hidden
  * textarea (one `HenkanIme` on the shipped model).
  * @param {keyof typeof EDITORS} name
+ * @param {number} [zoom] a CSS zoom around the editor
  */
-async function editorPage(name) {
+async function editorPage(name, zoom = 1) {
   const e = EDITORS[name];
+  const host = '<div id="host" style="width: 560px; margin: 30px 20px; border: 1px solid #888"></div>';
   const { page, errors, status } = await editorImePage(env.browser.context, env.server.url, {
     scripts: e.scripts,
     styles: e.styles,
-    html: '<div id="host" style="width: 560px; margin: 30px 20px; border: 1px solid #888"></div>',
+    html: zoom === 1 ? host : `<div style="zoom: ${zoom}">${host}</div>`,
     setup: `const host = document.getElementById('host'); ${e.mount}`,
     text: TEXT,
   });
@@ -212,10 +214,15 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
   });
 }
 
-for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS))) {
-  test(`${name}: what follows the cursor on its line moves aside for the preedit`, async () => {
+const INSIDE_A_LINE = [
+  ...Object.keys(EDITORS).map((name) => ({ name: /** @type {keyof typeof EDITORS} */ (name), zoom: 1 })),
+  { name: /** @type {const} */ ('monaco'), zoom: 1.5 },
+];
+
+for (const { name, zoom } of INSIDE_A_LINE) {
+  test(`${name}${zoom === 1 ? '' : ` under a CSS zoom of ${zoom}`}: what follows the cursor on its line moves aside for the preedit`, async () => {
     const e = EDITORS[name];
-    const { page, errors } = await editorPage(name);
+    const { page, errors } = await editorPage(name, zoom);
     await focusFirstLineEnd(page);
     await page.keyboard.press('Home');
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
@@ -236,9 +243,15 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
         moved: !!(end && first && Math.abs(first.left - end.right) < 1 && Math.abs(first.top - end.top) < 2),
         // (The editor's cursor, where the preedit starts, is 2 px wide across the character boundary.)
         painted: !!(start && cover && cover.left <= start.left + 2 && cover.right > start.left + 10 && cover.top <= start.top + 4 && cover.bottom >= start.bottom - 4),
+        // The overlay spans the editor's text to its right edge (less a scroll bar), in screen pixels.
+        wide: (() => {
+          const box = overlay.getBoundingClientRect();
+          const root = /** @type {HTMLElement} */ (document.querySelector('#host')).getBoundingClientRect();
+          return box.right <= root.right && box.right >= root.right - 0.1 * root.width;
+        })(),
       };
     });
-    assert.deepEqual(r, { runs: 'きょうは', tail: ' world', moved: true, painted: true });
+    assert.deepEqual(r, { runs: 'きょうは', tail: ' world', moved: true, painted: true, wide: true });
     // The moved text is painted on what the editor draws under its line (Ace highlights the
     // cursor's line): the screen inside the space before `world` is the colour beside the line's end.
     const points = await page.evaluate(() => {
@@ -255,7 +268,7 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
         [Math.round(end.right + 30), y],
       ];
     });
-    const shot = await page.screenshot({ path: path.join(ensureOutput(), `code-${name}-tail.png`) });
+    const shot = await page.screenshot({ path: path.join(ensureOutput(), `code-${name}${zoom === 1 ? '' : '-zoom'}-tail.png`) });
     const [inside, beside] = await page.evaluate(
       async ([png, points]) => {
         const img = new Image();

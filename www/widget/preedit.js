@@ -842,7 +842,10 @@ function hiddenParts(field, hidden) {
   const t = field.getBoundingClientRect();
   const b = block.getBoundingClientRect();
   const r = root.getBoundingClientRect();
-  const bounds = { left: Math.max(b.left, r.left), right: Math.min(b.right, r.left + root.clientLeft + root.clientWidth) };
+  // (Its client box in its CSS pixels, the rects in the screen's: a zoom or a scaling transform
+  // around the editor scales the one to the other.)
+  const k = scaleOf(root, getComputedStyle(root), r);
+  const bounds = { left: Math.max(b.left, r.left), right: Math.min(b.right, r.left + k.x * (root.clientLeft + root.clientWidth)) };
   /** @type {DOMRect | null} */
   let cursor = null;
   let nearest = Infinity;
@@ -857,7 +860,7 @@ function hiddenParts(field, hidden) {
   }
   const caret = cursor
     ? { left: cursor.left, top: cursor.top, height: cursor.height, right: bounds.right }
-    : { left: t.left, top: t.top, height: px(getComputedStyle(inline).lineHeight) || t.height, right: bounds.right };
+    : { left: t.left, top: t.top, height: k.y * px(getComputedStyle(inline).lineHeight) || t.height, right: bounds.right };
   return { caret, block, inline, bounds };
 }
 
