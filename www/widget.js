@@ -263,6 +263,10 @@ export function attach(el, options) {
     const home = topLayerOf(el) ?? layerHome(doc);
     if (layer.parentNode !== home) home.append(layer);
   };
+  // The text under an editor's overlay changed while composing: draw it again.
+  preedit.onStale = () => {
+    if (keys.hasComposition()) render();
+  };
   const onFocus = () => {
     homeLayer();
     indicator.invalidate();

@@ -271,6 +271,34 @@ for (const c of EDITORS) {
   });
 }
 
+for (const name of /** @type {const} */ (['prosemirror', 'quill'])) {
+  test(`${name}: the page changes the text after the caret while composing; the moved text follows it`, async () => {
+    const { page, errors } = await editorPage(name);
+    collectConsoleErrors(page, errors);
+    await caretAt(page, 6);
+    await page.keyboard.type('kyouha');
+    const tail = () => page.evaluate(() => document.querySelector('.henkan-preedit-tail')?.textContent);
+    const before = await tail();
+    // Another writer (the page's script, a collaborator) adds text at the paragraph's end, in the
+    // editor's DOM, which the editor reads into its document.
+    await page.evaluate(() => {
+      const block = /** @type {HTMLElement} */ (/** @type {any} */ (window).m.field.querySelector('p'));
+      /** @type {Text} */ (block.lastChild?.nodeType === Node.TEXT_NODE ? block.lastChild : block.appendChild(document.createTextNode(''))).appendData('追記');
+    });
+    await page.waitForFunction((was) => document.querySelector('.henkan-preedit-tail')?.textContent !== was, before, { timeout: 2000 }).catch(() => {});
+    assert.equal(await tail(), `${before}追記`);
+    const r = await look(page);
+    assert.equal(r.overlay, 'きょうは');
+    assert.ok(r.moved && r.moved.painted, JSON.stringify(r.moved));
+    await page.keyboard.press('Enter');
+    await changed(page, r.text);
+    assert.ok((await look(page)).text.includes('太字きょうは'), (await look(page)).text);
+    assert.ok((await look(page)).text.endsWith('追記'));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
 for (const c of EDITORS) {
   test(`${c.name}: a composition over a selection replaces it, in the editor's state and on screen`, async () => {
     const { page, errors } = await editorPage(c.name);

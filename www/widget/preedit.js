@@ -74,6 +74,11 @@ export class PreeditBox {
      * (`tailOf`), which moves aside for the preedit as it does with a native IME. */
     this.tail = doc.createElement('span');
     this.tail.className = 'henkan-preedit-tail';
+    /** @type {MutationObserver | null} watches the text under the overlay while composing: the
+     * page or another writer may change it (`placeOverlay`) */
+    this.watcher = null;
+    /** @type {(() => void) | null} called when that text changed: the widget draws again */
+    this.onStale = null;
     /** A zero-width mark where the text laid out starts (`layOut`). */
     this.marker = doc.createElement('span');
     this.marker.textContent = '\u200b';
@@ -261,6 +266,7 @@ export class PreeditBox {
     if (this.kind === 'contenteditable' && !this.overlay) return this.removeInline();
     this.el.style.display = 'none';
     this.tail.replaceChildren();
+    this.watcher?.disconnect();
     this.el.classList.remove('henkan-preedit-overlay');
     this.el.replaceChildren();
     this.warmer?.remove();
@@ -358,7 +364,27 @@ export class PreeditBox {
       }
     }
     this.el.replaceChildren(...parts);
+    // (The editor, or a code editor's lines: it may replace the caret's block as a whole.)
+    this.watch(this.hidden ? block : field);
     this.placed = 'overlay';
+  }
+
+  /**
+   * Watches the text the overlay stands over (the editor's, a code editor's lines): when it
+   * changes while composing (the page's script, a collaborator's edit), the overlay is placed
+   * and its copy of the tail made again at the next render, which `onStale` asks for.
+   * @param {HTMLElement | null} target
+   */
+  watch(target) {
+    this.watcher?.disconnect();
+    const view = target?.ownerDocument.defaultView;
+    if (!target || !view) return;
+    this.watcher ??= new view.MutationObserver(() => {
+      if (!this.active) return;
+      this.placed = '';
+      this.onStale?.();
+    });
+    this.watcher.observe(target, { childList: true, characterData: true, subtree: true });
   }
 
   /** The focused segment's span (or the first run, or the box): where the candidate window goes. */
