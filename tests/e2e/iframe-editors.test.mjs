@@ -36,9 +36,11 @@ function look(page) {
     const w = /** @type {any} */ (window);
     const body = w.ed.getBody();
     const overlay = /** @type {HTMLElement | null} */ (body.ownerDocument.querySelector('.henkan-preedit-overlay'));
+    const shown = overlay && overlay.style.display === 'block';
     return {
       content: /** @type {string} */ (w.ed.getContent()),
-      overlay: overlay && overlay.style.display === 'block' ? overlay.textContent : null,
+      overlay: shown ? (overlay.querySelector('.henkan-preedit-runs')?.textContent ?? '') : null,
+      tail: shown ? (overlay.querySelector('.henkan-preedit-tail')?.textContent ?? '') : null,
       dirty: /** @type {boolean} */ (w.ed.isDirty()),
     };
   });
@@ -89,6 +91,16 @@ test('TinyMCE: the preedit over its text, the windows out of its content, the co
   await page.evaluate(() => /** @type {any} */ (window).ed.undoManager.undo());
   assert.equal((await look(page)).content, '<p>前の<strong>太字</strong>後ろ今日は</p>');
   await page.screenshot({ path: path.join(ensureOutput(), 'tinymce-undone.png') });
+  // Inside the text, what follows the caret is drawn after the preedit, outside the content.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.type('a');
+  now = await look(page);
+  assert.deepEqual([now.overlay, now.tail], ['あ', '太字後ろ今日は']);
+  assert.equal(now.content, '<p>前の<strong>太字</strong>後ろ今日は</p>');
+  await page.screenshot({ path: path.join(ensureOutput(), 'tinymce-inside.png') });
+  await page.keyboard.press('Escape');
   assert.deepEqual(errors, []);
   await page.close();
 });
