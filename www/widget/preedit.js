@@ -934,11 +934,14 @@ function tailOf(block, bcs, at) {
   const walker = doc.createTreeWalker(block, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (n) =>
     n.nodeType === Node.ELEMENT_NODE && getComputedStyle(/** @type {Element} */ (n)).display === 'none' ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
   );
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  // From the caret on (what comes before it is not walked: a long block costs its tail only).
+  const start = at.startContainer;
+  walker.currentNode = start;
+  for (let node = start.nodeType === Node.TEXT_NODE ? start : walker.nextNode(); node; node = walker.nextNode()) {
     if (!range.intersectsNode(node)) continue;
     if (node.nodeType === Node.TEXT_NODE) {
       const t = /** @type {Text} */ (node);
-      const data = t === at.startContainer ? t.data.slice(at.startOffset) : t.data;
+      const data = t === start ? t.data.slice(at.startOffset) : t.data;
       if (data && t.parentElement) runs.push(tailRun(doc, data, t.parentElement, block));
       continue;
     }
