@@ -890,8 +890,8 @@ function hiddenParts(field, hidden) {
   return { caret, block, inline, bounds };
 }
 
-/** The longest tail the overlay copies (characters): a longer one is covered, as it was drawn
- * (it would be laid out again on every key). */
+/** The longest tail the overlay copies (characters): a longer one is covered by the preedit (it
+ * would be laid out again on every key). */
 export const TAIL_MAX_CHARS = 400;
 
 /** The most boxes of the editor's text that the overlay paints over for a tail (a line of text
