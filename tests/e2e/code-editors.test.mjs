@@ -77,9 +77,9 @@ const EDITORS = {
  * textarea (one `HenkanIme` on the shipped model).
  * @param {keyof typeof EDITORS} name
  * @param {number} [zoom] a CSS zoom around the editor
+ * @param {(typeof EDITORS)[keyof typeof EDITORS]} [e] the editor's setup, when not its own
  */
-async function editorPage(name, zoom = 1) {
-  const e = EDITORS[name];
+async function editorPage(name, zoom = 1, e = EDITORS[name]) {
   const host = '<div id="host" style="width: 560px; margin: 30px 20px; border: 1px solid #888"></div>';
   const { page, errors, status } = await editorImePage(env.browser.context, env.server.url, {
     scripts: e.scripts,
@@ -214,15 +214,24 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
   });
 }
 
+/** CodeMirror 5 with its active-line add-on, which highlights the cursor's line in a layer under the text. */
+const CM5_ACTIVE_LINE = {
+  ...EDITORS.codemirror5,
+  scripts: [...EDITORS.codemirror5.scripts, '/node_modules/codemirror/addon/selection/active-line.js'],
+  mount: `window.ed = CodeMirror(host, { value: TEXT, lineNumbers: true, styleActiveLine: true }); window.ed.setSize(null, 200);`,
+};
+
+/** @type {{name: keyof typeof EDITORS, zoom: number, setup?: typeof CM5_ACTIVE_LINE, label?: string}[]} */
 const INSIDE_A_LINE = [
   ...Object.keys(EDITORS).map((name) => ({ name: /** @type {keyof typeof EDITORS} */ (name), zoom: 1 })),
-  { name: /** @type {const} */ ('monaco'), zoom: 1.5 },
+  { name: 'codemirror5', zoom: 1, setup: CM5_ACTIVE_LINE, label: 'codemirror5 with its active line' },
+  { name: 'monaco', zoom: 1.5, label: 'monaco under a CSS zoom of 1.5' },
 ];
 
-for (const { name, zoom } of INSIDE_A_LINE) {
-  test(`${name}${zoom === 1 ? '' : ` under a CSS zoom of ${zoom}`}: what follows the cursor on its line moves aside for the preedit`, async () => {
-    const e = EDITORS[name];
-    const { page, errors } = await editorPage(name, zoom);
+for (const { name, zoom, setup, label } of INSIDE_A_LINE) {
+  test(`${label ?? name}: what follows the cursor on its line moves aside for the preedit`, async () => {
+    const e = setup ?? EDITORS[name];
+    const { page, errors } = await editorPage(name, zoom, e);
     await focusFirstLineEnd(page);
     await page.keyboard.press('Home');
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
@@ -252,8 +261,9 @@ for (const { name, zoom } of INSIDE_A_LINE) {
       };
     });
     assert.deepEqual(r, { runs: 'きょうは', tail: ' world', moved: true, painted: true, wide: true });
-    // The moved text is painted on what the editor draws under its line (Ace highlights the
-    // cursor's line): the screen inside the space before `world` is the colour beside the line's end.
+    // The moved text is painted on what the editor draws under its line (Ace and CodeMirror 5's
+    // add-on highlight the cursor's line): the screen inside the space before `world` is the
+    // colour beside the line's end.
     const points = await page.evaluate(() => {
       const tail = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-tail'));
       const text = /** @type {Text} */ (document.createTreeWalker(tail, NodeFilter.SHOW_TEXT).nextNode());
@@ -268,7 +278,7 @@ for (const { name, zoom } of INSIDE_A_LINE) {
         [Math.round(end.right + 30), y],
       ];
     });
-    const shot = await page.screenshot({ path: path.join(ensureOutput(), `code-${name}${zoom === 1 ? '' : '-zoom'}-tail.png`) });
+    const shot = await page.screenshot({ path: path.join(ensureOutput(), `code-${(label ?? name).replace(/\W+/g, '-')}-tail.png`) });
     const [inside, beside] = await page.evaluate(
       async ([png, points]) => {
         const img = new Image();
