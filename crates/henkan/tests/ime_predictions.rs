@@ -92,20 +92,27 @@ fn completions_in_ngram_order_with_phrases() {
     assert_eq!(out.completions, ["今日は木", "京は葉", "京"]);
 }
 
-/// 京 picked from the completions of きょ twice, each time in a new context.
-fn pick_kyo_twice(ime: &mut Ime, engine: &Engine) {
+/// An IME that learns, with 京 picked from the completions of きょ twice, each time in a new
+/// context, and きょ typed again: 京 and its phrase take a fifth (λ) of the list's probability, so
+/// 京は葉 passes 今日は木.
+fn ime_with_kyo_picked_twice(engine: &Engine) -> Ime {
+    let mut ime = ime();
+    ime.set_learning(true);
     for _ in 0..2 {
-        let out = typed(ime, engine, "kyo");
+        let out = typed(&mut ime, engine, "kyo");
         let at = out
             .completions
             .iter()
             .position(|c| c == "京")
             .expect("京 is a completion");
-        press(ime, engine, "Tab", 0);
-        let out = press(ime, engine, &(at + 1).to_string(), 0);
+        press(&mut ime, engine, "Tab", 0);
+        let out = press(&mut ime, engine, &(at + 1).to_string(), 0);
         assert_eq!(out.committed, "京");
         ime.flush(engine);
     }
+    let out = typed(&mut ime, engine, "kyo");
+    assert_eq!(out.completions, ["今日", "京は葉", "今日は木", "京"]);
+    ime
 }
 
 /// The words the user committed lately raise their predictions (`predict::recent`): once 京
@@ -114,12 +121,7 @@ fn pick_kyo_twice(ime: &mut Ime, engine: &Engine) {
 #[test]
 fn recent_words_come_first_next_time() {
     let engine = engine();
-    let mut ime = ime();
-    ime.set_learning(true);
-    pick_kyo_twice(&mut ime, &engine);
-    // 京 and its phrase take a fifth (λ) of the list's probability: 京は葉 passes 今日は木
-    let out = typed(&mut ime, &engine, "kyo");
-    assert_eq!(out.completions, ["今日", "京は葉", "今日は木", "京"]);
+    let mut ime = ime_with_kyo_picked_twice(&engine);
     press(&mut ime, &engine, "Escape", 0);
     ime.set_learning(false);
     let out = typed(&mut ime, &engine, "kyo");
@@ -133,11 +135,7 @@ fn recent_words_come_first_next_time() {
 #[test]
 fn ctrl_delete_forgets_a_suggestion_from_the_recent_words() {
     let engine = engine();
-    let mut ime = ime();
-    ime.set_learning(true);
-    pick_kyo_twice(&mut ime, &engine);
-    let out = typed(&mut ime, &engine, "kyo");
-    assert_eq!(out.completions, ["今日", "京は葉", "今日は木", "京"]);
+    let mut ime = ime_with_kyo_picked_twice(&engine);
     press(&mut ime, &engine, "Tab", 0);
     let out = press(&mut ime, &engine, "Down", 0);
     assert_eq!(out.focused_completion, Some(1));

@@ -1293,10 +1293,8 @@ impl Machine {
     ) -> bool {
         let n = self.sugg.items.len();
         if ev.has_command_modifier() {
-            let focused = self.sugg.focus.filter(|&i| i < n);
-            if let Some(i) =
-                focused.filter(|_| ev.key == Key::Delete && ev.ctrl && !ev.alt && !ev.meta)
-            {
+            let delete = ev.key == Key::Delete && ev.ctrl && !ev.alt && !ev.meta;
+            if let Some(i) = self.sugg.focus.filter(|&i| delete && i < n) {
                 // Mozc's DeleteSelectedCandidate: the focused item leaves the user's history;
                 // the list is computed again, the focus kept at its place.
                 if b.forget_suggestion(i) {
