@@ -289,9 +289,11 @@ export class PreeditBox {
     /** @type {HTMLElement | null} the block whose text follows the caret: the caret's, or a code
      * editor's line under its cursor */
     let textBlock = null;
+    /** @type {HTMLElement | null} a code editor's outer box */
+    let root = null;
     if (this.hidden) {
-      ({ caret, block, inline, bounds } = hiddenParts(field, this.hidden));
-      const found = cursorInLine(field, this.hidden, caret);
+      ({ root, caret, block, inline, bounds } = hiddenParts(field, this.hidden));
+      const found = root && cursorInLine(root, this.hidden, caret);
       if (found) ({ line: textBlock, at } = found);
     } else {
       caret = editableCaret(field);
@@ -334,7 +336,7 @@ export class PreeditBox {
     // A code editor draws its current line's highlight in a layer under its text, not on an
     // ancestor of it.
     const under = backgroundOf(inline);
-    const bg = this.hidden ? lineHighlight(field, this.hidden, caret.top + caret.height / 2, under) : null;
+    const bg = this.hidden && root ? lineHighlight(root, this.hidden, caret.top + caret.height / 2, under) : null;
     style.setProperty('--henkan-overlay-bg', bg ?? under);
     /** @type {Node[]} */
     const parts = [this.runs];
@@ -852,14 +854,14 @@ export class PreeditBox {
 
 /**
  * A code editor that takes its keys through a hidden input (keymap.js `HIDDEN_INPUT_EDITORS`): its
- * caret, the box its lines are drawn in and one of its lines (the overlay takes its font and
+ * outer box, its caret, the box its lines are drawn in and one of its lines (the overlay takes its font and
  * colour), and where in the viewport a line of the overlay may run (the lines' box within the
  * editor's, which hides what is scrolled out). The caret is the editor's own cursor element
  * nearest the input (the editor keeps it at its caret, where OS IMEs open their windows; a cursor
  * that blinks is hidden, not moved), else the input's box.
  * @param {HTMLElement} field the hidden input
  * @param {import('../keymap.js').HiddenInputEditor} hidden
- * @returns {{caret: CaretRect, block: HTMLElement, inline: HTMLElement, bounds: {left: number, right: number}}}
+ * @returns {{root: HTMLElement, caret: CaretRect, block: HTMLElement, inline: HTMLElement, bounds: {left: number, right: number}}}
  */
 function hiddenParts(field, hidden) {
   const root = /** @type {HTMLElement} */ (field.closest(hidden.root) ?? field);
@@ -887,7 +889,7 @@ function hiddenParts(field, hidden) {
   const caret = cursor
     ? { left: cursor.left, top: cursor.top, height: cursor.height, right: bounds.right }
     : { left: t.left, top: t.top, height: k.y * px(getComputedStyle(inline).lineHeight) || t.height, right: bounds.right };
-  return { caret, block, inline, bounds };
+  return { root, caret, block, inline, bounds };
 }
 
 /** The longest tail the overlay copies (characters): a longer one is covered by the preedit (it
@@ -992,13 +994,12 @@ function tailRun(doc, text, holder, block) {
  * middle; the block in it that holds the cursor's text) and a collapsed range in its text where the
  * cursor is: before the first character whose middle is right of it. Null range at the line's
  * end; null where no line is under the cursor.
- * @param {HTMLElement} field
+ * @param {HTMLElement} root the editor's outer box (`hidden.root`)
  * @param {import('../keymap.js').HiddenInputEditor} hidden
  * @param {{left: number, top: number, height: number}} cursor
  * @returns {{line: HTMLElement, at: Range | null} | null}
  */
-function cursorInLine(field, hidden, cursor) {
-  const root = field.closest(hidden.root) ?? field;
+function cursorInLine(root, hidden, cursor) {
   const y = cursor.top + cursor.height / 2;
   const x = cursor.left;
   for (const el of root.querySelectorAll(hidden.line)) {
@@ -1063,14 +1064,13 @@ function backgroundOf(el) {
  * The background under a code editor's text at height `y`: its line highlight there (`activeLine`,
  * drawn in a layer under the text), composited over `under`, the background of its lines. Null
  * where no highlight is there or a colour is not an `rgb()` / `rgba()` one.
- * @param {HTMLElement} field
+ * @param {HTMLElement} root the editor's outer box (`hidden.root`)
  * @param {import('../keymap.js').HiddenInputEditor} hidden
  * @param {number} y
  * @param {string} under
  * @returns {string | null}
  */
-function lineHighlight(field, hidden, y, under) {
-  const root = field.closest(hidden.root) ?? field;
+function lineHighlight(root, hidden, y, under) {
   for (const el of root.querySelectorAll(hidden.activeLine)) {
     const r = el.getBoundingClientRect();
     if (r.height === 0 || y < r.top || y >= r.bottom) continue;
