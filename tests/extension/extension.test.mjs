@@ -8,7 +8,7 @@
 // keys sent over the DevTools protocol never reach, is pressed for real in shortcut.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { servePages, launchWithExtension, focusReady, addEditableFrames, editableFramesIn, EDITABLE_FRAMES, CODE_EDITOR_PAGES } from './harness.mjs';
+import { servePages, launchWithExtension, focusReady, addEditableFrames, editableFramesIn, EDITABLE_FRAMES, CODE_EDITOR_PAGES, editorValue, enterCommitsIntoEditor } from './harness.mjs';
 import { bundleEditors } from '../e2e/editors/bundle.mjs';
 import { dropText } from '../e2e/harness.mjs';
 
@@ -179,12 +179,10 @@ for (const { name, page: pageName, lines, root } of CODE_EDITOR_PAGES) {
     await page.keyboard.press('End');
     await page.keyboard.type('nihongo', { delay: 15 });
     await page.waitForSelector('.henkan-preedit-overlay', { state: 'visible' });
-    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello', 'the preedit is not in the editor’s document');
+    assert.equal(await editorValue(page), 'hello', 'the preedit is not in the editor’s document');
     await page.keyboard.press('Space');
     await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => /** @type {any} */ (window).ed.getValue() !== 'hello');
-    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello日本語', 'the commit, and no newline from Enter');
+    await enterCommitsIntoEditor(page);
     assert.deepEqual(errors, []);
     await page.close();
   });

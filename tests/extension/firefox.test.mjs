@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { ROOT } from '../e2e/harness.mjs';
-import { servePages, addEditableFrames, editableFramesIn, EDITABLE_FRAMES, CODE_EDITOR_PAGES } from './harness.mjs';
+import { servePages, addEditableFrames, editableFramesIn, EDITABLE_FRAMES, CODE_EDITOR_PAGES, editorValue, enterCommitsIntoEditor } from './harness.mjs';
 
 const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
 const EXTENSION = path.join(ROOT, 'dist/extension-firefox');
@@ -96,12 +96,10 @@ for (const { name, page: pageName, lines, root } of CODE_EDITOR_PAGES) {
     await page.keyboard.press('End');
     await page.keyboard.type('nihongo', { delay: 15 });
     await page.waitForSelector('.henkan-preedit-overlay', { visible: true });
-    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello', 'the preedit is not in the editor’s document');
+    assert.equal(await editorValue(page), 'hello', 'the preedit is not in the editor’s document');
     await page.keyboard.press(' ');
     await page.waitForSelector('.henkan-preedit-runs .henkan-converted', { timeout: 10000 });
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => /** @type {any} */ (window).ed.getValue() !== 'hello');
-    assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getValue()), 'hello日本語', 'the commit, and no newline from Enter');
+    await enterCommitsIntoEditor(page);
     assert.deepEqual(errors, []);
     await page.close();
   });

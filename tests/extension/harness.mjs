@@ -3,6 +3,7 @@
 // (dist/extension, `make extension`) loaded in a persistent context. The ProseMirror page imports
 // the editors' bundle of the widget's own editor tests (tests/e2e/editors/, `bundleEditors`).
 import http from 'node:http';
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -260,3 +261,23 @@ export const CODE_EDITOR_PAGES = [
   { name: 'CodeMirror 5', page: 'codemirror5.html', lines: '#cm .CodeMirror-lines', root: '#cm .CodeMirror' },
   { name: 'Monaco', page: 'monaco.html', lines: '#mo .view-lines', root: '#mo .monaco-editor' },
 ];
+
+/**
+ * The document of a code editor's page (`CODE_EDITOR_PAGES`: `window.ed`).
+ * @param {any} page a Playwright or a Puppeteer page
+ * @returns {Promise<string>}
+ */
+export function editorValue(page) {
+  return page.evaluate(() => /** @type {any} */ (window).ed.getValue());
+}
+
+/**
+ * Enter commits the conversion of `nihongo` shown in a code editor's page (`CODE_EDITOR_PAGES`),
+ * after `hello`: the document is `hello日本語`, with no newline from Enter.
+ * @param {any} page a Playwright or a Puppeteer page
+ */
+export async function enterCommitsIntoEditor(page) {
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /** @type {any} */ (window).ed.getValue() !== 'hello');
+  assert.equal(await editorValue(page), 'hello日本語', 'the commit, and no newline from Enter');
+}
