@@ -185,14 +185,40 @@ export function editableCaret(el) {
 /**
  * Where a collapsed range is when it has no rect of its own (Chromium gives none at the edge of an
  * element, as between a bold run and the text after it): the right edge of the character before
- * it in its text node, else the left edge of the character after it.
+ * it on its line, else the box of a `<br>` right after it, else the left edge of the character
+ * after it. Only text of the caret's own line
+ * counts: not across a `<br>` or into another block (a caret in an empty paragraph is not at the
+ * end of the paragraph before it); null when its line has none.
  * @param {Document} doc
  * @param {Range} range collapsed
  * @returns {{left: number, top: number, height: number} | null}
  */
 function besideCaret(doc, range) {
-  const walker = doc.createTreeWalker(range.commonAncestorContainer.getRootNode(), NodeFilter.SHOW_TEXT);
+  const root = range.commonAncestorContainer.getRootNode();
+  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
   const { startContainer: node, startOffset: offset } = range;
+  const home = blockOf(node);
+  /**
+   * The first non-empty text node from `from` on (`from` itself included when `self`), going
+   * back or forth, on the caret's line: null at a `<br>`, at a block's edge, or out of the block.
+   * @param {Node} from
+   * @param {boolean} back
+   * @param {boolean} self
+   * @returns {Text | null}
+   */
+  const neighbour = (from, back, self) => {
+    walker.currentNode = from;
+    for (let n = self ? from : back ? walker.previousNode() : walker.nextNode(); n; n = back ? walker.previousNode() : walker.nextNode()) {
+      if (n.nodeType === Node.TEXT_NODE) {
+        const text = /** @type {Text} */ (n);
+        if (text.length === 0) continue;
+        return blockOf(text) === home ? text : null;
+      }
+      const el = /** @type {Element} */ (n);
+      if (el.tagName === 'BR' || el === home || !getComputedStyle(el).display.startsWith('inline')) return null;
+    }
+    return null;
+  };
   /** @type {Text | null} */
   let before = null;
   /** @type {Text | null} */
@@ -204,13 +230,12 @@ function besideCaret(doc, range) {
   } else {
     const child = node.childNodes[offset] ?? null;
     if (child) {
-      walker.currentNode = child;
-      before = /** @type {Text | null} */ (walker.previousNode());
-      walker.currentNode = child;
-      after = child.nodeType === Node.TEXT_NODE ? /** @type {Text} */ (child) : /** @type {Text | null} */ (walker.nextNode());
+      before = neighbour(child, true, false);
+      after = neighbour(child, false, true);
     } else {
-      walker.currentNode = node;
-      before = /** @type {Text | null} */ (walker.lastChild());
+      let last = node;
+      while (last.lastChild) last = last.lastChild;
+      before = neighbour(last, true, true);
     }
   }
   const probe = doc.createRange();
@@ -221,6 +246,12 @@ function besideCaret(doc, range) {
     const r = probe.getClientRects()[0];
     if (r) return { left: r.right, top: r.top, height: r.height };
   }
+  // Before a <br> (an empty line, or the end of one): the <br>'s box is on the caret's line.
+  const next = node.nodeType === Node.ELEMENT_NODE ? node.childNodes[offset] : null;
+  if (next?.nodeName === 'BR') {
+    const r = /** @type {Element} */ (next).getBoundingClientRect();
+    if (r.height > 0) return { left: r.left, top: r.top, height: r.height };
+  }
   if (after && after.length > 0) {
     probe.setStart(after, 0);
     probe.setEnd(after, 1);
@@ -228,6 +259,18 @@ function besideCaret(doc, range) {
     if (r) return { left: r.left, top: r.top, height: r.height };
   }
   return null;
+}
+
+/**
+ * The block a node is laid out in: its nearest element that is not inline (itself, for such an
+ * element).
+ * @param {Node} node
+ * @returns {Element | null}
+ */
+function blockOf(node) {
+  let el = node.nodeType === Node.ELEMENT_NODE ? /** @type {Element} */ (node) : node.parentElement;
+  while (el && el.parentElement && getComputedStyle(el).display.startsWith('inline')) el = el.parentElement;
+  return el;
 }
 
 /** @param {string} s a camelCase CSS property name */

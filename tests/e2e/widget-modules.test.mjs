@@ -356,6 +356,46 @@ test('text field caret in right-to-left text: where the browser puts the caret, 
   await page.close();
 });
 
+test('contenteditable caret: on an empty line, its own line, not the end of the text before it', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async () => {
+    const { editableCaret } = await import('/www/caret.js');
+    const el = document.body.appendChild(document.createElement('div'));
+    el.contentEditable = 'true';
+    el.innerHTML = '<p>前の<b>太字</b></p><p><br></p><p>一行目<br><br>三行目</p><p>末尾<b>太字</b>後</p>';
+    el.focus();
+    const [, empty, lines, last] = el.querySelectorAll('p');
+    const sel = /** @type {Selection} */ (getSelection());
+    /** @param {Node} node @param {number} offset */
+    const at = (node, offset) => {
+      sel.collapse(node, offset);
+      const c = editableCaret(el);
+      return { left: Math.round(c.left), top: Math.round(c.top) };
+    };
+    const top = (/** @type {Element} */ e) => Math.round(e.getBoundingClientRect().top);
+    const range = document.createRange();
+    range.selectNodeContents(last.querySelector('b') ?? last);
+    const bold = range.getBoundingClientRect();
+    return {
+      empty: at(empty, 0),
+      emptyTop: top(empty),
+      left: Math.round(empty.getBoundingClientRect().left),
+      // the line between two <br>s of one paragraph: a line below the first
+      between: at(lines, 2).top - top(lines),
+      // between a bold run and the text after it (no rect of its own): at the bold run's end
+      afterBold: at(last, 2),
+      bold: { left: Math.round(bold.right), top: Math.round(bold.top) },
+    };
+  });
+  // (the line's top: within the paragraph's leading)
+  assert.equal(r.empty.left, r.left);
+  assert.ok(r.empty.top >= r.emptyTop && r.empty.top <= r.emptyTop + 4, JSON.stringify(r));
+  assert.ok(r.between > 10, `${r.between}`);
+  assert.deepEqual(r.afterBold, r.bold);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('candidate window: the selected page under the focused segment, aria-selected, click index', async () => {
   const { page, errors } = await blank();
   await withPreedit(page, PREEDIT);
