@@ -17,6 +17,7 @@
 //   scale.js        fields drawn zoomed or scaled: their scale, placing fixed elements on screen
 //   style.js        the stylesheet
 //   root.js         the field's document or shadow root (focus, selection), across iframes
+//   host.js         where a frame's field has its windows: the page around the frame
 // attach() creates them and wires the field's events to them.
 
 import { fieldKind, editorOf } from './keymap.js';
@@ -32,6 +33,7 @@ import { revealCaret, revealRect } from './widget/reveal.js';
 import { Announcer } from './widget/announce.js';
 import { KeyHandler } from './widget/keys.js';
 import { rootOf, activeIn } from './widget/root.js';
+import { windowHost } from './widget/host.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
 /** @typedef {import('./ime.js').HenkanIme} HenkanIme */
@@ -132,7 +134,11 @@ export function attach(el, options) {
   const aria = new AriaLink(el);
   const overlay = options.preedit ? options.preedit === 'overlay' : !!editor;
   const preedit = new PreeditBox(el, kind, overlay, editor?.hidden ?? null);
-  const candidates = new CandidateWindow(doc, id, preedit, aria);
+  // The candidate window and the suggestion list are drawn in the page around a frame's field,
+  // not clipped at the frame's edge (widget/host.js).
+  const host = windowHost(doc);
+  if (host.doc !== doc) ensureStyle(host.doc);
+  const candidates = new CandidateWindow(host, id, preedit, aria);
   const indicator = new Indicator(doc);
   const announcer = new Announcer(doc);
   /** The focus is moving from the field to the badge (keep the badge shown). */
@@ -219,11 +225,16 @@ export function attach(el, options) {
   });
   const keys = new (options.KeyHandler ?? KeyHandler)(el, options, committer, render);
   keys.onBestText = (text) => preedit.warm(text);
-  const suggestions = new SuggestionList(el, kind, id, preedit, aria, () => keys.suggestionView());
+  const suggestions = new SuggestionList(el, kind, id, preedit, aria, () => keys.suggestionView(), host);
   const layer = doc.createElement('div');
   layer.className = 'henkan-layer';
-  layer.append(preedit.el, candidates.el, suggestions.el, announcer.el);
+  // The layer of the windows: the field's, or one of its own in the host's document.
+  const windows = host.doc === doc ? layer : host.doc.createElement('div');
+  windows.className = 'henkan-layer';
+  layer.append(preedit.el, announcer.el);
+  windows.append(candidates.el, suggestions.el);
   layerHome(doc).appendChild(layer);
+  if (windows !== layer) layerHome(host.doc).appendChild(windows);
   // The badge comes right after the field in the tab order (it is drawn at the field's corner),
   // after the code editor of a hidden input.
   box.after(indicator.el);
@@ -262,6 +273,10 @@ export function attach(el, options) {
     if (!layer.isConnected) return;
     const home = topLayerOf(el) ?? layerHome(doc);
     if (layer.parentNode !== home) home.append(layer);
+    const frame = host.frames[host.frames.length - 1];
+    if (!frame || !windows.isConnected) return;
+    const outer = topLayerOf(frame) ?? layerHome(host.doc);
+    if (windows.parentNode !== outer) outer.append(windows);
   };
   // The text under an editor's overlay changed while composing: draw it again.
   preedit.onStale = () => {
@@ -290,7 +305,7 @@ export function attach(el, options) {
     // The widget's own boxes scroll too (the mirror follows the field's scroll and its caret, a
     // list its focused item): that is no move of the field, and drawing again would scroll again.
     const t = /** @type {any} */ (e?.target);
-    if (t && typeof t.nodeType === 'number' && layer.contains(t)) return;
+    if (t && typeof t.nodeType === 'number' && (layer.contains(t) || windows.contains(t))) return;
     preedit.invalidate();
     suggestions.invalidate();
     indicator.invalidate();
@@ -321,7 +336,8 @@ export function attach(el, options) {
   };
 
   const win = doc.defaultView;
-  /** @type {[EventTarget | null, string, (e: any) => void, boolean?][]} */
+  /** @typedef {[EventTarget | null, string, (e: any) => void, boolean?]} Listener */
+  /** @type {Listener[]} */
   const listeners = [
     [el, 'keydown', onKeyDown, true],
     [el, 'beforeinput', onBeforeInput, true],
@@ -335,6 +351,17 @@ export function attach(el, options) {
     [el, 'scroll', onReposition],
     [win, 'resize', onReposition],
     [win, 'scroll', onReposition, true],
+    // The page around a frame's field scrolls or resizes: the frame moves, and the windows with it.
+    ...host.frames.flatMap((f) => {
+      const outer = f.ownerDocument.defaultView;
+      return /** @type {Listener[]} */ ([
+        [outer, 'scroll', onReposition, true],
+        [outer, 'resize', onReposition],
+      ]);
+    }),
+    // The frame goes away (the page removes it or loads another document into it): its field
+    // with it, and the windows drawn outside it.
+    [host.frames.length ? win : null, 'pagehide', () => attachment.teardown()],
     [candidates.el, 'mousedown', onListDown],
     [suggestions.el, 'mousedown', onListDown],
     [indicator.el, 'mousedown', onIndicatorDown],
@@ -367,6 +394,7 @@ export function attach(el, options) {
       aria.restore();
       preedit.end();
       layer.remove();
+      windows.remove();
       indicator.el.remove();
       fields.delete(el);
       ime.fieldDetached(attachment.teardown);

@@ -695,7 +695,7 @@ test('fields inside an open shadow root: preedit, styles, candidate window and c
   await page.close();
 });
 
-test('fields inside a same-origin iframe: preedit, candidate window inside the frame, commits', async () => {
+test('fields inside a same-origin iframe: preedit, the candidate window in the page around the frame, commits', async () => {
   const { page, errors } = await imePage(
     '<p style="height: 60px; margin: 0">above</p><iframe id="frame" src="/www/test/blank.html" style="width: 600px; height: 400px; margin-left: 50px; border: 1px solid #888"></iframe>',
   );
@@ -715,14 +715,33 @@ test('fields inside a same-origin iframe: preedit, candidate window inside the f
   await page.keyboard.press('Space');
   await page.keyboard.press('Space');
   const frameDoc = "document.getElementById('frame').contentDocument";
-  const at = await windowPlace(page, frameDoc);
-  assert.ok(at.shown, 'the candidate window opens, in the frame');
-  assert.equal(at.position, 'fixed', 'styled by the frame’s own sheet');
-  assert.ok(Math.abs(at.listTop - at.runsBottom) < 6 && Math.abs(at.listLeft - at.runsLeft) < 6, JSON.stringify(at));
+  // The window is drawn in the page (not clipped at the frame's edge), under the preedit: the
+  // preedit's rect in the frame's viewport moved by the frame's content box (inside its border).
+  const at = await page.evaluate(() => {
+    const el = /** @type {HTMLIFrameElement} */ (document.getElementById('frame'));
+    const list = /** @type {HTMLElement} */ (document.querySelector('.henkan-candidates'));
+    const runs = /** @type {HTMLElement} */ (el.contentDocument?.querySelector('.henkan-preedit-runs'));
+    const f = el.getBoundingClientRect();
+    const l = list.getBoundingClientRect();
+    const p = runs.getBoundingClientRect();
+    return {
+      shown: getComputedStyle(list).display !== 'none',
+      position: getComputedStyle(list).position,
+      inFrame: el.contentDocument?.querySelectorAll('.henkan-candidates').length,
+      listTop: l.top,
+      listLeft: l.left,
+      runsBottom: f.top + el.clientTop + p.bottom,
+      runsLeft: f.left + el.clientLeft + p.left,
+    };
+  });
+  assert.ok(at.shown, 'the candidate window opens, in the page');
+  assert.equal(at.inFrame, 0);
+  assert.equal(at.position, 'fixed', 'styled by the page’s sheet');
+  assert.ok(Math.abs(at.listTop - at.runsBottom) < 6 && Math.abs(at.listLeft - at.runsLeft) < 2, JSON.stringify(at));
   await page.screenshot({ path: path.join(ensureOutput(), 'editors-iframe-candidates.png') });
-  // A click on a candidate in the frame's window picks it.
-  const first = await frame.evaluate(() => document.querySelector('.henkan-candidates li[data-index="0"]')?.textContent?.slice(1) ?? '');
-  await frame.click('.henkan-candidates li[data-index="0"]');
+  // A click on a candidate in the page's window picks it.
+  const first = await page.evaluate(() => document.querySelector('.henkan-candidates li[data-index="0"]')?.textContent?.slice(1) ?? '');
+  await page.click('.henkan-candidates li[data-index="0"]');
   assert.equal(await frame.evaluate(() => document.querySelector('.henkan-preedit-runs')?.textContent), first, 'the clicked candidate is in the preedit');
   await page.keyboard.press('Enter');
   assert.equal(await frame.inputValue('#ta'), `前${first}後`);

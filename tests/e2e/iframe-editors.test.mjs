@@ -46,13 +46,17 @@ function look(page) {
   });
 }
 
-test('TinyMCE: the preedit over its text, the windows out of its content, the commit one step of its undo', async () => {
+/**
+ * A page with a TinyMCE editor (`window.ed`, 600 × 240, its text `前の<strong>太字</strong>後ろ`)
+ * after `before`, its body given the widget as the extension gives it one (on focus), and focused.
+ * @param {string} [before] the page's HTML before the editor
+ */
+async function tinymcePage(before = '') {
   const { page, errors } = await imePage(
-    '<textarea id="tm">&lt;p&gt;前の&lt;strong&gt;太字&lt;/strong&gt;後ろ&lt;/p&gt;</textarea>',
+    `${before}<textarea id="tm">&lt;p&gt;前の&lt;strong&gt;太字&lt;/strong&gt;後ろ&lt;/p&gt;</textarea>`,
     `await tinymce.init({ selector: '#tm', base_url: '/node_modules/tinymce', suffix: '.min', menubar: false, promotion: false, branding: false, width: 600, height: 240 });
      window.ed = tinymce.get('tm');`,
   );
-  // The editor's body gets the widget as the extension gives it one: on focus.
   await page.evaluate(() => {
     const w = /** @type {any} */ (window);
     w.attach(w.ed.getBody(), { ime: w.ime });
@@ -60,6 +64,11 @@ test('TinyMCE: the preedit over its text, the windows out of its content, the co
   const frame = page.frames().find((f) => f !== page.mainFrame());
   assert.ok(frame);
   await frame.click('body');
+  return { page, errors, frame };
+}
+
+test('TinyMCE: the preedit over its text, the windows out of its content, the commit one step of its undo', async () => {
+  const { page, errors } = await tinymcePage();
   await page.keyboard.press('End');
   const before = await look(page);
   assert.equal(before.content, '<p>前の<strong>太字</strong>後ろ</p>');
@@ -168,6 +177,73 @@ test('a contenteditable <body> in an iframe: the windows are not in its text', a
   assert.doesNotMatch(during.html, /henkan-layer|henkan-candidates/);
   await page.keyboard.press('Enter');
   assert.equal(await frame.evaluate(() => document.body.innerHTML), '前の文今日');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('TinyMCE: the windows are drawn in the page around its frame, not clipped by it; the preedit on a new empty line', async () => {
+  const { page, errors, frame } = await tinymcePage('<p>above</p>');
+  await page.keyboard.press('End');
+  // Three new paragraphs: the caret in an empty one (its <p> holds a <br> alone).
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Enter');
+  await page.keyboard.type('kyouha');
+  // The preedit on the caret's empty paragraph, not at the end of the text before it.
+  const place = await frame.evaluate(() => {
+    const runs = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-runs'));
+    const p = /** @type {HTMLElement} */ ([...document.body.querySelectorAll('p')].at(-1));
+    return { runs: runs.getBoundingClientRect().toJSON(), p: p.getBoundingClientRect().toJSON(), paragraphs: document.body.querySelectorAll('p').length };
+  });
+  assert.equal(place.paragraphs, 4);
+  assert.ok(Math.abs(place.runs.left - place.p.left) <= 2 && Math.abs(place.runs.top - place.p.top) <= 4, JSON.stringify(place));
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  // The candidate window is the page's, under the preedit and past the frame's bottom edge (it
+  // would be clipped in the frame), and the frame does not scroll for it.
+  const iframe = await page.locator('iframe').boundingBox();
+  assert.ok(iframe);
+  const list = page.locator('.henkan-candidates');
+  await list.waitFor({ state: 'visible' });
+  const box = await list.boundingBox();
+  assert.ok(box);
+  assert.equal(await list.locator('li[role="option"]').count(), 9);
+  assert.ok(Math.abs(box.y - (iframe.y + place.runs.bottom)) <= 6, `${box.y} under the preedit at ${iframe.y + place.runs.bottom}`);
+  assert.ok(box.y + box.height > iframe.y + iframe.height, 'past the frame');
+  assert.ok(Math.abs(box.x - (iframe.x + place.runs.left)) <= 2);
+  assert.equal(await frame.evaluate(() => document.querySelectorAll('.henkan-candidates, .henkan-suggestions').length), 0, 'none in the frame');
+  await page.screenshot({ path: path.join(ensureOutput(), 'tinymce-candidates-outside.png') });
+  // The live region in the frame says the focused candidate (the field's ARIA cannot point into
+  // another document).
+  assert.match(await frame.evaluate(() => document.querySelector('[role="status"]')?.textContent ?? ''), /^\S+ 2\/\d+$/);
+  assert.equal(await frame.evaluate(() => document.body.getAttribute('aria-activedescendant')), null);
+  // A click on a candidate of the page's window picks it, the focus stays in the editor.
+  await list.locator('li[role="option"]').first().click();
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getContent()), '<p>前の<strong>太字</strong>後ろ</p>\n<p>&nbsp;</p>\n<p>&nbsp;</p>\n<p>今日は</p>');
+  // The page scrolls: the suggestions after a commit move with the frame.
+  await page.evaluate(() => {
+    document.body.style.height = '3000px';
+    window.scrollTo(0, 40);
+  });
+  await page.keyboard.type('shinkans');
+  const sugg = page.locator('.henkan-suggestions');
+  await sugg.waitFor({ state: 'visible' });
+  const moved = await page.locator('iframe').boundingBox();
+  const runs = await frame.evaluate(() => document.querySelector('.henkan-preedit-runs')?.getBoundingClientRect().toJSON());
+  const at = await sugg.boundingBox();
+  assert.ok(moved && at && runs);
+  assert.equal(moved.y, iframe.y - 40);
+  assert.ok(Math.abs(at.y - (moved.y + runs.bottom)) <= 6, `${at.y} under the preedit at ${moved.y + runs.bottom}`);
+  await page.keyboard.press('Tab');
+  await sugg.locator('li[aria-selected="true"]').click();
+  assert.match(await page.evaluate(() => /** @type {any} */ (window).ed.getContent()), /<p>今日は新幹線<\/p>$/);
+  // The page removes the editor's frame while composing: its windows go with it.
+  await page.keyboard.type('kyou');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  await list.waitFor({ state: 'visible' });
+  await page.evaluate(() => document.querySelector('iframe')?.remove());
+  assert.equal(await page.locator('.henkan-candidates, .henkan-suggestions').count(), 0);
+  assert.equal(await page.locator('.henkan-layer').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -60,16 +60,21 @@ test('aria: points the field at an option, puts the page’s values back', async
     el.setAttribute('aria-controls', 'page-list');
     const aria = new AriaLink(el);
     const attrs = () => [el.getAttribute('aria-controls'), el.getAttribute('aria-activedescendant')];
-    aria.point('L', 'L-3');
+    const list = (/** @type {Document} */ doc, /** @type {string} */ id) => Object.assign(doc.createElement('ul'), { id });
+    // a list in another document (a frame's field, its windows in the page): its ids would point at nothing
+    aria.point(list(document.implementation.createHTMLDocument(''), 'X'), 'X-0');
+    const elsewhere = attrs();
+    aria.point(list(document, 'L'), 'L-3');
     const pointed = attrs();
     aria.release('other');
     const afterOther = attrs();
     aria.release('L');
     const released = attrs();
-    aria.point('M', 'M-0');
+    aria.point(list(document, 'M'), 'M-0');
     aria.restore();
-    return { pointed, afterOther, released, restored: attrs() };
+    return { elsewhere, pointed, afterOther, released, restored: attrs() };
   });
+  assert.deepEqual(r.elsewhere, ['page-list', null]);
   assert.deepEqual(r.pointed, ['L', 'L-3']);
   assert.deepEqual(r.afterOther, ['L', 'L-3'], 'another list does not release this one');
   assert.deepEqual(r.released, ['page-list', null]);
@@ -403,7 +408,7 @@ test('candidate window: the selected page under the focused segment, aria-select
     const { CandidateWindow } = await import('/www/widget/candidates.js');
     const { optionIndex } = await import('/www/widget/listbox.js');
     const t = /** @type {any} */ (window).t;
-    const win = new CandidateWindow(document, 'w1', t.preedit, t.aria);
+    const win = new CandidateWindow({ doc: document, frames: [] }, 'w1', t.preedit, t.aria);
     t.layer.append(win.el);
     const items = Array.from({ length: 12 }, (_, i) => `候補${i}`);
     win.render({ items, selected: 10, pageSize: 9, open: true, segment: 0 });
@@ -456,7 +461,7 @@ test('suggestion list: heading and options under the preedit; after a commit, un
     const t = /** @type {any} */ (window).t;
     /** @type {{items: string[], focused: number} | null} */
     let view = { items: ['よろしく', 'よろしくお願いします', 'よろしくね'], focused: -1, afterCommit: false };
-    const list = new SuggestionList(t.el, 'textarea', 'w2', t.preedit, t.aria, () => view);
+    const list = new SuggestionList(t.el, 'textarea', 'w2', t.preedit, t.aria, () => view, { doc: document, frames: [] });
     t.layer.append(list.el);
     const rows = () => [...list.el.children].map((li) => [li.getAttribute('role'), li.textContent, li.getAttribute('aria-selected')]);
     list.render(false);

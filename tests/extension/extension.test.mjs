@@ -223,6 +223,16 @@ test("in TinyMCE (its editable <body> in an iframe): the commit in its content, 
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getContent()), '<p>hello日本語</p>');
   await page.evaluate(() => /** @type {any} */ (window).ed.undoManager.undo());
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getContent()), '<p>hello</p>');
+  // The candidate window is drawn in the page around the frame (not clipped at its edge).
+  await page.keyboard.type('kisha', { delay: 15 });
+  await page.keyboard.press('Space');
+  await frame.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  await page.keyboard.press('Space');
+  await page.waitForSelector('.henkan-candidates li[role="option"]', { state: 'visible' });
+  assert.equal(await frame.evaluate(() => document.querySelectorAll('.henkan-candidates li').length), 0);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).ed.getContent()), '<p>hello</p>');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -17,14 +17,17 @@ export class AriaLink {
   }
 
   /**
-   * Points the field at an option of a listbox.
-   * @param {string} listId
+   * Points the field at an option of a listbox. Not a listbox of another document (the windows of
+   * a field in a frame are drawn in the page around it, `windowHost`), where the ids would point
+   * at nothing: the live region says the focused option there.
+   * @param {HTMLElement} list
    * @param {string} optionId
    */
-  point(listId, optionId) {
+  point(list, optionId) {
+    if (list.ownerDocument !== this.el.ownerDocument) return;
     this.el.setAttribute('role', 'combobox');
     this.el.setAttribute('aria-expanded', 'true');
-    this.el.setAttribute('aria-controls', listId);
+    this.el.setAttribute('aria-controls', list.id);
     this.el.setAttribute('aria-activedescendant', optionId);
   }
 

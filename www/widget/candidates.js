@@ -3,24 +3,27 @@
 
 import { candidatePage, popupAt } from './layout.js';
 import { layerFrame } from './scale.js';
+import { toHost } from './host.js';
 import { listbox, optionElement, presentationRow } from './listbox.js';
 
 /** @typedef {import('../types.js').CandidateList} CandidateList */
 /** @typedef {import('./preedit.js').PreeditBox} PreeditBox */
 /** @typedef {import('./aria.js').AriaLink} AriaLink */
+/** @typedef {import('./host.js').WindowHost} WindowHost */
 
 export class CandidateWindow {
   /**
-   * @param {Document} doc
+   * @param {WindowHost} host the document it is drawn in (`windowHost`)
    * @param {string} id the field's widget id (the list's and options' ids start with it)
    * @param {PreeditBox} preedit the box it opens under
    * @param {AriaLink} aria
    */
-  constructor(doc, id, preedit, aria) {
+  constructor(host, id, preedit, aria) {
     this.id = id;
+    this.host = host;
     this.preedit = preedit;
     this.aria = aria;
-    this.el = listbox(doc, 'henkan-candidates', `${id}-candidates`, '変換候補');
+    this.el = listbox(host.doc, 'henkan-candidates', `${id}-candidates`, '変換候補');
   }
 
   /**
@@ -57,8 +60,9 @@ export class CandidateWindow {
       list.replaceChildren(...items);
       list.style.display = 'block';
       // At the focused segment, below the preedit; above it when there is no room below (beside it
-      // in vertical text).
-      const a = this.preedit.anchor().getClientRects()[0] ?? this.preedit.anchor().getBoundingClientRect();
+      // in vertical text). In the host's viewport, where the field is in a frame.
+      const anchor = this.preedit.anchor();
+      const a = toHost(this.host, anchor.getClientRects()[0] ?? anchor.getBoundingClientRect());
       // On screen, where a zoomed <body> (the layer's zoom) draws it larger; placed in the layer's
       // frame (a transformed <body> moves it).
       const frame = layerFrame(list);
@@ -68,7 +72,7 @@ export class CandidateWindow {
       const { left, top } = popupAt(a, size, view, this.preedit.flow);
       list.style.left = `${(left - frame.x) / z}px`;
       list.style.top = `${(top - frame.y) / z}px`;
-      this.aria.point(list.id, this.optionId(cands.selected));
+      this.aria.point(list, this.optionId(cands.selected));
     } else if (list.firstChild) {
       list.style.display = 'none';
       list.replaceChildren();

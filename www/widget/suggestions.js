@@ -4,10 +4,12 @@
 
 import { popupAt, suggestionRows, suggestionHeight, SUGGESTION_WIDTH } from './layout.js';
 import { layerFrame } from './scale.js';
+import { toHost } from './host.js';
 import { listbox, optionElement, presentationRow } from './listbox.js';
 
 /** @typedef {import('./preedit.js').PreeditBox} PreeditBox */
 /** @typedef {import('./aria.js').AriaLink} AriaLink */
+/** @typedef {import('./host.js').WindowHost} WindowHost */
 /** @typedef {{items: string[], focused: number, afterCommit: boolean}} SuggestionView */
 
 export class SuggestionList {
@@ -19,15 +21,17 @@ export class SuggestionList {
    * @param {AriaLink} aria
    * @param {() => SuggestionView | null} view what to show now (null: hidden); asked again in the
    *   frame when the list waits for one
+   * @param {WindowHost} host the document it is drawn in (`windowHost`)
    */
-  constructor(field, kind, id, preedit, aria, view) {
+  constructor(field, kind, id, preedit, aria, view, host) {
     this.field = field;
     this.kind = kind;
     this.id = id;
     this.preedit = preedit;
     this.aria = aria;
     this.view = view;
-    this.el = listbox(field.ownerDocument, 'henkan-suggestions', `${id}-suggestions`, '予測候補');
+    this.host = host;
+    this.el = listbox(host.doc, 'henkan-suggestions', `${id}-suggestions`, '予測候補');
     /** What the list shows now and where ('' = hidden): the list is rebuilt and placed only when
      * that changes (a pending romaji letter changes nothing). */
     this.key = '';
@@ -38,9 +42,10 @@ export class SuggestionList {
     this.viewport = null;
   }
 
-  /** The viewport was resized: measure it again. */
+  /** The viewport was resized or scrolled: measure it again, and place the list again. */
   invalidate() {
     this.viewport = null;
+    this.key = '';
   }
 
   /**
@@ -50,8 +55,8 @@ export class SuggestionList {
    * @param {boolean} inFrame called from the requested frame
    */
   render(inFrame) {
-    const { field, preedit, el: list } = this;
-    const doc = field.ownerDocument;
+    const { preedit, el: list } = this;
+    const doc = list.ownerDocument;
     const view = this.view();
     if (!view) {
       this.key = '';
@@ -103,13 +108,15 @@ export class SuggestionList {
       const vertical = preedit.flow !== 'down';
       at = { left: caret.left, top: caret.top, right: caret.left + (vertical ? caret.height : 0), bottom: caret.top + (vertical ? 0 : caret.height) };
     }
+    // In the host's viewport, where the field is in a frame.
+    at = toHost(this.host, at);
     const vp = (this.viewport ??= { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight });
     const place = popupAt(at, { width: z * SUGGESTION_WIDTH, height: z * suggestionHeight(view.items.length) }, vp, preedit.flow);
     // Left of a column of vertical text, by its right edge: the width is an estimate.
     list.style.left = place.right === undefined ? `${(place.left - frame.x) / z}px` : 'auto';
     list.style.right = place.right === undefined ? 'auto' : `${(frame.right - place.right) / z}px`;
     list.style.top = `${(place.top - frame.y) / z}px`;
-    if (view.focused >= 0) this.aria.point(list.id, this.optionId(view.focused));
+    if (view.focused >= 0) this.aria.point(list, this.optionId(view.focused));
     else this.aria.release(list.id);
   }
 
