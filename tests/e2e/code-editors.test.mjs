@@ -14,7 +14,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serverAndBrowser, ensureOutput, collectConsoleErrors, editorImePage } from './harness.mjs';
+import { serverAndBrowser, ensureOutput, collectConsoleErrors, editorImePage, screenColours } from './harness.mjs';
 import { rng, step, KEEPING, RESIZE, EDITING } from './storm-keys.mjs';
 
 const env = serverAndBrowser();
@@ -279,20 +279,7 @@ for (const { name, zoom, setup, label } of INSIDE_A_LINE) {
       ];
     });
     const shot = await page.screenshot({ path: path.join(ensureOutput(), `code-${(label ?? name).replace(/\W+/g, '-')}-tail.png`) });
-    const [inside, beside] = await page.evaluate(
-      async ([png, points]) => {
-        const img = new Image();
-        img.src = `data:image/png;base64,${png}`;
-        await img.decode();
-        const canvas = document.createElement('canvas');
-        canvas.width = img.width;
-        canvas.height = img.height;
-        const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
-        ctx.drawImage(img, 0, 0);
-        return points.map(([x, y]) => [...ctx.getImageData(x, y, 1, 1).data]);
-      },
-      /** @type {[string, number[][]]} */ ([shot.toString('base64'), points]),
-    );
+    const [inside, beside] = await screenColours(page, shot, points);
     assert.deepEqual(inside, beside, `the colour under the moved text at ${JSON.stringify(points)}`);
     await page.keyboard.press('Enter');
     await page.waitForFunction((value) => new Function(`return ${value}`)() !== 'hello world\nsecond line', e.value, { timeout: 2000 }).catch(() => {});

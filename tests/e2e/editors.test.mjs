@@ -11,7 +11,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serverAndBrowser, ensureOutput, collectConsoleErrors, dropText, MODEL } from './harness.mjs';
+import { serverAndBrowser, ensureOutput, collectConsoleErrors, dropText, screenColours, MODEL } from './harness.mjs';
 import { bundleEditors, BUNDLE_URL } from './editors/bundle.mjs';
 import { rng, step, KEEPING, RESIZE, EDITING } from './storm-keys.mjs';
 
@@ -298,6 +298,49 @@ for (const name of /** @type {const} */ (['prosemirror', 'quill'])) {
     await page.close();
   });
 }
+
+test('prosemirror: the preedit and the moved text need a line more than their paragraph has; that line is drawn on the background, not over the next paragraph', async () => {
+  const { page, errors } = await editorPage('prosemirror');
+  // Two paragraphs with no margin between: the first one line long.
+  await page.addStyleTag({ content: '#host p { margin: 0 }' });
+  await page.evaluate(() => {
+    const next = document.createElement('p');
+    next.textContent = '次の段落の文字がここにあります';
+    /** @type {any} */ (window).m.field.append(next);
+  });
+  await page.waitForFunction(() => /** @type {any} */ (window).m.text().includes('次の段落'));
+  await caretAt(page, 6);
+  // 14 characters and 17 in the preedit: 31 on a line of 26
+  await page.keyboard.type('kyouhaiitenkidesunesorede');
+  const r = await page.evaluate(() => {
+    const [first, next] = /** @type {any} */ (window).m.field.querySelectorAll('p');
+    const overlay = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-overlay'));
+    const tail = /** @type {HTMLElement} */ (overlay.querySelector('.henkan-preedit-tail'));
+    const lines = [...tail.getClientRects()];
+    const glyphs = document.createRange();
+    glyphs.selectNodeContents(next);
+    return {
+      first: first.getBoundingClientRect().toJSON(),
+      overlay: overlay.getBoundingClientRect().toJSON(),
+      tailEnd: lines[lines.length - 1].right,
+      next: glyphs.getBoundingClientRect().toJSON(),
+    };
+  });
+  assert.ok(r.overlay.bottom > r.first.bottom + 20, `the overlay has a line past the paragraph: ${JSON.stringify(r)}`);
+  const shot = await page.screenshot({ path: path.join(ensureOutput(), 'editors-prosemirror-overflow.png') });
+  // Across the next paragraph's first line, right of where the overlay's last line ends: the
+  // editor's background (its glyphs painted over).
+  const y = Math.round(r.next.top + r.next.height / 2);
+  const xs = [];
+  for (let x = Math.ceil(r.tailEnd) + 8; x < r.next.right - 2; x += 3) xs.push([x, y]);
+  assert.ok(xs.length > 20, JSON.stringify(r));
+  const colours = await screenColours(page, shot, xs);
+  const ink = colours.filter(([red, green, blue]) => red + green + blue < 600);
+  assert.deepEqual(ink, [], 'no glyph of the next paragraph under the line');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 for (const c of EDITORS) {
   test(`${c.name}: a composition over a selection replaces it, in the editor's state and on screen`, async () => {

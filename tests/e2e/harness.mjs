@@ -276,3 +276,28 @@ export async function editorImePage(context, base, { scripts = [], styles = [], 
   );
   return { page, errors, status };
 }
+
+/**
+ * The colours (RGBA) of a screenshot at these points (CSS pixels of a page at scale 1), decoded in
+ * a canvas of the page.
+ * @param {import('playwright-core').Page} page
+ * @param {Buffer} shot a PNG screenshot of the page
+ * @param {number[][]} points [x, y] pairs
+ * @returns {Promise<number[][]>}
+ */
+export function screenColours(page, shot, points) {
+  return page.evaluate(
+    async ([png, points]) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${png}`;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+      ctx.drawImage(img, 0, 0);
+      return points.map(([x, y]) => [...ctx.getImageData(x, y, 1, 1).data]);
+    },
+    /** @type {[string, number[][]]} */ ([shot.toString('base64'), points]),
+  );
+}

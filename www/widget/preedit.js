@@ -340,15 +340,16 @@ export class PreeditBox {
     style.setProperty('--henkan-overlay-bg', bg ?? under);
     /** @type {Node[]} */
     const parts = [this.runs];
+    // The block's content box in the overlay's CSS pixels (from the overlay's top).
+    const top = caret.top - (sy * Math.max(0, lineHeight - caret.height / sy)) / 2;
+    const contentBottom = (b.bottom - sy * (px(bcs.borderBottomWidth) + px(bcs.paddingBottom)) - top) / sy;
     if (tail?.runs.length) {
       parts.push(this.tail);
       // The editor's own text of the tail is painted over where it is (under the overlay's text):
       // each of its boxes, and the leading around it (its underlines), inside the block's content
       // box (not its border, nor the editor's). In the overlay's CSS pixels:
-      const top = caret.top - (sy * Math.max(0, lineHeight - caret.height / sy)) / 2;
       const width = Math.max(0, right - left) / sx;
       const contentTop = (b.top + sy * (px(bcs.borderTopWidth) + px(bcs.paddingTop)) - top) / sy;
-      const contentBottom = (b.bottom - sy * (px(bcs.borderBottomWidth) + px(bcs.paddingBottom)) - top) / sy;
       for (const r of tail.rects) {
         const lead = Math.max(0, lineHeight - r.height / sy) / 2;
         const x0 = Math.max(0, (r.left - left) / sx - 1);
@@ -364,6 +365,17 @@ export class PreeditBox {
         cover.style.height = `${y1 - y0}px`;
         parts.push(cover);
       }
+    }
+    if (!this.hidden) {
+      // Lines of the overlay past the block's end (the preedit and the moved text need more
+      // lines than the block has; a native IME's would push what follows down) are drawn on the
+      // editor's background, not glyph on glyph over the next block: a cover from the block's
+      // content bottom (not above the caret's line: the text before the caret stays) to the
+      // overlay's, which follows the overlay as it grows with each key.
+      const below = field.ownerDocument.createElement('div');
+      below.className = 'henkan-preedit-cover henkan-preedit-below';
+      below.style.top = `${Math.max(contentBottom, lineHeight)}px`;
+      parts.push(below);
     }
     this.el.replaceChildren(...parts);
     // (The editor, or a code editor's lines: it may replace the caret's block as a whole.)
