@@ -360,8 +360,9 @@ export function attach(el, options) {
       ]);
     }),
     // The frame goes away (the page removes it or loads another document into it): its field
-    // with it, and the windows drawn outside it.
-    [host.frames.length ? win : null, 'pagehide', () => attachment.teardown()],
+    // with it, and the windows drawn outside it. Not when the page is kept for the back button
+    // (`persisted`): it comes back as it was.
+    [host.frames.length ? win : null, 'pagehide', (/** @type {PageTransitionEvent} */ e) => e.persisted || attachment.teardown()],
     [candidates.el, 'mousedown', onListDown],
     [suggestions.el, 'mousedown', onListDown],
     [indicator.el, 'mousedown', onIndicatorDown],

@@ -154,7 +154,7 @@ test('CKEditor 4: the preedit over its text, the windows out of its data, the co
   await page.close();
 });
 
-test('a contenteditable <body> in an iframe: the windows are not in its text', async () => {
+test('a contenteditable <body> in an iframe: the windows are not in its text; in a frame drawn larger, under the preedit', async () => {
   const { page, errors } = await imePage(
     '<iframe id="fr" style="width: 500px; height: 160px"></iframe>',
     `const doc = document.getElementById('fr').contentDocument;
@@ -177,6 +177,29 @@ test('a contenteditable <body> in an iframe: the windows are not in its text', a
   assert.doesNotMatch(during.html, /henkan-layer|henkan-candidates/);
   await page.keyboard.press('Enter');
   assert.equal(await frame.evaluate(() => document.body.innerHTML), '前の文今日');
+  // The frame drawn 1.5 times larger, with a border and padding: the candidate window, in the
+  // page, is still under the focused segment as the page draws it.
+  await page.evaluate(() => {
+    const style = /** @type {HTMLElement} */ (document.getElementById('fr')).style;
+    Object.assign(style, { transform: 'scale(1.5)', transformOrigin: '0 0', border: '3px solid #888', padding: '5px', margin: '20px' });
+  });
+  await page.keyboard.type('kyou');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  await page.locator('.henkan-candidates').waitFor({ state: 'visible' });
+  const at = await page.evaluate(() => {
+    const fr = /** @type {HTMLIFrameElement} */ (document.getElementById('fr'));
+    const seg = /** @type {HTMLElement} */ (fr.contentDocument?.querySelector('.henkan-preedit-runs .henkan-focused'));
+    const f = fr.getBoundingClientRect();
+    const s = seg.getBoundingClientRect();
+    const l = /** @type {HTMLElement} */ (document.querySelector('.henkan-candidates')).getBoundingClientRect();
+    // the frame's content box: inside 3 px of border and 5 px of padding, drawn 1.5 times larger
+    return { left: f.left + 1.5 * (8 + s.left), bottom: f.top + 1.5 * (8 + s.bottom), list: { left: l.left, top: l.top } };
+  });
+  assert.ok(Math.abs(at.list.left - at.left) <= 2 && Math.abs(at.list.top - at.bottom) <= 6, JSON.stringify(at));
+  await page.screenshot({ path: path.join(ensureOutput(), 'iframe-scaled-candidates.png') });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
   assert.deepEqual(errors, []);
   await page.close();
 });
