@@ -299,6 +299,43 @@ for (const name of /** @type {const} */ (['prosemirror', 'quill'])) {
   });
 }
 
+for (const c of EDITORS) {
+  test(`${c.name}: a composition on a new empty line is drawn on that line, and goes in there`, async () => {
+    const { page, errors } = await editorPage(c.name);
+    await caretAt(page, 0);
+    await page.keyboard.press('Control+End');
+    await page.waitForTimeout(200);
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(200);
+    const before = (await look(page)).text;
+    await page.keyboard.type('kyou');
+    const r = await page.evaluate(() => {
+      const field = /** @type {HTMLElement} */ (/** @type {any} */ (window).m.field);
+      const runs = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-runs'));
+      // the first line of text: where the editor's first character is
+      const range = document.createRange();
+      const walker = document.createTreeWalker(field, NodeFilter.SHOW_TEXT, (n) => (/\S/.test(n.textContent ?? '') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP));
+      const text = /** @type {Text} */ (walker.nextNode());
+      range.setStart(text, 0);
+      range.setEnd(text, 1);
+      const first = range.getBoundingClientRect();
+      const p = runs.getClientRects()[0];
+      return { first: { left: first.left, bottom: first.bottom }, runs: { left: p.left, top: p.top } };
+    });
+    await page.screenshot({ path: path.join(ensureOutput(), `editors-${c.name}-new-line.png`) });
+    assert.ok(r.runs.top >= r.first.bottom - 2, `below the first line: ${JSON.stringify(r)}`);
+    assert.ok(Math.abs(r.runs.left - r.first.left) <= 3, `at the line's start: ${JSON.stringify(r)}`);
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    await changed(page, before);
+    const text = (await look(page)).text;
+    // (ProseMirror's text joins its paragraphs with nothing between)
+    assert.ok(text.startsWith(c.before.split('\n')[0]) && /[。\n]今日\n*$/.test(text), JSON.stringify(text));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
 test('prosemirror: the preedit and the moved text need a line more than their paragraph has; that line is drawn on the background, not over the next paragraph', async () => {
   const { page, errors } = await editorPage('prosemirror');
   // Two paragraphs with no margin between: the first one line long.
