@@ -336,6 +336,58 @@ for (const c of EDITORS) {
   });
 }
 
+/**
+ * Placeholders as the editors draw them in an empty editor: Quill's own rule (quill.core.css) on
+ * its `ql-blank` root, and for ProseMirror one on its lone empty paragraph (as the placeholder
+ * plugins do), both `::before` content over the first line.
+ */
+const PLACEHOLDERS = {
+  quill: '.ql-editor.ql-blank::before { content: attr(data-placeholder); position: absolute; left: 21px; right: 21px; color: rgba(0, 0, 0, 0.6); font-style: italic; pointer-events: none }',
+  prosemirror: '.ProseMirror > p:only-child:has(> br:only-child)::before { content: "ここに入力してください"; position: absolute; color: rgba(0, 0, 0, 0.6); pointer-events: none }',
+};
+
+for (const name of /** @type {const} */ (['quill', 'prosemirror'])) {
+  test(`${name}: an empty editor's placeholder is painted over while composing, as a composition's text takes it away`, async () => {
+    const { page, errors } = await editorPage(name);
+    await page.addStyleTag({ content: PLACEHOLDERS[name] });
+    await caretAt(page, 0);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Delete');
+    await page.evaluate(() => {
+      /** @type {any} */ (window).m.field.dataset.placeholder = 'ここに入力してください';
+    });
+    await page.waitForTimeout(200);
+    assert.equal((await look(page)).text, '');
+    const line = await page.evaluate(() => {
+      const field = /** @type {HTMLElement} */ (/** @type {any} */ (window).m.field);
+      const p = /** @type {HTMLElement} */ (field.querySelector('p'));
+      const r = p.getBoundingClientRect();
+      return { left: r.left, top: r.top, height: r.height };
+    });
+    /** Points across the placeholder's text, right of `from`, in the middle of the first line. */
+    const across = (/** @type {number} */ from) => {
+      const y = Math.round(line.top + line.height / 2);
+      const xs = [];
+      for (let x = Math.ceil(from) + 6; x < line.left + 200; x += 2) xs.push([x, y]);
+      return xs;
+    };
+    const ink = (/** @type {number[][]} */ colours) => colours.filter(([r, g, b]) => r + g + b < 600).length;
+    // The placeholder is shown (the test draws what it means to cover).
+    const empty = await page.screenshot();
+    assert.ok(ink(await screenColours(page, empty, across(line.left + 60))) > 5, 'the placeholder is drawn');
+    await page.keyboard.type('kyou');
+    const runs = await page.evaluate(() => /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-runs')).getBoundingClientRect().right);
+    const shot = await page.screenshot({ path: path.join(ensureOutput(), `editors-${name}-placeholder.png`) });
+    assert.deepEqual(ink(await screenColours(page, shot, across(runs))), 0, 'no glyph of the placeholder beside the preedit');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    await changed(page, '');
+    assert.equal((await look(page)).text, '今日');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
 test('prosemirror: the preedit and the moved text need a line more than their paragraph has; that line is drawn on the background, not over the next paragraph', async () => {
   const { page, errors } = await editorPage('prosemirror');
   // Two paragraphs with no margin between: the first one line long.

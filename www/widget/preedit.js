@@ -366,6 +366,19 @@ export class PreeditBox {
         parts.push(cover);
       }
     }
+    if (!this.hidden && textBlock && tail?.runs.length === 0 && !/[^\s\u200b\ufeff]/.test(textBlock.textContent ?? '')) {
+      // An empty block (its editor's only one, or a new line): the rest of the caret's line is
+      // painted over too, where an empty editor shows its placeholder (`::before` content, or an
+      // element over it), which a native IME's composition takes away as it puts its text in.
+      const x0 = Math.max(0, (caret.left - left) / sx - 1);
+      const rest = field.ownerDocument.createElement('div');
+      rest.className = 'henkan-preedit-cover';
+      rest.style.left = `${x0}px`;
+      rest.style.top = '0px';
+      rest.style.width = `${Math.max(0, Math.max(0, right - left) / sx - x0)}px`;
+      rest.style.height = `${lineHeight}px`;
+      parts.push(rest);
+    }
     if (!this.hidden) {
       // Lines of the overlay past the block's end (the preedit and the moved text need more
       // lines than the block has; a native IME's would push what follows down) are drawn on the
