@@ -186,9 +186,9 @@ export function editableCaret(el) {
  * Where a collapsed range is when it has no rect of its own (Chromium gives none at the edge of an
  * element, as between a bold run and the text after it): the right edge of the character before
  * it on its line, else the box of a `<br>` right after it, else the left edge of the character
- * after it. Only text of the caret's own line
- * counts: not across a `<br>` or into another block (a caret in an empty paragraph is not at the
- * end of the paragraph before it); null when its line has none.
+ * after it. Only text of the caret's own line counts: not across a `<br>` or into another block
+ * (a caret in an empty paragraph is not at the end of the paragraph before it); null when its
+ * line has none.
  * @param {Document} doc
  * @param {Range} range collapsed
  * @returns {{left: number, top: number, height: number} | null}
