@@ -339,17 +339,18 @@ for (const c of EDITORS) {
 /**
  * Placeholders as the editors draw them in an empty editor: Quill's own rule (quill.core.css) on
  * its `ql-blank` root, and for ProseMirror one on its lone empty paragraph (as the placeholder
- * plugins do), both `::before` content over the first line.
+ * plugins do), both `::before` content over the first line. (CodeMirror 6's is a widget in its
+ * line: the mount's `placeholder` extension.)
  */
 const PLACEHOLDERS = {
   quill: '.ql-editor.ql-blank::before { content: attr(data-placeholder); position: absolute; left: 21px; right: 21px; color: rgba(0, 0, 0, 0.6); font-style: italic; pointer-events: none }',
   prosemirror: '.ProseMirror > p:only-child:has(> br:only-child)::before { content: "ここに入力してください"; position: absolute; color: rgba(0, 0, 0, 0.6); pointer-events: none }',
 };
 
-for (const name of /** @type {const} */ (['quill', 'prosemirror'])) {
+for (const name of /** @type {const} */ (['quill', 'prosemirror', 'codemirror'])) {
   test(`${name}: an empty editor's placeholder is painted over while composing, as a composition's text takes it away`, async () => {
     const { page, errors } = await editorPage(name);
-    await page.addStyleTag({ content: PLACEHOLDERS[name] });
+    if (name !== 'codemirror') await page.addStyleTag({ content: PLACEHOLDERS[name] });
     await caretAt(page, 0);
     await page.keyboard.press('Control+a');
     await page.keyboard.press('Delete');
@@ -360,7 +361,7 @@ for (const name of /** @type {const} */ (['quill', 'prosemirror'])) {
     assert.equal((await look(page)).text, '');
     const line = await page.evaluate(() => {
       const field = /** @type {HTMLElement} */ (/** @type {any} */ (window).m.field);
-      const p = /** @type {HTMLElement} */ (field.querySelector('p'));
+      const p = /** @type {HTMLElement} */ (field.querySelector('p, .cm-line'));
       const r = p.getBoundingClientRect();
       return { left: r.left, top: r.top, height: r.height };
     });

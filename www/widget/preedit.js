@@ -366,10 +366,11 @@ export class PreeditBox {
         parts.push(cover);
       }
     }
-    if (!this.hidden && textBlock && tail?.runs.length === 0 && !/[^\s\u200b\ufeff]/.test(textBlock.textContent ?? '')) {
+    if (!this.hidden && textBlock && !tail?.runs.length && blank(textBlock)) {
       // An empty block (its editor's only one, or a new line): the rest of the caret's line is
-      // painted over too, where an empty editor shows its placeholder (`::before` content, or an
-      // element over it), which a native IME's composition takes away as it puts its text in.
+      // painted over too, where an empty editor shows its placeholder (`::before` content, a
+      // widget in the line, or an element over it), which a native IME's composition takes away
+      // as it puts its text in.
       const x0 = Math.max(0, (caret.left - left) / sx - 1);
       const rest = field.ownerDocument.createElement('div');
       rest.className = 'henkan-preedit-cover';
@@ -1066,6 +1067,21 @@ function cursorInLine(root, hidden, cursor) {
 const OVERLAID = ['font-family', 'font-size', 'font-weight', 'font-style', 'font-stretch', 'font-variant', 'font-feature-settings',
   'font-kerning', 'font-variation-settings', 'font-variant-east-asian', 'letter-spacing', 'word-spacing', 'color', 'direction',
   'tab-size', 'word-break', 'line-break', 'text-transform', 'text-autospace', 'text-spacing-trim'];
+
+/**
+ * Whether a block holds no text that was typed: none but white space and zero-width characters
+ * (the editors' fillers), outside the non-editable elements in it (a placeholder widget).
+ * @param {HTMLElement} block
+ */
+function blank(block) {
+  const walker = block.ownerDocument.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!/[^\s\u200b\ufeff]/.test(/** @type {Text} */ (n).data)) continue;
+    const widget = n.parentElement?.closest('[contenteditable="false"]');
+    if (!widget || !block.contains(widget)) return false;
+  }
+  return true;
+}
 
 /**
  * The colour behind an element: the first background that is not transparent on it or its

@@ -11,7 +11,7 @@ import { history as pmHistory, undo as pmUndo, redo as pmRedo } from 'prosemirro
 import { keymap as pmKeymap } from 'prosemirror-keymap';
 import { baseKeymap, toggleMark } from 'prosemirror-commands';
 
-import { EditorView as CmView, keymap as cmKeymap } from '@codemirror/view';
+import { EditorView as CmView, keymap as cmKeymap, placeholder as cmPlaceholder } from '@codemirror/view';
 import { EditorState as CmState } from '@codemirror/state';
 import { history as cmHistory, historyKeymap, defaultKeymap, undo as cmUndo, insertNewlineAndIndent } from '@codemirror/commands';
 
@@ -133,6 +133,8 @@ export function codemirror(host) {
     state: CmState.create({
       doc: '前の文、後ろの文。\n二行目',
       extensions: [
+        // shown while the document is empty
+        cmPlaceholder('ここに入力してください'),
         cmHistory(),
         cmKeymap.of([
           { key: 'Enter', run: record('Enter', insertNewlineAndIndent) },
