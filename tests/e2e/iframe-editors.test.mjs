@@ -1,7 +1,8 @@
 // Typing Japanese through the widget into rich-text editors whose editable element is the <body>
 // of an iframe: TinyMCE 6 and CKEditor 4 (npm `tinymce`, `ckeditor4` 4.22.1, their own builds
-// loaded from node_modules) and a plain frame with a contenteditable body. The widget's windows
-// must stay out of the text the editor saves (its layer goes after the body, not into it), the
+// loaded from node_modules) and a plain frame with a contenteditable body. The widget's layer
+// must stay out of the text the editor saves (it goes after the body, not into it), the candidate
+// window and the suggestions are drawn in the page around the frame (not clipped by it), the
 // preedit is drawn over the editor's text (its DOM untouched while composing), and the editor
 // records the commit as a step of its own undo and marks itself changed. Screenshots go to
 // tests/e2e/output/tinymce-*.png.
