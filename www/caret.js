@@ -223,20 +223,19 @@ function besideCaret(doc, range) {
   let before = null;
   /** @type {Text | null} */
   let after = null;
+  /** The node right after the caret in an element (none in a text node). */
+  const child = node.nodeType === Node.TEXT_NODE ? null : (node.childNodes[offset] ?? null);
   if (node.nodeType === Node.TEXT_NODE) {
     const text = /** @type {Text} */ (node);
     if (offset > 0) before = text;
     else after = text;
+  } else if (child) {
+    before = neighbour(child, true, false);
+    after = neighbour(child, false, true);
   } else {
-    const child = node.childNodes[offset] ?? null;
-    if (child) {
-      before = neighbour(child, true, false);
-      after = neighbour(child, false, true);
-    } else {
-      let last = node;
-      while (last.lastChild) last = last.lastChild;
-      before = neighbour(last, true, true);
-    }
+    let last = node;
+    while (last.lastChild) last = last.lastChild;
+    before = neighbour(last, true, true);
   }
   const probe = doc.createRange();
   if (before && before.length > 0) {
@@ -247,9 +246,8 @@ function besideCaret(doc, range) {
     if (r) return { left: r.right, top: r.top, height: r.height };
   }
   // Before a <br> (an empty line, or the end of one): the <br>'s box is on the caret's line.
-  const next = node.nodeType === Node.ELEMENT_NODE ? node.childNodes[offset] : null;
-  if (next?.nodeName === 'BR') {
-    const r = /** @type {Element} */ (next).getBoundingClientRect();
+  if (child?.nodeName === 'BR') {
+    const r = /** @type {Element} */ (child).getBoundingClientRect();
     if (r.height > 0) return { left: r.left, top: r.top, height: r.height };
   }
   if (after && after.length > 0) {

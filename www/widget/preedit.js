@@ -357,13 +357,7 @@ export class PreeditBox {
         const y0 = Math.max(contentTop, (r.top - top) / sy - lead);
         const y1 = Math.min(contentBottom, (r.bottom - top) / sy + lead);
         if (x1 <= x0 || y1 <= y0) continue;
-        const cover = field.ownerDocument.createElement('div');
-        cover.className = 'henkan-preedit-cover';
-        cover.style.left = `${x0}px`;
-        cover.style.top = `${y0}px`;
-        cover.style.width = `${x1 - x0}px`;
-        cover.style.height = `${y1 - y0}px`;
-        parts.push(cover);
+        parts.push(coverAt(field.ownerDocument, x0, y0, x1 - x0, y1 - y0));
       }
     }
     if (!this.hidden && textBlock && !tail?.runs.length && blank(textBlock)) {
@@ -372,13 +366,7 @@ export class PreeditBox {
       // widget in the line, or an element over it), which a native IME's composition takes away
       // as it puts its text in.
       const x0 = Math.max(0, (caret.left - left) / sx - 1);
-      const rest = field.ownerDocument.createElement('div');
-      rest.className = 'henkan-preedit-cover';
-      rest.style.left = `${x0}px`;
-      rest.style.top = '0px';
-      rest.style.width = `${Math.max(0, Math.max(0, right - left) / sx - x0)}px`;
-      rest.style.height = `${lineHeight}px`;
-      parts.push(rest);
+      parts.push(coverAt(field.ownerDocument, x0, 0, Math.max(0, Math.max(0, right - left) / sx - x0), lineHeight));
     }
     if (!this.hidden) {
       // Lines of the overlay past the block's end (the preedit and the moved text need more
@@ -1067,6 +1055,25 @@ function cursorInLine(root, hidden, cursor) {
 const OVERLAID = ['font-family', 'font-size', 'font-weight', 'font-style', 'font-stretch', 'font-variant', 'font-feature-settings',
   'font-kerning', 'font-variation-settings', 'font-variant-east-asian', 'letter-spacing', 'word-spacing', 'color', 'direction',
   'tab-size', 'word-break', 'line-break', 'text-transform', 'text-autospace', 'text-spacing-trim'];
+
+/**
+ * A cover of the overlay (the editor's background, under the overlay's text) over a box in the
+ * overlay's CSS pixels.
+ * @param {Document} doc
+ * @param {number} x
+ * @param {number} y
+ * @param {number} width
+ * @param {number} height
+ */
+function coverAt(doc, x, y, width, height) {
+  const cover = doc.createElement('div');
+  cover.className = 'henkan-preedit-cover';
+  cover.style.left = `${x}px`;
+  cover.style.top = `${y}px`;
+  cover.style.width = `${width}px`;
+  cover.style.height = `${height}px`;
+  return cover;
+}
 
 /**
  * Whether a block holds no text that was typed: none but white space and zero-width characters
