@@ -389,6 +389,75 @@ for (const name of /** @type {const} */ (['quill', 'prosemirror', 'codemirror'])
   });
 }
 
+/**
+ * Where text is on screen: the box from the first character of `needle`'s last occurrence in the
+ * editor's text to its last one (the text nodes of the editor, in order), or null.
+ * @param {import('playwright-core').Page} page
+ * @param {string} needle
+ */
+function textBox(page, needle) {
+  return page.evaluate((needle) => {
+    const field = /** @type {HTMLElement} */ (/** @type {any} */ (window).m.field);
+    /** @type {[Text, number][]} */
+    const chars = [];
+    const walker = document.createTreeWalker(field, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) for (let i = 0; i < /** @type {Text} */ (n).length; i++) chars.push([/** @type {Text} */ (n), i]);
+    const at = chars.map(([n, i]) => n.data[i]).join('').lastIndexOf(needle);
+    if (at < 0) return null;
+    const range = document.createRange();
+    range.setStart(...chars[at]);
+    const [end, i] = chars[at + needle.length - 1];
+    range.setEnd(end, i + 1);
+    const r = range.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top };
+  }, needle);
+}
+
+for (const [name, align] of /** @type {const} */ ([['prosemirror', 'center'], ['quill', 'right'], ['ckeditor', 'center']])) {
+  test(`${name}: in a paragraph aligned ${align}, the preedit is drawn where its text goes: the line is laid out again around it, as a native IME's composition`, async () => {
+    const { page, errors } = await editorPage(name);
+    await page.addStyleTag({ content: `#host p { text-align: ${align} }` });
+    await caretAt(page, 6);
+    await page.keyboard.type('kyouha');
+    await page.keyboard.press('Space');
+    /** The preedit's box, and where the line's text starts and ends, as drawn while converting. */
+    const shown = () =>
+      page.evaluate(() => {
+        const overlay = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-overlay'));
+        const runs = /** @type {HTMLElement} */ (overlay.querySelector('.henkan-preedit-runs')).getBoundingClientRect();
+        const head = overlay.querySelector('.henkan-preedit-head')?.getClientRects()[0];
+        const tails = overlay.querySelector('.henkan-preedit-tail')?.getClientRects();
+        return { left: runs.left, right: runs.right, top: runs.top, start: head?.left, end: tails?.length ? tails[tails.length - 1].right : undefined };
+      });
+    const near = (/** @type {number | undefined} */ a, /** @type {number | undefined} */ b) => a !== undefined && b !== undefined && Math.abs(a - b) <= 2;
+    let drawn = await shown();
+    await page.screenshot({ path: path.join(ensureOutput(), `editors-${name}-${align}.png`) });
+    const before = (await look(page)).text;
+    await page.keyboard.press('Enter');
+    await changed(page, before);
+    let landed = await textBox(page, '今日は');
+    const line = await textBox(page, '前の文');
+    const end = await textBox(page, '。');
+    assert.ok(landed && near(drawn.left, landed.left) && near(drawn.right, landed.right) && near(drawn.top, landed.top), `the preedit ${JSON.stringify(drawn)}, the commit ${JSON.stringify(landed)}`);
+    assert.ok(near(drawn.start, line?.left) && near(drawn.end, end?.right), `the line drawn ${JSON.stringify(drawn)}, and after the commit ${JSON.stringify({ line, end })}`);
+    // A new empty line: the preedit grows from where the alignment puts it.
+    await page.keyboard.press('Control+End');
+    await page.waitForTimeout(200);
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(200);
+    await page.keyboard.type('kyou');
+    await page.keyboard.press('Space');
+    drawn = await shown();
+    const after = (await look(page)).text;
+    await page.keyboard.press('Enter');
+    await changed(page, after);
+    landed = await textBox(page, '今日');
+    assert.ok(landed && near(drawn.left, landed.left) && near(drawn.right, landed.right) && near(drawn.top, landed.top), `on a new line: the preedit ${JSON.stringify(drawn)}, the commit ${JSON.stringify(landed)}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
 test('prosemirror: the preedit and the moved text need a line more than their paragraph has; that line is drawn on the background, not over the next paragraph', async () => {
   const { page, errors } = await editorPage('prosemirror');
   // Two paragraphs with no margin between: the first one line long.

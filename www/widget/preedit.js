@@ -74,6 +74,11 @@ export class PreeditBox {
      * (`tailOf`), which moves aside for the preedit as it does with a native IME. */
     this.tail = doc.createElement('span');
     this.tail.className = 'henkan-preedit-tail';
+    /** In the overlay over a block whose lines are not laid out left to right from its start
+     * (centred, right-aligned, right to left), before the runs: a copy of the block's text up to
+     * the caret, which moves too as the preedit grows (`placeOverlay`). */
+    this.head = doc.createElement('span');
+    this.head.className = 'henkan-preedit-head';
     /** @type {MutationObserver | null} watches the text under the overlay while composing: the
      * page or another writer may change it (`placeOverlay`) */
     this.watcher = null;
@@ -265,6 +270,7 @@ export class PreeditBox {
     this.runs.replaceChildren();
     if (this.kind === 'contenteditable' && !this.overlay) return this.removeInline();
     this.el.style.display = 'none';
+    this.head.replaceChildren();
     this.tail.replaceChildren();
     this.watcher?.disconnect();
     this.el.classList.remove('henkan-preedit-overlay');
@@ -307,9 +313,17 @@ export class PreeditBox {
     }
     const bcs = getComputedStyle(block);
     const tcs = textBlock === block ? bcs : textBlock && getComputedStyle(textBlock);
-    const tail = at && textBlock && tcs && tailOf(textBlock, tcs, at);
+    // A block whose lines are not laid out left to right from its start (centred, right-aligned,
+    // right to left): its text before the caret moves too as the preedit grows (a centred line
+    // re-centres), so the overlay copies the whole block, from its first line, and lays it out
+    // as the block does. Where a copy would not look like the text, the preedit starts at the
+    // caret and covers what follows it.
+    const head = !this.hidden && at && !fromLeft(bcs) && bcs.writingMode.startsWith('horizontal') ? headOf(block, at) : null;
+    const aligned = !!head;
+    const tail = at && textBlock && tcs && (aligned || fromLeft(tcs)) ? tailOf(textBlock, at) : null;
+    this.head.replaceChildren(...(aligned && tail ? head.runs : []));
     this.tail.replaceChildren(...(tail?.runs ?? []));
-    if (tcs) this.tail.style.whiteSpace = tcs.whiteSpace;
+    if (tcs) this.head.style.whiteSpace = this.tail.style.whiteSpace = tcs.whiteSpace;
     const b = block.getBoundingClientRect();
     // The block's CSS pixels on screen (a zoom or a scaling transform around the editor), and the
     // zoom of the layer the overlay is in: the overlay is laid out in the block's CSS pixels and
@@ -325,10 +339,17 @@ export class PreeditBox {
     const ics = getComputedStyle(inline);
     for (const p of OVERLAID) style.setProperty(p, ics.getPropertyValue(p));
     const lineHeight = px(ics.lineHeight) || caret.height / sy;
+    const copied = aligned && !!tail;
+    // The overlay's top (screen pixels): the caret's line, less its half-leading; the block's
+    // first line where the overlay copies the whole block.
+    const top = copied
+      ? b.top + sy * (px(bcs.borderTopWidth) + px(bcs.paddingTop))
+      : caret.top - (sy * Math.max(0, lineHeight - caret.height / sy)) / 2;
     style.left = `${(left - frame.x) / z}px`;
-    style.top = `${(caret.top - (sy * Math.max(0, lineHeight - caret.height / sy)) / 2 - frame.y) / z}px`;
+    style.top = `${(top - frame.y) / z}px`;
     style.width = `${Math.max(0, right - left) / sx}px`;
-    style.textIndent = `${Math.max(0, caret.left - left) / sx}px`;
+    style.textIndent = copied ? bcs.textIndent : `${Math.max(0, caret.left - left) / sx}px`;
+    style.textAlign = copied ? bcs.textAlign : '';
     style.lineHeight = `${lineHeight}px`;
     // A code editor's lines do not wrap: neither does their tail, which ends at the editor's edge.
     style.overflowX = this.hidden ? 'clip' : '';
@@ -339,18 +360,18 @@ export class PreeditBox {
     const bg = this.hidden && root ? lineHighlight(root, this.hidden, caret.top + caret.height / 2, under) : null;
     style.setProperty('--henkan-overlay-bg', bg ?? under);
     /** @type {Node[]} */
-    const parts = [this.runs];
+    const parts = copied ? [this.head, this.runs] : [this.runs];
     // The block's content box in the overlay's CSS pixels (from the overlay's top).
-    const top = caret.top - (sy * Math.max(0, lineHeight - caret.height / sy)) / 2;
     const contentBottom = (b.bottom - sy * (px(bcs.borderBottomWidth) + px(bcs.paddingBottom)) - top) / sy;
-    if (tail?.runs.length) {
-      parts.push(this.tail);
-      // The editor's own text of the tail is painted over where it is (under the overlay's text):
-      // each of its boxes, and the leading around it (its underlines), inside the block's content
-      // box (not its border, nor the editor's). In the overlay's CSS pixels:
+    const copies = [...(copied ? head.rects : []), ...(tail?.rects ?? [])];
+    if (tail?.runs.length) parts.push(this.tail);
+    if (copies.length) {
+      // The editor's own text that the overlay copies is painted over where it is (under the
+      // overlay's text): each of its boxes, and the leading around it (its underlines), inside the
+      // block's content box (not its border, nor the editor's). In the overlay's CSS pixels:
       const width = Math.max(0, right - left) / sx;
       const contentTop = (b.top + sy * (px(bcs.borderTopWidth) + px(bcs.paddingTop)) - top) / sy;
-      for (const r of tail.rects) {
+      for (const r of copies) {
         const lead = Math.max(0, lineHeight - r.height / sy) / 2;
         const x0 = Math.max(0, (r.left - left) / sx - 1);
         const x1 = Math.min(width, (r.right - left) / sx + 1);
@@ -365,7 +386,7 @@ export class PreeditBox {
       // painted over too, where an empty editor shows its placeholder (`::before` content, a
       // widget in the line, or an element over it), which a native IME's composition takes away
       // as it puts its text in.
-      const x0 = Math.max(0, (caret.left - left) / sx - 1);
+      const x0 = copied ? 0 : Math.max(0, (caret.left - left) / sx - 1);
       parts.push(coverAt(field.ownerDocument, x0, 0, Math.max(0, Math.max(0, right - left) / sx - x0), lineHeight));
     }
     if (!this.hidden) {
@@ -919,21 +940,25 @@ const TAIL_MAX_RECTS = 200;
 const TAIL_STYLED = ['font-family', 'font-size', 'font-weight', 'font-style', 'color', 'vertical-align', 'letter-spacing'];
 
 /**
+ * Whether a block's lines are laid out left to right from its start (horizontal, left to right,
+ * aligned to the start or justified): there the text before the caret stays where it is while
+ * the preedit grows, and the overlay can start at the caret.
+ * @param {CSSStyleDeclaration} cs the block's computed style
+ */
+function fromLeft(cs) {
+  return cs.direction === 'ltr' && cs.writingMode.startsWith('horizontal') && ['start', 'left', 'justify'].includes(cs.textAlign);
+}
+
+/**
  * The text that follows the caret `at` in its `block`, as runs in the look of the text they copy
- * (font, colour, the lines and backgrounds of their inline elements): drawn after the preedit, it
- * moves aside as the editor's text does for a native IME's composition. Null where a copy would
- * not look like the text: an element in it that is not inline text (an image, a widget, a nested
- * block), more than `TAIL_MAX_CHARS`, text not laid out left to right from the block's start.
- * No runs where nothing follows the caret. With the runs, the boxes of the editor's own text that
- * they copy (client rects: what the overlay paints over).
+ * (`textRuns`): drawn after the preedit, it moves aside as the editor's text does for a native
+ * IME's composition. No runs where nothing but white space follows the caret.
  * @param {HTMLElement} block
- * @param {CSSStyleDeclaration} bcs its computed style
  * @param {Range} at
  * @returns {{runs: HTMLElement[], rects: DOMRect[]} | null}
  */
-function tailOf(block, bcs, at) {
-  const doc = block.ownerDocument;
-  const range = doc.createRange();
+function tailOf(block, at) {
+  const range = block.ownerDocument.createRange();
   try {
     range.setStart(at.startContainer, at.startOffset);
     range.setEnd(block, block.childNodes.length);
@@ -942,22 +967,59 @@ function tailOf(block, bcs, at) {
   }
   const text = range.toString();
   if (!/\S/.test(text)) return { runs: [], rects: [] };
+  const tail = textRuns(block, range, text);
+  // A break at the block's end holds its last line open (ProseMirror, CKEditor, a browser's own
+  // editing): it makes no line of its own.
+  if (tail?.runs.length && tail.runs[tail.runs.length - 1].tagName === 'BR') tail.runs.pop();
+  return tail;
+}
+
+/**
+ * The text of `block` before the caret `at`, as runs in the look of the text they
+ * copy (`textRuns`), or null where a copy would not look like it.
+ * @param {HTMLElement} block
+ * @param {Range} at
+ */
+function headOf(block, at) {
+  const range = block.ownerDocument.createRange();
+  try {
+    range.setStart(block, 0);
+    range.setEnd(at.startContainer, at.startOffset);
+  } catch {
+    return null;
+  }
+  return textRuns(block, range);
+}
+
+/**
+ * The text of `range` (inside `block`) as runs in the look of the text they copy (font, colour,
+ * the lines and backgrounds of their inline elements), with the boxes of the editor's own text
+ * that they copy (client rects: what the overlay paints over). Null where a copy would not look
+ * like the text: an element in it that is not inline text (an image, a widget, a nested block),
+ * more than `TAIL_MAX_CHARS`, more than `TAIL_MAX_RECTS` boxes.
+ * @param {HTMLElement} block
+ * @param {Range} range
+ * @param {string} [text] the range's text
+ * @returns {{runs: HTMLElement[], rects: DOMRect[]} | null}
+ */
+function textRuns(block, range, text = range.toString()) {
+  const doc = block.ownerDocument;
   if (text.length > TAIL_MAX_CHARS) return null;
-  if (bcs.direction !== 'ltr' || !bcs.writingMode.startsWith('horizontal') || !['start', 'left', 'justify'].includes(bcs.textAlign)) return null;
   /** @type {HTMLElement[]} */
   const runs = [];
   // Elements not shown are left out with what they hold.
   const walker = doc.createTreeWalker(block, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (n) =>
     n.nodeType === Node.ELEMENT_NODE && getComputedStyle(/** @type {Element} */ (n)).display === 'none' ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
   );
-  // From the caret on (what comes before it is not walked: a long block costs its tail only).
-  const start = at.startContainer;
+  // From the range's start on (what comes before it is not walked: a long block costs the range).
+  const { startContainer: start, startOffset, endContainer: end, endOffset } = range;
   walker.currentNode = start;
   for (let node = start.nodeType === Node.TEXT_NODE ? start : walker.nextNode(); node; node = walker.nextNode()) {
+    if (range.comparePoint(node, 0) > 0) break;
     if (!range.intersectsNode(node)) continue;
     if (node.nodeType === Node.TEXT_NODE) {
       const t = /** @type {Text} */ (node);
-      const data = t === start ? t.data.slice(at.startOffset) : t.data;
+      const data = t.data.slice(t === start ? startOffset : 0, t === end ? endOffset : t.length);
       if (data && t.parentElement) runs.push(tailRun(doc, data, t.parentElement, block));
       continue;
     }
@@ -972,9 +1034,6 @@ function tailOf(block, bcs, at) {
     if (display !== 'inline' && display !== 'contents') return null;
     if ((block.isContentEditable && !el.isContentEditable) || /^(IMG|SVG|VIDEO|CANVAS|IFRAME|INPUT|BUTTON|SELECT|TEXTAREA|OBJECT|EMBED|MATH)$/i.test(el.tagName)) return null;
   }
-  // A break at the block's end holds its last line open (ProseMirror, CKEditor, a browser's own
-  // editing): it makes no line of its own.
-  if (runs.length && runs[runs.length - 1].tagName === 'BR') runs.pop();
   const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
   return rects.length > TAIL_MAX_RECTS ? null : { runs, rects };
 }

@@ -20,6 +20,7 @@ export const CSS = `
 .henkan-warm { position: fixed; left: 0; top: 0; width: 1px; height: 1px; overflow: hidden; visibility: hidden; white-space: pre; }
 .henkan-preedit-cover { position: absolute; z-index: -1; background: var(--henkan-overlay-bg, #fff); }
 .henkan-preedit-below { left: 0; right: 0; bottom: 0; }
+.henkan-preedit-head > span:not([style*="background-color"]),
 .henkan-preedit-tail > span:not([style*="background-color"]),
 .henkan-preedit-overlay .henkan-preedit-runs span:not(.henkan-focused),
 .henkan-preedit-covering .henkan-preedit-runs span:not(.henkan-focused) { background: var(--henkan-overlay-bg, #fff); }
