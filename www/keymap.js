@@ -210,6 +210,8 @@ export function editorWays(el) {
  * @property {string} cursor the editor's own caret (where the preedit starts)
  * @property {string} activeLine the highlight of the cursor's line, drawn in a layer under the
  *   text (what the preedit and the moved text are painted on)
+ * @property {string} selected a box of the selection's highlight, drawn in a layer under the text
+ *   (a composition over a selection in one line starts where it starts and hides it)
  */
 
 /**
@@ -226,9 +228,9 @@ export function editorWays(el) {
  * @type {readonly HiddenInputEditor[]}
  */
 export const HIDDEN_INPUT_EDITORS = [
-  { name: 'codemirror5', root: '.CodeMirror', lines: '.CodeMirror-lines', line: '.CodeMirror-line', cursor: '.CodeMirror-cursor', activeLine: '.CodeMirror-activeline-background' },
-  { name: 'monaco', root: '.monaco-editor', lines: '.view-lines', line: '.view-line', cursor: '.cursor', activeLine: '.current-line' },
-  { name: 'ace', root: '.ace_editor', lines: '.ace_text-layer', line: '.ace_line', cursor: '.ace_cursor', activeLine: '.ace_active-line' },
+  { name: 'codemirror5', root: '.CodeMirror', lines: '.CodeMirror-lines', line: '.CodeMirror-line', cursor: '.CodeMirror-cursor', activeLine: '.CodeMirror-activeline-background', selected: '.CodeMirror-selected' },
+  { name: 'monaco', root: '.monaco-editor', lines: '.view-lines', line: '.view-line', cursor: '.cursor', activeLine: '.current-line', selected: '.selected-text' },
+  { name: 'ace', root: '.ace_editor', lines: '.ace_text-layer', line: '.ace_line', cursor: '.ace_cursor', activeLine: '.ace_active-line', selected: '.ace_selection' },
 ];
 
 /**

@@ -16,6 +16,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { serverAndBrowser, ensureOutput, collectConsoleErrors, editorImePage, screenColours } from './harness.mjs';
 import { rng, step, KEEPING, RESIZE, EDITING } from './storm-keys.mjs';
+import { HIDDEN_INPUT_EDITORS } from '../../www/keymap.js';
 
 const env = serverAndBrowser();
 
@@ -41,13 +42,14 @@ function monaco(editContext) {
     undo: "ed.trigger('test', 'undo', null)",
     cursor: '.cursor',
     selectWorld: 'ed.setSelection(new monaco.Selection(1, 7, 1, 12))',
+    selectMiddle: 'ed.setSelection(new monaco.Selection(1, 5, 1, 8))',
   };
 }
 
 /**
  * Each editor: how to load it (scripts and style sheets from node_modules), mount it into `#host`
- * with TEXT, read and undo its document from its own API, and select `world` in it.
- * @type {Record<string, {scripts: string[], styles: string[], mount: string, value: string, undo: string, cursor: string, selectWorld: string}>}
+ * with TEXT, read and undo its document from its own API, and select `world` in it, and `o w`.
+ * @type {Record<string, {scripts: string[], styles: string[], mount: string, value: string, undo: string, cursor: string, selectWorld: string, selectMiddle: string}>}
  */
 const EDITORS = {
   codemirror5: {
@@ -58,6 +60,7 @@ const EDITORS = {
     undo: 'ed.undo()',
     cursor: '.CodeMirror-cursor',
     selectWorld: 'ed.setSelection({ line: 0, ch: 6 }, { line: 0, ch: 11 })',
+    selectMiddle: 'ed.setSelection({ line: 0, ch: 4 }, { line: 0, ch: 7 })',
   },
   ace: {
     scripts: ['/node_modules/ace-builds/src-noconflict/ace.js'],
@@ -67,6 +70,7 @@ const EDITORS = {
     undo: 'ed.undo()',
     cursor: '.ace_cursor',
     selectWorld: "ed.selection.setRange(new (ace.require('ace/range').Range)(0, 6, 0, 11))",
+    selectMiddle: "ed.selection.setRange(new (ace.require('ace/range').Range)(0, 4, 0, 7))",
   },
   monaco: monaco(false),
   'monaco-editcontext': monaco(true),
@@ -303,6 +307,55 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
     assert.equal((await look(page, e.value, e.cursor)).value, 'hello 今日\nsecond line');
     await page.evaluate((undo) => new Function(undo)(), e.undo);
     assert.equal((await look(page, e.value, e.cursor)).value, TEXT, 'one undo brings the selected text back');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS))) {
+  test(`${name}: a composition over a selection inside a line starts where the selection does and hides it, the text after it moved aside`, async () => {
+    const e = EDITORS[name];
+    const hidden = HIDDEN_INPUT_EDITORS.find((h) => h.name === name.replace(/-editcontext$/, ''));
+    assert.ok(hidden);
+    const { page, errors } = await editorPage(name);
+    assert.equal(await focusFirstLineEnd(page), 1);
+    await page.evaluate((select) => new Function(select)(), e.selectMiddle);
+    await page.waitForTimeout(100);
+    // Where `o w` starts in the first line, and the box of its highlight.
+    const before = await page.evaluate((hidden) => {
+      const line = [...document.querySelectorAll(hidden.line)].find((l) => l.textContent?.replace(/\u00a0/g, ' ').startsWith('hello world'));
+      /** @type {[Text, number][]} */
+      const chars = [];
+      const walker = document.createTreeWalker(/** @type {Node} */ (line), NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) for (let i = 0; i < /** @type {Text} */ (n).length; i++) chars.push([/** @type {Text} */ (n), i]);
+      const range = document.createRange();
+      range.setStart(...chars[4]);
+      range.setEnd(chars[4][0], chars[4][1] + 1);
+      const boxes = [...document.querySelectorAll(hidden.selected)].map((s) => s.getBoundingClientRect()).filter((r) => r.width > 0);
+      return { start: range.getBoundingClientRect().left, selected: boxes[0]?.toJSON() };
+    }, hidden);
+    assert.ok(before.selected, 'the editor draws the selection');
+    const sel = before.selected;
+    /** Points across the selection's box, off its glyphs' middle row. */
+    const across = [];
+    for (let x = Math.ceil(sel.left) + 1; x < sel.right - 1; x += 2) for (const y of [sel.top + 2, sel.bottom - 2]) across.push([x, Math.round(y)]);
+    // The highlight's colour, as drawn: the commonest colour across its box.
+    const counts = new Map();
+    for (const c of await screenColours(page, await page.screenshot(), across)) counts.set(c.slice(0, 3).join(), (counts.get(c.slice(0, 3).join()) ?? 0) + 1);
+    const highlight = [...counts].sort((a, b) => b[1] - a[1])[0][0].split(',').map(Number);
+    await page.keyboard.type('kyou');
+    const now = await look(page, e.value, e.cursor);
+    assert.equal(now.value, TEXT, 'the document does not change while composing');
+    assert.ok(now.runs && Math.abs(now.runs.left - before.start) <= 2, `the preedit starts where the selection does: ${JSON.stringify({ runs: now.runs, before })}`);
+    const tail = await page.evaluate(() => document.querySelector('.henkan-preedit-tail')?.textContent?.replace(/\u00a0/g, ' '));
+    assert.equal(tail, 'orld', 'the text after the selection is drawn after the preedit');
+    const shot = await page.screenshot({ path: path.join(ensureOutput(), `code-${name}-selection.png`) });
+    const shown = (await screenColours(page, shot, across)).filter((c) => Math.abs(c[0] - highlight[0]) + Math.abs(c[1] - highlight[1]) + Math.abs(c[2] - highlight[2]) < 12);
+    assert.deepEqual(shown, [], `no highlight (${highlight}) left on the screen where the selection was`);
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((value) => new Function(`return ${value}`)() !== 'hello world\nsecond line', e.value, { timeout: 2000 }).catch(() => {});
+    assert.equal((await look(page, e.value, e.cursor)).value, 'hell今日orld\nsecond line');
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -297,9 +297,12 @@ export class PreeditBox {
     let textBlock = null;
     /** @type {HTMLElement | null} a code editor's outer box */
     let root = null;
+    /** @type {DOMRect | null} a code editor's selection in the cursor's line: the commit
+     * replaces it, so it is painted over and the text after it moves aside */
+    let selected = null;
     if (this.hidden) {
-      ({ root, caret, block, inline, bounds } = hiddenParts(field, this.hidden));
-      const found = root && cursorInLine(root, this.hidden, caret);
+      ({ root, caret, block, inline, bounds, selected } = hiddenParts(field, this.hidden));
+      const found = root && cursorInLine(root, this.hidden, selected ? { ...caret, left: selected.right } : caret);
       if (found) ({ line: textBlock, at } = found);
     } else {
       caret = editableCaret(field);
@@ -363,7 +366,7 @@ export class PreeditBox {
     const parts = copied ? [this.head, this.runs] : [this.runs];
     // The block's content box in the overlay's CSS pixels (from the overlay's top).
     const contentBottom = (b.bottom - sy * (px(bcs.borderBottomWidth) + px(bcs.paddingBottom)) - top) / sy;
-    const copies = [...(copied ? head.rects : []), ...(tail?.rects ?? [])];
+    const copies = [...(copied ? head.rects : []), ...(tail?.rects ?? []), ...(selected ? [selected] : [])];
     if (tail?.runs.length) parts.push(this.tail);
     if (copies.length) {
       // The editor's own text that the overlay copies is painted over where it is (under the
@@ -893,10 +896,11 @@ export class PreeditBox {
  * colour), and where in the viewport a line of the overlay may run (the lines' box within the
  * editor's, which hides what is scrolled out). The caret is the editor's own cursor element
  * nearest the input (the editor keeps it at its caret, where OS IMEs open their windows; a cursor
- * that blinks is hidden, not moved), else the input's box.
+ * that blinks is hidden, not moved), else the input's box; where a selection in the cursor's line
+ * is shown (`selected`), its start.
  * @param {HTMLElement} field the hidden input
  * @param {import('../keymap.js').HiddenInputEditor} hidden
- * @returns {{root: HTMLElement, caret: CaretRect, block: HTMLElement, inline: HTMLElement, bounds: {left: number, right: number}}}
+ * @returns {{root: HTMLElement, caret: CaretRect, block: HTMLElement, inline: HTMLElement, bounds: {left: number, right: number}, selected: DOMRect | null}}
  */
 function hiddenParts(field, hidden) {
   const root = /** @type {HTMLElement} */ (field.closest(hidden.root) ?? field);
@@ -924,7 +928,37 @@ function hiddenParts(field, hidden) {
   const caret = cursor
     ? { left: cursor.left, top: cursor.top, height: cursor.height, right: bounds.right }
     : { left: t.left, top: t.top, height: k.y * px(getComputedStyle(inline).lineHeight) || t.height, right: bounds.right };
-  return { root, caret, block, inline, bounds };
+  // (CodeMirror 5 draws no cursor beside a selection: its input is at the selection's head.)
+  const selected = selectedInLine(root, hidden, caret);
+  // A composition over a selection replaces it with its commit: it starts where the selection does.
+  if (selected) caret.left = selected.left;
+  return { root, caret, block, inline, bounds, selected };
+}
+
+/**
+ * The box of a code editor's selection highlight (`hidden.selected`, its boxes joined) where the
+ * selection is inside the cursor's line; null where there is none, or it spans lines.
+ * @param {HTMLElement} root
+ * @param {import('../keymap.js').HiddenInputEditor} hidden
+ * @param {{top: number, height: number}} cursor
+ * @returns {DOMRect | null}
+ */
+function selectedInLine(root, hidden, cursor) {
+  /** @type {DOMRect | null} */
+  let box = null;
+  for (const el of root.querySelectorAll(hidden.selected)) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.bottom <= cursor.top || r.top >= cursor.top + cursor.height) return null;
+    if (!box) {
+      box = r;
+      continue;
+    }
+    const x = Math.min(box.left, r.left);
+    const y = Math.min(box.top, r.top);
+    box = new DOMRect(x, y, Math.max(box.right, r.right) - x, Math.max(box.bottom, r.bottom) - y);
+  }
+  return box;
 }
 
 /** The longest tail the overlay copies (characters): a longer one is covered by the preedit (it
