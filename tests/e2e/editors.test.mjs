@@ -413,10 +413,10 @@ function textBox(page, needle) {
   }, needle);
 }
 
-for (const [name, align] of /** @type {const} */ ([['prosemirror', 'center'], ['quill', 'right'], ['ckeditor', 'center']])) {
+for (const [name, align] of /** @type {const} */ ([['prosemirror', 'center'], ['codemirror', 'center'], ['lexical', 'right'], ['quill', 'right'], ['slate', 'center'], ['ckeditor', 'center'], ['draft', 'right'], ['trix', 'center']])) {
   test(`${name}: in a paragraph aligned ${align}, the preedit is drawn where its text goes: the line is laid out again around it, as a native IME's composition`, async () => {
     const { page, errors } = await editorPage(name);
-    await page.addStyleTag({ content: `#host p { text-align: ${align} }` });
+    await page.addStyleTag({ content: `#host [contenteditable] { text-align: ${align} }` });
     await caretAt(page, 6);
     await page.keyboard.type('kyouha');
     await page.keyboard.press('Space');
