@@ -900,14 +900,17 @@ pub fn kanji_value(s: &str) -> Option<u64> {
 
 /// `text` with each kanji numeral that stands before a counter written in Arabic digits, as
 /// Mozc offers it (`二人で` → `2人で`, `十二月` → `12月`, `第一回` → `第1回`), or `None` when
-/// there is none. A numeral after another kanji is part of a word (`統一日`), and `一緒` has no
-/// counter: both are left alone. Digits are ASCII; the caller applies the digit width.
+/// there is none. A numeral after another kanji is part of a word (`統一日`), one after a digit
+/// part of that number (`3千円`), and `一緒` has no counter: all are left alone. Digits are
+/// ASCII; the caller applies the digit width.
 ///
 /// ```
 /// use henkan::lattice::number::digit_twin;
 /// assert_eq!(digit_twin("二人で").as_deref(), Some("2人で"));
 /// assert_eq!(digit_twin("二十日と十二月").as_deref(), Some("20日と12月"));
 /// assert_eq!(digit_twin("一緒に"), None);
+/// assert_eq!(digit_twin("3千円"), None); // 3000円, not 31000円
+/// assert_eq!(digit_twin("１．５万人と二人").as_deref(), Some("１．５万人と2人"));
 /// ```
 pub fn digit_twin(text: &str) -> Option<String> {
     let mut out = String::with_capacity(text.len());
@@ -931,7 +934,10 @@ pub fn digit_twin(text: &str) -> Option<String> {
             continue;
         }
         let (run, after) = rest.split_at(len);
-        let number_before = prev.is_none_or(|p| !is_kanji(p) || NUMBER_PREFIXES.contains(&p));
+        // (after a digit the numeral is part of that number: `3千円` is 3000, not 3 and 1000)
+        let number_before = prev.is_none_or(|p| {
+            (!is_kanji(p) || NUMBER_PREFIXES.contains(&p)) && !is_digit_or_point(p)
+        });
         let counter = COUNTERS.iter().any(|k| after.starts_with(k));
         match kanji_value(run) {
             Some(v) if number_before && counter => {
@@ -944,6 +950,12 @@ pub fn digit_twin(text: &str) -> Option<String> {
         rest = after;
     }
     changed.then_some(out)
+}
+
+/// A digit, ASCII or full-width, or a decimal point or a thousands comma, which stand inside a
+/// number written with digits.
+fn is_digit_or_point(c: char) -> bool {
+    c.is_ascii_digit() || ('０'..='９').contains(&c) || matches!(c, '.' | '．' | ',' | '，')
 }
 
 fn is_kanji(c: char) -> bool {
