@@ -409,7 +409,7 @@ function textBox(page, needle) {
     const [end, i] = chars[at + needle.length - 1];
     range.setEnd(end, i + 1);
     const r = range.getBoundingClientRect();
-    return { left: r.left, right: r.right, top: r.top };
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
   }, needle);
 }
 
@@ -453,6 +453,45 @@ for (const [name, align] of /** @type {const} */ ([['prosemirror', 'center'], ['
     await changed(page, after);
     landed = await textBox(page, '今日');
     assert.ok(landed && near(drawn.left, landed.left) && near(drawn.right, landed.right) && near(drawn.top, landed.top), `on a new line: the preedit ${JSON.stringify(drawn)}, the commit ${JSON.stringify(landed)}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+for (const name of /** @type {const} */ (['prosemirror', 'lexical', 'quill', 'ckeditor'])) {
+  test(`${name}: in vertical text (vertical-rl), the preedit is drawn in the column where its text goes, the text after it moved on down the column and into the next`, async () => {
+    const { page, errors } = await editorPage(name);
+    await page.addStyleTag({ content: '#host [contenteditable] { writing-mode: vertical-rl; width: 480px; height: 200px }' });
+    await page.evaluate(() => /** @type {any} */ (window).m.field.focus());
+    await page.keyboard.press('Control+Home');
+    await page.waitForTimeout(200);
+    // (down a column: forward in vertical text)
+    for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(200);
+    await page.keyboard.type('kyouhaiitenki');
+    await page.keyboard.press('Space');
+    /** The preedit's box, where the block's text starts and where it ends, as drawn. */
+    const shown = () =>
+      page.evaluate(() => {
+        const overlay = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-overlay'));
+        const runs = /** @type {HTMLElement} */ (overlay.querySelector('.henkan-preedit-runs')).getBoundingClientRect();
+        const head = overlay.querySelector('.henkan-preedit-head')?.getClientRects()[0];
+        const tails = overlay.querySelector('.henkan-preedit-tail')?.getClientRects();
+        const end = tails?.length ? tails[tails.length - 1] : undefined;
+        return { left: runs.left, right: runs.right, top: runs.top, bottom: runs.bottom, start: head && { right: head.right, top: head.top }, end: end && { left: end.left, bottom: end.bottom } };
+      });
+    const near = (/** @type {number | undefined} */ a, /** @type {number | undefined} */ b) => a !== undefined && b !== undefined && Math.abs(a - b) <= 2;
+    const drawn = await shown();
+    await page.screenshot({ path: path.join(ensureOutput(), `editors-${name}-vertical.png`) });
+    const before = (await look(page)).text;
+    await page.keyboard.press('Enter');
+    await changed(page, before);
+    const landed = await textBox(page, '今日はいい天気');
+    const first = await textBox(page, '前の文');
+    const last = await textBox(page, before.slice(-2));
+    assert.ok(landed && near(drawn.left, landed.left) && near(drawn.right, landed.right) && near(drawn.top, landed.top) && near(drawn.bottom, landed.bottom), `the preedit ${JSON.stringify(drawn)}, the commit ${JSON.stringify(landed)}`);
+    assert.ok(near(drawn.start?.right, first?.right) && near(drawn.start?.top, first?.top), `the block's start drawn ${JSON.stringify(drawn.start)}, after the commit ${JSON.stringify(first)}`);
+    assert.ok(near(drawn.end?.left, last?.left) && near(drawn.end?.bottom, last?.bottom), `its end drawn ${JSON.stringify(drawn.end)}, after the commit ${JSON.stringify(last)}`);
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -321,12 +321,18 @@ export class PreeditBox {
     // re-centres), so the overlay copies the whole block, from its first line, and lays it out
     // as the block does. Where a copy would not look like the text, the preedit starts at the
     // caret and covers what follows it.
-    const head = !this.hidden && at && !fromLeft(bcs) && bcs.writingMode.startsWith('horizontal') ? headOf(block, at) : null;
+    const head = !this.hidden && at && !fromLeft(bcs) ? headOf(block, at) : null;
     const aligned = !!head;
     const tail = at && textBlock && tcs && (aligned || fromLeft(tcs)) ? tailOf(textBlock, at) : null;
     this.head.replaceChildren(...(aligned && tail ? head.runs : []));
     this.tail.replaceChildren(...(tail?.runs ?? []));
     if (tcs) this.head.style.whiteSpace = this.tail.style.whiteSpace = tcs.whiteSpace;
+    const style = this.el.style;
+    if (head && tail && !bcs.writingMode.startsWith('horizontal')) {
+      this.placeColumns(block, bcs, inline, head, tail);
+      return;
+    }
+    style.writingMode = style.textOrientation = style.right = style.height = '';
     const b = block.getBoundingClientRect();
     // The block's CSS pixels on screen (a zoom or a scaling transform around the editor), and the
     // zoom of the layer the overlay is in: the overlay is laid out in the block's CSS pixels and
@@ -335,7 +341,6 @@ export class PreeditBox {
     // (The layer's frame read while the layout is clean: before the overlay changes.)
     const frame = layerFrame(this.el);
     const z = frame.z;
-    const style = this.el.style;
     style.display = 'block';
     const left = bounds?.left ?? b.left + sx * (px(bcs.borderLeftWidth) + px(bcs.paddingLeft));
     const right = bounds?.right ?? b.right - sx * (px(bcs.borderRightWidth) + px(bcs.paddingRight));
@@ -406,6 +411,78 @@ export class PreeditBox {
     this.el.replaceChildren(...parts);
     // (The editor, or a code editor's lines: it may replace the caret's block as a whole.)
     this.watch(this.hidden ? block : field);
+    this.placed = 'overlay';
+  }
+
+  /**
+   * The overlay over a block of vertical text (`vertical-rl`, `vertical-lr`): the whole block
+   * copied (`headOf`, `tailOf`) and laid out in its writing mode over its content box, anchored
+   * at its first column; the block's own text painted over (each box of it and the leading beside
+   * it), and columns past the block's last one (the preedit needs more than the block has)
+   * drawn on the background, not glyph on glyph over the next block.
+   * @param {HTMLElement} block
+   * @param {CSSStyleDeclaration} bcs its computed style
+   * @param {HTMLElement} inline the element that holds the caret's text (the overlay's font)
+   * @param {{runs: HTMLElement[], rects: DOMRect[]}} head the block's text before the caret
+   * @param {{runs: HTMLElement[], rects: DOMRect[]}} tail its text after the caret
+   */
+  placeColumns(block, bcs, inline, head, tail) {
+    const doc = this.field.ownerDocument;
+    const b = block.getBoundingClientRect();
+    const { x: sx, y: sy } = (this.scale = scaleOf(block, bcs, b));
+    const frame = layerFrame(this.el);
+    const z = frame.z;
+    const style = this.el.style;
+    style.display = 'block';
+    const left = b.left + sx * (px(bcs.borderLeftWidth) + px(bcs.paddingLeft));
+    const right = b.right - sx * (px(bcs.borderRightWidth) + px(bcs.paddingRight));
+    const top = b.top + sy * (px(bcs.borderTopWidth) + px(bcs.paddingTop));
+    const bottom = b.bottom - sy * (px(bcs.borderBottomWidth) + px(bcs.paddingBottom));
+    const ics = getComputedStyle(inline);
+    for (const p of OVERLAID) style.setProperty(p, ics.getPropertyValue(p));
+    const lineHeight = px(ics.lineHeight) || 1.5 * px(ics.fontSize);
+    // Columns follow one another leftwards (`vertical-rl`) or rightwards (`vertical-lr`): the
+    // overlay is anchored at the block's first column and grows the other way, as wide as its
+    // columns.
+    const rl = !bcs.writingMode.endsWith('lr');
+    style.writingMode = bcs.writingMode;
+    style.textOrientation = bcs.textOrientation;
+    style.top = `${(top - frame.y) / z}px`;
+    style.height = `${Math.max(0, bottom - top) / sy}px`;
+    style.width = '';
+    style.left = rl ? 'auto' : `${(left - frame.x) / z}px`;
+    style.right = rl ? `${(frame.right - right) / z}px` : '';
+    style.textIndent = bcs.textIndent;
+    style.textAlign = bcs.textAlign;
+    style.lineHeight = `${lineHeight}px`;
+    style.overflowX = '';
+    scaleStyle(style, sx / z, sy / z, rl ? '100% 0' : '0 0');
+    style.setProperty('--henkan-overlay-bg', backgroundOf(inline));
+    // The block's content box in the overlay's CSS pixels, from its anchored edge and its top.
+    const width = Math.max(0, right - left) / sx;
+    const height = Math.max(0, bottom - top) / sy;
+    /** @type {Node[]} */
+    const parts = [this.head, this.runs, this.tail];
+    for (const r of [...head.rects, ...tail.rects]) {
+      const lead = Math.max(0, lineHeight - r.width / sx) / 2;
+      const x0 = Math.max(0, (rl ? right - r.right : r.left - left) / sx - lead);
+      const x1 = Math.min(width, (rl ? right - r.left : r.right - left) / sx + lead);
+      const y0 = Math.max(0, (r.top - top) / sy - 1);
+      const y1 = Math.min(height, (r.bottom - top) / sy + 1);
+      if (x1 > x0 && y1 > y0) parts.push(coverAt(doc, x0, y0, x1 - x0, y1 - y0, rl));
+    }
+    // An empty block: its first column (an empty editor's placeholder).
+    if (!tail.runs.length && blank(block)) parts.push(coverAt(doc, 0, 0, lineHeight, height, rl));
+    // Columns past the block's last one.
+    const past = doc.createElement('div');
+    past.className = 'henkan-preedit-cover';
+    past.style.top = '0';
+    past.style.bottom = '0';
+    past.style.setProperty(rl ? 'left' : 'right', '0');
+    past.style.setProperty(rl ? 'right' : 'left', `${Math.max(width, lineHeight)}px`);
+    parts.push(past);
+    this.el.replaceChildren(...parts);
+    this.watch(this.field);
     this.placed = 'overlay';
   }
 
@@ -1157,11 +1234,12 @@ const OVERLAID = ['font-family', 'font-size', 'font-weight', 'font-style', 'font
  * @param {number} y
  * @param {number} width
  * @param {number} height
+ * @param {boolean} [fromRight] `x` is from the overlay's right edge
  */
-function coverAt(doc, x, y, width, height) {
+function coverAt(doc, x, y, width, height, fromRight = false) {
   const cover = doc.createElement('div');
   cover.className = 'henkan-preedit-cover';
-  cover.style.left = `${x}px`;
+  cover.style.setProperty(fromRight ? 'right' : 'left', `${x}px`);
   cover.style.top = `${y}px`;
   cover.style.width = `${width}px`;
   cover.style.height = `${height}px`;
@@ -1278,14 +1356,15 @@ function caretSpan(doc) {
 }
 
 /**
- * Scales a mirror or an overlay from its top-left corner (nothing when 1 and 1).
+ * Scales a mirror or an overlay from its top-left corner, or `origin` (nothing when 1 and 1).
  * @param {CSSStyleDeclaration} style
  * @param {number} x
  * @param {number} y
+ * @param {string} [origin] the `transform-origin` (an overlay anchored at its right edge)
  */
-function scaleStyle(style, x, y) {
+function scaleStyle(style, x, y, origin = '0 0') {
   const scaled = Math.abs(x - 1) >= 1e-3 || Math.abs(y - 1) >= 1e-3;
-  style.transformOrigin = scaled ? '0 0' : '';
+  style.transformOrigin = scaled ? origin : '';
   style.transform = scaled ? `scale(${x}, ${y})` : '';
 }
 
