@@ -413,6 +413,30 @@ function textBox(page, needle) {
   }, needle);
 }
 
+/**
+ * What the overlay draws while converting: the preedit's box, the first box of its copy of the
+ * block's text before the caret (`head`) and the last of its copy of the text after (`end`).
+ * @param {import('playwright-core').Page} page
+ */
+function drawnCopy(page) {
+  return page.evaluate(() => {
+    const overlay = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-overlay'));
+    const box = (/** @type {DOMRect | undefined} */ r) => r && { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    const runs = /** @type {HTMLElement} */ (overlay.querySelector('.henkan-preedit-runs')).getBoundingClientRect();
+    const tails = overlay.querySelector('.henkan-preedit-tail')?.getClientRects();
+    return {
+      ...(/** @type {{left: number, right: number, top: number, bottom: number}} */ (box(runs))),
+      head: box(overlay.querySelector('.henkan-preedit-head')?.getClientRects()[0]),
+      end: box(tails?.length ? tails[tails.length - 1] : undefined),
+    };
+  });
+}
+
+/** Whether two positions are within 2 px. @param {number | undefined} a @param {number | undefined} b */
+function near(a, b) {
+  return a !== undefined && b !== undefined && Math.abs(a - b) <= 2;
+}
+
 for (const [name, align] of /** @type {const} */ ([['prosemirror', 'center'], ['codemirror', 'center'], ['lexical', 'right'], ['quill', 'right'], ['slate', 'center'], ['ckeditor', 'center'], ['draft', 'right'], ['trix', 'center']])) {
   test(`${name}: in a paragraph aligned ${align}, the preedit is drawn where its text goes: the line is laid out again around it, as a native IME's composition`, async () => {
     const { page, errors } = await editorPage(name);
@@ -420,17 +444,7 @@ for (const [name, align] of /** @type {const} */ ([['prosemirror', 'center'], ['
     await caretAt(page, 6);
     await page.keyboard.type('kyouha');
     await page.keyboard.press('Space');
-    /** The preedit's box, and where the line's text starts and ends, as drawn while converting. */
-    const shown = () =>
-      page.evaluate(() => {
-        const overlay = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-overlay'));
-        const runs = /** @type {HTMLElement} */ (overlay.querySelector('.henkan-preedit-runs')).getBoundingClientRect();
-        const head = overlay.querySelector('.henkan-preedit-head')?.getClientRects()[0];
-        const tails = overlay.querySelector('.henkan-preedit-tail')?.getClientRects();
-        return { left: runs.left, right: runs.right, top: runs.top, start: head?.left, end: tails?.length ? tails[tails.length - 1].right : undefined };
-      });
-    const near = (/** @type {number | undefined} */ a, /** @type {number | undefined} */ b) => a !== undefined && b !== undefined && Math.abs(a - b) <= 2;
-    let drawn = await shown();
+    let drawn = await drawnCopy(page);
     await page.screenshot({ path: path.join(ensureOutput(), `editors-${name}-${align}.png`) });
     const before = (await look(page)).text;
     await page.keyboard.press('Enter');
@@ -439,7 +453,7 @@ for (const [name, align] of /** @type {const} */ ([['prosemirror', 'center'], ['
     const line = await textBox(page, '前の文');
     const end = await textBox(page, '。');
     assert.ok(landed && near(drawn.left, landed.left) && near(drawn.right, landed.right) && near(drawn.top, landed.top), `the preedit ${JSON.stringify(drawn)}, the commit ${JSON.stringify(landed)}`);
-    assert.ok(near(drawn.start, line?.left) && near(drawn.end, end?.right), `the line drawn ${JSON.stringify(drawn)}, and after the commit ${JSON.stringify({ line, end })}`);
+    assert.ok(near(drawn.head?.left, line?.left) && near(drawn.end?.right, end?.right), `the line drawn ${JSON.stringify(drawn)}, and after the commit ${JSON.stringify({ line, end })}`);
     // A new empty line: the preedit grows from where the alignment puts it.
     await page.keyboard.press('Control+End');
     await page.waitForTimeout(200);
@@ -447,7 +461,7 @@ for (const [name, align] of /** @type {const} */ ([['prosemirror', 'center'], ['
     await page.waitForTimeout(200);
     await page.keyboard.type('kyou');
     await page.keyboard.press('Space');
-    drawn = await shown();
+    drawn = await drawnCopy(page);
     const after = (await look(page)).text;
     await page.keyboard.press('Enter');
     await changed(page, after);
@@ -470,18 +484,7 @@ for (const name of /** @type {const} */ (['prosemirror', 'lexical', 'quill', 'ck
     await page.waitForTimeout(200);
     await page.keyboard.type('kyouhaiitenki');
     await page.keyboard.press('Space');
-    /** The preedit's box, where the block's text starts and where it ends, as drawn. */
-    const shown = () =>
-      page.evaluate(() => {
-        const overlay = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-overlay'));
-        const runs = /** @type {HTMLElement} */ (overlay.querySelector('.henkan-preedit-runs')).getBoundingClientRect();
-        const head = overlay.querySelector('.henkan-preedit-head')?.getClientRects()[0];
-        const tails = overlay.querySelector('.henkan-preedit-tail')?.getClientRects();
-        const end = tails?.length ? tails[tails.length - 1] : undefined;
-        return { left: runs.left, right: runs.right, top: runs.top, bottom: runs.bottom, start: head && { right: head.right, top: head.top }, end: end && { left: end.left, bottom: end.bottom } };
-      });
-    const near = (/** @type {number | undefined} */ a, /** @type {number | undefined} */ b) => a !== undefined && b !== undefined && Math.abs(a - b) <= 2;
-    const drawn = await shown();
+    const drawn = await drawnCopy(page);
     await page.screenshot({ path: path.join(ensureOutput(), `editors-${name}-vertical.png`) });
     const before = (await look(page)).text;
     await page.keyboard.press('Enter');
@@ -490,7 +493,7 @@ for (const name of /** @type {const} */ (['prosemirror', 'lexical', 'quill', 'ck
     const first = await textBox(page, '前の文');
     const last = await textBox(page, before.slice(-2));
     assert.ok(landed && near(drawn.left, landed.left) && near(drawn.right, landed.right) && near(drawn.top, landed.top) && near(drawn.bottom, landed.bottom), `the preedit ${JSON.stringify(drawn)}, the commit ${JSON.stringify(landed)}`);
-    assert.ok(near(drawn.start?.right, first?.right) && near(drawn.start?.top, first?.top), `the block's start drawn ${JSON.stringify(drawn.start)}, after the commit ${JSON.stringify(first)}`);
+    assert.ok(near(drawn.head?.right, first?.right) && near(drawn.head?.top, first?.top), `the block's start drawn ${JSON.stringify(drawn.head)}, after the commit ${JSON.stringify(first)}`);
     assert.ok(near(drawn.end?.left, last?.left) && near(drawn.end?.bottom, last?.bottom), `its end drawn ${JSON.stringify(drawn.end)}, after the commit ${JSON.stringify(last)}`);
     assert.deepEqual(errors, []);
     await page.close();
