@@ -321,15 +321,19 @@ export class PreeditBox {
     // re-centres), so the overlay copies the whole block, from its first line, and lays it out
     // as the block does. Where a copy would not look like the text, the preedit starts at the
     // caret and covers what follows it.
-    const head = !this.hidden && at && !fromLeft(bcs) ? headOf(block, at) : null;
+    // In vertical text whose columns start at the top, the overlay starts in the caret's column
+    // (`placeColumns`), as it starts on the caret's line in horizontal text.
+    const vertical = !bcs.writingMode.startsWith('horizontal');
+    const column = vertical && !this.hidden && at && fromStart(bcs) ? columnAt(at) : null;
+    const head = !this.hidden && at && !column && (vertical || !fromStart(bcs)) ? headOf(block, at) : null;
     const aligned = !!head;
-    const tail = at && textBlock && tcs && (aligned || fromLeft(tcs)) ? tailOf(textBlock, at) : null;
+    const tail = at && textBlock && tcs && (aligned || column || (!vertical && fromStart(tcs))) ? tailOf(textBlock, at) : null;
     this.head.replaceChildren(...(aligned && tail ? head.runs : []));
     this.tail.replaceChildren(...(tail?.runs ?? []));
     if (tcs) this.head.style.whiteSpace = this.tail.style.whiteSpace = tcs.whiteSpace;
     const style = this.el.style;
-    if (head && tail && !bcs.writingMode.startsWith('horizontal')) {
-      this.placeColumns(block, bcs, inline, head, tail);
+    if (column || (vertical && head && tail)) {
+      this.placeColumns(block, bcs, inline, column ? null : head, tail, column);
       return;
     }
     style.writingMode = style.textOrientation = style.right = style.height = '';
@@ -415,18 +419,23 @@ export class PreeditBox {
   }
 
   /**
-   * The overlay over a block of vertical text (`vertical-rl`, `vertical-lr`): the whole block
-   * copied (`headOf`, `tailOf`) and laid out in its writing mode over its content box, anchored
-   * at its first column; the block's own text painted over (each box of it and the leading beside
-   * it), and columns past the block's last one (the preedit needs more than the block has)
-   * drawn on the background, not glyph on glyph over the next block.
+   * The overlay over a block of vertical text (`vertical-rl`, `vertical-lr`), laid out in its
+   * writing mode, its columns as high as the block's content box: from the caret's column, its
+   * first column indented to the caret (`column`), with the text after the caret copied after
+   * the preedit (`tail`; without it the preedit covers that text); or, where the block's columns
+   * do not start at the top (centred, right to left) or the caret has no box, the whole block
+   * copied (`head` and `tail`) from its first column. The block's own text that is copied is
+   * painted over (each box of it and the leading beside it), and columns past the block's last
+   * one (the preedit needs more than the block has) are drawn on the background, not glyph on
+   * glyph over the next block.
    * @param {HTMLElement} block
    * @param {CSSStyleDeclaration} bcs its computed style
    * @param {HTMLElement} inline the element that holds the caret's text (the overlay's font)
-   * @param {{runs: HTMLElement[], rects: DOMRect[]}} head the block's text before the caret
-   * @param {{runs: HTMLElement[], rects: DOMRect[]}} tail its text after the caret
+   * @param {{runs: HTMLElement[], rects: DOMRect[]} | null} head the block's text before the caret
+   * @param {{runs: HTMLElement[], rects: DOMRect[]} | null} tail its text after the caret
+   * @param {DOMRect | null} column the caret's box in its column (`columnAt`)
    */
-  placeColumns(block, bcs, inline, head, tail) {
+  placeColumns(block, bcs, inline, head, tail, column) {
     const doc = this.field.ownerDocument;
     const b = block.getBoundingClientRect();
     const { x: sx, y: sy } = (this.scale = scaleOf(block, bcs, b));
@@ -445,34 +454,39 @@ export class PreeditBox {
     // overlay is anchored at the block's first column and grows the other way, as wide as its
     // columns.
     const rl = !bcs.writingMode.endsWith('lr');
+    // Where the overlay is anchored (screen pixels): the caret column's edge on the side of the
+    // columns before it, or the block's first column's.
+    const mid = column ? column.left + column.width / 2 : 0;
+    const anchor = column ? mid + ((rl ? 1 : -1) * sx * lineHeight) / 2 : rl ? right : left;
     style.writingMode = bcs.writingMode;
     style.textOrientation = bcs.textOrientation;
     style.top = `${(top - frame.y) / z}px`;
     style.height = `${Math.max(0, bottom - top) / sy}px`;
     style.width = '';
-    style.left = rl ? 'auto' : `${(left - frame.x) / z}px`;
-    style.right = rl ? `${(frame.right - right) / z}px` : '';
-    style.textIndent = bcs.textIndent;
-    style.textAlign = bcs.textAlign;
+    style.left = rl ? 'auto' : `${(anchor - frame.x) / z}px`;
+    style.right = rl ? `${(frame.right - anchor) / z}px` : '';
+    style.textIndent = column ? `${Math.max(0, column.top - top) / sy}px` : bcs.textIndent;
+    style.textAlign = column ? '' : bcs.textAlign;
     style.lineHeight = `${lineHeight}px`;
     style.overflowX = '';
     scaleStyle(style, sx / z, sy / z, rl ? '100% 0' : '0 0');
     style.setProperty('--henkan-overlay-bg', backgroundOf(inline));
-    // The block's content box in the overlay's CSS pixels, from its anchored edge and its top.
-    const width = Math.max(0, right - left) / sx;
+    // The block's content box in the overlay's CSS pixels: how far it reaches from the anchored
+    // edge, and its height.
+    const width = Math.max(0, rl ? anchor - left : right - anchor) / sx;
     const height = Math.max(0, bottom - top) / sy;
     /** @type {Node[]} */
-    const parts = [this.head, this.runs, this.tail];
-    for (const r of [...head.rects, ...tail.rects]) {
+    const parts = head ? [this.head, this.runs, this.tail] : [this.runs, this.tail];
+    for (const r of [...(head?.rects ?? []), ...(tail?.rects ?? [])]) {
       const lead = Math.max(0, lineHeight - r.width / sx) / 2;
-      const x0 = Math.max(0, (rl ? right - r.right : r.left - left) / sx - lead);
-      const x1 = Math.min(width, (rl ? right - r.left : r.right - left) / sx + lead);
+      const x0 = Math.max(0, (rl ? anchor - r.right : r.left - anchor) / sx - lead);
+      const x1 = Math.min(width, (rl ? anchor - r.left : r.right - anchor) / sx + lead);
       const y0 = Math.max(0, (r.top - top) / sy - 1);
       const y1 = Math.min(height, (r.bottom - top) / sy + 1);
       if (x1 > x0 && y1 > y0) parts.push(coverAt(doc, x0, y0, x1 - x0, y1 - y0, rl));
     }
     // An empty block: its first column (an empty editor's placeholder).
-    if (!tail.runs.length && blank(block)) parts.push(coverAt(doc, 0, 0, lineHeight, height, rl));
+    if (!tail?.runs.length && blank(block)) parts.push(coverAt(doc, 0, 0, lineHeight, height, rl));
     // Columns past the block's last one.
     const past = doc.createElement('div');
     past.className = 'henkan-preedit-cover';
@@ -1051,13 +1065,24 @@ const TAIL_MAX_RECTS = 200;
 const TAIL_STYLED = ['font-family', 'font-size', 'font-weight', 'font-style', 'color', 'vertical-align', 'letter-spacing'];
 
 /**
- * Whether a block's lines are laid out left to right from its start (horizontal, left to right,
- * aligned to the start or justified): there the text before the caret stays where it is while
- * the preedit grows, and the overlay can start at the caret.
+ * Whether a block's lines are laid out from their start (left to right in horizontal text, top
+ * to bottom in vertical text: `direction: ltr`, aligned to the start or justified): there the
+ * text before the caret stays where it is while the preedit grows, and the overlay can start at
+ * the caret.
  * @param {CSSStyleDeclaration} cs the block's computed style
  */
-function fromLeft(cs) {
-  return cs.direction === 'ltr' && cs.writingMode.startsWith('horizontal') && ['start', 'left', 'justify'].includes(cs.textAlign);
+function fromStart(cs) {
+  return cs.direction === 'ltr' && ['start', 'left', 'justify'].includes(cs.textAlign);
+}
+
+/**
+ * The caret's box in a column of vertical text: the collapsed range's rect (as wide as the
+ * glyphs, no height); null where it has none (at the edge of an element).
+ * @param {Range} at
+ */
+function columnAt(at) {
+  const r = at.getClientRects()[0];
+  return r && r.width > 0 ? r : null;
 }
 
 /**
