@@ -74,9 +74,9 @@ export class PreeditBox {
      * (`tailOf`), which moves aside for the preedit as it does with a native IME. */
     this.tail = doc.createElement('span');
     this.tail.className = 'henkan-preedit-tail';
-    /** In the overlay over a block whose lines are not laid out left to right from its start
-     * (centred, right-aligned, right to left), before the runs: a copy of the block's text up to
-     * the caret, which moves too as the preedit grows (`placeOverlay`). */
+    /** In the overlay over a block whose lines are not laid out from their start (centred,
+     * right-aligned, right to left; `fromStart`), before the runs: a copy of the block's text up
+     * to the caret, which moves too as the preedit grows (`placeOverlay`, `placeColumns`). */
     this.head = doc.createElement('span');
     this.head.className = 'henkan-preedit-head';
     /** @type {MutationObserver | null} watches the text under the overlay while composing: the
@@ -316,13 +316,12 @@ export class PreeditBox {
     }
     const bcs = getComputedStyle(block);
     const tcs = textBlock === block ? bcs : textBlock && getComputedStyle(textBlock);
-    // A block whose lines are not laid out left to right from its start (centred, right-aligned,
-    // right to left): its text before the caret moves too as the preedit grows (a centred line
-    // re-centres), so the overlay copies the whole block, from its first line, and lays it out
-    // as the block does. Where a copy would not look like the text, the preedit starts at the
-    // caret and covers what follows it.
-    // In vertical text whose columns start at the top, the overlay starts in the caret's column
-    // (`placeColumns`), as it starts on the caret's line in horizontal text.
+    // A block whose lines are not laid out from their start (centred, right-aligned, right to
+    // left: `fromStart`): its text before the caret moves too as the preedit grows (a centred
+    // line re-centres), so the overlay copies the whole block, from its first line, and lays it
+    // out as the block does. Where a copy would not look like the text, the preedit starts at the
+    // caret and covers what follows it. Vertical text has an overlay in its writing mode
+    // (`placeColumns`), from the caret's column where its columns start at the top.
     const vertical = !bcs.writingMode.startsWith('horizontal');
     const column = vertical && !this.hidden && at && fromStart(bcs) ? columnAt(at) : null;
     const head = !this.hidden && at && !column && (vertical || !fromStart(bcs)) ? headOf(block, at) : null;
