@@ -401,6 +401,46 @@ test('contenteditable caret: on an empty line, its own line, not the end of the 
   await page.close();
 });
 
+test('column caret: in vertical text, where a collapsed range at an element edge has no rect, the end of the text before it', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async () => {
+    const { columnAt } = await import('/www/widget/preedit.js');
+    document.body.innerHTML = `<div id="v" style='writing-mode: vertical-rl; font: 20px/1.5 "IPAGothic"; height: 200px'>前の文、<b>太字</b><i>の部分</i></div><div id="e" style="writing-mode: vertical-rl; height: 100px"></div>`;
+    const v = /** @type {HTMLElement} */ (document.getElementById('v'));
+    const e = /** @type {HTMLElement} */ (document.getElementById('e'));
+    const b = /** @type {HTMLElement} */ (v.childNodes[1]);
+    const range = document.createRange();
+    /** The caret box at a position, and whether the browser gives the collapsed range one. @param {Node} node @param {number} offset */
+    const at = (node, offset) => {
+      range.setStart(node, offset);
+      range.collapse(true);
+      const c = columnAt(range, node === e ? e : v);
+      return { native: range.getClientRects().length > 0, box: c && { left: c.left, top: c.top, width: c.width, height: c.height } };
+    };
+    /** Where character `i` of the block's text ends, down its column. @param {number} i */
+    const glyph = (i) => {
+      const t = /** @type {Text} */ (i < 4 ? v.firstChild : i < 6 ? b.firstChild : /** @type {HTMLElement} */ (v.childNodes[2]).firstChild);
+      const k = i < 4 ? i : i < 6 ? i - 4 : i - 6;
+      range.setStart(t, k);
+      range.setEnd(t, k + 1);
+      const g = range.getBoundingClientRect();
+      return { left: g.left, top: g.top, bottom: g.bottom };
+    };
+    return { before: at(v, 1), bold: at(b, 0), after: at(v, 2), inText: at(/** @type {Text} */ (b.firstChild), 2), start: at(v, 0), empty: at(e, 0), g3: glyph(3), g5: glyph(5), g0: glyph(0) };
+  });
+  // Element edges: no rect of their own; the end of the character before (、 and 字), down its column.
+  for (const [k, g] of /** @type {const} */ ([['before', r.g3], ['bold', r.g3], ['after', r.g5]])) {
+    assert.equal(r[k].native, false, `${k}: the browser gives no rect there`);
+    assert.ok(r[k].box && Math.abs(r[k].box.top - g.bottom) <= 1 && Math.abs(r[k].box.left - g.left) <= 1 && r[k].box.height === 0, `${k}: ${JSON.stringify({ r: r[k], g })}`);
+  }
+  // Inside a text node, the browser's own rect; at the block's start, the first character's top.
+  assert.ok(r.inText.native && r.inText.box && Math.abs(r.inText.box.top - r.g5.bottom) <= 1, JSON.stringify(r.inText));
+  assert.ok(r.start.box && Math.abs(r.start.box.top - r.g0.top) <= 1, JSON.stringify({ start: r.start, g0: r.g0 }));
+  assert.equal(r.empty.box, null, 'a block without text has no column caret');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('candidate window: the selected page under the focused segment, aria-selected, click index', async () => {
   const { page, errors } = await blank();
   await withPreedit(page, PREEDIT);

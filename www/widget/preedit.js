@@ -323,7 +323,7 @@ export class PreeditBox {
     // caret and covers what follows it. Vertical text has an overlay in its writing mode
     // (`placeColumns`), from the caret's column where its columns start at the top.
     const vertical = !bcs.writingMode.startsWith('horizontal');
-    const column = vertical && !this.hidden && at && fromStart(bcs) ? columnAt(at) : null;
+    const column = vertical && !this.hidden && at && fromStart(bcs) ? columnAt(at, block) : null;
     const head = !this.hidden && at && !column && (vertical || !fromStart(bcs)) ? headOf(block, at) : null;
     const aligned = !!head;
     const tail = at && textBlock && tcs && (aligned || column || (!vertical && fromStart(tcs))) ? tailOf(textBlock, at) : null;
@@ -1076,12 +1076,27 @@ function fromStart(cs) {
 
 /**
  * The caret's box in a column of vertical text: the collapsed range's rect (as wide as the
- * glyphs, no height); null where it has none (at the edge of an element).
+ * glyphs, no height); at the edge of an element, where it has none, the end of the block's text
+ * before it, else the start of the text after it; null where the block has no text.
  * @param {Range} at
+ * @param {HTMLElement} block
  */
-function columnAt(at) {
+export function columnAt(at, block) {
   const r = at.getClientRects()[0];
-  return r && r.width > 0 ? r : null;
+  if (r && r.width > 0) return r;
+  const range = block.ownerDocument.createRange();
+  try {
+    range.setStart(block, 0);
+    range.setEnd(at.startContainer, at.startOffset);
+    const before = [...range.getClientRects()].filter((b) => b.width > 0 && b.height > 0).pop();
+    if (before) return new DOMRect(before.left, before.bottom, before.width, 0);
+    range.setStart(at.startContainer, at.startOffset);
+    range.setEnd(block, block.childNodes.length);
+    const after = [...range.getClientRects()].find((b) => b.width > 0 && b.height > 0);
+    return after ? new DOMRect(after.left, after.top, after.width, 0) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
