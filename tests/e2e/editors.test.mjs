@@ -479,17 +479,18 @@ for (const [name, align] of /** @type {const} */ ([['prosemirror', 'center'], ['
  * the caret's column).
  */
 const VERTICAL = /** @type {const} */ ([
-  ['prosemirror', 'start', false],
-  ['lexical', 'start', false],
-  ['quill', 'center', false],
-  ['ckeditor', 'start', false],
-  ['prosemirror', 'start', true],
+  ['prosemirror', 'start', false, 'vertical-rl'],
+  ['lexical', 'start', false, 'vertical-rl'],
+  ['quill', 'center', false, 'vertical-rl'],
+  ['ckeditor', 'start', false, 'vertical-rl'],
+  ['prosemirror', 'start', true, 'vertical-rl'],
+  ['slate', 'start', false, 'vertical-lr'],
 ]);
 
-for (const [name, align, long] of VERTICAL) {
-  test(`${name}: in vertical text (vertical-rl${align === 'center' ? ', centred' : ''}${long ? ', a long paragraph' : ''}), the preedit is drawn in the column where its text goes${long ? '' : ', the text after it moved on down the column and into the next'}`, async () => {
+for (const [name, align, long, mode] of VERTICAL) {
+  test(`${name}: in vertical text (${mode}${align === 'center' ? ', centred' : ''}${long ? ', a long paragraph' : ''}), the preedit is drawn in the column where its text goes${long ? '' : ', the text after it moved on down the column and into the next'}`, async () => {
     const { page, errors } = await editorPage(name);
-    await page.addStyleTag({ content: `#host [contenteditable] { writing-mode: vertical-rl; text-align: ${align}; width: 480px; height: 200px }` });
+    await page.addStyleTag({ content: `#host [contenteditable] { writing-mode: ${mode}; text-align: ${align}; width: 480px; height: 200px }` });
     if (long) {
       const was = (await look(page)).text;
       await page.evaluate(() => {
@@ -507,7 +508,7 @@ for (const [name, align, long] of VERTICAL) {
     await page.keyboard.type('kyouhaiitenki');
     await page.keyboard.press('Space');
     const drawn = await drawnCopy(page);
-    await page.screenshot({ path: path.join(ensureOutput(), `editors-${name}-vertical${align === 'center' ? '-centred' : ''}${long ? '-long' : ''}.png`) });
+    await page.screenshot({ path: path.join(ensureOutput(), `editors-${name}-${mode}${align === 'center' ? '-centred' : ''}${long ? '-long' : ''}.png`) });
     const before = (await look(page)).text;
     await page.keyboard.press('Enter');
     await changed(page, before);
@@ -519,7 +520,7 @@ for (const [name, align, long] of VERTICAL) {
     }
     if (!long) {
       const last = await textBox(page, before.slice(-2));
-      assert.ok(near(drawn.end?.left, last?.left) && near(drawn.end?.bottom, last?.bottom), `its end drawn ${JSON.stringify(drawn.end)}, after the commit ${JSON.stringify(last)}`);
+      assert.ok(near(drawn.end?.left, last?.left) && near(drawn.end?.right, last?.right) && near(drawn.end?.bottom, last?.bottom), `its end drawn ${JSON.stringify(drawn.end)}, after the commit ${JSON.stringify(last)}`);
     }
     assert.deepEqual(errors, []);
     await page.close();
