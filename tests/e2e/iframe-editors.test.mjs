@@ -271,3 +271,39 @@ test('TinyMCE: the windows are drawn in the page around its frame, not clipped b
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('TinyMCE: in a centred paragraph (its JustifyCenter), the preedit is drawn where its commit lands, the line laid out again around it', async () => {
+  const { page, errors } = await tinymcePage();
+  await page.evaluate(() => /** @type {any} */ (window).ed.execCommand('JustifyCenter'));
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.type('kyouhaiitenki');
+  await page.keyboard.press('Space');
+  /** Boxes in the frame's viewport: the preedit's (while converting), or the text `needle`'s. */
+  const boxes = (/** @type {string | null} */ needle) =>
+    page.evaluate((needle) => {
+      const body = /** @type {any} */ (window).ed.getBody();
+      const doc = /** @type {Document} */ (body.ownerDocument);
+      const box = (/** @type {DOMRect} */ r) => ({ left: r.left, right: r.right, top: r.top });
+      if (!needle) return box(/** @type {HTMLElement} */ (doc.querySelector('.henkan-preedit-runs')).getBoundingClientRect());
+      const walker = doc.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const at = /** @type {Text} */ (n).data.indexOf(needle);
+        if (at < 0) continue;
+        const range = doc.createRange();
+        range.setStart(n, at);
+        range.setEnd(n, at + needle.length);
+        return box(range.getBoundingClientRect());
+      }
+      return null;
+    }, needle);
+  const drawn = await boxes(null);
+  await page.screenshot({ path: path.join(ensureOutput(), 'tinymce-centred.png') });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /** @type {any} */ (window).ed.getContent().includes('今日'), null, { timeout: 2000 }).catch(() => {});
+  assert.equal((await look(page)).content, '<p style="text-align: center;">前の<strong>太字</strong>後今日はいい天気ろ</p>');
+  const landed = await boxes('今日はいい天気');
+  assert.ok(landed && Math.abs(drawn.left - landed.left) <= 2 && Math.abs(drawn.right - landed.right) <= 2 && Math.abs(drawn.top - landed.top) <= 2, `the preedit ${JSON.stringify(drawn)}, the commit ${JSON.stringify(landed)}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
