@@ -285,6 +285,32 @@ for (const { name, zoom, setup, label } of INSIDE_A_LINE) {
     const shot = await page.screenshot({ path: path.join(ensureOutput(), `code-${(label ?? name).replace(/\W+/g, '-')}-tail.png`) });
     const [inside, beside] = await screenColours(page, shot, points);
     assert.deepEqual(inside, beside, `the colour under the moved text at ${JSON.stringify(points)}`);
+    // The border the editor draws above its current line (Monaco's) stays drawn across the
+    // preedit and the moved text: on it, the screen is its colour beside the line's end. (Right of
+    // the editor's own cursor; the one below is under the suggestion list's shadow.)
+    const activeLine = /** @type {import('../../www/keymap.js').HiddenInputEditor} */ (HIDDEN_INPUT_EDITORS.find((h) => h.name === name.replace(/-editcontext$/, ''))).activeLine;
+    const borders = await page.evaluate((activeLine) => {
+      const tail = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-tail')).getBoundingClientRect();
+      const runs = /** @type {HTMLElement} */ (document.querySelector('.henkan-preedit-runs')).getBoundingClientRect();
+      const y = tail.top + tail.height / 2;
+      for (const el of document.querySelectorAll(activeLine)) {
+        const r = el.getBoundingClientRect();
+        const cs = getComputedStyle(el);
+        if (r.height === 0 || y < r.top || y >= r.bottom || parseFloat(cs.borderTopWidth) < 2) continue;
+        /** @type {number[][]} */
+        const row = [];
+        for (let x = Math.ceil(runs.left) + 4; x < tail.right; x += 3) row.push([x, Math.floor(r.top) + 1]);
+        row.push([Math.round(tail.right + 30), Math.floor(r.top) + 1]);
+        return row;
+      }
+      return null;
+    }, activeLine);
+    if (name.startsWith('monaco')) assert.ok(borders, 'Monaco draws a border above its current line');
+    if (borders) {
+      const colours = await screenColours(page, shot, borders);
+      const beside = colours[colours.length - 1];
+      assert.deepEqual(colours.filter((c) => c.join() !== beside.join()), [], `the line's border across the preedit and the moved text (${beside} beside them)`);
+    }
     await page.keyboard.press('Enter');
     await page.waitForFunction((value) => new Function(`return ${value}`)() !== 'hello world\nsecond line', e.value, { timeout: 2000 }).catch(() => {});
     assert.equal((await look(page, e.value, e.cursor)).value, 'helloきょうは world\nsecond line');

@@ -369,6 +369,10 @@ export class PreeditBox {
     // ancestor of it.
     const under = backgroundOf(inline);
     const bg = this.hidden && root ? lineHighlight(root, this.hidden, caret.top + caret.height / 2, under) : null;
+    // The overlay paints inside the borders a code editor draws around its current line
+    // (Monaco's): its runs' and covers' backgrounds would hide them.
+    const band = this.hidden && root ? highlightBand(root, this.hidden, caret.top + caret.height / 2) : null;
+    style.clipPath = band ? `inset(${(band.top - top) / sy}px 0 calc(100% - ${(band.bottom - top) / sy}px) 0)` : '';
     style.setProperty('--henkan-overlay-bg', bg ?? under);
     /** @type {Node[]} */
     const parts = copied ? [this.head, this.runs] : [this.runs];
@@ -467,7 +471,7 @@ export class PreeditBox {
     style.textIndent = column ? `${Math.max(0, column.top - top) / sy}px` : bcs.textIndent;
     style.textAlign = column ? '' : bcs.textAlign;
     style.lineHeight = `${lineHeight}px`;
-    style.overflowX = '';
+    style.overflowX = style.clipPath = '';
     scaleStyle(style, sx / z, sy / z, rl ? '100% 0' : '0 0');
     style.setProperty('--henkan-overlay-bg', backgroundOf(inline));
     // The block's content box in the overlay's CSS pixels: how far it reaches from the anchored
@@ -1338,6 +1342,29 @@ function lineHighlight(root, hidden, y, under) {
     const a = top[3];
     const mix = [0, 1, 2].map((i) => Math.round(top[i] * a + base[i] * (1 - a)));
     return `rgb(${mix.join(', ')})`;
+  }
+  return null;
+}
+
+/**
+ * The inside of the borders a code editor draws around the line at height `y` (its current-line
+ * highlight, `activeLine`: Monaco draws a border above and below the line), in screen pixels; null
+ * where it draws none there.
+ * @param {HTMLElement} root the editor's outer box (`hidden.root`)
+ * @param {import('../keymap.js').HiddenInputEditor} hidden
+ * @param {number} y
+ * @returns {{top: number, bottom: number} | null}
+ */
+function highlightBand(root, hidden, y) {
+  for (const el of root.querySelectorAll(hidden.activeLine)) {
+    const r = el.getBoundingClientRect();
+    if (r.height === 0 || y < r.top || y >= r.bottom) continue;
+    const cs = getComputedStyle(el);
+    const [up, down] = [px(cs.borderTopWidth), px(cs.borderBottomWidth)];
+    // (Monaco's line-number margin has a current line of its own, without borders.)
+    if (!up && !down) continue;
+    const k = scaleOf(el, cs, r).y;
+    return { top: r.top + k * up, bottom: r.bottom - k * down };
   }
   return null;
 }
