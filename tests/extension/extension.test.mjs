@@ -394,8 +394,11 @@ test("a Slate editor on a page whose CSP forbids wasm: a selection typed over an
   await page.waitForTimeout(200);
   for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowRight');
   for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowRight');
+  // `文、太字`, across the start of the bold run (on a busy machine Slate may take longer to
+  // draw the selection it took in)
+  await page.waitForFunction(() => getSelection()?.toString() === '文、太字', null, { timeout: 2000 }).catch(() => {});
   await page.waitForTimeout(200);
-  // `文、太字`, across the start of the bold run
+  assert.equal(await page.evaluate(() => getSelection()?.toString()), '文、太字');
   await convertAndCommit(page, 'kyouha');
   await page.waitForFunction(() => /** @type {any} */ (window).m.text() !== '前の文、太字の部分と後ろ。');
   assert.equal(await text(), '前の今日はの部分と後ろ。');
