@@ -1,7 +1,8 @@
 // What the background does in both browsers: the toolbar button and the `toggle-site` shortcut
 // turn the IME on or off for the current tab's site (site.js); the badge shows あ (on) or A
 // (off); a page's `engine` message starts the engine (`ensureEngine`, per browser) and is
-// answered when it runs; the offscreen document's storage requests are served.
+// answered when it runs; the offscreen document's storage requests are served; the lists' frame
+// of a field in a cross-origin frame reaches that field.
 
 import { toggleSite, setBadge } from './site.js';
 
@@ -25,6 +26,31 @@ export function serveBackground(ensureEngine) {
       case 'storage-set':
         if (!fromExtension) return false;
         chrome.storage.local.set({ [msg.key]: msg.value }).then(() => sendResponse(true));
+        return true;
+      case 'henkan-outer-ready':
+      case 'henkan-outer-pick':
+        // The lists' frame (windows.js, over a page) answers a field in a frame of its tab
+        // (content/outer.js): it is placed (to every frame: the field's knows its id; with the
+        // lists' frame's id, where the lists go), or an option was clicked (to the field's frame).
+        if (!fromExtension || sender.tab?.id === undefined || typeof msg.id !== 'string') return false;
+        chrome.tabs
+          .sendMessage(
+            sender.tab.id,
+            { type: msg.type, id: msg.id, index: msg.index, frameId: sender.frameId },
+            Number.isInteger(msg.frameId) ? { frameId: msg.frameId } : undefined,
+          )
+          .catch(() => {});
+        return false;
+      case 'henkan-outer-show':
+      case 'henkan-outer-hide':
+        // A field's lists, from its frame's content script to the lists' frame `to` of the same
+        // tab, with the field's frame (where clicks go back). A content script reaches an
+        // extension frame in a page only this way in Firefox. Answered with the frame's answer.
+        if (sender.tab?.id === undefined || !Number.isInteger(msg.to)) return false;
+        chrome.tabs.sendMessage(sender.tab.id, { ...msg, from: sender.frameId }, { frameId: msg.to }).then(
+          (ok) => sendResponse(ok === true),
+          () => sendResponse(false),
+        );
         return true;
       case 'badge':
         if (sender.tab?.id !== undefined && sender.frameId === 0) setBadge(sender.tab.id, !!msg.on);

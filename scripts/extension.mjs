@@ -41,8 +41,8 @@ function firefoxManifest(m) {
   delete f.minimum_chrome_version;
   for (const cs of f.content_scripts) delete cs.match_origin_as_fallback;
   // The key channel's frame passes its port through the service worker to the offscreen
-  // document; Firefox has neither, its pages use the runtime port.
-  delete f.web_accessible_resources;
+  // document; Firefox has neither, its pages use the runtime port. The lists' frame stays.
+  f.web_accessible_resources = [{ resources: ['windows.html'], matches: m.content_scripts[0].matches }];
   f.browser_specific_settings = {
     gecko: { id: 'henkan@henkan-ime', strict_min_version: '142.0', data_collection_permissions: { required: ['none'] } },
   };
@@ -65,6 +65,7 @@ async function build(out, m, background) {
     entryPoints: {
       background: path.join(SRC, background),
       options: path.join(SRC, 'options.js'),
+      windows: path.join(SRC, 'windows.js'),
       ...(m.permissions.includes('offscreen')
         ? { offscreen: path.join(SRC, 'offscreen.js'), channel: path.join(SRC, 'channel.js'), 'page-engine': path.join(SRC, 'page-engine.js') }
         : {}),
@@ -72,7 +73,7 @@ async function build(out, m, background) {
     format: 'esm',
     outdir: out,
   });
-  for (const f of ['options.html', 'options.css', ...(m.permissions.includes('offscreen') ? ['offscreen.html', 'channel.html'] : [])]) fs.copyFileSync(path.join(SRC, f), path.join(out, f));
+  for (const f of ['options.html', 'options.css', 'windows.html', ...(m.permissions.includes('offscreen') ? ['offscreen.html', 'channel.html'] : [])]) fs.copyFileSync(path.join(SRC, f), path.join(out, f));
   fs.mkdirSync(path.join(out, 'icons'));
   for (const size of ICON_SIZES) fs.writeFileSync(path.join(out, `icons/${size}.png`), iconPng(size));
   fs.mkdirSync(path.join(out, 'pkg'));

@@ -33,7 +33,7 @@ import { revealCaret, revealRect } from './widget/reveal.js';
 import { Announcer } from './widget/announce.js';
 import { KeyHandler } from './widget/keys.js';
 import { rootOf, activeIn } from './widget/root.js';
-import { windowHost } from './widget/host.js';
+import { windowHost, crossOriginAbove } from './widget/host.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
 /** @typedef {import('./ime.js').HenkanIme} HenkanIme */
@@ -85,6 +85,10 @@ import { windowHost } from './widget/host.js';
  *   span in its text, or `overlay`, drawn over it with its DOM untouched. Default: `overlay` in the
  *   editors that draw their DOM from a model (ProseMirror, CodeMirror 6, Lexical, Quill, Slate,
  *   CKEditor 5, Draft.js: keymap.js `MODEL_EDITORS`), `inline` elsewhere.
+ * @property {(link: import('./widget/host.js').OuterLink) => import('./widget/host.js').OuterWindows} [outerWindows]
+ *   where the field is in a frame whose page around it is of another origin: draws the candidate
+ *   window and the suggestion list there, outside the frame that would clip them (the browser
+ *   extension's, extension/content/outer.js); called once, when the field is attached
  */
 
 /**
@@ -226,6 +230,22 @@ export function attach(el, options) {
   const keys = new (options.KeyHandler ?? KeyHandler)(el, options, committer, render);
   keys.onBestText = (text) => preedit.warm(text);
   const suggestions = new SuggestionList(el, kind, id, preedit, aria, () => keys.suggestionView(), host);
+  // Past a frame of another origin, the lists are drawn by the page's embedder where it can
+  // (the extension): a frame's edge would clip them.
+  const hostView = host.doc.defaultView;
+  const outer =
+    options.outerWindows && hostView && crossOriginAbove(host)
+      ? options.outerWindows({
+          view: hostView,
+          pick: (index) => keys.select(index),
+          changed: () => {
+            suggestions.invalidate();
+            render();
+          },
+        })
+      : null;
+  candidates.outer = outer;
+  suggestions.outer = outer;
   const layer = doc.createElement('div');
   layer.className = 'henkan-layer';
   // The layer of the windows: the field's, or one of its own in the host's document.
@@ -396,6 +416,7 @@ export function attach(el, options) {
       preedit.end();
       layer.remove();
       windows.remove();
+      outer?.close();
       indicator.el.remove();
       fields.delete(el);
       ime.fieldDetached(attachment.teardown);

@@ -15,6 +15,7 @@ import { attach, claimed, routeKey } from '../../www/widget.js';
 import { fieldKind, asPunctuation, DEFAULT_PUNCTUATION } from '../../www/keymap.js';
 import { RemoteIme, RemoteKeyHandler } from './remote.js';
 import { siteOf, siteOn } from '../site.js';
+import { outerWindows, serveOuterWindows } from './outer.js';
 
 /** @typedef {import('../site.js').Settings} Settings */
 
@@ -109,6 +110,7 @@ function take(el) {
       digits: /** @type {'full' | 'half'} */ (settings.digits === 'full' ? 'full' : 'half'),
       punctuation: asPunctuation(settings.punctuation) ?? DEFAULT_PUNCTUATION,
       learning: settings.learning !== false,
+      outerWindows,
     };
     const detach = local
       ? attach(el, { ime: local, ...options })
@@ -139,6 +141,10 @@ function setOn(now) {
   if (on) take(fieldOf(deepActive()));
   else detachAll();
 }
+
+// The lists of fields in child frames of another origin are drawn over this page (outer.js),
+// whether or not the IME is on for this page's own site.
+serveOuterWindows();
 
 // Every key of the frame goes to its attached field first, from the window in the capture phase:
 // this script runs at `document_start`, before any page script, so its listener comes before the

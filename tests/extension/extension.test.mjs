@@ -237,6 +237,71 @@ test("in TinyMCE (its editable <body> in an iframe): the commit in its content, 
   await page.close();
 });
 
+test('a field in a frame of another site: its lists drawn over the page in the extension\'s frame, unclipped and unread by the page', async () => {
+  const { page, errors } = await open('cross-frame.html');
+  await page.waitForFunction(() => document.getElementById('chat')?.getAttribute('src'));
+  const chatUrl = `http://localhost:${server.port}/chat.html`;
+  await page.waitForFunction((u) => /** @type {HTMLIFrameElement} */ (document.getElementById('chat')).src === u, chatUrl);
+  const chat = await (async () => {
+    for (;;) {
+      const f = page.frames().find((x) => x.url() === chatUrl);
+      if (f) return f;
+      await page.waitForTimeout(50);
+    }
+  })();
+  await chat.waitForSelector('#msg');
+  await chat.click('#msg');
+  await chat.waitForSelector('#msg + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+  // The page around adds the extension's frame for the field; it is ready once placed.
+  const windows = page.locator('iframe[src*="/windows.html#"]');
+  await windows.waitFor({ state: 'attached' });
+  await page.keyboard.type('kisha', { delay: 15 });
+  await chat.waitForSelector('.henkan-preedit-runs', { state: 'visible' });
+  await page.keyboard.press('Space');
+  await chat.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  await page.keyboard.press('Space');
+  await windows.waitFor({ state: 'visible' });
+  const wf = page.frames().find((f) => f.url().includes('/windows.html#'));
+  assert.ok(wf);
+  await wf.waitForSelector('.henkan-candidates li[role="option"]', { state: 'visible' });
+  const options = await wf.$$eval('.henkan-candidates li[role="option"]', (lis) => lis.map((li) => li.childNodes[1]?.textContent ?? ''));
+  assert.ok(options.length >= 5, options.join(' '));
+  // Nothing of the list in the field's frame.
+  assert.equal(await chat.evaluate(() => [...document.querySelectorAll('.henkan-candidates')].filter((l) => l.querySelector('li') && getComputedStyle(l).display !== 'none').length), 0);
+  // Under the preedit's focused segment, and past the frame's bottom edge (the frame would clip it).
+  const frameBox = /** @type {{x: number, y: number, width: number, height: number}} */ (await page.locator('#chat').boundingBox());
+  const seg = /** @type {{x: number, y: number, width: number, height: number}} */ (await chat.locator('.henkan-preedit-runs .henkan-focused').boundingBox());
+  const list = /** @type {{x: number, y: number, width: number, height: number}} */ (await wf.locator('.henkan-candidates').boundingBox());
+  assert.ok(Math.abs(list.x - seg.x) <= 3, `list at x ${list.x}, segment at ${seg.x}`);
+  assert.ok(list.y >= seg.y + seg.height && list.y <= seg.y + seg.height + 6, `list at y ${list.y}, segment bottom ${seg.y + seg.height}`);
+  assert.ok(list.y + list.height > frameBox.y + frameBox.height + 40, 'the list reaches past the frame');
+  await page.screenshot({ path: 'tests/e2e/output/extension-cross-frame.png' });
+  // A click on the third option picks it; the field keeps the focus.
+  const third = /** @type {{x: number, y: number, width: number, height: number}} */ (await wf.locator('.henkan-candidates li[role="option"]').nth(2).boundingBox());
+  await page.mouse.click(third.x + third.width / 2, third.y + third.height / 2);
+  await chat.waitForFunction((t) => document.querySelector('.henkan-preedit-runs .henkan-focused')?.textContent === t, options[2]);
+  assert.equal(await chat.evaluate(() => document.activeElement?.id), 'msg');
+  await page.keyboard.press('Enter');
+  await chat.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('msg')).value !== '');
+  assert.equal(await chat.evaluate(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('msg')).value), options[2]);
+  // The completions while composing are drawn there too.
+  await page.keyboard.type('arigato', { delay: 15 });
+  await wf.waitForSelector('.henkan-suggestions li[role="option"]', { state: 'visible' });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await wf.waitForSelector('.henkan-suggestions', { state: 'hidden' });
+  // The page got ids and boxes, nothing typed; it cannot read the extension's frame.
+  const posted = /** @type {string[]} */ (await page.evaluate(() => /** @type {any} */ (window).posted));
+  assert.ok(posted.some((m) => m.includes('henkan-outer-box')), posted.join('\n'));
+  for (const m of posted) assert.doesNotMatch(m, /[\u3040-\u30ff\u4e00-\u9fff]|kisha|arigat/, m);
+  assert.equal(await page.evaluate(() => /** @type {HTMLIFrameElement} */ (document.querySelector('iframe[src*="/windows.html#"]')).contentDocument), null);
+  // The frame goes, and the extension's frame with it.
+  await page.evaluate(() => document.getElementById('chat')?.remove());
+  await page.waitForFunction(() => !document.querySelector('iframe[src*="/windows.html#"]'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /**
  * Opens the plain page, types and commits にほんご in its textarea; returns the page and how many
  * requests the extension's engine served over runtime ports meanwhile.

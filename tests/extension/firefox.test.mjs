@@ -120,3 +120,42 @@ test('Firefox: types in the frames a page makes: about:blank and srcdoc, a conte
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("Firefox: a field in a frame of another site has its lists over the page, in the extension's frame; a click picks", async () => {
+  const { page, errors } = await open('cross-frame.html');
+  const chatUrl = `http://localhost:${server.port}/chat.html`;
+  /** @type {import('puppeteer-core').Frame | undefined} */
+  let chat;
+  while (!(chat = page.frames().find((f) => f.url() === chatUrl))) await new Promise((r) => setTimeout(r, 50));
+  await chat.waitForSelector('#msg');
+  await chat.click('#msg');
+  await chat.waitForSelector('#msg + .henkan-indicator[data-status="ready"]', { timeout: 60000 });
+  await page.keyboard.type('kisha', { delay: 15 });
+  await page.keyboard.press(' ');
+  await chat.waitForSelector('.henkan-preedit-runs .henkan-converted', { timeout: 10000 });
+  await page.keyboard.press(' ');
+  // The extension's frame is shown past the chat frame's bottom edge, and the chat frame draws no list.
+  await page.waitForFunction(() => {
+    const f = /** @type {HTMLIFrameElement | null} */ (document.querySelector('iframe[src*="/windows.html#"]'));
+    const chat = /** @type {HTMLElement} */ (document.getElementById('chat'));
+    return !!f && getComputedStyle(f).visibility === 'visible' && f.getBoundingClientRect().bottom > chat.getBoundingClientRect().bottom + 40;
+  });
+  assert.equal(await chat.evaluate(() => [...document.querySelectorAll('.henkan-candidates')].filter((l) => l.querySelector('li') && getComputedStyle(l).display !== 'none').length), 0);
+  const box = await page.evaluate(() => {
+    const r = /** @type {HTMLElement} */ (document.querySelector('iframe[src*="/windows.html#"]')).getBoundingClientRect();
+    return { x: r.x, y: r.y };
+  });
+  const before = await chat.evaluate(() => document.querySelector('.henkan-preedit-runs .henkan-focused')?.textContent);
+  // The first option: inside the frame's margin (12 px) and the list's border and padding, half a row down.
+  await page.mouse.click(box.x + 40, box.y + 12 + 3 + 12);
+  await chat.waitForFunction((b) => document.querySelector('.henkan-preedit-runs .henkan-focused')?.textContent !== b, {}, before);
+  const picked = await chat.evaluate(() => document.querySelector('.henkan-preedit-runs .henkan-focused')?.textContent);
+  assert.equal(await chat.evaluate(() => document.activeElement?.id), 'msg');
+  await page.keyboard.press('Enter');
+  await chat.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('msg')).value !== '');
+  assert.equal(await chat.evaluate(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('msg')).value), picked);
+  const posted = /** @type {string[]} */ (await page.evaluate(() => /** @type {any} */ (window).posted));
+  for (const m of posted) assert.doesNotMatch(m, /[\u3040-\u30ff\u4e00-\u9fff]|kisha/, m);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -83,6 +83,23 @@ document.addEventListener('keydown', (e) => window.captured.push('document:' + e
   },
 };
 
+// A chat box in a frame of another site (`localhost`; the page is on 127.0.0.1), too small for a
+// candidate window under its field. The page keeps every message it is posted (`window.posted`).
+PAGES['/cross-frame.html'] = {
+  type: 'text/html',
+  body: '<!doctype html><meta charset="utf-8"><body style="margin:0"><p style="height:200px;margin:0">page</p><iframe id="chat" style="width:360px;height:90px;border:1px solid #999"></iframe><script src="/cross-frame.js"></script></body>',
+};
+PAGES['/cross-frame.js'] = {
+  type: 'text/javascript',
+  body: `window.posted = [];
+window.addEventListener('message', (e) => window.posted.push(JSON.stringify(e.data)));
+document.getElementById('chat').src = 'http://localhost:' + location.port + '/chat.html';`,
+};
+PAGES['/chat.html'] = {
+  type: 'text/html',
+  body: '<!doctype html><meta charset="utf-8"><body style="margin:0"><p style="margin:4px;font:13px sans-serif">chat</p><textarea id="msg" style="position:absolute;bottom:4px;left:4px;width:340px;height:40px"></textarea></body>',
+};
+
 /** Files of the repository served as they are (built before the tests). */
 const FILES = /** @type {Record<string, string>} */ ({
   '/editors.js': path.join(ROOT, BUNDLE_URL.slice(1)),

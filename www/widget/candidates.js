@@ -4,12 +4,14 @@
 import { candidatePage, popupAt } from './layout.js';
 import { layerFrame } from './scale.js';
 import { toHost } from './host.js';
-import { listbox, optionElement, presentationRow } from './listbox.js';
+import { listbox, fillList } from './listbox.js';
 
 /** @typedef {import('../types.js').CandidateList} CandidateList */
 /** @typedef {import('./preedit.js').PreeditBox} PreeditBox */
 /** @typedef {import('./aria.js').AriaLink} AriaLink */
 /** @typedef {import('./host.js').WindowHost} WindowHost */
+/** @typedef {import('./host.js').OuterWindows} OuterWindows */
+/** @typedef {import('./listbox.js').ListView} ListView */
 
 export class CandidateWindow {
   /**
@@ -24,6 +26,8 @@ export class CandidateWindow {
     this.preedit = preedit;
     this.aria = aria;
     this.el = listbox(host.doc, 'henkan-candidates', `${id}-candidates`, '変換候補');
+    /** @type {OuterWindows | null} draws it outside the frames, when it is ready */
+    this.outer = null;
   }
 
   /**
@@ -35,48 +39,59 @@ export class CandidateWindow {
   }
 
   /**
-   * Shows the candidates (when the list is open and not empty) or hides the window.
+   * Shows the candidates (when the list is open and not empty) or hides the window: in the host's
+   * document, or outside the frames where `outer` draws it.
    * @param {CandidateList | null} cands
    */
   render(cands) {
     const list = this.el;
     const doc = list.ownerDocument;
+    const outer = this.outer?.ready ? this.outer : null;
     if (cands && cands.open && cands.items.length > 0) {
       const { options, page } = candidatePage(cands);
-      /** @type {HTMLLIElement[]} */
-      const items = options.map((row) => {
-        const li = optionElement(doc, this.optionId(row.index), row);
-        // The form annotation beside the candidate, as Mozc shows it: [全]カタカナ, [環境依存], …
-        const note = cands.annotations?.[row.index];
-        if (note) {
-          const span = doc.createElement('span');
-          span.className = 'henkan-annotation';
-          span.textContent = note;
-          li.append(span);
-        }
-        return li;
-      });
-      if (page !== null) items.push(presentationRow(doc, 'henkan-page', page));
-      list.replaceChildren(...items);
-      list.style.display = 'block';
       // At the focused segment, below the preedit; above it when there is no room below (beside it
       // in vertical text). In the host's viewport, where the field is in a frame.
       const anchor = this.preedit.anchor();
       const a = toHost(this.host, anchor.getClientRects()[0] ?? anchor.getBoundingClientRect());
+      /** @type {ListView} */
+      const view = {
+        kind: 'candidates',
+        rows: options.map((row) => ({ ...row, note: cands.annotations?.[row.index] })),
+        label: page,
+        passive: false,
+        at: { left: a.left, top: a.top, right: a.right, bottom: a.bottom },
+        flow: this.preedit.flow,
+      };
+      if (outer) {
+        this.hideHere();
+        outer.show(view);
+        return;
+      }
+      this.outer?.hide('candidates');
+      fillList(list, view, (i) => this.optionId(i));
+      list.style.display = 'block';
       // On screen, where a zoomed <body> (the layer's zoom) draws it larger; placed in the layer's
       // frame (a transformed <body> moves it).
       const frame = layerFrame(list);
       const z = frame.z;
       const size = { width: z * list.offsetWidth, height: z * list.offsetHeight };
-      const view = { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight };
-      const { left, top } = popupAt(a, size, view, this.preedit.flow);
+      const vp = { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight };
+      const { left, top } = popupAt(a, size, vp, this.preedit.flow);
       list.style.left = `${(left - frame.x) / z}px`;
       list.style.top = `${(top - frame.y) / z}px`;
       this.aria.point(list, this.optionId(cands.selected));
-    } else if (list.firstChild) {
-      list.style.display = 'none';
-      list.replaceChildren();
-      this.aria.restore();
+    } else {
+      this.outer?.hide('candidates');
+      this.hideHere();
     }
+  }
+
+  /** Hides the window drawn in the host's document. */
+  hideHere() {
+    const list = this.el;
+    if (!list.firstChild) return;
+    list.style.display = 'none';
+    list.replaceChildren();
+    this.aria.restore();
   }
 }

@@ -4,6 +4,18 @@
 /** @typedef {import('./layout.js').OptionRow} OptionRow */
 
 /**
+ * @typedef {object} ListView what a list shows and where it opens: what its window is drawn from,
+ *   in the field's frame or outside it (`OuterWindows`, widget/host.js)
+ * @property {'candidates' | 'suggestions'} kind
+ * @property {Array<OptionRow & {note?: string}>} rows the options; `note` a candidate's annotation
+ * @property {string | null} label the candidate window's page label (`2/3`), the suggestion list's heading
+ * @property {boolean} passive clicks go through it to the text under it (next-word predictions nobody entered)
+ * @property {{left: number, top: number, right: number, bottom: number}} at the text it opens at
+ *   (the preedit's focused segment, the caret's line), in the host's viewport
+ * @property {'down' | 'left' | 'right'} flow where the field's lines follow one another
+ */
+
+/**
  * An empty listbox.
  * @param {Document} doc
  * @param {string} className
@@ -51,6 +63,33 @@ export function presentationRow(doc, className, text) {
   li.setAttribute('role', 'presentation');
   li.textContent = text;
   return li;
+}
+
+/**
+ * Fills a list with a view's rows: the candidates, each with its annotation beside it as Mozc
+ * shows it (`[全]カタカナ`, `[環境依存]`), then the page label; or the suggestions' heading, then
+ * the suggestions.
+ * @param {HTMLUListElement} list
+ * @param {ListView} view
+ * @param {(index: number) => string} optionId
+ */
+export function fillList(list, view, optionId) {
+  const doc = list.ownerDocument;
+  /** @type {HTMLLIElement[]} */
+  const items = view.rows.map((row) => {
+    const li = optionElement(doc, optionId(row.index), row);
+    if (row.note) {
+      const span = doc.createElement('span');
+      span.className = 'henkan-annotation';
+      span.textContent = row.note;
+      li.append(span);
+    }
+    return li;
+  });
+  if (view.kind === 'suggestions') items.unshift(presentationRow(doc, 'henkan-heading', view.label ?? ''));
+  else if (view.label !== null) items.push(presentationRow(doc, 'henkan-page', view.label));
+  list.replaceChildren(...items);
+  list.classList.toggle('henkan-passive', view.passive);
 }
 
 /**

@@ -5,11 +5,13 @@
 import { popupAt, suggestionRows, suggestionHeight, SUGGESTION_WIDTH } from './layout.js';
 import { layerFrame } from './scale.js';
 import { toHost } from './host.js';
-import { listbox, optionElement, presentationRow } from './listbox.js';
+import { listbox, fillList } from './listbox.js';
 
 /** @typedef {import('./preedit.js').PreeditBox} PreeditBox */
 /** @typedef {import('./aria.js').AriaLink} AriaLink */
 /** @typedef {import('./host.js').WindowHost} WindowHost */
+/** @typedef {import('./host.js').OuterWindows} OuterWindows */
+/** @typedef {import('./listbox.js').ListView} ListView */
 /** @typedef {{items: string[], focused: number, afterCommit: boolean}} SuggestionView */
 
 export class SuggestionList {
@@ -40,6 +42,8 @@ export class SuggestionList {
     /** @type {{width: number, height: number} | null} the viewport size, measured once per resize
      * (reading it right after a DOM change would force a layout on the key path) */
     this.viewport = null;
+    /** @type {OuterWindows | null} draws it outside the frames, when it is ready */
+    this.outer = null;
   }
 
   /** The viewport was resized or scrolled: measure it again, and place the list again. */
@@ -58,13 +62,11 @@ export class SuggestionList {
     const { preedit, el: list } = this;
     const doc = list.ownerDocument;
     const view = this.view();
+    const outer = this.outer?.ready ? this.outer : null;
     if (!view) {
       this.key = '';
-      if (list.firstChild) {
-        list.style.display = 'none';
-        list.replaceChildren();
-        this.aria.release(list.id);
-      }
+      this.outer?.hide('suggestions');
+      this.hideHere();
       return;
     }
     // Below the preedit (measured when it was drawn: no layout read here), or below the caret
@@ -72,11 +74,12 @@ export class SuggestionList {
     // that no key waits for a layout); beside them in vertical text.
     const rect = preedit.shown ? preedit.rect : null;
     const composing = rect !== null;
-    const key = `${view.items.join('\n')}|${view.focused}|${rect ? `${rect.left},${rect.top}` : 'caret'}`;
+    const key = `${outer ? 'outer' : 'here'}|${view.items.join('\n')}|${view.focused}|${rect ? `${rect.left},${rect.top}` : 'caret'}`;
     if (key === this.key) return;
     const win = doc.defaultView;
     if (!composing && !inFrame && win) {
       list.style.display = 'none';
+      this.outer?.hide('suggestions');
       this.key = '';
       if (!this.frame) {
         this.frame = true;
@@ -88,19 +91,7 @@ export class SuggestionList {
       return;
     }
     this.key = key;
-    // The layer's frame and zoom (a zoomed <body> draws the list larger, a transformed one moves
-    // it), read before the list changes.
-    const frame = layerFrame(list);
-    const z = frame.z;
     const rows = suggestionRows(view);
-    /** @type {HTMLLIElement[]} */
-    const items = [presentationRow(doc, 'henkan-heading', rows.heading)];
-    for (const row of rows.options) items.push(optionElement(doc, this.optionId(row.index), row));
-    list.replaceChildren(...items);
-    list.style.display = 'block';
-    // Next-word predictions nobody has entered are only offered: clicks go through to the text
-    // under them (moving the caret there dismisses the list), as for any autocomplete hint.
-    list.classList.toggle('henkan-passive', view.afterCommit && view.focused < 0);
     let at = rect;
     if (!at) {
       // The caret's line (its column in vertical text, as wide as a line is high).
@@ -110,6 +101,29 @@ export class SuggestionList {
     }
     // In the host's viewport, where the field is in a frame.
     at = toHost(this.host, at);
+    /** @type {ListView} */
+    const lv = {
+      kind: 'suggestions',
+      rows: rows.options,
+      label: rows.heading,
+      // Next-word predictions nobody has entered are only offered: clicks go through to the text
+      // under them (moving the caret there dismisses the list), as for any autocomplete hint.
+      passive: view.afterCommit && view.focused < 0,
+      at,
+      flow: preedit.flow,
+    };
+    if (outer) {
+      this.hideHere();
+      outer.show(lv);
+      return;
+    }
+    this.outer?.hide('suggestions');
+    // The layer's frame and zoom (a zoomed <body> draws the list larger, a transformed one moves
+    // it), read before the list changes.
+    const frame = layerFrame(list);
+    const z = frame.z;
+    fillList(list, lv, (i) => this.optionId(i));
+    list.style.display = 'block';
     const vp = (this.viewport ??= { width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight });
     const place = popupAt(at, { width: z * SUGGESTION_WIDTH, height: z * suggestionHeight(view.items.length) }, vp, preedit.flow);
     // Left of a column of vertical text, by its right edge: the width is an estimate.
@@ -118,6 +132,15 @@ export class SuggestionList {
     list.style.top = `${(place.top - frame.y) / z}px`;
     if (view.focused >= 0) this.aria.point(list, this.optionId(view.focused));
     else this.aria.release(list.id);
+  }
+
+  /** Hides the list drawn in the host's document. */
+  hideHere() {
+    const list = this.el;
+    if (!list.firstChild) return;
+    list.style.display = 'none';
+    list.replaceChildren();
+    this.aria.release(list.id);
   }
 
   /**
