@@ -44,9 +44,10 @@ export function serveBackground(ensureEngine) {
       case 'henkan-outer-show':
       case 'henkan-outer-hide':
         // A field's lists, from its frame's content script to the lists' frame `to` of the same
-        // tab, with the field's frame (where clicks go back). A content script reaches an
-        // extension frame in a page only this way in Firefox. Answered with the frame's answer.
-        if (sender.tab?.id === undefined || !Number.isInteger(msg.to)) return false;
+        // tab, with the field's frame (where clicks go back): a content script reaches an
+        // extension frame in a page only this way in Firefox (`direct`: sent straight to that
+        // frame, Chromium's way). Answered with the frame's answer.
+        if (msg.direct || sender.tab?.id === undefined || !Number.isInteger(msg.to)) return false;
         chrome.tabs.sendMessage(sender.tab.id, { ...msg, from: sender.frameId }, { frameId: msg.to }).then(
           (ok) => sendResponse(ok === true),
           () => sendResponse(false),

@@ -1,8 +1,8 @@
 // The extension's frame that draws the candidate window and the suggestion list of a field in a
 // child frame of another origin, over the page around that frame (content/outer.js says who sends
 // what). Its id is its URL's fragment. The lists come from the field's content script as runtime
-// messages (through the background), which the page's scripts cannot read, and are drawn in this
-// document, which they cannot reach either; the page around learns only the box this frame needs. A click on an option
+// messages (straight, or through the background in Firefox), which the page's scripts cannot read,
+// and are drawn in this document, which they cannot reach either; the page around learns only the box this frame needs. A click on an option
 // goes back to the field's frame through the background (its `mousedown` prevented: the field
 // keeps the focus).
 
@@ -105,8 +105,10 @@ window.addEventListener('message', (e) => {
 
 // The field's content script: the lists.
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
-  // Relayed by the background (content/outer.js, background-core.js), with the field's frame.
-  if (msg?.id !== id || sender.id !== chrome.runtime.id || !Number.isInteger(msg.from)) return false;
+  // Straight from the field's content script (Chromium), or relayed by the background with the
+  // field's frame (content/outer.js, background-core.js).
+  const from = msg?.direct ? sender.frameId : msg?.from;
+  if (msg?.id !== id || sender.id !== chrome.runtime.id || !Number.isInteger(from)) return false;
   if (msg.type === 'henkan-outer-show' && (msg.view?.kind === 'candidates' || msg.view?.kind === 'suggestions')) {
     setTheme(msg.theme);
     views[/** @type {ListView['kind']} */ (msg.view.kind)] = msg.view;
@@ -116,7 +118,7 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
       delete views.suggestions;
     } else delete views[/** @type {ListView['kind']} */ (msg.kind)];
   } else return false;
-  fieldFrame = msg.from;
+  fieldFrame = /** @type {number} */ (from);
   draw();
   sendResponse(!!placed);
   return false;

@@ -13,8 +13,10 @@
 //   the field's frame  → windows.html                    the lists: rows, where they open
 //   windows.html       → its parent (postMessage)         the box it needs on the page, nothing typed
 //
-// The two last go as runtime messages through the background, which the page's scripts cannot
-// read (a content script reaches an extension frame in a page no other way in Firefox).
+// The third and the fourth are runtime messages, which the page's scripts cannot read: the lists
+// straight to windows.html where they arrive (Chromium), else through the background (Firefox
+// gives an extension frame in a page no runtime message of a content script); ready and clicks
+// through the background (an extension frame in a page has no `tabs` in Firefox).
 //
 // Until windows.html answers (a page around where the extension runs no script, a frame still
 // loading) and whenever a list does not reach it, the lists are drawn in the field's frame.
@@ -46,11 +48,23 @@ export function outerWindows(link) {
   let theme = null;
   /** Nothing more is sent once the field is detached. */
   let closed = false;
-  const send = (/** @type {object} */ msg) =>
-    chrome.runtime.sendMessage({ ...msg, id, to: windows.to }).then(
-      (ok) => ok === true,
-      () => false,
-    );
+  /** Whether the extension's frame takes runtime messages straight from this content script
+   * (Chromium; null: not tried yet); else they go through the background (Firefox). */
+  let direct = /** @type {boolean | null} */ (null);
+  /** @param {object} msg */
+  const send = async (msg) => {
+    const ask = (/** @type {object} */ m) =>
+      chrome.runtime.sendMessage({ ...m, id }).then(
+        (ok) => ok === true,
+        () => false,
+      );
+    if (direct !== false) {
+      const ok = await ask({ ...msg, direct: true });
+      if (ok || direct) return ok;
+      direct = false;
+    }
+    return ask({ ...msg, to: windows.to });
+  };
   /** The extension's frame did not take a list: draw them in the field's frame again. */
   const lost = () => {
     if (closed || !windows.ready) return;

@@ -84,7 +84,8 @@ document.addEventListener('keydown', (e) => window.captured.push('document:' + e
 };
 
 // A chat box in a frame of another site (`localhost`; the page is on 127.0.0.1), too small for a
-// candidate window under its field. The page keeps every message it is posted (`window.posted`).
+// candidate window under its field (`?same`: of the page's own origin). The page keeps every
+// message it is posted (`window.posted`).
 PAGES['/cross-frame.html'] = {
   type: 'text/html',
   body: '<!doctype html><meta charset="utf-8"><body style="margin:0"><p style="height:200px;margin:0">page</p><iframe id="chat" style="width:360px;height:90px;border:1px solid #999"></iframe><script src="/cross-frame.js"></script></body>',
@@ -93,7 +94,7 @@ PAGES['/cross-frame.js'] = {
   type: 'text/javascript',
   body: `window.posted = [];
 window.addEventListener('message', (e) => window.posted.push(JSON.stringify(e.data)));
-document.getElementById('chat').src = 'http://localhost:' + location.port + '/chat.html';`,
+document.getElementById('chat').src = (location.search === '?same' ? location.origin : 'http://localhost:' + location.port) + '/chat.html';`,
 };
 PAGES['/chat.html'] = {
   type: 'text/html',
