@@ -33,7 +33,7 @@ import { revealCaret, revealRect } from './widget/reveal.js';
 import { Announcer } from './widget/announce.js';
 import { KeyHandler } from './widget/keys.js';
 import { rootOf, activeIn } from './widget/root.js';
-import { windowHost, crossOriginAbove } from './widget/host.js';
+import { windowHost, crossOriginAbove, topLayerOf } from './widget/host.js';
 
 /** @typedef {import('./types.js').ImeOutput} ImeOutput */
 /** @typedef {import('./ime.js').HenkanIme} HenkanIme */
@@ -459,31 +459,6 @@ function layerHome(doc) {
   const body = doc.body;
   return body && !body.isContentEditable && doc.designMode !== 'on' ? body : doc.documentElement;
 }
-
-/**
- * The element in the browser's top layer that holds `el` (an open modal <dialog>, an open popover,
- * the fullscreen element), across shadow roots; null when none does.
- * @param {HTMLElement} el
- * @returns {Element | null}
- */
-function topLayerOf(el) {
-  /** @type {Element | null} */
-  let node = el.parentElement ?? /** @type {ShadowRoot} */ (el.getRootNode()).host ?? null;
-  while (node) {
-    for (const pseudo of TOP_LAYER) {
-      try {
-        if (node.matches(pseudo)) return node;
-      } catch {
-        // a pseudo-class this browser lacks
-      }
-    }
-    node = node.parentElement ?? /** @type {ShadowRoot} */ (node.getRootNode()).host ?? null;
-  }
-  return null;
-}
-
-/** What puts an element in the top layer. */
-const TOP_LAYER = [':modal', ':popover-open', ':fullscreen'];
 
 /**
  * One IME per field, across copies of the widget: a page that embeds the widget and the browser

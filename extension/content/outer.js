@@ -21,7 +21,7 @@
 // Until windows.html answers (a page around where the extension runs no script, a frame still
 // loading) and whenever a list does not reach it, the lists are drawn in the field's frame.
 
-import { frameOrigin } from '../../www/widget/host.js';
+import { frameOrigin, topLayerOf } from '../../www/widget/host.js';
 
 /** @typedef {import('../../www/widget/host.js').OuterLink} OuterLink */
 /** @typedef {import('../../www/widget/host.js').OuterWindows} OuterWindows */
@@ -31,7 +31,7 @@ import { frameOrigin } from '../../www/widget/host.js';
 const THEME = ['--henkan-font', '--henkan-bg', '--henkan-fg', '--henkan-border', '--henkan-selected-bg', '--henkan-selected-fg'];
 
 /** @typedef {OuterWindows & {ready: boolean, to: number}} FieldWindows `to`: the lists' frame, once ready */
-/** @type {Map<string, {windows: FieldWindows, link: OuterLink}>} this frame's fields' windows by id */
+/** @type {Map<string, {windows: FieldWindows, link: OuterLink, reset: () => void}>} this frame's fields' windows by id; `reset` forgets what was sent */
 const fields = new Map();
 
 /**
@@ -100,7 +100,10 @@ export function outerWindows(link) {
       }
     },
   };
-  fields.set(id, { windows, link });
+  const reset = () => {
+    for (const k of Object.keys(sent)) delete sent[k];
+  };
+  fields.set(id, { windows, link, reset });
   // From the host's window: the parent finds the frame it is in by it.
   try {
     link.view.parent.postMessage({ type: 'henkan-outer', id }, '*');
@@ -131,9 +134,11 @@ chrome.runtime.onMessage.addListener((msg, sender) => {
   if (sender.id !== chrome.runtime.id || typeof msg?.id !== 'string') return false;
   const field = fields.get(msg.id);
   if (!field) return false;
-  if (msg.type === 'henkan-outer-ready' && !field.windows.ready && Number.isInteger(msg.frameId)) {
+  if (msg.type === 'henkan-outer-ready' && Number.isInteger(msg.frameId)) {
+    // Placed, first or again (the frame loaded anew, empty): the lists are sent to it afresh.
     field.windows.ready = true;
     field.windows.to = msg.frameId;
+    field.reset();
     field.link.changed();
   } else if (msg.type === 'henkan-outer-pick' && Number.isInteger(msg.index)) {
     field.link.pick(msg.index);
@@ -188,8 +193,25 @@ function place(id) {
     drop(id);
     return;
   }
+  // Into the modal dialog, popover or fullscreen element that now holds the field's frame (the
+  // rest of the page is under it, and inert): moved, the frame loads again and says ready again.
+  const home = homeOf(o.child);
+  if (o.frame.parentNode !== home) {
+    o.loaded = false;
+    home.append(o.frame);
+    return;
+  }
   const view = { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight };
   o.frame.contentWindow?.postMessage({ type: 'henkan-outer-frame', origin, view }, WINDOWS_ORIGIN);
+}
+
+/**
+ * Where an extension frame goes: in the element of the top layer that holds the field's frame, else
+ * at the end of <html> (no part of the page's <body>).
+ * @param {HTMLIFrameElement} child
+ */
+function homeOf(child) {
+  return topLayerOf(child) ?? document.documentElement;
 }
 
 /** @param {string} id */
@@ -255,7 +277,7 @@ export function serveOuterWindows() {
       entry.loaded = true;
       place(data.id);
     });
-    document.documentElement.append(frame);
+    homeOf(child).append(frame);
     resizes.observe(child);
     if (outers.size === 1) {
       window.addEventListener('scroll', moved, true);

@@ -302,6 +302,39 @@ test('a field in a frame of another site: its lists drawn over the page in the e
   await page.close();
 });
 
+test("a field in a frame of another site inside a modal dialog: its lists drawn in the dialog, above the inert page, and clickable", async () => {
+  const { page, errors } = await open('cross-frame.html?dialog');
+  const chatUrl = `http://localhost:${server.port}/chat.html`;
+  /** @type {import('playwright-core').Frame | undefined} */
+  let chat;
+  while (!(chat = page.frames().find((f) => f.url() === chatUrl))) await page.waitForTimeout(50);
+  await chat.waitForSelector('#msg');
+  await chat.click('#msg');
+  await chat.waitForSelector('#msg + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+  await page.waitForSelector('dialog iframe[src*="/windows.html#"]', { state: 'attached' });
+  await page.keyboard.type('kisha', { delay: 15 });
+  await page.keyboard.press('Space');
+  await chat.waitForSelector('.henkan-preedit-runs .henkan-converted', { state: 'attached' });
+  await page.keyboard.press('Space');
+  await page.waitForSelector('dialog iframe[src*="/windows.html#"]', { state: 'visible' });
+  const wf = page.frames().find((f) => f.url().includes('/windows.html#'));
+  assert.ok(wf);
+  await wf.waitForSelector('.henkan-candidates li[role="option"]', { state: 'visible' });
+  const options = await wf.$$eval('.henkan-candidates li[role="option"]', (lis) => lis.map((li) => li.childNodes[1]?.textContent ?? ''));
+  // What is drawn at the third option is the extension's frame (the page under the dialog is inert).
+  const third = /** @type {{x: number, y: number, width: number, height: number}} */ (await wf.locator('.henkan-candidates li[role="option"]').nth(2).boundingBox());
+  const at = { x: third.x + third.width / 2, y: third.y + third.height / 2 };
+  assert.equal(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.getAttribute('src')?.includes('/windows.html#') ?? false, at), true);
+  await page.screenshot({ path: 'tests/e2e/output/extension-cross-frame-dialog.png' });
+  await page.mouse.click(at.x, at.y);
+  await chat.waitForFunction((t) => document.querySelector('.henkan-preedit-runs .henkan-focused')?.textContent === t, options[2]);
+  await page.keyboard.press('Enter');
+  await chat.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('msg')).value !== '');
+  assert.equal(await chat.evaluate(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('msg')).value), options[2]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /**
  * Opens the plain page, types and commits にほんご in its textarea; returns the page and how many
  * requests the extension's engine served over runtime ports meanwhile.

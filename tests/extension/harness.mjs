@@ -84,7 +84,8 @@ document.addEventListener('keydown', (e) => window.captured.push('document:' + e
 };
 
 // A chat box in a frame of another site (`localhost`; the page is on 127.0.0.1), too small for a
-// candidate window under its field (`?same`: of the page's own origin). The page keeps every
+// candidate window under its field (`?same`: of the page's own origin; `?dialog`: in a modal
+// <dialog>, the rest of the page inert under it). The page keeps every
 // message it is posted (`window.posted`).
 PAGES['/cross-frame.html'] = {
   type: 'text/html',
@@ -94,7 +95,14 @@ PAGES['/cross-frame.js'] = {
   type: 'text/javascript',
   body: `window.posted = [];
 window.addEventListener('message', (e) => window.posted.push(JSON.stringify(e.data)));
-document.getElementById('chat').src = (location.search === '?same' ? location.origin : 'http://localhost:' + location.port) + '/chat.html';`,
+const chat = document.getElementById('chat');
+chat.src = (location.search === '?same' ? location.origin : 'http://localhost:' + location.port) + '/chat.html';
+if (location.search === '?dialog') {
+  const dialog = document.createElement('dialog');
+  dialog.append(chat);
+  document.body.append(dialog);
+  dialog.showModal();
+}`,
 };
 PAGES['/chat.html'] = {
   type: 'text/html',

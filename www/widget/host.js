@@ -104,3 +104,28 @@ export function frameOrigin(frame) {
   const s = scaleOf(frame, cs, r);
   return { x: r.left + s.x * (px(cs.borderLeftWidth) + px(cs.paddingLeft)), y: r.top + s.y * (px(cs.borderTopWidth) + px(cs.paddingTop)), sx: s.x, sy: s.y };
 }
+
+/**
+ * The element in the browser's top layer that holds `el` (an open modal <dialog>, an open popover,
+ * the fullscreen element), across shadow roots; null when none does.
+ * @param {HTMLElement} el
+ * @returns {Element | null}
+ */
+export function topLayerOf(el) {
+  /** @type {Element | null} */
+  let node = el.parentElement ?? /** @type {ShadowRoot} */ (el.getRootNode()).host ?? null;
+  while (node) {
+    for (const pseudo of TOP_LAYER) {
+      try {
+        if (node.matches(pseudo)) return node;
+      } catch {
+        // a pseudo-class this browser lacks
+      }
+    }
+    node = node.parentElement ?? /** @type {ShadowRoot} */ (node.getRootNode()).host ?? null;
+  }
+  return null;
+}
+
+/** What puts an element in the top layer. */
+const TOP_LAYER = [':modal', ':popover-open', ':fullscreen'];
