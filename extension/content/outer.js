@@ -65,11 +65,15 @@ export function outerWindows(link) {
     }
     return ask({ ...msg, to: windows.to });
   };
+  /** Forgets what was sent: the lists go again, wherever they are drawn next. */
+  const reset = () => {
+    for (const k of Object.keys(sent)) delete sent[k];
+  };
   /** The extension's frame did not take a list: draw them in the field's frame again. */
   const lost = () => {
     if (closed || !windows.ready) return;
     windows.ready = false;
-    for (const k of Object.keys(sent)) delete sent[k];
+    reset();
     link.changed();
   };
   /** @type {FieldWindows} */
@@ -99,9 +103,6 @@ export function outerWindows(link) {
         // the frame is gone already
       }
     },
-  };
-  const reset = () => {
-    for (const k of Object.keys(sent)) delete sent[k];
   };
   fields.set(id, { windows, link, reset });
   // From the host's window: the parent finds the frame it is in by it.
@@ -223,14 +224,11 @@ function drop(id) {
   resizes.unobserve(o.child);
 }
 
-const resizes = new ResizeObserver(() => {
-  for (const id of outers.keys()) place(id);
-});
-
-/** The page scrolled or resized: the frames moved. */
-const moved = () => {
+/** The page scrolled or resized, or a field's frame did: place every extension frame again. */
+const placeAll = () => {
   for (const id of outers.keys()) place(id);
 };
+const resizes = new ResizeObserver(placeAll);
 
 /**
  * Serves the fields of child frames of another origin: adds an extension frame for each field
@@ -280,8 +278,8 @@ export function serveOuterWindows() {
     homeOf(child).append(frame);
     resizes.observe(child);
     if (outers.size === 1) {
-      window.addEventListener('scroll', moved, true);
-      window.addEventListener('resize', moved);
+      window.addEventListener('scroll', placeAll, true);
+      window.addEventListener('resize', placeAll);
     }
   });
 }

@@ -8,7 +8,7 @@
 // keys sent over the DevTools protocol never reach, is pressed for real in shortcut.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { servePages, launchWithExtension, focusReady, addEditableFrames, editableFramesIn, EDITABLE_FRAMES, CODE_EDITOR_PAGES, editorValue, enterCommitsIntoEditor } from './harness.mjs';
+import { servePages, launchWithExtension, focusReady, focusChat, addEditableFrames, editableFramesIn, EDITABLE_FRAMES, CODE_EDITOR_PAGES, editorValue, enterCommitsIntoEditor } from './harness.mjs';
 import { bundleEditors } from '../e2e/editors/bundle.mjs';
 import { dropText } from '../e2e/harness.mjs';
 
@@ -239,19 +239,7 @@ test("in TinyMCE (its editable <body> in an iframe): the commit in its content, 
 
 test('a field in a frame of another site: its lists drawn over the page in the extension\'s frame, unclipped and unread by the page', async () => {
   const { page, errors } = await open('cross-frame.html');
-  await page.waitForFunction(() => document.getElementById('chat')?.getAttribute('src'));
-  const chatUrl = `http://localhost:${server.port}/chat.html`;
-  await page.waitForFunction((u) => /** @type {HTMLIFrameElement} */ (document.getElementById('chat')).src === u, chatUrl);
-  const chat = await (async () => {
-    for (;;) {
-      const f = page.frames().find((x) => x.url() === chatUrl);
-      if (f) return f;
-      await page.waitForTimeout(50);
-    }
-  })();
-  await chat.waitForSelector('#msg');
-  await chat.click('#msg');
-  await chat.waitForSelector('#msg + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+  const chat = await focusChat(page, `http://localhost:${server.port}`);
   // The page around adds the extension's frame for the field; it is ready once placed.
   const windows = page.locator('iframe[src*="/windows.html#"]');
   await windows.waitFor({ state: 'attached' });
@@ -304,13 +292,7 @@ test('a field in a frame of another site: its lists drawn over the page in the e
 
 test("a field in a frame of another site inside a modal dialog: its lists drawn in the dialog, above the inert page, and clickable", async () => {
   const { page, errors } = await open('cross-frame.html?dialog');
-  const chatUrl = `http://localhost:${server.port}/chat.html`;
-  /** @type {import('playwright-core').Frame | undefined} */
-  let chat;
-  while (!(chat = page.frames().find((f) => f.url() === chatUrl))) await page.waitForTimeout(50);
-  await chat.waitForSelector('#msg');
-  await chat.click('#msg');
-  await chat.waitForSelector('#msg + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+  const chat = await focusChat(page, `http://localhost:${server.port}`);
   await page.waitForSelector('dialog iframe[src*="/windows.html#"]', { state: 'attached' });
   await page.keyboard.type('kisha', { delay: 15 });
   await page.keyboard.press('Space');

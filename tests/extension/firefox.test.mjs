@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { ROOT } from '../e2e/harness.mjs';
-import { servePages, addEditableFrames, editableFramesIn, EDITABLE_FRAMES, CODE_EDITOR_PAGES, editorValue, enterCommitsIntoEditor } from './harness.mjs';
+import { servePages, focusChat, addEditableFrames, editableFramesIn, EDITABLE_FRAMES, CODE_EDITOR_PAGES, editorValue, enterCommitsIntoEditor } from './harness.mjs';
 
 const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
 const EXTENSION = path.join(ROOT, 'dist/extension-firefox');
@@ -123,13 +123,7 @@ test('Firefox: types in the frames a page makes: about:blank and srcdoc, a conte
 
 test("Firefox: a field in a frame of another site has its lists over the page, in the extension's frame; a click picks", async () => {
   const { page, errors } = await open('cross-frame.html');
-  const chatUrl = `http://localhost:${server.port}/chat.html`;
-  /** @type {import('puppeteer-core').Frame | undefined} */
-  let chat;
-  while (!(chat = page.frames().find((f) => f.url() === chatUrl))) await new Promise((r) => setTimeout(r, 50));
-  await chat.waitForSelector('#msg');
-  await chat.click('#msg');
-  await chat.waitForSelector('#msg + .henkan-indicator[data-status="ready"]', { timeout: 60000 });
+  const chat = await focusChat(page, `http://localhost:${server.port}`);
   await page.keyboard.type('kisha', { delay: 15 });
   await page.keyboard.press(' ');
   await chat.waitForSelector('.henkan-preedit-runs .henkan-converted', { timeout: 10000 });

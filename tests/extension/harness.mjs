@@ -109,6 +109,25 @@ PAGES['/chat.html'] = {
   body: '<!doctype html><meta charset="utf-8"><body style="margin:0"><p style="margin:4px;font:13px sans-serif">chat</p><textarea id="msg" style="position:absolute;bottom:4px;left:4px;width:340px;height:40px"></textarea></body>',
 };
 
+/**
+ * The chat frame of `cross-frame.html` once it is in, with its field focused and the IME on it
+ * ready (Playwright's or puppeteer's page alike).
+ * @template {{url(): string, waitForSelector(s: string, o?: object): Promise<unknown>, click(s: string): Promise<unknown>}} F
+ * @param {{frames(): F[]}} page
+ * @param {string} origin the chat frame's origin
+ * @returns {Promise<F>}
+ */
+export async function focusChat(page, origin) {
+  /** @type {F | undefined} */
+  let chat;
+  while (!(chat = page.frames().find((f) => f.url() === `${origin}/chat.html`))) await new Promise((r) => setTimeout(r, 20));
+  await chat.waitForSelector('#msg');
+  await chat.click('#msg');
+  // `state` for Playwright (the badge in the DOM is enough); puppeteer waits for that by default
+  await chat.waitForSelector('#msg + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+  return chat;
+}
+
 /** Files of the repository served as they are (built before the tests). */
 const FILES = /** @type {Record<string, string>} */ ({
   '/editors.js': path.join(ROOT, BUNDLE_URL.slice(1)),

@@ -7,7 +7,7 @@
 // dist/extension loaded. Times are the pages' `performance.timeOrigin`-based clocks.
 //
 //   node tests/extension/measure-outer.mjs [--rounds 10] [--keys 8]
-import { servePages, launchWithExtension } from './harness.mjs';
+import { servePages, launchWithExtension, focusChat } from './harness.mjs';
 import { opt } from '../e2e/harness.mjs';
 import { percentile } from '../../www/keymap.js';
 
@@ -41,13 +41,7 @@ function watchList() {
 async function round(cross) {
   const page = await ext.context.newPage();
   await page.goto(`${server.url}cross-frame.html${cross ? '' : '?same'}`);
-  const chatOrigin = cross ? `http://localhost:${server.port}` : server.url.slice(0, -1);
-  /** @type {import('playwright-core').Frame | undefined} */
-  let chat;
-  while (!(chat = page.frames().find((f) => f.url() === `${chatOrigin}/chat.html`))) await page.waitForTimeout(20);
-  await chat.waitForSelector('#msg');
-  await chat.click('#msg');
-  await chat.waitForSelector('#msg + .henkan-indicator[data-status="ready"]', { state: 'attached', timeout: 60000 });
+  const chat = await focusChat(page, cross ? `http://localhost:${server.port}` : server.url.slice(0, -1));
   await page.keyboard.type('kisha', { delay: 20 });
   await page.keyboard.press('Space');
   await page.waitForTimeout(200);
