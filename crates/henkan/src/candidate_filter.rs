@@ -15,6 +15,10 @@
 //! - henkan's own: at the start of the input, a suffix noun before more words (`篇` + `感`,
 //!   `編` + `間` for `へんかん`; a suffix cannot begin what the user types).
 //!
+//! For whole sentences (the input's n-best, not one segment's candidates) henkan drops a path
+//! that garbles a number ([`garbles_number`]): a number written as two numbers (`10` +
+//! `二月` for `じゅうにがつ`) or followed by a lone `ん` (`22` + `ン` for `にじゅうにん`).
+//!
 //! Besides, henkan's own rule for *re-cuts* ([`recut`]): a candidate whose first word is one
 //! kanji (with its okurigana) that ends inside the first word of the segment's top candidate
 //! cuts that word's reading differently, and mostly makes up a word from a rare one-kanji
@@ -168,4 +172,30 @@ pub fn is_noise(words: &[Word], seg: &Segmenter, rank: usize, at_start: bool) ->
         prev = Some(w.left);
     }
     numbers >= 2
+}
+
+/// Whether a word is a number by itself: numerals only (`20`, `二十`, `２`), no counter.
+fn all_numerals(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| numeral(c.encode_utf8(&mut [0; 4])))
+}
+
+/// Whether a sentence of words (their surfaces, in order) writes a number as no writer would:
+/// a number right before a word that begins with a digit or a numeral below a hundred (`10` +
+/// `二月`, `10` + `2月`: one number read as two), or right before a lone `ん`/`ン` (`22` + `ン`,
+/// the `ん` of `にん` or `えん` cut off). A unit of a hundred or more after it is how numbers
+/// are written (`100` + `万円`, `5` + `千円`).
+pub fn garbles_number<'a>(surfaces: impl IntoIterator<Item = &'a str>) -> bool {
+    let digit_first = |s: &str| {
+        s.chars().next().is_some_and(|c| {
+            c.is_ascii_digit() || ('０'..='９').contains(&c) || "〇一二三四五六七八九十".contains(c)
+        })
+    };
+    let mut after_number = false;
+    for s in surfaces {
+        if after_number && (digit_first(s) || s == "ん" || s == "ン") {
+            return true;
+        }
+        after_number = all_numerals(s);
+    }
+    false
 }

@@ -1152,9 +1152,9 @@ impl Session {
                 // The beam's sentences first (the best 5), then the classic n-best, then the
                 // rest of the beam: the beam alone holds few distinct sentences.
                 let mut beam: Vec<String> = Vec::new();
-                for (_, p) in f {
+                for (i, (_, p)) in f.iter().enumerate() {
                     let s = self.surface_of(engine, p);
-                    if !beam.contains(&s) {
+                    if !beam.contains(&s) && (i == 0 || !self.garbles_number(engine, p)) {
                         beam.push(s);
                     }
                 }
@@ -1289,6 +1289,17 @@ impl Session {
         }
     }
 
+    /// Whether a sentence of the input's n-best garbles a number
+    /// ([`candidate_filter::garbles_number`]).
+    fn garbles_number(&self, engine: &Engine, path: &[u32]) -> bool {
+        let nodes = self.lattice.nodes();
+        let surfaces: Vec<String> = path
+            .iter()
+            .map(|&i| self.lattice.surface(&engine.lexicon, &nodes[i as usize]))
+            .collect();
+        candidate_filter::garbles_number(surfaces.iter().map(String::as_str))
+    }
+
     fn surface_of(&self, engine: &Engine, path: &[u32]) -> String {
         let nodes = self.lattice.nodes();
         path.iter()
@@ -1421,8 +1432,8 @@ impl Session {
         self.forward_valid = self.lattice.len();
         let best_text = self.surface_of(engine, &best.nodes);
         let mut out = vec![best_text];
-        for (_, s) in found {
-            if !out.contains(&s) {
+        for (p, s) in found {
+            if !out.contains(&s) && !self.garbles_number(engine, &p.nodes) {
                 out.push(s);
             }
         }

@@ -1,7 +1,7 @@
 //! Mozc's candidate-filter rules (`henkan::candidate_filter`) on a toy segmenter section with
 //! POS groups.
 
-use henkan::candidate_filter::{is_noise, recut, Recut, Word};
+use henkan::candidate_filter::{garbles_number, is_noise, recut, Recut, Word};
 use henkan::model::SectionBytes;
 use henkan::pos::{PosGroup, Segmenter};
 use henkan_builder::segmenter::{with_pos_groups, write_segmenter};
@@ -164,5 +164,33 @@ fn recuts_of_the_top_candidates_first_word() {
     ];
     for &(ws, top_head, want) in cases {
         assert_eq!(recut_of(ws, top_head), want, "{ws:?} top {top_head}");
+    }
+}
+
+#[test]
+fn a_sentence_garbles_a_number_cut_in_two_or_cut_off() {
+    for bad in [
+        &["10", "二月"][..],
+        &["10", "2月"],
+        &["302", "ン"],
+        &["二十二", "ん"],
+        &["今日", "は", "１０", "２", "日"],
+    ] {
+        assert!(garbles_number(bad.iter().copied()), "{bad:?}");
+    }
+    for good in [
+        &["20", "人"][..],
+        &["二十", "人"],
+        &["12月"],
+        &["2", "住人"],
+        &["100", "万円"],
+        &["5", "千円"],
+        &["3", "百人"],
+        &["2026", "年", "12", "月"],
+        &["一つ", "二つ"],
+        &["そう", "ん"],
+        &["統一", "感"],
+    ] {
+        assert!(!garbles_number(good.iter().copied()), "{good:?}");
     }
 }

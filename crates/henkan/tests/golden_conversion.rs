@@ -300,6 +300,34 @@ fn the_lm_engines_keep_numbers_whole() {
     }
 }
 
+/// The input's n-best (the CLI's and the playground's list of whole sentences) leaves out a
+/// number read as two numbers or with its counter's `ん` cut off
+/// (`candidate_filter::garbles_number`), in every engine.
+#[test]
+fn the_sentence_list_writes_no_number_in_pieces() {
+    let engine = shipped_engine();
+    let cases = [
+        ("にじゅうにん", ["22ン", "22ん"]),
+        ("さんびゃくにん", ["302ン", "302ん"]),
+        ("じゅうにがつ", ["10二月", "102月"]),
+    ];
+    for scoring in [Scoring::Classic, Scoring::Neural, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        for (reading, junk) in cases {
+            let conv = s.convert_reading(&engine, reading);
+            assert_eq!(conv.nbest[0], conv.text(), "{scoring:?}");
+            assert!(conv.nbest.len() >= 5, "{scoring:?} {:?}", conv.nbest);
+            for j in junk {
+                assert!(
+                    !conv.nbest.iter().any(|t| t == j),
+                    "{scoring:?} {:?}",
+                    conv.nbest
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_geminated_number_before_a_counter_is_offered_in_digits() {
     // the dictionary has digits for いち, ろく, はち, not for いっ, ろっ, はっ, じゅっ, nor for
