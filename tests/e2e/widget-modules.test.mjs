@@ -52,6 +52,55 @@ test('style: one stylesheet per document, the layer and windows fixed', async ()
   await page.close();
 });
 
+test('theme: a field is dark by its background, or by its light text where nothing behind it has one', async () => {
+  const { page, errors } = await blank();
+  const r = await page.evaluate(async () => {
+    const { isDarkField, backgroundOf } = await import('/www/widget/theme.js');
+    document.body.innerHTML = `
+      <textarea id="white" style="background: #fff; color: #111"></textarea>
+      <textarea id="black" style="background: #1e1e1e; color: #ddd"></textarea>
+      <textarea id="grey" style="background: #888; color: #000"></textarea>
+      <div style="background: #202124"><div id="inDark" contenteditable style="background: rgba(255, 255, 255, 0.1); color: #e8eaed">x</div></div>
+      <div style="background: #fafafa"><div id="inLight" contenteditable style="color: #333">x</div></div>
+      <div id="bare" contenteditable style="color: #eee">x</div>
+      <div id="bareDarkText" contenteditable style="color: #222">x</div>
+      <div id="host"></div>`;
+    const host = /** @type {HTMLElement} */ (document.getElementById('host'));
+    host.style.background = '#101010';
+    host.attachShadow({ mode: 'open' }).innerHTML = '<div id="inShadow" contenteditable style="color: #ccc">x</div>';
+    /** @param {Element} el */
+    const dark = (el) => isDarkField(el, getComputedStyle(el));
+    const byId = (/** @type {string} */ id) => /** @type {Element} */ (document.getElementById(id));
+    return {
+      white: dark(byId('white')),
+      black: dark(byId('black')),
+      grey: dark(byId('grey')),
+      inDark: dark(byId('inDark')),
+      inLight: dark(byId('inLight')),
+      bare: dark(byId('bare')),
+      bareDarkText: dark(byId('bareDarkText')),
+      inShadow: dark(/** @type {Element} */ (host.shadowRoot?.getElementById('inShadow'))),
+      bareBackground: backgroundOf(byId('bare')),
+      blackBackground: backgroundOf(byId('black')),
+    };
+  });
+  assert.deepEqual(r, {
+    white: false,
+    black: true,
+    grey: false,
+    inDark: true,
+    inLight: false,
+    bare: true,
+    bareDarkText: false,
+    inShadow: true,
+    // nothing behind it: the page's canvas, resolved where it is drawn (dark in a dark colour scheme)
+    bareBackground: 'Canvas',
+    blackBackground: 'rgb(30, 30, 30)',
+  });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('aria: points the field at an option, puts the page’s values back', async () => {
   const { page, errors } = await blank();
   const r = await page.evaluate(async () => {

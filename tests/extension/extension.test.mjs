@@ -254,6 +254,8 @@ test('a field in a frame of another site: its lists drawn over the page in the e
   await wf.waitForSelector('.henkan-candidates li[role="option"]', { state: 'visible' });
   const options = await wf.$$eval('.henkan-candidates li[role="option"]', (lis) => lis.map((li) => li.childNodes[1]?.textContent ?? ''));
   assert.ok(options.length >= 5, options.join(' '));
+  // a light field, a light list
+  assert.equal(await wf.$eval('.henkan-candidates', (l) => getComputedStyle(l).backgroundColor), 'rgb(255, 255, 255)');
   // Nothing of the list in the field's frame.
   assert.equal(await chat.evaluate(() => [...document.querySelectorAll('.henkan-candidates')].filter((l) => l.querySelector('li') && getComputedStyle(l).display !== 'none').length), 0);
   // Under the preedit's focused segment, and past the frame's bottom edge (the frame would clip it).
@@ -290,9 +292,15 @@ test('a field in a frame of another site: its lists drawn over the page in the e
   await page.close();
 });
 
-test("a field in a frame of another site inside a modal dialog: its lists drawn in the dialog, above the inert page, and clickable", async () => {
+test("a field in a frame of another site inside a modal dialog: its lists drawn in the dialog, above the inert page, clickable, and dark for a dark field", async () => {
   const { page, errors } = await open('cross-frame.html?dialog');
   const chat = await focusChat(page, `http://localhost:${server.port}`);
+  // a dark field: its list is drawn dark in the extension's frame too
+  await chat.evaluate(() => {
+    const msg = /** @type {HTMLElement} */ (document.getElementById('msg'));
+    msg.style.background = '#1e1e1e';
+    msg.style.color = '#ddd';
+  });
   await page.waitForSelector('dialog iframe[src*="/windows.html#"]', { state: 'attached' });
   await page.keyboard.type('kisha', { delay: 15 });
   await page.keyboard.press('Space');
@@ -303,6 +311,7 @@ test("a field in a frame of another site inside a modal dialog: its lists drawn 
   assert.ok(wf);
   await wf.waitForSelector('.henkan-candidates li[role="option"]', { state: 'visible' });
   const options = await wf.$$eval('.henkan-candidates li[role="option"]', (lis) => lis.map((li) => li.childNodes[1]?.textContent ?? ''));
+  assert.equal(await wf.$eval('.henkan-candidates', (l) => getComputedStyle(l).backgroundColor), 'rgb(43, 44, 48)');
   // What is drawn at the third option is the extension's frame (the page under the dialog is inert).
   const third = /** @type {{x: number, y: number, width: number, height: number}} */ (await wf.locator('.henkan-candidates li[role="option"]').nth(2).boundingBox());
   const at = { x: third.x + third.width / 2, y: third.y + third.height / 2 };

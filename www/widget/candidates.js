@@ -61,6 +61,7 @@ export class CandidateWindow {
         passive: false,
         at: { left: a.left, top: a.top, right: a.right, bottom: a.bottom },
         flow: this.preedit.flow,
+        dark: this.preedit.dark,
       };
       if (outer) {
         this.hideHere();

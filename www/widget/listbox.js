@@ -13,6 +13,7 @@
  * @property {{left: number, top: number, right: number, bottom: number}} at the text it opens at
  *   (the preedit's focused segment, the caret's line), in the host's viewport
  * @property {'down' | 'left' | 'right'} flow where the field's lines follow one another
+ * @property {boolean} dark drawn dark: the field is light text on a dark ground (`isDarkField`)
  */
 
 /**
@@ -90,6 +91,7 @@ export function fillList(list, view, optionId) {
   else if (view.label !== null) items.push(presentationRow(doc, 'henkan-page', view.label));
   list.replaceChildren(...items);
   list.classList.toggle('henkan-passive', view.passive);
+  list.classList.toggle('henkan-dark', !!view.dark);
 }
 
 /**

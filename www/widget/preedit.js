@@ -31,6 +31,7 @@ import { textFieldCaret, editableCaret, mirrorWrap, MIRRORED, toKebab } from '..
 import { isFocused, selectionOf } from './root.js';
 import { layoutBox, scaleOf, layerFrame, scrollBars, px } from './scale.js';
 import { flowOf } from './layout.js';
+import { rgba, isTransparent, backgroundOf, isDarkField } from './theme.js';
 
 /** @typedef {import('../types.js').Preedit} Preedit */
 /** @typedef {{at: number, top: number, end?: number}} Row a row of a textarea's text: its first
@@ -121,6 +122,9 @@ export class PreeditBox {
     /** Where the field's lines follow one another (`flowOf` its writing mode), as of the last
      * composition: the lists open under a line, or beside a column of vertical text. */
     this.flow = /** @type {'down' | 'left' | 'right'} */ ('down');
+    /** Light text on a dark ground (`isDarkField`), as of the last composition: the focused
+     * segment and the lists are drawn dark. */
+    this.dark = false;
   }
 
   /** Place the mirror again at the next render (the field moved, scrolled or was resized). */
@@ -206,6 +210,8 @@ export class PreeditBox {
     // (Read before the composing class hides the caret: its colour may be needed below.)
     const fcs = getComputedStyle(field);
     this.flow = flowOf(fcs.writingMode);
+    this.dark = isDarkField(field, fcs);
+    this.runs.classList.toggle('henkan-dark', this.dark);
     const caretColor = fcs.caretColor;
     if (this.overlay) {
       // The editor's DOM stays as it is (no class either: an editor may own its root's classes).
@@ -1305,24 +1311,6 @@ function blank(block) {
 }
 
 /**
- * The colour behind an element: the first background that is not transparent on it or its
- * ancestors (across shadow roots), else white.
- * @param {Element} el
- */
-function backgroundOf(el) {
-  /** @type {Node | null} */
-  let node = el;
-  while (node) {
-    if (node.nodeType === Node.ELEMENT_NODE) {
-      const bg = getComputedStyle(/** @type {Element} */ (node)).backgroundColor;
-      if (bg && !isTransparent(bg)) return bg;
-    }
-    node = node.parentNode ?? /** @type {ShadowRoot} */ (node).host ?? null;
-  }
-  return '#fff';
-}
-
-/**
  * The background under a code editor's text at height `y`: its line highlight there (`activeLine`,
  * drawn in a layer under the text), composited over `under`, the background of its lines. Null
  * where no highlight is there or a colour is not an `rgb()` / `rgba()` one.
@@ -1367,23 +1355,6 @@ function highlightBand(root, hidden, y) {
     return { top: r.top + k * up, bottom: r.bottom - k * down };
   }
   return null;
-}
-
-/**
- * A computed `rgb()` / `rgba()` colour's channels and alpha, or null.
- * @param {string} c
- */
-function rgba(c) {
-  const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(c);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])] : null;
-}
-
-/**
- * Whether a computed colour is fully transparent (`rgba(…, 0)`, `transparent`, `… / 0)`).
- * @param {string} c
- */
-function isTransparent(c) {
-  return c === 'transparent' || /^rgba\(.*,\s*0\)$/.test(c) || /\/\s*0\)$/.test(c);
 }
 
 /**

@@ -5,7 +5,9 @@
 // properties with these defaults, so a page themes them on :root (the windows live in a layer at
 // the end of <body>, or in the modal dialog or popover that holds the field): --henkan-font, --henkan-bg, --henkan-fg, --henkan-border,
 // --henkan-selected-bg, --henkan-selected-fg, --henkan-focused-segment-bg,
-// --henkan-indicator-on-bg.
+// --henkan-indicator-on-bg. A dark field (light text on a dark ground, `widget/theme.js`) has its
+// lists and its focused segment drawn with dark defaults (`henkan-dark`); the page's properties
+// apply to both.
 
 export const STYLE_ID = 'henkan-ime-style';
 
@@ -44,6 +46,12 @@ export const CSS = `
 .henkan-suggestions { border-style: dashed; border-color: #6d8fc9; background: #fbfcff; }
 .henkan-suggestions.henkan-passive { pointer-events: none; }
 .henkan-suggestions li.henkan-heading { cursor: default; color: #4a6aa5; font-size: 11px; padding: 0 8px 1px; border-bottom: 1px solid #e2e8f3; }
+.henkan-candidates.henkan-dark, .henkan-suggestions.henkan-dark { background: var(--henkan-bg, #2b2c30); color: var(--henkan-fg, #ececec);
+  border-color: var(--henkan-border, #6b6b73); box-shadow: 0 3px 12px rgba(0,0,0,.6); color-scheme: dark; }
+.henkan-dark .henkan-num, .henkan-dark .henkan-annotation, .henkan-dark li.henkan-page { color: #a3a3ab; }
+.henkan-suggestions.henkan-dark { border-color: #6d8fc9; background: #26282d; }
+.henkan-suggestions.henkan-dark li.henkan-heading { color: #9db8ea; border-bottom-color: #3a404c; }
+.henkan-preedit-runs.henkan-dark span.henkan-focused { background: var(--henkan-focused-segment-bg, #2f4d80); color: var(--henkan-fg, #f4f4f4); }
 .henkan-indicator { position: fixed; display: none; font: bold 12px/1 system-ui, "IPAGothic", sans-serif; padding: 3px 5px;
   border-radius: 3px; background: #666; color: #fff; cursor: pointer; opacity: .9; user-select: none; }
 .henkan-indicator[data-mode="hiragana"] { background: var(--henkan-indicator-on-bg, #c62828); }

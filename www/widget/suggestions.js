@@ -111,6 +111,7 @@ export class SuggestionList {
       passive: view.afterCommit && view.focused < 0,
       at,
       flow: preedit.flow,
+      dark: preedit.dark,
     };
     if (outer) {
       this.hideHere();
