@@ -73,6 +73,38 @@ test('the field is a combobox while the candidates are open; the live region say
   await page.close();
 });
 
+test('in forced colours (a contrast theme) the selected candidate and the focused segment keep their highlight', async () => {
+  const { page, errors } = await fields();
+  await page.emulateMedia({ forcedColors: 'active' });
+  await page.click('#ta');
+  await page.keyboard.type('kyouhaiitenki');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  await page.locator('.henkan-candidates li[aria-selected="true"]').waitFor();
+  const c = await page.evaluate(() => {
+    const colours = (/** @type {Element | null} */ el) => (el ? [getComputedStyle(el).backgroundColor, getComputedStyle(el).color] : null);
+    const probe = document.body.appendChild(document.createElement('span'));
+    probe.style.cssText = 'forced-color-adjust: none; background: Highlight; color: HighlightText';
+    const highlight = colours(probe);
+    probe.remove();
+    return {
+      highlight,
+      selected: colours(document.querySelector('.henkan-candidates li[aria-selected="true"]')),
+      other: colours(document.querySelector('.henkan-candidates li[aria-selected="false"]')),
+      focused: colours(document.querySelector('.henkan-preedit-runs .henkan-focused')),
+      rest: colours(document.querySelector('.henkan-preedit-runs .henkan-converted:not(.henkan-focused)')),
+    };
+  });
+  await page.screenshot({ path: path.join(ROOT, 'tests/e2e/output/forced-colors-candidates.png') });
+  assert.deepEqual(c.selected, c.highlight, JSON.stringify(c));
+  assert.deepEqual(c.focused, c.highlight, JSON.stringify(c));
+  assert.notEqual(c.other?.[0], c.highlight?.[0], JSON.stringify(c));
+  assert.notEqual(c.rest?.[0], c.highlight?.[0], JSON.stringify(c));
+  await page.keyboard.press('Enter');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the badge: Tab from the field reaches it, Enter toggles the IME and gives the focus back', async () => {
   const { page, errors } = await fields();
   await page.click('#ta');

@@ -7,7 +7,8 @@
 // --henkan-selected-bg, --henkan-selected-fg, --henkan-focused-segment-bg,
 // --henkan-indicator-on-bg. A dark field (light text on a dark ground, `widget/theme.js`) has its
 // lists and its focused segment drawn with dark defaults (`henkan-dark`); the page's properties
-// apply to both.
+// apply to both. In forced colours (Windows' contrast themes) the selected option and the focused
+// segment are drawn in the system's Highlight colours, which the browser would otherwise reset.
 
 export const STYLE_ID = 'henkan-ime-style';
 
@@ -57,6 +58,13 @@ export const CSS = `
 .henkan-indicator[data-mode="hiragana"] { background: var(--henkan-indicator-on-bg, #c62828); }
 .henkan-indicator[data-status="error"] { background: #666; }
 .henkan-indicator:focus-visible { outline: 2px solid #1f5fd6; outline-offset: 1px; }
+@media (forced-colors: active) {
+  .henkan-candidates li[aria-selected="true"], .henkan-suggestions li[aria-selected="true"], .henkan-preedit-runs span.henkan-focused {
+    forced-color-adjust: none; background: Highlight; color: HighlightText; }
+  .henkan-candidates li[aria-selected="true"] .henkan-num, .henkan-suggestions li[aria-selected="true"] .henkan-num,
+  .henkan-candidates li[aria-selected="true"] .henkan-annotation { color: HighlightText; }
+  .henkan-indicator { border: 1px solid; }
+}
 .henkan-sr-only { position: fixed; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; border: 0; }
 `;
 
