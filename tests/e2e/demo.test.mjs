@@ -201,6 +201,27 @@ test('F7 gives katakana', async () => {
   await page.close();
 });
 
+test('無変換 (NonConvert) gives katakana, then half-width katakana, then the kana (Mozc\'s MS-IME keys)', async () => {
+  const { page } = await openDemo();
+  // the key as a Japanese keyboard sends it (Playwright's keyboard has no 無変換)
+  const cdp = await page.context().newCDPSession(page);
+  const nonConvert = async () => {
+    for (const type of ['rawKeyDown', 'keyUp']) await cdp.send('Input.dispatchKeyEvent', { type, key: 'NonConvert', code: 'NonConvert', windowsVirtualKeyCode: 29 });
+  };
+  await page.click('#editor');
+  await page.keyboard.type('konpyu-ta-');
+  await nonConvert();
+  assert.equal(await preeditText(page), 'コンピューター');
+  await nonConvert();
+  assert.equal(await preeditText(page), 'ｺﾝﾋﾟｭｰﾀｰ');
+  await nonConvert();
+  assert.equal(await preeditText(page), 'こんぴゅーたー');
+  await nonConvert();
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), 'コンピューター');
+  await page.close();
+});
+
 test('F9 / F10 on the focused segment: its keys in full / half width, the others kept', async () => {
   const { page } = await openDemo();
   await convertIn(page, 'kyouhaIitenki');

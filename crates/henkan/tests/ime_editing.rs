@@ -205,3 +205,36 @@ fn reconversion_offers_the_conversions_of_text_again() {
     typed(&mut ime, &engine, "a");
     assert!(!ime.reconvert(&engine, "汽車").consumed);
 }
+
+/// 無変換 on a converted segment cycles its kana types from whatever it shows, as Mozc's
+/// SwitchKanaType does (`感じを` → `かんじを` → `カンジヲ` → `ｶﾝｼﾞｦ` → `かんじを`); Shift+無変換 gives the
+/// keys typed for it in full width.
+#[test]
+fn nonconvert_cycles_the_focused_segments_kana() {
+    let engine = engine();
+    let mut ime = Ime::new();
+    typed(&mut ime, &engine, "kanjiwokaku");
+    let out = press(&mut ime, &engine, " ", 0);
+    assert_eq!(out.preedit.text, "感じを書く");
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        let out = press(&mut ime, &engine, "NonConvert", 0);
+        assert!(out.consumed);
+        assert_eq!(out.state, State::Converting);
+        seen.push(out.preedit.text);
+    }
+    // the segment is `感じを`
+    assert_eq!(
+        seen,
+        ["かんじを書く", "カンジヲ書く", "ｶﾝｼﾞｦ書く", "かんじを書く"]
+    );
+    let out = press(&mut ime, &engine, "NonConvert", SHIFT);
+    assert_eq!(out.preedit.text, "ｋａｎｊｉｗｏ書く");
+    let out = press(&mut ime, &engine, "Enter", 0);
+    assert_eq!(out.committed, "ｋａｎｊｉｗｏ書く");
+    // while composing: the whole input as katakana, one segment
+    typed(&mut ime, &engine, "ra-mennwotaberu");
+    let out = press(&mut ime, &engine, "NonConvert", 0);
+    assert_eq!(out.preedit.text, "ラーメンヲタベル");
+    assert_eq!(out.preedit.segments.len(), 1);
+}

@@ -41,6 +41,7 @@
 //! | ↓ after a commit | into the next-word predictions (Tab: the page's) | – |
 //! | F6 F7 F8 | whole input as hiragana / katakana / half-width katakana | the focused segment so |
 //! | F9 F10 | whole input as full-width / half-width ASCII (the keys as typed) | the focused segment's keys so |
+//! | 無変換 | whole input as katakana (Shift: as F9) | the focused segment: hiragana → katakana → half-width katakana → hiragana (Shift: as F9) |
 //! | Ctrl+Space, 半角/全角, Alt+\` | commit, toggle the IME | commit, toggle the IME |
 //!
 //! MS-IME's Ctrl keys stand for some of these while composing or converting (Mozc's MS-IME
@@ -639,6 +640,36 @@ impl Converting {
 
     fn focused(&mut self) -> &mut Seg {
         &mut self.segs[self.focus]
+    }
+
+    /// F6–F10 on the focused segment only, as Mozc does (F9/F10: the keys typed for it).
+    fn transliterate_focused<B: Backend + ?Sized>(&mut self, b: &B, n: u8) {
+        let start: usize = self.segs[..self.focus].iter().map(|s| s.len).sum();
+        let seg = self.focused();
+        let text = match n {
+            6 => to_hiragana(&seg.reading),
+            7 => to_katakana(&seg.reading),
+            8 => to_half_katakana(&seg.reading),
+            9 => to_full_ascii(&b.raw_keys(start..start + seg.len)),
+            _ => to_half_ascii(&b.raw_keys(start..start + seg.len)),
+        };
+        seg.select_text(text);
+        self.window = false;
+    }
+
+    /// 無変換 on the focused segment (Mozc's SwitchKanaType): its hiragana becomes katakana
+    /// (F7), its katakana half-width katakana (F8), anything else hiragana (F6): `漢字` →
+    /// `かんじ` → `カンジ` → `ｶﾝｼﾞ` → `かんじ`.
+    fn next_kana_type(&self) -> u8 {
+        let seg = &self.segs[self.focus];
+        let text = &seg.candidates[seg.selected];
+        if *text == to_hiragana(&seg.reading) {
+            7
+        } else if *text == to_katakana(&seg.reading) {
+            8
+        } else {
+            6
+        }
     }
 
     fn step_candidate(&mut self, forward: bool) {
@@ -1348,6 +1379,12 @@ impl Machine {
                     self.transliterate_all(b, n);
                 }
             }
+            Key::NonConvert => {
+                self.sugg.focus = None;
+                if !b.is_empty() {
+                    self.transliterate_all(b, if ev.shift { 9 } else { 7 });
+                }
+            }
             Key::F(_) | Key::Other => return false,
             _ => {}
         }
@@ -1400,6 +1437,9 @@ impl Machine {
             Key::Home => b.move_caret(CaretMove::Start),
             Key::End => b.move_caret(CaretMove::End),
             Key::F(n @ 6..=10) => self.transliterate_all(b, n),
+            // 無変換 (Mozc's SwitchKanaType): the whole input as katakana, one segment; with
+            // Shift as full-width letters (F9)
+            Key::NonConvert => self.transliterate_all(b, if ev.shift { 9 } else { 7 }),
             Key::F(_) | Key::Other => return false,
             // ↑, PageUp…: nothing to do inside a composition, and not the field's.
             _ => {}
@@ -1465,19 +1505,11 @@ impl Machine {
                 self.commit_all(b, out);
                 type_char(b, c, ev.shift);
             }
-            Key::F(n @ 6..=10) => {
-                // The focused segment only, as Mozc does (F9/F10: the keys typed for it).
-                let start: usize = conv.segs[..conv.focus].iter().map(|s| s.len).sum();
-                let seg = conv.focused();
-                let text = match n {
-                    6 => to_hiragana(&seg.reading),
-                    7 => to_katakana(&seg.reading),
-                    8 => to_half_katakana(&seg.reading),
-                    9 => to_full_ascii(&b.raw_keys(start..start + seg.len)),
-                    _ => to_half_ascii(&b.raw_keys(start..start + seg.len)),
-                };
-                seg.select_text(text);
-                conv.window = false;
+            Key::F(n @ 6..=10) => conv.transliterate_focused(b, n),
+            Key::NonConvert if ev.shift => conv.transliterate_focused(b, 9),
+            Key::NonConvert => {
+                let n = conv.next_kana_type();
+                conv.transliterate_focused(b, n);
             }
             Key::F(_) | Key::Other => return false,
             _ => {}

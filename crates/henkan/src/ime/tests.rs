@@ -96,6 +96,7 @@ impl Backend for Fake {
     fn transliterate(&self, t: Transliteration) -> String {
         match t {
             Transliteration::Katakana => format!("K:{}", self.input),
+            Transliteration::FullAscii => format!("F:{}", self.input),
             _ => format!("T:{}", self.input),
         }
     }
@@ -339,6 +340,47 @@ fn function_keys() {
     assert_eq!(surfaces(&out), ["ｷｮ", "うは"]);
     // Other function keys belong to the browser.
     assert!(!press(&mut m, &mut b, "F5", 0).consumed);
+}
+
+/// 無変換 (Mozc's MS-IME keymap, SwitchKanaType): while composing, the whole input as katakana
+/// in one segment; on a segment, hiragana → katakana → half-width katakana → hiragana from
+/// whatever it shows (`漢字` → `かんじ`); with Shift, as F9.
+#[test]
+fn nonconvert_switches_the_kana_type() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, "abcd");
+    let out = press(&mut m, &mut b, "NonConvert", 0);
+    assert_eq!(out.state, State::Converting);
+    assert_eq!(surfaces(&out), ["K:abcd"]);
+    assert!(out.consumed);
+    press(&mut m, &mut b, "Escape", 0);
+    let out = press(&mut m, &mut b, "NonConvert", SHIFT);
+    assert_eq!(surfaces(&out), ["F:abcd"]);
+    press(&mut m, &mut b, "Escape", 0);
+    press(&mut m, &mut b, "Escape", 0);
+    // on the focused segment of a conversion
+    typed(&mut m, &mut b, "きょうは");
+    let converted = press(&mut m, &mut b, " ", 0);
+    let first: Vec<String> = surfaces(&converted).iter().map(|s| s.to_string()).collect();
+    assert_eq!(first.len(), 2);
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        let out = press(&mut m, &mut b, "NonConvert", 0);
+        assert_eq!(out.state, State::Converting);
+        assert_eq!(out.focused, Some(0));
+        assert_eq!(
+            surfaces(&out)[1],
+            first[1],
+            "the other segment keeps its choice"
+        );
+        seen.push(surfaces(&out)[0].to_string());
+    }
+    assert_eq!(first[0], "きょ", "the fake converts kana to itself");
+    assert_eq!(seen, ["キョ", "ｷｮ", "きょ", "キョ"]);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, format!("キョ{}", first[1]));
+    // nothing composed: the page's key
+    assert!(!press(&mut m, &mut b, "NonConvert", 0).consumed);
 }
 
 /// F9/F10 in a conversion: the focused segment only, in full / half width, from the keys typed
