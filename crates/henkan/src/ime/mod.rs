@@ -30,11 +30,11 @@
 //! | Enter | commit the kana | commit the conversion |
 //! | Esc | cancel | back to the kana |
 //! | Backspace | delete one before the caret | back to the kana |
-//! | Delete | delete one after the caret | – |
+//! | Delete | delete one after the caret | back to the kana (Mozc's MS-IME keys) |
 //! | ← / →, Home / End | move the caret in the kana | move the segment focus |
 //! | Shift+← / Shift+→ | – | shrink / grow the focused segment |
 //! | 1–9 | (text) | pick from the open window's page |
-//! | PageUp / PageDown | – | page the candidate window |
+//! | PageUp / PageDown, Shift+↑ / Shift+↓ | – | page the candidate window |
 //! | Tab / Shift+Tab | into the suggestion list (first / last item) | – |
 //! | Shift+Enter | commit the first suggestion (the kana without one) | commit the conversion |
 //! | Ctrl+Delete | in the suggestion list: forget the focused item from the recent words | – |
@@ -1465,15 +1465,15 @@ impl Machine {
         };
         match ev.key {
             Key::Space | Key::Convert => conv.step_candidate(!ev.shift),
+            Key::Down | Key::PageDown if ev.shift || ev.key == Key::PageDown => conv.page(true),
+            Key::Up | Key::PageUp if ev.shift || ev.key == Key::PageUp => conv.page(false),
             Key::Down => conv.step_candidate(true),
             Key::Up => conv.step_candidate(false),
-            Key::PageDown => conv.page(true),
-            Key::PageUp => conv.page(false),
             Key::Enter => {
                 self.commit_all(b, out);
                 self.predict_next = true;
             }
-            Key::Escape | Key::Backspace => self.conv = None,
+            Key::Escape | Key::Backspace | Key::Delete => self.conv = None,
             Key::Left | Key::Right if ev.shift => {
                 self.resize(b, if ev.key == Key::Left { -1 } else { 1 })
             }

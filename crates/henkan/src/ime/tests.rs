@@ -439,6 +439,25 @@ fn paging() {
     assert!(out.consumed && out.candidates.unwrap().open);
 }
 
+/// Mozc's MS-IME keys in a conversion: Shift+↓ / Shift+↑ page the candidate window, Delete
+/// goes back to the kana as Esc and Backspace do.
+#[test]
+fn shift_arrows_page_and_delete_cancels_a_conversion() {
+    let (mut m, mut b) = converting("zz");
+    let out = press(&mut m, &mut b, "ArrowDown", SHIFT);
+    assert_eq!(out.candidates.unwrap().selected, 9);
+    let out = press(&mut m, &mut b, "ArrowDown", SHIFT);
+    assert_eq!(out.candidates.unwrap().selected, 18);
+    let out = press(&mut m, &mut b, "ArrowUp", SHIFT);
+    assert_eq!(out.candidates.unwrap().selected, 9);
+    let out = press(&mut m, &mut b, "ArrowDown", 0);
+    assert_eq!(out.candidates.unwrap().selected, 10, "↓ alone steps");
+    let out = press(&mut m, &mut b, "Delete", 0);
+    assert!(out.consumed);
+    assert_eq!(out.state, State::Composing);
+    assert_eq!(out.preedit.text, "zz");
+}
+
 #[test]
 fn toggle_and_direct_mode() {
     let (mut m, mut b) = (Machine::new(), Fake::default());
