@@ -25,7 +25,7 @@
 //! | Shift+letter | alphanumeric input until Space/Enter | commit, then alphanumeric input |
 //! | Space / 変換 | convert | next candidate (opens the window) |
 //! | Shift+Space | convert | previous candidate |
-//! | ↑ / ↓ | – (↓ with suggestions shown: into the list) | previous / next candidate |
+//! | ↑ / ↓ | ↓: the caret to the end (with suggestions shown: into the list) | previous / next candidate |
 //! | Ctrl+↓ | – | commit the segments up to the focused one; the rest stays converted |
 //! | Enter | commit the kana | commit the conversion |
 //! | Esc | cancel | back to the kana |
@@ -1421,6 +1421,8 @@ impl Machine {
                 });
             }
             Key::Down if !self.sugg.items.is_empty() => self.sugg.focus = Some(0),
+            // Mozc's MS-IME keys: ↓ without suggestions takes the caret to the end
+            Key::Down => b.move_caret(CaretMove::End),
             // Mozc's CommitFirstSuggestion: the first completion goes in without entering the list.
             Key::Enter if ev.shift && !self.sugg.items.is_empty() => {
                 self.pick(b, 0, out);

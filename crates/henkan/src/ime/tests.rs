@@ -557,6 +557,11 @@ fn the_caret_moves_inside_the_kana() {
     let out = press(&mut m, &mut b, "ArrowRight", 0);
     assert!(out.consumed, "→ at the end stays in the preedit");
     assert_eq!(out.preedit.cursor, 3);
+    // ↓ without suggestions: to the end (Mozc's MS-IME keys)
+    press(&mut m, &mut b, "Home", 0);
+    let out = press(&mut m, &mut b, "ArrowDown", 0);
+    assert!(out.consumed);
+    assert_eq!(out.preedit.cursor, 3);
     // Space converts the whole composition, wherever the caret is
     press(&mut m, &mut b, "Home", 0);
     let out = press(&mut m, &mut b, " ", 0);
