@@ -172,6 +172,7 @@ function serve(ime, sessions, req, applyEngine, served) {
       if (req.predictions === false) handle.setPredictions(s, false);
       if (req.learning === false) handle.setLearning(s, false);
       if (req.enabled === false) handle.setEnabled(s, false);
+      if (req.katakana) handle.setKatakana(s, true);
       return null;
     }
     case 'key': {

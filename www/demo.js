@@ -355,8 +355,8 @@ function showModelState() {
 function showMode() {
   const active = document.activeElement;
   const field = ['editor', 'line', 'rich'].map($).find((el) => el === active) ?? $('editor');
-  const enabled = stateOf(field)?.enabled ?? true;
-  const view = indicatorView(ime.status, ime.composes, enabled, ime.error);
+  const state = stateOf(field);
+  const view = indicatorView(ime.status, ime.composes, state?.enabled ?? true, ime.error, state?.katakana ?? false);
   const mode = $('mode');
   mode.textContent = view.text;
   mode.title = view.title;

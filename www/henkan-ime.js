@@ -57,6 +57,7 @@ export { HenkanIme, ModelIntegrityError, MODEL_INFO, CACHE_NAME };
  * @property {boolean} [enabled] IME on when attached (default on, except in fields for one-time
  *   codes, card numbers, phone numbers, e-mail addresses and URLs)
  * @property {boolean} [indicator] the あ/A badge while focused (default true)
+ * @property {boolean} [katakana] katakana input from the start, for a フリガナ field (default false)
  * @property {boolean} [live] convert on every key, so `onOutput` gets the n-best list and segments
  * @property {'half' | 'full'} [digits] digits of conversion results (default `'half'`: `2025年`)
  * @property {import('./types.js').Punctuation} [punctuation] what `,` and `.` type (default `'、。'`)
@@ -238,6 +239,7 @@ export function attach(el, options = {}) {
 const ATTRIBUTES = /** @type {const} */ ([
   ['enabled', 'enabled'],
   ['indicator', 'indicator'],
+  ['katakana', 'katakana'],
   ['live', 'live'],
   ['live-conversion', 'liveConversion'],
   ['predictions', 'predictions'],

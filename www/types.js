@@ -44,7 +44,7 @@
  * @property {number | null} focusedCompletion the focused suggestion (state `suggesting`)
  * @property {string[]} nbest
  * @property {SegmentView[]} segments
- * @property {'direct' | 'hiragana'} mode
+ * @property {'direct' | 'hiragana' | 'katakana'} mode
  * @property {'direct' | 'precomposition' | 'composing' | 'converting' | 'suggesting'} state
  * @property {boolean} [refused] the key's character was refused: the composition is full and the
  *   caret at its start (the widget shows it)
@@ -127,6 +127,7 @@
  * @property {(bytes: Uint8Array) => {added: number, duplicates: number, skipped: number, badLines: {line: number, reason: string}[]}} userDictionaryImport
  * @property {(format: string) => Uint8Array} userDictionaryExport
  * @property {(session: number, on: boolean) => void} setPredictions
+ * @property {(session: number, on: boolean) => void} setKatakana katakana input (default off)
  * @property {(session: number, on: boolean) => void} setLearning
  * @property {() => number} memoryBytes
  * @property {() => HeapStats} heapStats

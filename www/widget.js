@@ -52,6 +52,10 @@ import { windowHost, crossOriginAbove, topLayerOf } from './widget/host.js';
  *   for one-time codes, card numbers, phone numbers, e-mail addresses and URLs, by their
  *   `autocomplete` or `inputmode`)
  * @property {boolean} [indicator] show the on/off indicator while focused (default true)
+ * @property {boolean} [katakana] katakana input from the start (MS-IME's 全角カタカナ mode), for a
+ *   field that asks for katakana (フリガナ): the composition is shown and committed in katakana,
+ *   nothing of it is learned; Space still converts (default false; Shift+カタカナひらがな turns
+ *   it on, カタカナひらがな off)
  * @property {boolean} [live] convert on every key while composing, so outputs carry the n-best
  *   list and segments (default false: a page that only needs the preedit saves that work)
  * @property {'half' | 'full'} [digits] how the digits of conversion results are written: `2025年`
@@ -217,7 +221,7 @@ export function attach(el, options) {
   const renderBadge = (hitTest) => {
     const active = activeIn(el);
     const focused = active === el || active === indicator.el || toBadge;
-    indicator.render(box, focused && options.indicator !== false, ime, keys.enabled, [preedit.rect, preedit.lastRect], hitTest);
+    indicator.render(box, focused && options.indicator !== false, ime, keys.enabled, [preedit.rect, preedit.lastRect], hitTest, keys.katakana);
   };
   /**
    * The badge tested against the field's text in the next frame, before it is drawn, however
@@ -564,5 +568,5 @@ export function routeKey(e) {
  */
 export function stateOf(el) {
   const keys = fields.get(el)?.keys;
-  return keys && { enabled: keys.enabled, last: keys.last, osComposing: keys.osComposing, session: keys.session };
+  return keys && { enabled: keys.enabled, katakana: keys.katakana, last: keys.last, osComposing: keys.osComposing, session: keys.session };
 }

@@ -318,6 +318,7 @@ export class RemoteKeyHandler extends KeyHandler {
         predictions: options.predictions !== false,
         learning: options.learning !== false,
         enabled: this.enabled,
+        katakana: !!options.katakana,
       });
     }
     return this.session;

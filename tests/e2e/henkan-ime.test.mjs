@@ -112,6 +112,42 @@ test('data-henkan and <henkan-ime> fields convert; nothing loads before the firs
   await page.close();
 });
 
+test('a data-henkan-katakana field (フリガナ) types katakana; the カタカナひらがな keys switch any field', async () => {
+  const { page, errors } = await open(
+    '<label>お名前 <input id="name" data-henkan></label><label>フリガナ <input id="kana" data-henkan data-henkan-katakana></label>',
+  );
+  const badge = () => page.evaluate(() => [...document.querySelectorAll('.henkan-indicator')].find((b) => /** @type {HTMLElement} */ (b).style.display === 'block')?.textContent ?? null);
+  // the keys as a Japanese keyboard sends them (Playwright's keyboard has no カタカナひらがな)
+  const cdp = await page.context().newCDPSession(page);
+  const kanaKey = async (/** @type {number} */ modifiers) => {
+    for (const type of ['rawKeyDown', 'keyUp']) await cdp.send('Input.dispatchKeyEvent', { type, key: 'KanaMode', code: 'KanaMode', windowsVirtualKeyCode: 242, modifiers });
+  };
+  await page.click('#kana');
+  assert.equal(await ready(page), 'ready');
+  await page.keyboard.type('yamadatarou');
+  assert.equal(await page.locator('.henkan-preedit-runs').first().textContent(), 'ヤマダタロウ');
+  assert.equal(await badge(), 'カ');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#kana'), 'ヤマダタロウ');
+  // the other field types hiragana and converts
+  await page.click('#name');
+  assert.equal(await badge(), 'あ');
+  await convert(page, 'nihongo');
+  assert.equal(await page.inputValue('#name'), '日本語');
+  // Shift+カタカナひらがな: katakana input here too; カタカナひらがな alone: hiragana again
+  await kanaKey(8);
+  assert.equal(await badge(), 'カ');
+  await page.keyboard.type('desu');
+  await page.keyboard.press('Enter');
+  await kanaKey(0);
+  assert.equal(await badge(), 'あ');
+  await page.keyboard.type('desu');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#name'), '日本語デスです');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /**
  * Waits until the page has stored the decoded copy (a visit whose model matched its SHA-256).
  * @param {import('playwright-core').Page} page

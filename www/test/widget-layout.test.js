@@ -87,7 +87,7 @@ test('the suggestion rows: the heading tells the keys, the focused one is select
   assert.equal(suggestionHeight(3), 102);
 });
 
-test('the indicator: on, off, loading, failed', () => {
+test('the indicator: on, off, loading, failed, katakana', () => {
   assert.deepEqual(indicatorView('ready', true, true, ''), { text: 'あ', title: 'IME on (Ctrl+Space)', mode: 'hiragana' });
   assert.deepEqual(indicatorView('ready', true, false, ''), { text: 'A', title: 'IME off (Ctrl+Space)', mode: 'direct' });
   assert.deepEqual(indicatorView('loading', false, true, ''), { text: '…', title: 'loading the input method…', mode: 'direct' });
@@ -95,6 +95,9 @@ test('the indicator: on, off, loading, failed', () => {
   assert.equal(indicatorView('loading', true, false, '').text, 'A');
   assert.deepEqual(indicatorView('error', false, true, 'the input method stopped: x'), { text: '×', title: 'the input method stopped: x', mode: 'direct' });
   assert.equal(indicatorView('idle', false, true, '').text, 'あ');
+  // katakana input
+  assert.deepEqual(indicatorView('ready', true, true, '', true), { text: 'カ', title: 'IME on, katakana input (カタカナひらがな: hiragana; Ctrl+Space)', mode: 'katakana' });
+  assert.equal(indicatorView('ready', true, false, '', true).text, 'A');
 });
 
 test('a caret strictly inside a box: a line of text ends (or runs on) under it', () => {

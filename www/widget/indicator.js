@@ -104,8 +104,9 @@ export class Indicator {
    *   field while one meets its corner
    * @param {boolean} [hitTest] test now whether the field's own text is under the corner
    *   (`textUnder`, a layout and hit tests); else it is as last tested
+   * @param {boolean} [katakana] katakana input (`カ`)
    */
-  render(field, show, ime, enabled, avoid = [], hitTest = false) {
+  render(field, show, ime, enabled, avoid = [], hitTest = false, katakana = false) {
     // Read when needed only: a key's render with nothing to place would otherwise force the
     // style of the preedit it just changed.
     const flow = () => flowOf(getComputedStyle(field).writingMode);
@@ -115,19 +116,19 @@ export class Indicator {
       if (hitTest) this.covers = textUnder(field, corner, flow() !== 'down');
       return this.covers || clearButton(field) || avoid.some((r) => r !== null && r.left < corner.right && r.right > corner.left && r.top < corner.bottom && r.bottom > corner.top);
     };
-    const state = `${show}|${ime.status}|${ime.composes}|${enabled}`;
+    const state = `${show}|${ime.status}|${ime.composes}|${enabled}|${katakana}`;
     if (`${state}|${aside()}` === this.key) return;
     const el = this.el;
     if (show) {
       const box = field.getBoundingClientRect();
-      const view = indicatorView(ime.status, ime.composes, enabled, ime.error);
+      const view = indicatorView(ime.status, ime.composes, enabled, ime.error, katakana);
       el.style.display = 'block';
       el.dataset.status = ime.status;
       el.dataset.mode = view.mode;
       el.textContent = view.text;
       el.title = view.title;
       el.setAttribute('aria-label', `日本語入力 (IME): ${view.title}`);
-      el.setAttribute('aria-pressed', String(view.mode === 'hiragana'));
+      el.setAttribute('aria-pressed', String(view.mode !== 'direct'));
       // Beside the field, so inside whatever zooms or transforms it: placed on screen. In the
       // corner where the first line ends (top left in vertical text written right to left, whose
       // first column is at the right).

@@ -86,6 +86,8 @@ export class KeyHandler {
     this.session = null;
     // On, except in fields for codes and numbers (the page's option wins).
     this.enabled = options.enabled ?? !startsDirect(el);
+    /** Katakana input (the page's `katakana` option, then the outputs' `mode`). */
+    this.katakana = options.katakana ?? false;
     /** An OS IME composition is under way. */
     this.osComposing = false;
     /** @type {ImeOutput | null} the last output */
@@ -122,6 +124,7 @@ export class KeyHandler {
       if (options.digits === 'full') ime.handle.setDigitWidth(this.session, 'full');
       if (options.punctuation && options.punctuation !== DEFAULT_PUNCTUATION) ime.handle.setPunctuation(this.session, options.punctuation);
       if (options.predictions === false) ime.handle.setPredictions(this.session, false);
+      if (options.katakana) ime.handle.setKatakana(this.session, true);
       if (options.learning === false) ime.handle.setLearning(this.session, false);
       if (options.lmEachKey) ime.handle.setLmDeferred?.(this.session, false);
       if (!this.enabled) ime.handle.setEnabled(this.session, false);
@@ -529,6 +532,7 @@ export class KeyHandler {
     const before = this.last?.preedit.text ?? '';
     this.last = out;
     this.enabled = out.mode !== 'direct';
+    if (this.enabled) this.katakana = out.mode === 'katakana';
     // The composition ends before its text goes in, so that an editor takes the commit as typed
     // text, an edit (and an undo step) of its own: CodeMirror joins the changes it sees while a
     // composition is under way to the previous undo step. The editors of `COMMIT_BEFORE_END`

@@ -55,7 +55,7 @@ export const CSS = `
 .henkan-preedit-runs.henkan-dark span.henkan-focused { background: var(--henkan-focused-segment-bg, #2f4d80); color: var(--henkan-fg, #f4f4f4); }
 .henkan-indicator { position: fixed; display: none; font: bold 12px/1 system-ui, "IPAGothic", sans-serif; padding: 3px 5px;
   border-radius: 3px; background: #666; color: #fff; cursor: pointer; opacity: .9; user-select: none; }
-.henkan-indicator[data-mode="hiragana"] { background: var(--henkan-indicator-on-bg, #c62828); }
+.henkan-indicator[data-mode="hiragana"], .henkan-indicator[data-mode="katakana"] { background: var(--henkan-indicator-on-bg, #c62828); }
 .henkan-indicator[data-status="error"] { background: #666; }
 .henkan-indicator:focus-visible { outline: 2px solid #1f5fd6; outline-offset: 1px; }
 @media (forced-colors: active) {

@@ -1001,4 +1001,14 @@ impl Henkan {
             ime.set_predictions(on);
         }
     }
+
+    /// Katakana input on or off for a session (MS-IME's 全角カタカナ mode, for a フリガナ field):
+    /// the composition is shown and committed in katakana; off by default. The keys switch it
+    /// too (Shift+カタカナひらがな on, カタカナひらがな off); outputs say it as `mode`.
+    #[wasm_bindgen(js_name = setKatakana)]
+    pub fn set_katakana(&mut self, session: u32, on: bool) {
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_katakana(on);
+        }
+    }
 }

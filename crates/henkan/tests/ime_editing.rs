@@ -238,3 +238,26 @@ fn nonconvert_cycles_the_focused_segments_kana() {
     assert_eq!(out.preedit.text, "ラーメンヲタベル");
     assert_eq!(out.preedit.segments.len(), 1);
 }
+
+/// Katakana input (a フリガナ field): the composition is shown and committed in katakana, with no
+/// completions or next-word predictions, and nothing is learned: the reading converts as before.
+#[test]
+fn katakana_input_commits_katakana_and_learns_nothing() {
+    let engine = engine();
+    let mut ime = Ime::new();
+    typed(&mut ime, &engine, "kirei");
+    let before = press(&mut ime, &engine, " ", 0).preedit.text;
+    assert_eq!(before, "きれい");
+    press(&mut ime, &engine, "Escape", 0);
+    press(&mut ime, &engine, "Escape", 0);
+    ime.set_katakana(true);
+    let out = typed(&mut ime, &engine, "kirei");
+    assert_eq!(out.preedit.text, "キレイ");
+    assert!(out.completions.is_empty(), "{:?}", out.completions);
+    let out = press(&mut ime, &engine, "Enter", 0);
+    assert_eq!(out.committed, "キレイ");
+    assert!(out.completions.is_empty(), "{:?}", out.completions);
+    ime.set_katakana(false);
+    typed(&mut ime, &engine, "kirei");
+    assert_eq!(press(&mut ime, &engine, " ", 0).preedit.text, before);
+}

@@ -50,6 +50,9 @@ pub enum Key {
     ImeOn,
     /// A key that turns the IME off (英数, `Eisu`, `Alphanumeric`, Mac `Lang2`).
     ImeOff,
+    /// A key that turns katakana input on (`Katakana`; Shift+カタカナひらがな is [`Key::ImeOn`]
+    /// with Shift).
+    KatakanaMode,
     /// Anything else (modifier keys alone, media keys, `Unidentified`…).
     Other,
 }
@@ -135,6 +138,7 @@ impl KeyEvent {
             "NonConvert" => Key::NonConvert,
             "ZenkakuHankaku" | "Zenkaku" | "Hankaku" => Key::ZenkakuHankaku,
             "KanaMode" | "Hiragana" | "HiraganaKatakana" | "Lang1" => Key::ImeOn,
+            "Katakana" => Key::KatakanaMode,
             "Eisu" | "Alphanumeric" | "Lang2" => Key::ImeOff,
             _ => {
                 let mut chars = key.chars();

@@ -43,6 +43,7 @@
 //! | F9 F10 | whole input as full-width / half-width ASCII (the keys as typed) | the focused segment's keys so |
 //! | 無変換 | whole input as katakana (Shift: as F9) | the focused segment: hiragana → katakana → half-width katakana → hiragana (Shift: as F9) |
 //! | Ctrl+Space, 半角/全角, Alt+\` | commit, toggle the IME | commit, toggle the IME |
+//! | Shift+カタカナひらがな / カタカナひらがな | katakana / hiragana input ([`Mode::Katakana`]) | the same |
 //!
 //! MS-IME's Ctrl keys stand for some of these while composing or converting (Mozc's MS-IME
 //! keymap; `ms_ime_alias`): Ctrl+U / I / O / P / T are F6–F10, Ctrl+M Enter, and so on.
@@ -88,6 +89,9 @@ pub enum Mode {
     Direct,
     /// On: romaji become hiragana and can be converted.
     Hiragana,
+    /// On, katakana input (MS-IME's 全角カタカナ mode, for a フリガナ field): the composition is
+    /// shown and committed in katakana; Space converts it as in hiragana.
+    Katakana,
 }
 
 /// Where the state machine is.
@@ -721,6 +725,8 @@ pub struct Machine {
     /// The preedit shows the best conversion while composing ([`Machine::set_live_conversion`]).
     live_conversion: bool,
     predictions: bool,
+    /// Katakana input ([`Mode::Katakana`], [`Machine::set_katakana`]).
+    katakana: bool,
     conv: Option<Converting>,
     sugg: Suggestions,
     /// A commit just happened that next-word predictions should follow.
@@ -754,6 +760,7 @@ impl Default for Machine {
             live: true,
             live_conversion: false,
             predictions: true,
+            katakana: false,
             conv: None,
             sugg: Suggestions::default(),
             predict_next: false,
@@ -883,6 +890,19 @@ impl Machine {
     /// Whether suggestions are on.
     pub fn predictions(&self) -> bool {
         self.predictions
+    }
+
+    /// Katakana input on or off ([`Mode::Katakana`]): MS-IME's 全角カタカナ mode, for a field
+    /// that asks for katakana (フリガナ). The composition is shown and committed in katakana, not
+    /// learned, and offers no suggestions; Space converts it as usual. Shift+カタカナひらがな
+    /// (or the `Katakana` key) turns it on, カタカナひらがな alone off, as in MS-IME.
+    pub fn set_katakana(&mut self, on: bool) {
+        self.katakana = on;
+    }
+
+    /// Whether katakana input is on.
+    pub fn katakana(&self) -> bool {
+        self.katakana
     }
 
     /// The state (given the backend's composer).
@@ -1015,6 +1035,14 @@ impl Machine {
         } else if let Some(i) = self.sugg.focus {
             self.pick(b, i, out);
             return;
+        } else if !b.is_empty() && self.katakana {
+            // Katakana input: nothing to learn, and the reading's other spellings keep their
+            // places (a フリガナ field's ヤマダ is no choice of spelling for やまだ).
+            let kana = b.submission();
+            let text = to_katakana(&kana);
+            b.committed_other();
+            self.remember(&text, kana);
+            out.push_str(&text);
         } else if !b.is_empty() {
             let kana = b.submission();
             // With live conversion, what is shown goes in (as shown: nothing to learn).
@@ -1201,7 +1229,7 @@ impl Machine {
     /// After a key: the completions of the composition (computed again when its query
     /// changed), next-word predictions after a commit, nothing while converting.
     fn refresh_suggestions<B: Backend + ?Sized>(&mut self, b: &mut B) {
-        if !self.enabled || !self.predictions || self.conv.is_some() {
+        if !self.enabled || !self.predictions || self.katakana || self.conv.is_some() {
             self.sugg = Suggestions::default();
             self.predict_next = false;
             return;
@@ -1237,10 +1265,12 @@ impl Machine {
             return true;
         }
         match ev.key {
-            Key::ImeOn if !ev.has_command_modifier() => {
-                let was = self.enabled;
+            Key::ImeOn | Key::KatakanaMode if !ev.has_command_modifier() => {
+                let katakana = ev.key == Key::KatakanaMode || ev.shift;
+                let was = (self.enabled, self.katakana);
                 self.enabled = true;
-                return !was;
+                self.katakana = katakana;
+                return was != (true, katakana);
             }
             Key::ImeOff if !ev.has_command_modifier() => {
                 let was = self.enabled;
@@ -1610,10 +1640,10 @@ impl Machine {
         committed: String,
     ) -> ImeOutput {
         let state = self.state(b);
-        let mode = if self.enabled {
-            Mode::Hiragana
-        } else {
-            Mode::Direct
+        let mode = match (self.enabled, self.katakana) {
+            (false, _) => Mode::Direct,
+            (true, false) => Mode::Hiragana,
+            (true, true) => Mode::Katakana,
         };
         let mut out = ImeOutput {
             consumed,
@@ -1673,6 +1703,12 @@ impl Machine {
             };
         } else if !b.is_empty() {
             let text = b.preedit();
+            // katakana input: one katakana for each hiragana, so the caret stays where it is
+            let text = if self.katakana {
+                to_katakana(&text)
+            } else {
+                text
+            };
             let end = utf16_len(&text);
             let cursor = text.chars().take(b.caret()).map(char::len_utf16).sum();
             out.preedit = Preedit {
@@ -1685,7 +1721,10 @@ impl Machine {
                 cursor,
                 text,
             };
-            if let Some(text) = self.live_conversion.then(|| b.live_text()).flatten() {
+            if let Some(text) = (self.live_conversion && !self.katakana)
+                .then(|| b.live_text())
+                .flatten()
+            {
                 let end = utf16_len(&text);
                 out.preedit.segments[0].end = end;
                 out.preedit.cursor = end;
@@ -1860,6 +1899,11 @@ impl Ime {
     /// Whether the IME is on.
     pub fn enabled(&self) -> bool {
         self.machine.enabled()
+    }
+
+    /// Katakana input on or off (see [`Machine::set_katakana`]).
+    pub fn set_katakana(&mut self, on: bool) {
+        self.machine.set_katakana(on);
     }
 
     /// Live conversion while composing (see [`Machine::set_live`]).

@@ -458,6 +458,53 @@ fn shift_arrows_page_and_delete_cancels_a_conversion() {
     assert_eq!(out.preedit.text, "zz");
 }
 
+/// Katakana input (MS-IME's 全角カタカナ mode, for a フリガナ field): Shift+カタカナひらがな or
+/// the Katakana key turns it on, カタカナひらがな alone off; the composition is shown and
+/// committed in katakana, the caret where it was; Space still converts; the IME toggled off and
+/// on again keeps it.
+#[test]
+fn katakana_input_shows_and_commits_katakana() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    let out = press(&mut m, &mut b, "KanaMode", SHIFT);
+    assert!(out.consumed);
+    assert_eq!(out.mode, Mode::Katakana);
+    typed(&mut m, &mut b, "やまだ");
+    let out = press(&mut m, &mut b, "ArrowLeft", 0);
+    assert_eq!(
+        (out.preedit.text.as_str(), out.preedit.cursor),
+        ("ヤマダ", 2)
+    );
+    assert!(out.completions.is_empty());
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "ヤマダ");
+    assert_eq!(
+        (out.mode, out.state),
+        (Mode::Katakana, State::Precomposition)
+    );
+    // Space converts as in hiragana input
+    typed(&mut m, &mut b, "abc");
+    let out = press(&mut m, &mut b, " ", 0);
+    assert_eq!(out.state, State::Converting);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "ABC");
+    // off and on again: still katakana
+    press(&mut m, &mut b, " ", CTRL);
+    let out = press(&mut m, &mut b, " ", CTRL);
+    assert_eq!(out.mode, Mode::Katakana);
+    // カタカナひらがな alone: hiragana input; again: nothing to change, the page's key
+    let out = press(&mut m, &mut b, "KanaMode", 0);
+    assert!(out.consumed);
+    assert_eq!(out.mode, Mode::Hiragana);
+    assert!(!press(&mut m, &mut b, "KanaMode", 0).consumed);
+    typed(&mut m, &mut b, "やまだ");
+    assert_eq!(press(&mut m, &mut b, "Enter", 0).committed, "やまだ");
+    // the Katakana key (X11's), and the setter a page's option uses
+    assert_eq!(press(&mut m, &mut b, "Katakana", 0).mode, Mode::Katakana);
+    m.set_katakana(false);
+    typed(&mut m, &mut b, "や");
+    assert_eq!(press(&mut m, &mut b, "Enter", 0).mode, Mode::Hiragana);
+}
+
 #[test]
 fn toggle_and_direct_mode() {
     let (mut m, mut b) = (Machine::new(), Fake::default());
