@@ -26,7 +26,10 @@
 //! A number node (a whole number read in kana) is the LM word of the digit 1 (the corpus
 //! has numbers digit by digit). Out-of-vocabulary words and unknown-word nodes are `<unk>`
 //! times a within-class probability `exp(−unk_base − (cost + connection cost) / cost_scale)`
-//! from the dictionary (word cost and the connection into the word): never dropped.
+//! from the dictionary (word cost and the connection into the word): never dropped. In the
+//! hybrid, a person's name out of the vocabulary that the dictionary ranks below a spelling of
+//! the same name the LM knows is scored as that spelling, charged as one
+//! ([`NeuralDecoder::find_name_spellings`]: `山田太郎`, not `山田たろう`).
 //!
 //! Hybrid scoring adds `λ · (−(word cost + connection cost) / cost_scale)` per word (and the
 //! connection to the sentence end), and the word's learned bias ([`crate::decoder::bias`]).
@@ -320,6 +323,12 @@ pub struct NeuralDecoder {
     /// Per lattice node: the LM words it is scored as ([`NeuralDecoder::node_words`]); filled
     /// as positions are decoded.
     node_words: Vec<NodeWords>,
+    /// Per lattice node: for a person's name the LM does not know (`<unk>`) whose reading the
+    /// dictionary also spells, at a lower cost, as a name the LM knows (`ハナコ`, `太朗` beside
+    /// `花子`, `太郎`), the dictionary cost it has above that spelling: the node is scored as that
+    /// name, charged as a spelling ([`WordMatch::Spelling`],
+    /// [`NeuralDecoder::find_name_spellings`]); else `None`.
+    name_spelling: Vec<Option<u32>>,
     /// The lead-in states of the position being decoded ([`NeuralDecoder::lead_in`]): per state
     /// its hypothesis, the key of the node's words and their log-probability after the first,
     /// and the LSTM state (`mid_h`, `mid_c`).
@@ -616,6 +625,58 @@ impl NeuralDecoder {
             }
         }
         out
+    }
+
+    /// The hybrid's rare spellings of names ([`NeuralDecoder::name_spelling`]), over the nodes
+    /// ending at `t`: a person's name in the dictionary that the LM does not know (`たろう`,
+    /// `ハナコ`, `太朗`) would be scored by `<unk>`, whose share after a surname (most given
+    /// names are rare words) is far above the share of any one name the LM knows (`太郎`,
+    /// `花子`); so `山田たろう` beat `山田太郎`. Where the dictionary ranks a spelling of the same
+    /// reading with the same POS above it (a lower word cost) and the LM knows that one (as
+    /// itself, not as another reading of its spelling: `一人` read `まさと`), it is
+    /// scored as that spelling instead, charged as a spelling of it (the cheapest such). A name
+    /// the dictionary ranks first keeps `<unk>` (`純子` beside `順子`). Only names: other words
+    /// that share a reading and a POS are homophones, not spellings (`溶接` and `夭折`).
+    fn find_name_spellings(
+        &mut self,
+        lm: &NeuralLm,
+        lexicon: &Lexicon,
+        conn: &Connection,
+        lattice: &Lattice,
+        t: usize,
+    ) {
+        let Some(names) = person_name_ids(&conn.special) else {
+            return;
+        };
+        let nodes = lattice.nodes();
+        let known = |words: &NodeWords| words.len == 1 && !lm.vocab.is_unknown(words.ids[0]);
+        for i in lattice.ending_at(t) {
+            let n = nodes[i];
+            let words = self.node_words[i];
+            if words.len != 1
+                || !lm.vocab.is_unknown(words.ids[0])
+                || !names.contains(&n.left_id)
+                || crate::lattice::is_unknown(n.entry)
+                || lexicon.entry(n.entry).is_none()
+            {
+                continue;
+            }
+            let spelling = lattice
+                .ending_at(t)
+                .filter(|&j| {
+                    let m = nodes[j];
+                    m.begin == n.begin
+                        && m.left_id == n.left_id
+                        && m.cost < n.cost
+                        && known(&self.node_words[j])
+                        && lm.vocab.lm_word(m.entry).1 == WordMatch::Own
+                })
+                .min_by_key(|&j| nodes[j].cost);
+            if let Some(j) = spelling {
+                self.node_words[i] = self.node_words[j];
+                self.name_spelling[i] = Some((n.cost - nodes[j].cost) as u32);
+            }
+        }
     }
 
     /// The lead-in of a node the LM reads as `words` (several) after hypothesis `k`: the
@@ -1104,12 +1165,19 @@ impl NeuralDecoder {
         if self.node_words.len() < nodes.len() {
             self.node_words.resize(nodes.len(), NodeWords::default());
         }
+        if self.name_spelling.len() < nodes.len() {
+            self.name_spelling.resize(nodes.len(), None);
+        }
         for i in lattice.ending_at(t) {
             let words = self.node_words(lm, lexicon, conn, lattice, &nodes[i]);
             for &w in words.ids() {
                 self.add_to_v(lm, w);
             }
             self.node_words[i] = words;
+            self.name_spelling[i] = None;
+        }
+        if self.opts.lambda != 0.0 {
+            self.find_name_spellings(lm, lexicon, conn, lattice, t);
         }
         let new = self.v_ids.len();
         if self.digit_edges.len() < nodes.len() {
@@ -1164,7 +1232,13 @@ impl NeuralDecoder {
             if b + 1 >= self.pos_start.len() {
                 continue;
             }
-            let (w, matched) = Self::lm_word_of(lm, n.entry, n.left_id, twins_as_numbers);
+            let (w, matched) = match self.name_spelling[i] {
+                Some(extra_cost) => (
+                    self.node_words[i].ids[0],
+                    WordMatch::Spelling { extra_cost },
+                ),
+                None => Self::lm_word_of(lm, n.entry, n.left_id, twins_as_numbers),
+            };
             let s = self.slot[w as usize] as usize;
             let words = self.node_words[i];
             let is_unk = lm.vocab.is_unknown(w);
@@ -1807,4 +1881,13 @@ fn homophone_terms(
             *extra += w * (score - top_score);
         }
     }
+}
+
+/// The POS ids of people's names (given names, surnames, full names) in a model built from the
+/// `id.def` whose ids [`crate::user_dictionary::UserPos`] has; `None` for another one.
+fn person_name_ids(special: &crate::pos::SpecialIds) -> Option<[u16; 3]> {
+    use crate::user_dictionary::UserPos;
+    let ids =
+        [UserPos::PersonName, UserPos::Surname, UserPos::GivenName].map(|p| p.pos_id(special));
+    (ids[2] != special.proper_noun).then_some(ids)
 }
