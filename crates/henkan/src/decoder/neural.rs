@@ -645,38 +645,55 @@ impl NeuralDecoder {
         lattice: &Lattice,
         t: usize,
     ) {
-        let Some(names) = person_name_ids(&conn.special) else {
-            return;
-        };
-        let nodes = lattice.nodes();
-        let known = |words: &NodeWords| words.len == 1 && !lm.vocab.is_unknown(words.ids[0]);
         for i in lattice.ending_at(t) {
-            let n = nodes[i];
-            let words = self.node_words[i];
-            if words.len != 1
-                || !lm.vocab.is_unknown(words.ids[0])
-                || !names.contains(&n.left_id)
-                || crate::lattice::is_unknown(n.entry)
-                || lexicon.entry(n.entry).is_none()
+            if let Some((words, extra_cost)) = self.name_spelling_of(lm, lexicon, conn, lattice, i)
             {
-                continue;
-            }
-            let spelling = lattice
-                .ending_at(t)
-                .filter(|&j| {
-                    let m = nodes[j];
-                    m.begin == n.begin
-                        && m.left_id == n.left_id
-                        && m.cost < n.cost
-                        && known(&self.node_words[j])
-                        && lm.vocab.lm_word(m.entry).1 == WordMatch::Own
-                })
-                .min_by_key(|&j| nodes[j].cost);
-            if let Some(j) = spelling {
-                self.node_words[i] = self.node_words[j];
-                self.name_spelling[i] = Some((n.cost - nodes[j].cost) as u32);
+                self.node_words[i] = words;
+                self.name_spelling[i] = Some(extra_cost);
             }
         }
+    }
+
+    /// For lattice node `i`, a person's name the LM does not know: the words of the spelling it
+    /// is scored as and the dictionary cost it has above it ([`NeuralDecoder::find_name_spellings`]).
+    fn name_spelling_of(
+        &self,
+        lm: &NeuralLm,
+        lexicon: &Lexicon,
+        conn: &Connection,
+        lattice: &Lattice,
+        i: usize,
+    ) -> Option<(NodeWords, u32)> {
+        let names = person_name_ids(&conn.special)?;
+        let nodes = lattice.nodes();
+        let n = nodes[i];
+        if !names.contains(&n.left_id)
+            || crate::lattice::is_unknown(n.entry)
+            || lexicon.entry(n.entry).is_none()
+            || !lm
+                .vocab
+                .is_unknown(self.scored_word(lm, n.entry, n.left_id))
+        {
+            return None;
+        }
+        let j = lattice
+            .ending_at(n.end as usize)
+            .filter(|&j| {
+                let m = nodes[j];
+                m.begin == n.begin
+                    && m.left_id == n.left_id
+                    && m.cost < n.cost
+                    && lm.vocab.lm_word(m.entry).1 == WordMatch::Own
+                    && !lm
+                        .vocab
+                        .is_unknown(self.scored_word(lm, m.entry, m.left_id))
+            })
+            .min_by_key(|&j| nodes[j].cost)?;
+        let m = nodes[j];
+        Some((
+            NodeWords::one(self.scored_word(lm, m.entry, m.left_id)),
+            (n.cost - m.cost) as u32,
+        ))
     }
 
     /// The lead-in of a node the LM reads as `words` (several) after hypothesis `k`: the
@@ -1787,9 +1804,15 @@ impl NeuralDecoder {
         path.iter()
             .flat_map(|&i| {
                 let n = &lattice.nodes()[i as usize];
-                self.node_words(lm, lexicon, conn, lattice, n)
-                    .ids()
-                    .to_vec()
+                let name = (self.opts.lambda != 0.0)
+                    .then(|| self.name_spelling_of(lm, lexicon, conn, lattice, i as usize))
+                    .flatten();
+                match name {
+                    Some((words, _)) => words,
+                    None => self.node_words(lm, lexicon, conn, lattice, n),
+                }
+                .ids()
+                .to_vec()
             })
             .collect()
     }
