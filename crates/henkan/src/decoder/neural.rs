@@ -29,7 +29,7 @@
 //! from the dictionary (word cost and the connection into the word): never dropped. In the
 //! hybrid, a person's name out of the vocabulary that the dictionary ranks below a spelling of
 //! the same name the LM knows is scored as that spelling, charged as one
-//! ([`NeuralDecoder::find_name_spellings`]: `山田太郎`, not `山田たろう`).
+//! (`NeuralDecoder::find_name_spellings`: `山田太郎`, not `山田たろう`).
 //!
 //! Hybrid scoring adds `λ · (−(word cost + connection cost) / cost_scale)` per word (and the
 //! connection to the sentence end), and the word's learned bias ([`crate::decoder::bias`]).
