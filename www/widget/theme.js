@@ -28,16 +28,25 @@ export function isTransparent(c) {
  * @param {Element} el
  */
 export function backgroundOf(el) {
+  for (const node of selfAndAncestors(el)) {
+    const bg = getComputedStyle(node).backgroundColor;
+    if (bg && !isTransparent(bg)) return bg;
+  }
+  return 'Canvas';
+}
+
+/**
+ * An element and its ancestors, across shadow roots (a shadow root's host follows it).
+ * @param {Element} el
+ * @returns {Generator<Element>}
+ */
+function* selfAndAncestors(el) {
   /** @type {Node | null} */
   let node = el;
   while (node) {
-    if (node.nodeType === Node.ELEMENT_NODE) {
-      const bg = getComputedStyle(/** @type {Element} */ (node)).backgroundColor;
-      if (bg && !isTransparent(bg)) return bg;
-    }
+    if (node.nodeType === Node.ELEMENT_NODE) yield /** @type {Element} */ (node);
     node = node.parentNode ?? /** @type {ShadowRoot} */ (node).host ?? null;
   }
-  return 'Canvas';
 }
 
 /**
@@ -66,15 +75,10 @@ const LIGHT_TEXT = 0.4;
  * @param {CSSStyleDeclaration} cs the field's computed style
  */
 export function isDarkField(field, cs) {
-  /** @type {Node | null} */
-  let node = field;
-  while (node) {
-    if (node.nodeType === Node.ELEMENT_NODE) {
-      const c = rgba(getComputedStyle(/** @type {Element} */ (node)).backgroundColor);
-      if (c && c[3] >= 0.5) return luminance(c) < DARK_GROUND;
-      if (!c) break;
-    }
-    node = node.parentNode ?? /** @type {ShadowRoot} */ (node).host ?? null;
+  for (const node of selfAndAncestors(field)) {
+    const c = rgba(getComputedStyle(node).backgroundColor);
+    if (c && c[3] >= 0.5) return luminance(c) < DARK_GROUND;
+    if (!c) break;
   }
   const text = rgba(cs.color);
   return !!text && text[3] > 0 && luminance(text) > LIGHT_TEXT;

@@ -57,11 +57,17 @@ fn hiragana(s: &str) -> bool {
 
 /// Whether the first character starts a number: a digit or a kanji numeral.
 fn numeral(s: &str) -> bool {
-    s.chars().next().is_some_and(|c| {
-        c.is_ascii_digit()
-            || ('０'..='９').contains(&c)
-            || "〇一二三四五六七八九十百千万億兆".contains(c)
-    })
+    s.chars().next().is_some_and(numeral_char)
+}
+
+/// A digit or a numeral below a hundred (`〇`–`十`).
+fn small_numeral_char(c: char) -> bool {
+    c.is_ascii_digit() || ('０'..='９').contains(&c) || "〇一二三四五六七八九十".contains(c)
+}
+
+/// A digit or a kanji numeral, units up to `兆` included.
+fn numeral_char(c: char) -> bool {
+    small_numeral_char(c) || "百千万億兆".contains(c)
 }
 
 fn kanji(c: char) -> bool {
@@ -176,7 +182,7 @@ pub fn is_noise(words: &[Word], seg: &Segmenter, rank: usize, at_start: bool) ->
 
 /// Whether a word is a number by itself: numerals only (`20`, `二十`, `２`), no counter.
 fn all_numerals(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| numeral(c.encode_utf8(&mut [0; 4])))
+    !s.is_empty() && s.chars().all(numeral_char)
 }
 
 /// Whether a sentence of words (their surfaces, in order) writes a number as no writer would:
@@ -185,14 +191,10 @@ fn all_numerals(s: &str) -> bool {
 /// the `ん` of `にん` or `えん` cut off). A unit of a hundred or more after it is how numbers
 /// are written (`100` + `万円`, `5` + `千円`).
 pub fn garbles_number<'a>(surfaces: impl IntoIterator<Item = &'a str>) -> bool {
-    let digit_first = |s: &str| {
-        s.chars().next().is_some_and(|c| {
-            c.is_ascii_digit() || ('０'..='９').contains(&c) || "〇一二三四五六七八九十".contains(c)
-        })
-    };
     let mut after_number = false;
     for s in surfaces {
-        if after_number && (digit_first(s) || s == "ん" || s == "ン") {
+        let digit_first = s.chars().next().is_some_and(small_numeral_char);
+        if after_number && (digit_first || s == "ん" || s == "ン") {
             return true;
         }
         after_number = all_numerals(s);

@@ -1035,23 +1035,24 @@ impl Machine {
         } else if let Some(i) = self.sugg.focus {
             self.pick(b, i, out);
             return;
-        } else if !b.is_empty() && self.katakana {
-            // Katakana input: nothing to learn, and the reading's other spellings keep their
-            // places (a フリガナ field's ヤマダ is no choice of spelling for やまだ).
-            let kana = b.submission();
-            let text = to_katakana(&kana);
-            b.committed_other();
-            self.remember(&text, kana);
-            out.push_str(&text);
         } else if !b.is_empty() {
             let kana = b.submission();
-            // With live conversion, what is shown goes in (as shown: nothing to learn).
-            let text = self
-                .live_conversion
-                .then(|| b.live_text())
-                .flatten()
-                .unwrap_or_else(|| kana.clone());
-            b.committed(&[(&kana, &text)], &[(&kana, &text)]);
+            let text = if self.katakana {
+                to_katakana(&kana)
+            } else {
+                // With live conversion, what is shown goes in (as shown: nothing to learn).
+                self.live_conversion
+                    .then(|| b.live_text())
+                    .flatten()
+                    .unwrap_or_else(|| kana.clone())
+            };
+            if self.katakana {
+                // Katakana input: nothing to learn, and the reading's other spellings keep their
+                // places (a フリガナ field's ヤマダ is no choice of spelling for やまだ).
+                b.committed_other();
+            } else {
+                b.committed(&[(&kana, &text)], &[(&kana, &text)]);
+            }
             self.remember(&text, kana);
             out.push_str(&text);
         }
@@ -1497,8 +1498,10 @@ impl Machine {
         };
         match ev.key {
             Key::Space | Key::Convert => conv.step_candidate(!ev.shift),
-            Key::Down | Key::PageDown if ev.shift || ev.key == Key::PageDown => conv.page(true),
-            Key::Up | Key::PageUp if ev.shift || ev.key == Key::PageUp => conv.page(false),
+            Key::PageDown => conv.page(true),
+            Key::PageUp => conv.page(false),
+            Key::Down if ev.shift => conv.page(true),
+            Key::Up if ev.shift => conv.page(false),
             Key::Down => conv.step_candidate(true),
             Key::Up => conv.step_candidate(false),
             Key::Enter => {
