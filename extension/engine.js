@@ -173,13 +173,15 @@ function serve(ime, sessions, req, applyEngine, served) {
       if (req.learning === false) handle.setLearning(s, false);
       if (req.enabled === false) handle.setEnabled(s, false);
       if (req.katakana) handle.setKatakana(s, true);
+      if (req.kanaInput) handle.setKanaInput(s, true);
       return null;
     }
     case 'key': {
       const s = session();
       /** @type {string[]} */
       const units = req.units;
-      let out = handle.key(s, units[0], req.mods);
+      // the key's place on the keyboard, its kana in kana input (one character: as widget/keys.js)
+      let out = handle.key(s, units[0], req.mods, units.length === 1 && typeof req.code === 'string' ? req.code : undefined);
       // Several characters in one key: one call each, their commits joined (as widget/keys.js).
       for (let i = 1; i < units.length; i++) {
         const next = handle.key(s, units[i], req.mods);

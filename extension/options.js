@@ -65,6 +65,7 @@ async function loadSettings() {
   $('predictions').checked = settings.predictions !== false;
   $('digits').value = settings.digits ?? 'half';
   $('punctuation').value = asPunctuation(settings.punctuation) ?? DEFAULT_PUNCTUATION;
+  $('kanaInput').value = settings.kanaInput ? 'kana' : 'romaji';
   $('learning').checked = settings.learning !== false;
   $('defaultOn').checked = settings.defaultOn !== false;
   $('engineInPage').checked = settings.engineIn !== 'extension';
@@ -78,6 +79,7 @@ async function saveSettings() {
     predictions: $('predictions').checked,
     digits: $('digits').value,
     punctuation: asPunctuation($('punctuation').value) ?? DEFAULT_PUNCTUATION,
+    kanaInput: $('kanaInput').value === 'kana',
     learning: $('learning').checked,
     defaultOn: $('defaultOn').checked,
     engineIn: $('engineInPage').checked ? 'page' : 'extension',
@@ -116,7 +118,7 @@ async function showDictionary() {
 
 async function init() {
   await loadSettings();
-  for (const id of ['engine', 'liveConversion', 'predictions', 'digits', 'punctuation', 'learning', 'defaultOn', 'engineInPage']) $(id).addEventListener('change', saveSettings);
+  for (const id of ['engine', 'liveConversion', 'predictions', 'digits', 'punctuation', 'kanaInput', 'learning', 'defaultOn', 'engineInPage']) $(id).addEventListener('change', saveSettings);
   $('learningExport').addEventListener('click', async () => download(await call('learning.export'), 'henkan-learning.txt', 'text/plain'));
   $('learningImport').addEventListener('change', async (/** @type {Event} */ e) => {
     const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];

@@ -10,6 +10,7 @@
  * @property {boolean} [predictions]
  * @property {'half' | 'full'} [digits]
  * @property {import('../www/types.js').Punctuation} [punctuation] what `,` and `.` type
+ * @property {boolean} [kanaInput] kana input (かな入力): keys type the kana of a JIS keyboard
  * @property {boolean} [learning]
  * @property {'message' | 'runtime'} [channel] how a page's keys reach the engine: the
  *   `chrome.runtime` port (the default) or a MessagePort straight to the engine's document (where

@@ -18,6 +18,7 @@ export const ENGINES = /** @type {const} */ (['classic', 'neural', 'hybrid']);
  * @property {boolean} live live conversion (the preedit shows the best conversion as you type)
  * @property {'half' | 'full'} digits how conversion results write digits
  * @property {import('./types.js').Punctuation} punctuation what `,` and `.` type
+ * @property {boolean} kana kana input (かな入力): keys type the kana of a JIS keyboard
  * @property {boolean} predictions suggestions while typing and after a commit
  * @property {boolean} learning learn the candidates picked
  * @property {'ja' | 'en'} lang the page's language
@@ -29,7 +30,7 @@ export const ENGINES = /** @type {const} */ (['classic', 'neural', 'hybrid']);
 
 /** @returns {DemoState} */
 export function defaultState() {
-  return { engine: '', live: false, digits: 'half', punctuation: DEFAULT_PUNCTUATION, predictions: true, learning: true, lang: 'ja', lattice: false, text: '', input: '', model: null };
+  return { engine: '', live: false, digits: 'half', punctuation: DEFAULT_PUNCTUATION, kana: false, predictions: true, learning: true, lang: 'ja', lattice: false, text: '', input: '', model: null };
 }
 
 /**
@@ -44,6 +45,7 @@ export function readState(params) {
   s.live = params.get('live') === '1';
   if (params.get('digits') === 'full') s.digits = 'full';
   s.punctuation = asPunctuation(params.get('punctuation')) ?? s.punctuation;
+  s.kana = params.get('kana') === '1';
   s.predictions = params.get('predictions') !== '0';
   s.learning = params.get('learning') !== '0';
   if (params.get('lang') === 'en') s.lang = 'en';
@@ -64,12 +66,13 @@ export function readState(params) {
 export function writeState(state, base) {
   const url = new URL(base);
   const p = url.searchParams;
-  for (const name of ['model', 'engine', 'live', 'digits', 'punctuation', 'predictions', 'learning', 'lang', 'lattice', 'text', 'input']) p.delete(name);
+  for (const name of ['model', 'engine', 'live', 'digits', 'punctuation', 'kana', 'predictions', 'learning', 'lang', 'lattice', 'text', 'input']) p.delete(name);
   if (state.model) p.set('model', state.model);
   if (state.engine) p.set('engine', state.engine);
   if (state.live) p.set('live', '1');
   if (state.digits === 'full') p.set('digits', 'full');
   if (state.punctuation !== DEFAULT_PUNCTUATION) p.set('punctuation', state.punctuation);
+  if (state.kana) p.set('kana', '1');
   if (!state.predictions) p.set('predictions', '0');
   if (!state.learning) p.set('learning', '0');
   if (state.lang === 'en') p.set('lang', 'en');

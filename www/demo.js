@@ -86,11 +86,12 @@ const modelUrl = (() => {
  */
 export function startDemo(wasmModule) {
   const checkbox = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id));
-  const [predictions, learning, live, digits] = ['predictions', 'learning', 'live', 'digits'].map(checkbox);
+  const [predictions, learning, live, digits, kana] = ['predictions', 'learning', 'live', 'digits', 'kana'].map(checkbox);
   predictions.checked = state.predictions;
   learning.checked = state.learning;
   live.checked = state.live;
   digits.checked = state.digits === 'full';
+  kana.checked = state.kana;
   const punctuation = /** @type {HTMLSelectElement} */ ($('punctuation'));
   punctuation.value = state.punctuation;
   const editor = /** @type {HTMLTextAreaElement} */ ($('editor'));
@@ -114,6 +115,7 @@ export function startDemo(wasmModule) {
       liveConversion: state.live,
       digits: state.digits,
       punctuation: state.punctuation,
+      kanaInput: state.kana,
       predictions: state.predictions,
       learning: state.learning,
     };
@@ -155,6 +157,13 @@ export function startDemo(wasmModule) {
     (o, marks) => (o.punctuation = state.punctuation = marks),
     (h, s, marks) => h.setPunctuation(s, marks),
   );
+  option(kana, checked(kana), (o, on) => (o.kanaInput = state.kana = on), (h, s, on) => h.setKanaInput(s, on));
+  // Alt+カタカナひらがな in a field: every field and the checkbox follow
+  followKanaInput = (on) => {
+    if (kana.checked === on) return;
+    kana.checked = on;
+    kana.dispatchEvent(new Event('change'));
+  };
   setUpDictionary();
   $('lang').addEventListener('click', () => {
     english = !english;
@@ -267,6 +276,13 @@ function restoreInput() {
 }
 
 const ime = new HenkanIme();
+/**
+ * Called with each output's kana input: the checkbox and every field follow a field's
+ * Alt+カタカナひらがな (set by `startDemo`).
+ * @type {(on: boolean) => void}
+ */
+let followKanaInput = () => {};
+
 const demo = {
   ime,
   /** @type {number[]} wasm time per handled key (ms) */
@@ -356,7 +372,7 @@ function showMode() {
   const active = document.activeElement;
   const field = ['editor', 'line', 'rich'].map($).find((el) => el === active) ?? $('editor');
   const state = stateOf(field);
-  const view = indicatorView(ime.status, ime.composes, state?.enabled ?? true, ime.error, state?.katakana ?? false);
+  const view = indicatorView(ime.status, ime.composes, state?.enabled ?? true, ime.error, state);
   const mode = $('mode');
   mode.textContent = view.text;
   mode.title = view.title;
@@ -416,6 +432,7 @@ function onOutput(out, timing, field) {
     `${ms(timing.totalMs)} ms (wasm ${ms(timing.wasmMs)}) · p50 ${ms(percentile(recent, 50))} · p95 ${ms(percentile(recent, 95))} ms` +
     ` (wasm p95 ${ms(percentile(wasm, 95))}, last ${recent.length} keys)`;
   showMode();
+  followKanaInput(!!out.kanaInput);
   if (out.state !== 'composing' || out.segments.length > 0) showConversion(out, field);
   if (field === 'editor') saveState();
 }

@@ -58,6 +58,8 @@ export { HenkanIme, ModelIntegrityError, MODEL_INFO, CACHE_NAME };
  *   codes, card numbers, phone numbers, e-mail addresses and URLs)
  * @property {boolean} [indicator] the あ/A badge while focused (default true)
  * @property {boolean} [katakana] katakana input from the start, for a フリガナ field (default false)
+ * @property {boolean} [kanaInput] kana input (かな入力): keys type the kana of a JIS keyboard
+ *   (default false: romaji)
  * @property {boolean} [live] convert on every key, so `onOutput` gets the n-best list and segments
  * @property {'half' | 'full'} [digits] digits of conversion results (default `'half'`: `2025年`)
  * @property {import('./types.js').Punctuation} [punctuation] what `,` and `.` type (default `'、。'`)
@@ -240,6 +242,7 @@ const ATTRIBUTES = /** @type {const} */ ([
   ['enabled', 'enabled'],
   ['indicator', 'indicator'],
   ['katakana', 'katakana'],
+  ['kana-input', 'kanaInput'],
   ['live', 'live'],
   ['live-conversion', 'liveConversion'],
   ['predictions', 'predictions'],

@@ -45,6 +45,7 @@
  * @property {string[]} nbest
  * @property {SegmentView[]} segments
  * @property {'direct' | 'hiragana' | 'katakana'} mode
+ * @property {boolean} kanaInput kana input (かな入力): each key of the JIS kana layout types its kana
  * @property {'direct' | 'precomposition' | 'composing' | 'converting' | 'suggesting'} state
  * @property {boolean} [refused] the key's character was refused: the composition is full and the
  *   caret at its start (the widget shows it)
@@ -96,7 +97,8 @@
  * @property {() => string[]} engines
  * @property {() => number} openSession
  * @property {(session: number) => void} closeSession
- * @property {(session: number, key: string, mods: number) => ImeOutput} key
+ * @property {(session: number, key: string, mods: number, code?: string) => ImeOutput} key `code`: the
+ *   key's place on the keyboard (`KeyboardEvent.code`), for kana input
  * @property {(session: number, index: number) => ImeOutput} selectCandidate
  * @property {(session: number) => ImeOutput} flush
  * @property {(session: number) => ImeOutput} preview
@@ -128,6 +130,8 @@
  * @property {(format: string) => Uint8Array} userDictionaryExport
  * @property {(session: number, on: boolean) => void} setPredictions
  * @property {(session: number, on: boolean) => void} setKatakana katakana input (default off)
+ * @property {(session: number, on: boolean) => void} setKanaInput kana input (かな入力, default off):
+ *   keys type the kana of their place on a JIS keyboard, by the `code` that `key` is given
  * @property {(session: number, on: boolean) => void} setLearning
  * @property {() => number} memoryBytes
  * @property {() => HeapStats} heapStats

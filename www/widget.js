@@ -56,6 +56,9 @@ import { windowHost, crossOriginAbove, topLayerOf } from './widget/host.js';
  *   field that asks for katakana (フリガナ): the composition is shown and committed in katakana,
  *   nothing of it is learned; Space still converts (default false; Shift+カタカナひらがな turns
  *   it on, カタカナひらがな off)
+ * @property {boolean} [kanaInput] kana input (かな入力) from the start: each key types the kana of
+ *   its place on a JIS keyboard (`KeyboardEvent.code`: `T` is か, `@` is ゛), as Mozc's and MS-IME's
+ *   kana input (default false: romaji; Alt+カタカナひらがな switches)
  * @property {boolean} [live] convert on every key while composing, so outputs carry the n-best
  *   list and segments (default false: a page that only needs the preedit saves that work)
  * @property {'half' | 'full'} [digits] how the digits of conversion results are written: `2025年`
@@ -221,7 +224,7 @@ export function attach(el, options) {
   const renderBadge = (hitTest) => {
     const active = activeIn(el);
     const focused = active === el || active === indicator.el || toBadge;
-    indicator.render(box, focused && options.indicator !== false, ime, keys.enabled, [preedit.rect, preedit.lastRect], hitTest, keys.katakana);
+    indicator.render(box, focused && options.indicator !== false, ime, keys.enabled, [preedit.rect, preedit.lastRect], hitTest, keys);
   };
   /**
    * The badge tested against the field's text in the next frame, before it is drawn, however
@@ -568,5 +571,5 @@ export function routeKey(e) {
  */
 export function stateOf(el) {
   const keys = fields.get(el)?.keys;
-  return keys && { enabled: keys.enabled, katakana: keys.katakana, last: keys.last, osComposing: keys.osComposing, session: keys.session };
+  return keys && { enabled: keys.enabled, katakana: keys.katakana, kanaInput: keys.kanaInput, last: keys.last, osComposing: keys.osComposing, session: keys.session };
 }

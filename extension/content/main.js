@@ -109,6 +109,7 @@ function take(el) {
       predictions: settings.predictions !== false,
       digits: /** @type {'full' | 'half'} */ (settings.digits === 'full' ? 'full' : 'half'),
       punctuation: asPunctuation(settings.punctuation) ?? DEFAULT_PUNCTUATION,
+      kanaInput: !!settings.kanaInput,
       learning: settings.learning !== false,
       outerWindows,
     };

@@ -62,6 +62,8 @@ function isChar(key) {
 export function predictKey(st, key, mods) {
   const command = (mods & (CTRL | ALT | META)) !== 0;
   if (isToggle(key, mods)) return { consumed: true, next: { on: !st.on, composing: false, listed: false }, sure: true };
+  // Alt+カタカナひらがな switches kana input, on or off, composing or not
+  if (IME_ON.has(key) && (mods & (CTRL | ALT | META)) === ALT) return { consumed: true, next: st, sure: true };
   if (IME_ON.has(key) && !command) return { consumed: !st.on, next: { ...st, on: true }, sure: true };
   if (IME_OFF.has(key) && !command) return { consumed: st.on, next: { on: false, composing: false, listed: false }, sure: true };
   if (!st.on) return { consumed: false, next: st, sure: true };

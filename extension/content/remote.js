@@ -319,6 +319,7 @@ export class RemoteKeyHandler extends KeyHandler {
         learning: options.learning !== false,
         enabled: this.enabled,
         katakana: !!options.katakana,
+        kanaInput: !!options.kanaInput,
       });
     }
     return this.session;
@@ -363,7 +364,7 @@ export class RemoteKeyHandler extends KeyHandler {
     }
     const t0 = performance.now();
     const key = e.key;
-    this.send({ op: 'key', session: s, units, mods }, (out) => {
+    this.send({ op: 'key', session: s, units, mods, code: e.code || undefined }, (out) => {
       if (out.consumed !== p.consumed) {
         remote.mispredicted++;
         if (p.consumed) this.replay(key, out);

@@ -17,6 +17,11 @@ test('the IME off: only the toggles are consumed', () => {
   assert.equal(predictKey(off, 'KanaMode', 0).consumed, true);
 });
 
+test('Alt+カタカナひらがな switches kana input, on or off, composing or not', () => {
+  for (const st of [off, idle, composing]) assert.deepEqual(predictKey(st, 'KanaMode', ALT), { consumed: true, next: st, sure: true });
+  assert.equal(predictKey(idle, 'Hiragana', ALT | CTRL).consumed, false);
+});
+
 test('precomposition: text and Space are the IME\'s, the field keeps Enter, Backspace, shortcuts', () => {
   assert.deepEqual(predictKey(idle, 'k', 0), { consumed: true, next: composing, sure: true });
   assert.equal(predictKey(idle, 'K', SHIFT).consumed, true);

@@ -148,6 +148,45 @@ test('a data-henkan-katakana field (フリガナ) types katakana; the カタカ�
   await page.close();
 });
 
+test('a data-henkan-kana-input field types the kana of a JIS keyboard; Alt+カタカナひらがな goes back to romaji', async () => {
+  const { page, errors } = await open('<textarea id="a" data-henkan data-henkan-kana-input></textarea>');
+  const title = () => page.evaluate(() => [...document.querySelectorAll('.henkan-indicator')].find((b) => /** @type {HTMLElement} */ (b).style.display === 'block')?.getAttribute('title') ?? null);
+  await page.click('#a');
+  assert.equal(await ready(page), 'ready');
+  assert.match(String(await title()), /kana input/);
+  // に ほ ん こ ゛ (the keys I, -, Y, B and the `@` key of a JIS keyboard, `[` of a US one): the
+  // page sees none of these keys
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.pageKeys = [];
+    document.querySelector('#a')?.addEventListener('keydown', (e) => w.pageKeys.push(/** @type {KeyboardEvent} */ (e).key));
+  });
+  for (const code of ['KeyI', 'Minus', 'KeyY', 'KeyB', 'BracketLeft']) await page.keyboard.press(code);
+  assert.equal(await page.locator('.henkan-preedit-runs').first().textContent(), 'にほんご');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#a'), '日本語');
+  // Shift+0 を, Shift+, 、 (the field's punctuation), the number pad's digits (sent with Num
+  // Lock on: Playwright's number pad has it off)
+  await page.keyboard.press('Shift+Digit0');
+  await page.keyboard.press('Shift+Comma');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: '2', code: 'Numpad2', text: '2', windowsVirtualKeyCode: 98, location: 3 });
+  await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: '2', code: 'Numpad2', windowsVirtualKeyCode: 98, location: 3 });
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#a'), '日本語を、２');
+  // (Shift alone is the page's, as with a native IME)
+  assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).pageKeys.filter((/** @type {string} */ k) => k !== 'Shift')), []);
+  // Alt+カタカナひらがな (sent as a Japanese keyboard sends it: Playwright's keyboard has no such key)
+  for (const type of ['rawKeyDown', 'keyUp']) await cdp.send('Input.dispatchKeyEvent', { type, key: 'KanaMode', code: 'KanaMode', windowsVirtualKeyCode: 242, modifiers: 1 });
+  assert.doesNotMatch(String(await title()), /kana input/);
+  await page.keyboard.type('desu');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#a'), '日本語を、２です');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /**
  * Waits until the page has stored the decoded copy (a visit whose model matched its SHA-256).
  * @param {import('playwright-core').Page} page

@@ -397,6 +397,30 @@ test("the options page's punctuation: , and . type ，．, in the page's own eng
   await options.close();
 });
 
+test("the options page's kana input: the keys type the kana of a JIS keyboard, in the page's own engine and in the extension's", async () => {
+  const options = await ext.context.newPage();
+  await options.goto(`chrome-extension://${ext.id}/options.html`);
+  assert.equal(await options.inputValue('#kanaInput'), 'romaji');
+  await options.selectOption('#kanaInput', 'kana');
+  await options.waitForFunction(async () => (await chrome.storage.local.get('settings')).settings?.kanaInput === true);
+  for (const name of ['plain.html', 'csp.html']) {
+    const { page, errors } = await open(name);
+    await focusReady(page, '#ta');
+    // に ほ ん こ ゛ (I, -, Y, B and the `@` key of a JIS keyboard), Shift+0 を
+    for (const code of ['KeyI', 'Minus', 'KeyY', 'KeyB', 'BracketLeft', 'Shift+Digit0']) await page.keyboard.press(code, { delay: 15 });
+    await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => p.textContent === 'にほんごを'));
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value !== '');
+    assert.equal(await valueOf(page, '#ta'), 'にほんごを', name);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  await options.bringToFront();
+  await options.selectOption('#kanaInput', 'romaji');
+  await options.waitForFunction(async () => (await chrome.storage.local.get('settings')).settings?.kanaInput === false);
+  await options.close();
+});
+
 test("the options page's \"convert inside the page\" turned off: a page's keys go to the extension's engine", async () => {
   const options = await ext.context.newPage();
   await options.goto(`chrome-extension://${ext.id}/options.html`);

@@ -87,7 +87,7 @@ test('the suggestion rows: the heading tells the keys, the focused one is select
   assert.equal(suggestionHeight(3), 102);
 });
 
-test('the indicator: on, off, loading, failed, katakana', () => {
+test('the indicator: on, off, loading, failed, katakana, kana input', () => {
   assert.deepEqual(indicatorView('ready', true, true, ''), { text: 'あ', title: 'IME on (Ctrl+Space)', mode: 'hiragana' });
   assert.deepEqual(indicatorView('ready', true, false, ''), { text: 'A', title: 'IME off (Ctrl+Space)', mode: 'direct' });
   assert.deepEqual(indicatorView('loading', false, true, ''), { text: '…', title: 'loading the input method…', mode: 'direct' });
@@ -96,8 +96,11 @@ test('the indicator: on, off, loading, failed, katakana', () => {
   assert.deepEqual(indicatorView('error', false, true, 'the input method stopped: x'), { text: '×', title: 'the input method stopped: x', mode: 'direct' });
   assert.equal(indicatorView('idle', false, true, '').text, 'あ');
   // katakana input
-  assert.deepEqual(indicatorView('ready', true, true, '', true), { text: 'カ', title: 'IME on, katakana input (カタカナひらがな: hiragana; Ctrl+Space)', mode: 'katakana' });
-  assert.equal(indicatorView('ready', true, false, '', true).text, 'A');
+  assert.deepEqual(indicatorView('ready', true, true, '', { katakana: true }), { text: 'カ', title: 'IME on, katakana input (カタカナひらがな: hiragana; Ctrl+Space)', mode: 'katakana' });
+  assert.equal(indicatorView('ready', true, false, '', { katakana: true }).text, 'A');
+  // kana input: the title says it
+  assert.deepEqual(indicatorView('ready', true, true, '', { kanaInput: true }), { text: 'あ', title: 'IME on, kana input (Alt+カタカナひらがな: romaji) (Ctrl+Space)', mode: 'hiragana' });
+  assert.equal(indicatorView('ready', true, true, '', { katakana: true, kanaInput: true }).title, 'IME on, katakana input, kana input (Alt+カタカナひらがな: romaji) (カタカナひらがな: hiragana; Ctrl+Space)');
 });
 
 test('a caret strictly inside a box: a line of text ends (or runs on) under it', () => {

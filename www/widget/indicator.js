@@ -104,9 +104,9 @@ export class Indicator {
    *   field while one meets its corner
    * @param {boolean} [hitTest] test now whether the field's own text is under the corner
    *   (`textUnder`, a layout and hit tests); else it is as last tested
-   * @param {boolean} [katakana] katakana input (`カ`)
+   * @param {{katakana?: boolean, kanaInput?: boolean}} [input] katakana input (`カ`), kana input
    */
-  render(field, show, ime, enabled, avoid = [], hitTest = false, katakana = false) {
+  render(field, show, ime, enabled, avoid = [], hitTest = false, input = {}) {
     // Read when needed only: a key's render with nothing to place would otherwise force the
     // style of the preedit it just changed.
     const flow = () => flowOf(getComputedStyle(field).writingMode);
@@ -116,12 +116,12 @@ export class Indicator {
       if (hitTest) this.covers = textUnder(field, corner, flow() !== 'down');
       return this.covers || clearButton(field) || avoid.some((r) => r !== null && r.left < corner.right && r.right > corner.left && r.top < corner.bottom && r.bottom > corner.top);
     };
-    const state = `${show}|${ime.status}|${ime.composes}|${enabled}|${katakana}`;
+    const state = `${show}|${ime.status}|${ime.composes}|${enabled}|${!!input.katakana}|${!!input.kanaInput}`;
     if (`${state}|${aside()}` === this.key) return;
     const el = this.el;
     if (show) {
       const box = field.getBoundingClientRect();
-      const view = indicatorView(ime.status, ime.composes, enabled, ime.error, katakana);
+      const view = indicatorView(ime.status, ime.composes, enabled, ime.error, input);
       el.style.display = 'block';
       el.dataset.status = ime.status;
       el.dataset.mode = view.mode;

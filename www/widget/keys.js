@@ -88,6 +88,8 @@ export class KeyHandler {
     this.enabled = options.enabled ?? !startsDirect(el);
     /** Katakana input (the page's `katakana` option, then the outputs' `mode`). */
     this.katakana = options.katakana ?? false;
+    /** Kana input (the page's `kanaInput` option, then the outputs'). */
+    this.kanaInput = options.kanaInput ?? false;
     /** An OS IME composition is under way. */
     this.osComposing = false;
     /** @type {ImeOutput | null} the last output */
@@ -125,6 +127,7 @@ export class KeyHandler {
       if (options.punctuation && options.punctuation !== DEFAULT_PUNCTUATION) ime.handle.setPunctuation(this.session, options.punctuation);
       if (options.predictions === false) ime.handle.setPredictions(this.session, false);
       if (options.katakana) ime.handle.setKatakana(this.session, true);
+      if (options.kanaInput) ime.handle.setKanaInput(this.session, true);
       if (options.learning === false) ime.handle.setLearning(this.session, false);
       if (options.lmEachKey) ime.handle.setLmDeferred?.(this.session, false);
       if (!this.enabled) ime.handle.setEnabled(this.session, false);
@@ -209,7 +212,8 @@ export class KeyHandler {
     const t0 = performance.now();
     const out = this.run((handle) => {
       const units = keyUnits(e.key);
-      if (units.length === 1) return handle.key(s, e.key, modsOf(e));
+      // the key's place on the keyboard, which says its kana in kana input
+      if (units.length === 1) return handle.key(s, e.key, modsOf(e), e.code || undefined);
       // Several characters in one key: one call each, their commits joined.
       let committed = '';
       let last = null;
@@ -533,6 +537,7 @@ export class KeyHandler {
     this.last = out;
     this.enabled = out.mode !== 'direct';
     if (this.enabled) this.katakana = out.mode === 'katakana';
+    this.kanaInput = !!out.kanaInput;
     // The composition ends before its text goes in, so that an editor takes the commit as typed
     // text, an edit (and an undo step) of its own: CodeMirror joins the changes it sees while a
     // composition is under way to the previous undo step. The editors of `COMMIT_BEFORE_END`

@@ -148,16 +148,18 @@ export const SUGGESTION_WIDTH = 258;
  * @param {boolean} composes whether keys can be composed (the wasm module is running)
  * @param {boolean} enabled whether the field's IME is on
  * @param {string} error the message when `status` is `error`
- * @param {boolean} [katakana] katakana input: `カ`
+ * @param {{katakana?: boolean, kanaInput?: boolean}} [input] katakana input (`カ`); kana input
+ *   (かな入力: said in the title, as MS-IME's language bar says it beside its `あ`)
  * @returns {{text: string, title: string, mode: 'hiragana' | 'katakana' | 'direct'}}
  */
-export function indicatorView(status, composes, enabled, error, katakana = false) {
+export function indicatorView(status, composes, enabled, error, { katakana = false, kanaInput = false } = {}) {
   if (status === 'error') return { text: '×', title: error, mode: 'direct' };
   if (status === 'loading' && !composes) return { text: '…', title: 'loading the input method…', mode: 'direct' };
   if (!enabled) return { text: 'A', title: 'IME off (Ctrl+Space)', mode: 'direct' };
   if (status === 'loading') return { text: 'あ…', title: 'IME on: kana only until the dictionary has loaded (Ctrl+Space)', mode: 'hiragana' };
-  if (katakana && composes) return { text: 'カ', title: 'IME on, katakana input (カタカナひらがな: hiragana; Ctrl+Space)', mode: 'katakana' };
-  return { text: 'あ', title: 'IME on (Ctrl+Space)', mode: composes ? 'hiragana' : 'direct' };
+  const kana = kanaInput ? ', kana input (Alt+カタカナひらがな: romaji)' : '';
+  if (katakana && composes) return { text: 'カ', title: `IME on, katakana input${kana} (カタカナひらがな: hiragana; Ctrl+Space)`, mode: 'katakana' };
+  return { text: 'あ', title: `IME on${kana} (Ctrl+Space)`, mode: composes ? 'hiragana' : 'direct' };
 }
 
 /**

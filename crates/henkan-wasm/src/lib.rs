@@ -636,11 +636,24 @@ impl Henkan {
     /// One key event: the DOM `KeyboardEvent.key` and modifier bits (1 Shift, 2 Ctrl, 4 Alt,
     /// 8 Meta). Returns the [`henkan::ime::ImeOutput`] as a plain object. Before the
     /// dictionary is in, keys are composed all the same (Space offers kana and katakana).
-    pub fn key(&mut self, session: u32, key: &str, mods: u32) -> Result<JsValue, JsError> {
+    ///
+    /// `code`, the DOM `KeyboardEvent.code` (the key's place on the keyboard), says which kana a
+    /// key types in kana input ([`Henkan::set_kana_input`]); without it keys type as in romaji
+    /// input.
+    pub fn key(
+        &mut self,
+        session: u32,
+        key: &str,
+        mods: u32,
+        code: Option<String>,
+    ) -> Result<JsValue, JsError> {
         let ev = KeyEvent::from_dom(key, mods);
-        self.act(session, |engine, ime| match engine {
-            Some(engine) => ime.key(engine, ev),
-            None => ime.key_without_model(ev),
+        self.act(session, |engine, ime| {
+            let ev = code.as_deref().map_or(ev, |code| ime.kana_key(ev, code));
+            match engine {
+                Some(engine) => ime.key(engine, ev),
+                None => ime.key_without_model(ev),
+            }
         })
     }
 
@@ -1009,6 +1022,16 @@ impl Henkan {
     pub fn set_katakana(&mut self, session: u32, on: bool) {
         if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
             ime.set_katakana(on);
+        }
+    }
+
+    /// Kana input (かな入力) on or off for a session: each key of the JIS kana layout types its
+    /// kana, by the `code` that [`Henkan::key`] is given. Off by default; Alt+カタカナひらがな
+    /// switches it too; outputs say it as `kanaInput`.
+    #[wasm_bindgen(js_name = setKanaInput)]
+    pub fn set_kana_input(&mut self, session: u32, on: bool) {
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_kana_input(on);
         }
     }
 }

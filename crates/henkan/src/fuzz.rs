@@ -323,7 +323,8 @@ const STORM_KEYS: [&str; 30] = [
 
 /// A key storm: `keys` key events drawn with `seed` (romaji letters most often, editing and
 /// conversion keys, modifiers, any character), with now and then a candidate picked by index,
-/// a flush, a cancel, a reconversion, the IME toggled or the LM's deferred work run
+/// a flush, a cancel, a reconversion, the IME toggled, kana input switched (each key then
+/// at a place of the kana layout or the number pad) or the LM's deferred work run
 /// ([`Ime::catch_up`]), through [`Ime`] on `engine` in each of its engines in turn: the hybrid
 /// with the LM deferred, as in the browser, the others without. Panics are caught and counted;
 /// a panic ends that engine's storm.
@@ -343,6 +344,7 @@ pub fn key_storm(engine: &Engine, seed: u64, keys: u64) -> Report {
         let mut done = 0u64;
         let run = catch_unwind(AssertUnwindSafe(|| {
             let mut committed = String::new();
+            let mut kana_input = false;
             while done < per {
                 done += 1;
                 let mods = match rng.u8(..20) {
@@ -367,7 +369,7 @@ pub fn key_storm(engine: &Engine, seed: u64, keys: u64) -> Report {
                         .choice(["ー", "、", "。", "ａ", "ア", "😀", "\u{301}"])
                         .unwrap_or("ー")
                         .to_string(),
-                    _ => match rng.u8(..7) {
+                    _ => match rng.u8(..8) {
                         0 => {
                             ime.select_candidate(engine, rng.usize(..12));
                             continue;
@@ -397,10 +399,27 @@ pub fn key_storm(engine: &Engine, seed: u64, keys: u64) -> Report {
                             ime.catch_up(engine);
                             continue;
                         }
+                        6 => {
+                            kana_input = !kana_input;
+                            ime.set_kana_input(kana_input);
+                            continue;
+                        }
                         _ => "Enter".to_string(),
                     },
                 };
-                let out = ime.key(engine, KeyEvent::from_dom(&name, mods));
+                // where the key is on the keyboard, for kana input: a kana key, a mark, one of
+                // the number pad
+                let code = rng
+                    .choice([
+                        "KeyT",
+                        "KeyF",
+                        "BracketLeft",
+                        "BracketRight",
+                        "Digit0",
+                        "Numpad1",
+                    ])
+                    .unwrap_or("KeyT");
+                let out = ime.key(engine, ime.kana_key(KeyEvent::from_dom(&name, mods), code));
                 committed.push_str(&out.committed);
                 if committed.len() > 4096 {
                     let cut = (committed.len() - 1024..committed.len())

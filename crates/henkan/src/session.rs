@@ -688,6 +688,14 @@ impl Session {
         self.sync_key(engine, &kana);
     }
 
+    /// Types one kana in kana input, with the character its key types without the IME
+    /// ([`Composer::insert_kana`]).
+    pub fn insert_kana(&mut self, engine: &Engine, kana: char, key: char) {
+        self.composer.insert_kana(kana, key);
+        let kana = self.composer.kana().to_string();
+        self.sync_key(engine, &kana);
+    }
+
     /// Types several characters.
     pub fn insert_str(&mut self, engine: &Engine, s: &str) {
         for c in s.chars() {

@@ -261,3 +261,83 @@ fn katakana_input_commits_katakana_and_learns_nothing() {
     typed(&mut ime, &engine, "kirei");
     assert_eq!(press(&mut ime, &engine, " ", 0).preedit.text, before);
 }
+
+/// A key of a JIS keyboard in kana input: its place (`KeyboardEvent.code`), the character it
+/// types without the IME, and Shift.
+fn kana_press(ime: &mut Ime, engine: &Engine, code: &str, key: &str, mods: u32) -> ImeOutput {
+    let ev = ime.kana_key(KeyEvent::from_dom(key, mods), code);
+    ime.key(engine, ev)
+}
+
+/// Kana input (かな入力): each key types its kana, `゛` joins the kana before it, Space converts
+/// what is shown, F10 gives back the keys, a digit key picks from the window, Shift types the
+/// small kana, `を` and the punctuation setting's marks, and Alt+カタカナひらがな goes back to
+/// romaji input.
+#[test]
+fn kana_input_types_the_layouts_kana() {
+    let engine = engine();
+    let mut ime = Ime::new();
+    ime.set_kana_input(true);
+    // か ん し ゛ (the `@` key of a JIS keyboard)
+    let keys = [
+        ("KeyT", "t"),
+        ("KeyY", "y"),
+        ("KeyD", "d"),
+        ("BracketLeft", "@"),
+    ];
+    let mut out = None;
+    for (code, key) in keys {
+        let o = kana_press(&mut ime, &engine, code, key, 0);
+        assert!(o.consumed, "{code}");
+        out = Some(o);
+    }
+    let out = out.unwrap();
+    assert_eq!(out.preedit.text, "かんじ");
+    assert!(out.kana_input);
+    let out = press(&mut ime, &engine, " ", 0);
+    assert_eq!(out.state, State::Converting);
+    assert_ne!(out.preedit.text, "かんじ");
+    // the window open, the `3` key (あ) picks the third candidate of the page
+    let out = press(&mut ime, &engine, " ", 0);
+    let third = out.candidates.as_ref().unwrap().items[2].clone();
+    let out = kana_press(&mut ime, &engine, "Digit3", "3", 0);
+    assert_eq!(out.state, State::Converting);
+    assert_eq!(out.preedit.text, third);
+    press(&mut ime, &engine, "Escape", 0);
+    let out = press(&mut ime, &engine, "F10", 0);
+    assert_eq!(out.preedit.text, "tyd@");
+    press(&mut ime, &engine, "Escape", 0);
+    // じ is one unit: one Backspace takes it whole
+    let out = press(&mut ime, &engine, "Backspace", 0);
+    assert_eq!(out.preedit.text, "かん");
+    press(&mut ime, &engine, "Escape", 0);
+    // Shift: を, っ and the comma of the punctuation setting; a mark after a kana that takes
+    // none stays a mark
+    for (code, key, mods) in [
+        ("Digit0", ")", SHIFT),
+        ("KeyZ", "Z", SHIFT),
+        ("Comma", "<", SHIFT),
+        ("KeyE", "e", 0),
+        ("BracketRight", "[", 0),
+    ] {
+        assert!(kana_press(&mut ime, &engine, code, key, mods).consumed);
+    }
+    let out = press(&mut ime, &engine, "F6", 0);
+    assert_eq!(out.preedit.text, "をっ、い゜");
+    press(&mut ime, &engine, "Escape", 0);
+    press(&mut ime, &engine, "Escape", 0);
+    // the number pad types digits
+    let out = kana_press(&mut ime, &engine, "Numpad1", "1", 0);
+    assert_eq!(out.preedit.text, "１");
+    press(&mut ime, &engine, "Escape", 0);
+    // Alt+カタカナひらがな: romaji input again
+    let out = press(&mut ime, &engine, "KanaMode", henkan::ime::ALT);
+    assert!(out.consumed);
+    assert!(!out.kana_input);
+    let out = kana_press(&mut ime, &engine, "KeyK", "k", 0);
+    let out2 = kana_press(&mut ime, &engine, "KeyA", "a", 0);
+    assert_eq!(
+        (out.preedit.text, out2.preedit.text.as_str()),
+        ("k".to_string(), "か")
+    );
+}

@@ -34,9 +34,11 @@
 //! ```
 
 mod kana;
+mod kana_layout;
 mod table;
 
 pub use kana::{is_hiragana, is_kana, to_full_ascii, to_half_katakana, to_hiragana, to_katakana};
+pub use kana_layout::{jis_kana, voiced};
 
 /// The marks that `,` and `.` type (Mozc's and MS-IME's 句読点 setting): `、` and `。` by
 /// default; `，` and `．` as scientific and legal text writes them, or one of each. After a digit
@@ -235,6 +237,58 @@ impl Composer {
         self.pending_raw.push(c);
         self.pending.push(c.to_ascii_lowercase());
         self.settle();
+    }
+
+    /// Adds one kana typed in kana input ([`jis_kana`]) at the caret, with `key`, the character
+    /// its key types without the IME (the raw key that F9 and F10 give back: `t` for `か`).
+    /// The marks `゛` and `゜` join the kana before the caret when it takes them ([`voiced`]):
+    /// `か` then `゛` is one unit `が` of two keys, which Backspace removes whole. `、` and `。`
+    /// are the punctuation setting's marks. In alphanumeric input `key` goes in as typed.
+    ///
+    /// ```
+    /// let mut composer = henkan::composer::Composer::new();
+    /// for (kana, key) in [('か', 't'), ('゛', '@'), ('き', 'g')] {
+    ///     composer.insert_kana(kana, key);
+    /// }
+    /// assert_eq!(composer.kana(), "がき");
+    /// assert_eq!(composer.raw(), "t@g");
+    /// composer.backspace();
+    /// composer.backspace();
+    /// assert_eq!(composer.kana(), "");
+    /// ```
+    pub fn insert_kana(&mut self, kana: char, key: char) {
+        let mut raw = [0; 4];
+        let raw = key.encode_utf8(&mut raw);
+        if self.ascii {
+            self.push_unit(raw, raw);
+            return;
+        }
+        self.flush_pending();
+        if self.caret > 0 {
+            let (k, r) = self.offsets(self.caret - 1);
+            let unit = self.units[self.caret - 1];
+            let mut before = self.kana[k..k + unit.kana_len].chars();
+            if let (Some(b), None) = (before.next(), before.next()) {
+                if let Some(v) = voiced(b, kana) {
+                    let mut buf = [0; 4];
+                    let v = v.encode_utf8(&mut buf);
+                    self.kana.replace_range(k..k + unit.kana_len, v);
+                    self.raw.insert_str(r + unit.raw_len, raw);
+                    self.units[self.caret - 1] = Unit {
+                        kana_len: v.len(),
+                        raw_len: unit.raw_len + raw.len(),
+                    };
+                    return;
+                }
+            }
+        }
+        let kana = match kana {
+            '、' => self.punctuation.comma,
+            '。' => self.punctuation.period,
+            k => k,
+        };
+        let mut buf = [0; 4];
+        self.push_unit(kana.encode_utf8(&mut buf), raw);
     }
 
     /// Adds each character of `s` in turn, as [`insert`](Self::insert) does.

@@ -10,6 +10,10 @@
 pub enum Key {
     /// A key that produces one character (`a`, `A`, `-`, `1`, `、`…).
     Char(char),
+    /// A key of the kana layout in kana input (かな入力, [`crate::composer::jis_kana`]): the
+    /// kana it types and the character it types without the IME (`Kana('か', 't')`), which F9
+    /// and F10 give back and whose digit picks a candidate from the window.
+    Kana(char, char),
     /// The space bar.
     Space,
     /// Enter / Return.

@@ -44,6 +44,11 @@
 //! | 無変換 | whole input as katakana (Shift: as F9) | the focused segment: hiragana → katakana → half-width katakana → hiragana (Shift: as F9) |
 //! | Ctrl+Space, 半角/全角, Alt+\` | commit, toggle the IME | commit, toggle the IME |
 //! | Shift+カタカナひらがな / カタカナひらがな | katakana / hiragana input ([`Mode::Katakana`]) | the same |
+//! | Alt+カタカナひらがな | kana input (かな入力) or romaji input ([`Machine::set_kana_input`]) | the same |
+//!
+//! In kana input each key of the JIS kana layout types its kana ([`Machine::kana_key`]; `゛`
+//! and `゜` join the kana before them, `か` `゛` → `が`); F9 and F10 give back the keys as they
+//! type without the IME, and a digit key picks from the open window by its digit.
 //!
 //! MS-IME's Ctrl keys stand for some of these while composing or converting (Mozc's MS-IME
 //! keymap; `ms_ime_alias`): Ctrl+U / I / O / P / T are F6–F10, Ctrl+M Enter, and so on.
@@ -191,6 +196,8 @@ pub struct ImeOutput {
     pub segments: Vec<SegmentView>,
     /// On or off.
     pub mode: Mode,
+    /// Kana input (かな入力, [`Machine::set_kana_input`]) rather than romaji input.
+    pub kana_input: bool,
     /// The state after the key.
     pub state: State,
     /// The key's character was refused: the composition holds [`MAX_COMPOSITION_CHARS`] and
@@ -203,6 +210,9 @@ pub struct ImeOutput {
 pub trait Backend {
     /// Types one character into the composer.
     fn insert(&mut self, c: char);
+    /// Types one kana in kana input, with the character its key types without the IME
+    /// ([`crate::composer::Composer::insert_kana`]).
+    fn insert_kana(&mut self, kana: char, key: char);
     /// Deletes the composed unit (or pending letter) before the caret.
     fn backspace(&mut self);
     /// Deletes the kana after the caret (the Delete key).
@@ -354,6 +364,9 @@ impl Backend for SessionBackend<'_> {
     fn insert(&mut self, c: char) {
         self.session.insert(self.engine, c);
     }
+    fn insert_kana(&mut self, kana: char, key: char) {
+        self.session.insert_kana(self.engine, kana, key);
+    }
     fn backspace(&mut self) {
         self.session.backspace(self.engine);
     }
@@ -484,6 +497,9 @@ impl Backend for ComposerBackend<'_> {
     composer_views!();
     fn insert(&mut self, c: char) {
         self.session.composer_mut().insert(c);
+    }
+    fn insert_kana(&mut self, kana: char, key: char) {
+        self.session.composer_mut().insert_kana(kana, key);
     }
     fn backspace(&mut self) {
         self.session.composer_mut().backspace();
@@ -727,6 +743,8 @@ pub struct Machine {
     predictions: bool,
     /// Katakana input ([`Mode::Katakana`], [`Machine::set_katakana`]).
     katakana: bool,
+    /// Kana input ([`Machine::set_kana_input`]).
+    kana_input: bool,
     conv: Option<Converting>,
     sugg: Suggestions,
     /// A commit just happened that next-word predictions should follow.
@@ -761,6 +779,7 @@ impl Default for Machine {
             live_conversion: false,
             predictions: true,
             katakana: false,
+            kana_input: false,
             conv: None,
             sugg: Suggestions::default(),
             predict_next: false,
@@ -848,6 +867,25 @@ fn type_char<B: Backend + ?Sized>(b: &mut B, c: char, shift: bool) {
     b.insert(c);
 }
 
+/// Whether a key types text: a character (not a control character) or a kana of kana input.
+fn types_text(key: Key) -> bool {
+    match key {
+        Key::Char(c) => !c.is_control(),
+        Key::Kana(..) => true,
+        _ => false,
+    }
+}
+
+/// Types the text of a key that [`types_text`]: a character as [`type_char`] does, a kana of
+/// kana input with its raw key (Shift types the layout's second kana, never letters).
+fn type_key<B: Backend + ?Sized>(b: &mut B, ev: KeyEvent) {
+    match ev.key {
+        Key::Kana(kana, key) => b.insert_kana(kana, key),
+        Key::Char(c) => type_char(b, c, ev.shift),
+        _ => {}
+    }
+}
+
 fn utf16_len(s: &str) -> usize {
     s.encode_utf16().count()
 }
@@ -903,6 +941,50 @@ impl Machine {
     /// Whether katakana input is on.
     pub fn katakana(&self) -> bool {
         self.katakana
+    }
+
+    /// Kana input (かな入力) on or off: each key of the JIS kana layout types its kana
+    /// ([`crate::composer::jis_kana`], [`Machine::kana_key`]) instead of a romaji letter, as the
+    /// desktop IMEs' kana input does. Alt+カタカナひらがな turns it on and off, as in MS-IME.
+    /// Off by default.
+    pub fn set_kana_input(&mut self, on: bool) {
+        self.kana_input = on;
+    }
+
+    /// Whether kana input is on.
+    pub fn kana_input(&self) -> bool {
+        self.kana_input
+    }
+
+    /// The key event as kana input types it: with kana input on, a key of one character
+    /// without Ctrl, Alt or Meta whose place on the keyboard (`code`, the DOM's
+    /// `KeyboardEvent.code`) is a key of the JIS kana layout is [`Key::Kana`], with the
+    /// character it types without the IME as its raw key; any other event is left as it is
+    /// (the number pad types digits, Ctrl+C copies).
+    ///
+    /// ```
+    /// use henkan::ime::{Key, KeyEvent, Machine, SHIFT};
+    /// let mut m = Machine::new();
+    /// let t = KeyEvent::from_dom("t", 0);
+    /// assert_eq!(m.kana_key(t, "KeyT"), t);
+    /// m.set_kana_input(true);
+    /// assert_eq!(m.kana_key(t, "KeyT").key, Key::Kana('か', 't'));
+    /// assert_eq!(m.kana_key(KeyEvent::from_dom(")", SHIFT), "Digit0").key, Key::Kana('を', ')'));
+    /// assert_eq!(m.kana_key(KeyEvent::from_dom("1", 0), "Numpad1").key, Key::Char('1'));
+    /// ```
+    pub fn kana_key(&self, ev: KeyEvent, code: &str) -> KeyEvent {
+        match ev.key {
+            Key::Char(c) if self.kana_input && !ev.has_command_modifier() => {
+                match crate::composer::jis_kana(code, ev.shift) {
+                    Some(kana) => KeyEvent {
+                        key: Key::Kana(kana, c),
+                        ..ev
+                    },
+                    None => ev,
+                }
+            }
+            _ => ev,
+        }
     }
 
     /// The state (given the backend's composer).
@@ -1266,6 +1348,11 @@ impl Machine {
             return true;
         }
         match ev.key {
+            // MS-IME's Alt+カタカナひらがな: kana input or romaji input
+            Key::ImeOn if ev.alt && !ev.ctrl && !ev.meta => {
+                self.kana_input = !self.kana_input;
+                return true;
+            }
             Key::ImeOn | Key::KatakanaMode if !ev.has_command_modifier() => {
                 let katakana = ev.key == Key::KatakanaMode || ev.shift;
                 let was = (self.enabled, self.katakana);
@@ -1318,9 +1405,9 @@ impl Machine {
                 self.forget(b);
                 false
             }
-            Key::Char(c) if !c.is_control() => {
+            _ if types_text(ev.key) => {
                 self.sugg = Suggestions::default();
-                type_char(b, c, ev.shift);
+                type_key(b, ev);
                 true
             }
             Key::Space if !ev.shift => {
@@ -1387,7 +1474,7 @@ impl Machine {
             Key::Enter => {
                 self.pick(b, i, out);
             }
-            Key::Char(d @ '1'..='9') if !ev.shift => {
+            Key::Char(d @ '1'..='9') | Key::Kana(_, d @ '1'..='9') if !ev.shift => {
                 let k = d as usize - '1' as usize;
                 if k < n {
                     self.pick(b, k, out);
@@ -1400,9 +1487,9 @@ impl Machine {
                     b.backspace();
                 }
             }
-            Key::Char(c) if !c.is_control() => {
+            _ if types_text(ev.key) => {
                 self.pick(b, i, out);
-                type_char(b, c, ev.shift);
+                type_key(b, ev);
             }
             Key::F(n @ 6..=10) => {
                 self.sugg.focus = None;
@@ -1432,13 +1519,13 @@ impl Machine {
             return true;
         }
         match ev.key {
-            Key::Char(c) if !c.is_control() => {
+            _ if types_text(ev.key) => {
                 let full = b.preedit().chars().count() >= MAX_COMPOSITION_CHARS;
                 // With the caret at the start nothing can be committed before it: the
                 // character is refused (consumed, nothing typed) rather than typed past the
                 // limit.
                 if !full || self.commit_head(b, out) {
-                    type_char(b, c, ev.shift);
+                    type_key(b, ev);
                 } else {
                     self.refused = true;
                 }
@@ -1528,7 +1615,7 @@ impl Machine {
                 conv.focus = conv.segs.len() - 1;
                 conv.window = false;
             }
-            Key::Char(d @ '1'..='9') if conv.window && !ev.shift => {
+            Key::Char(d @ '1'..='9') | Key::Kana(_, d @ '1'..='9') if conv.window && !ev.shift => {
                 let seg = conv.focused();
                 let index = seg.selected / PAGE_SIZE * PAGE_SIZE + (d as usize - '1' as usize);
                 if index < seg.candidates.len() {
@@ -1536,9 +1623,9 @@ impl Machine {
                     conv.window = false;
                 }
             }
-            Key::Char(c) if !c.is_control() => {
+            _ if types_text(ev.key) => {
                 self.commit_all(b, out);
-                type_char(b, c, ev.shift);
+                type_key(b, ev);
             }
             Key::F(n @ 6..=10) => conv.transliterate_focused(b, n),
             Key::NonConvert if ev.shift => conv.transliterate_focused(b, 9),
@@ -1659,6 +1746,7 @@ impl Machine {
             nbest: Vec::new(),
             segments: Vec::new(),
             mode,
+            kana_input: self.kana_input,
             state,
             refused: std::mem::take(&mut self.refused),
         };
@@ -1907,6 +1995,16 @@ impl Ime {
     /// Katakana input on or off (see [`Machine::set_katakana`]).
     pub fn set_katakana(&mut self, on: bool) {
         self.machine.set_katakana(on);
+    }
+
+    /// Kana input on or off (see [`Machine::set_kana_input`]).
+    pub fn set_kana_input(&mut self, on: bool) {
+        self.machine.set_kana_input(on);
+    }
+
+    /// The key event as kana input types it (see [`Machine::kana_key`]).
+    pub fn kana_key(&self, ev: KeyEvent, code: &str) -> KeyEvent {
+        self.machine.kana_key(ev, code)
     }
 
     /// Live conversion while composing (see [`Machine::set_live`]).

@@ -40,6 +40,9 @@ impl Backend for Fake {
         self.input.insert(at, c);
         self.caret += 1;
     }
+    fn insert_kana(&mut self, kana: char, _key: char) {
+        self.insert(kana);
+    }
     fn backspace(&mut self) {
         if self.caret > 0 {
             self.caret -= 1;
