@@ -174,6 +174,7 @@ function serve(ime, sessions, req, applyEngine, served) {
       if (req.enabled === false) handle.setEnabled(s, false);
       if (req.katakana) handle.setKatakana(s, true);
       if (req.kanaInput) handle.setKanaInput(s, true);
+      if (req.space === 'half') handle.setSpaceWidth(s, 'half');
       return null;
     }
     case 'key': {

@@ -66,6 +66,7 @@ async function loadSettings() {
   $('digits').value = settings.digits ?? 'half';
   $('punctuation').value = asPunctuation(settings.punctuation) ?? DEFAULT_PUNCTUATION;
   $('kanaInput').value = settings.kanaInput ? 'kana' : 'romaji';
+  $('space').value = settings.space === 'half' ? 'half' : 'full';
   $('learning').checked = settings.learning !== false;
   $('defaultOn').checked = settings.defaultOn !== false;
   $('engineInPage').checked = settings.engineIn !== 'extension';
@@ -80,6 +81,7 @@ async function saveSettings() {
     digits: $('digits').value,
     punctuation: asPunctuation($('punctuation').value) ?? DEFAULT_PUNCTUATION,
     kanaInput: $('kanaInput').value === 'kana',
+    space: $('space').value === 'half' ? 'half' : 'full',
     learning: $('learning').checked,
     defaultOn: $('defaultOn').checked,
     engineIn: $('engineInPage').checked ? 'page' : 'extension',
@@ -118,7 +120,7 @@ async function showDictionary() {
 
 async function init() {
   await loadSettings();
-  for (const id of ['engine', 'liveConversion', 'predictions', 'digits', 'punctuation', 'kanaInput', 'learning', 'defaultOn', 'engineInPage']) $(id).addEventListener('change', saveSettings);
+  for (const id of ['engine', 'liveConversion', 'predictions', 'digits', 'punctuation', 'kanaInput', 'space', 'learning', 'defaultOn', 'engineInPage']) $(id).addEventListener('change', saveSettings);
   $('learningExport').addEventListener('click', async () => download(await call('learning.export'), 'henkan-learning.txt', 'text/plain'));
   $('learningImport').addEventListener('change', async (/** @type {Event} */ e) => {
     const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];

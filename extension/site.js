@@ -11,6 +11,8 @@
  * @property {'half' | 'full'} [digits]
  * @property {import('../www/types.js').Punctuation} [punctuation] what `,` and `.` type
  * @property {boolean} [kanaInput] kana input (かな入力): keys type the kana of a JIS keyboard
+ * @property {'full' | 'half'} [space] what Space types outside a composition: the ideographic
+ *   space (default) or the field's plain one
  * @property {boolean} [learning]
  * @property {'message' | 'runtime'} [channel] how a page's keys reach the engine: the
  *   `chrome.runtime` port (the default) or a MessagePort straight to the engine's document (where

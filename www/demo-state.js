@@ -19,6 +19,7 @@ export const ENGINES = /** @type {const} */ (['classic', 'neural', 'hybrid']);
  * @property {'half' | 'full'} digits how conversion results write digits
  * @property {import('./types.js').Punctuation} punctuation what `,` and `.` type
  * @property {boolean} kana kana input (かな入力): keys type the kana of a JIS keyboard
+ * @property {'full' | 'half'} space what Space types outside a composition
  * @property {boolean} predictions suggestions while typing and after a commit
  * @property {boolean} learning learn the candidates picked
  * @property {'ja' | 'en'} lang the page's language
@@ -30,7 +31,7 @@ export const ENGINES = /** @type {const} */ (['classic', 'neural', 'hybrid']);
 
 /** @returns {DemoState} */
 export function defaultState() {
-  return { engine: '', live: false, digits: 'half', punctuation: DEFAULT_PUNCTUATION, kana: false, predictions: true, learning: true, lang: 'ja', lattice: false, text: '', input: '', model: null };
+  return { engine: '', live: false, digits: 'half', punctuation: DEFAULT_PUNCTUATION, kana: false, space: 'full', predictions: true, learning: true, lang: 'ja', lattice: false, text: '', input: '', model: null };
 }
 
 /**
@@ -46,6 +47,7 @@ export function readState(params) {
   if (params.get('digits') === 'full') s.digits = 'full';
   s.punctuation = asPunctuation(params.get('punctuation')) ?? s.punctuation;
   s.kana = params.get('kana') === '1';
+  if (params.get('space') === 'half') s.space = 'half';
   s.predictions = params.get('predictions') !== '0';
   s.learning = params.get('learning') !== '0';
   if (params.get('lang') === 'en') s.lang = 'en';
@@ -66,13 +68,14 @@ export function readState(params) {
 export function writeState(state, base) {
   const url = new URL(base);
   const p = url.searchParams;
-  for (const name of ['model', 'engine', 'live', 'digits', 'punctuation', 'kana', 'predictions', 'learning', 'lang', 'lattice', 'text', 'input']) p.delete(name);
+  for (const name of ['model', 'engine', 'live', 'digits', 'punctuation', 'kana', 'space', 'predictions', 'learning', 'lang', 'lattice', 'text', 'input']) p.delete(name);
   if (state.model) p.set('model', state.model);
   if (state.engine) p.set('engine', state.engine);
   if (state.live) p.set('live', '1');
   if (state.digits === 'full') p.set('digits', 'full');
   if (state.punctuation !== DEFAULT_PUNCTUATION) p.set('punctuation', state.punctuation);
   if (state.kana) p.set('kana', '1');
+  if (state.space === 'half') p.set('space', 'half');
   if (!state.predictions) p.set('predictions', '0');
   if (!state.learning) p.set('learning', '0');
   if (state.lang === 'en') p.set('lang', 'en');

@@ -86,12 +86,13 @@ const modelUrl = (() => {
  */
 export function startDemo(wasmModule) {
   const checkbox = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id));
-  const [predictions, learning, live, digits, kana] = ['predictions', 'learning', 'live', 'digits', 'kana'].map(checkbox);
+  const [predictions, learning, live, digits, kana, halfSpace] = ['predictions', 'learning', 'live', 'digits', 'kana', 'half-space'].map(checkbox);
   predictions.checked = state.predictions;
   learning.checked = state.learning;
   live.checked = state.live;
   digits.checked = state.digits === 'full';
   kana.checked = state.kana;
+  halfSpace.checked = state.space === 'half';
   const punctuation = /** @type {HTMLSelectElement} */ ($('punctuation'));
   punctuation.value = state.punctuation;
   const editor = /** @type {HTMLTextAreaElement} */ ($('editor'));
@@ -116,6 +117,7 @@ export function startDemo(wasmModule) {
       digits: state.digits,
       punctuation: state.punctuation,
       kanaInput: state.kana,
+      space: state.space,
       predictions: state.predictions,
       learning: state.learning,
     };
@@ -156,6 +158,12 @@ export function startDemo(wasmModule) {
     () => asPunctuation(punctuation.value) ?? DEFAULT_PUNCTUATION,
     (o, marks) => (o.punctuation = state.punctuation = marks),
     (h, s, marks) => h.setPunctuation(s, marks),
+  );
+  option(
+    halfSpace,
+    checked(halfSpace),
+    (o, on) => (o.space = state.space = on ? 'half' : 'full'),
+    (h, s, on) => h.setSpaceWidth(s, on ? 'half' : 'full'),
   );
   option(kana, checked(kana), (o, on) => (o.kanaInput = state.kana = on), (h, s, on) => h.setKanaInput(s, on));
   // Alt+カタカナひらがな in a field: every field and the checkbox follow

@@ -63,6 +63,8 @@ export { HenkanIme, ModelIntegrityError, MODEL_INFO, CACHE_NAME };
  * @property {boolean} [live] convert on every key, so `onOutput` gets the n-best list and segments
  * @property {'half' | 'full'} [digits] digits of conversion results (default `'half'`: `2025年`)
  * @property {import('./types.js').Punctuation} [punctuation] what `,` and `.` type (default `'、。'`)
+ * @property {'full' | 'half'} [space] what Space types outside a composition: the ideographic space
+ *   (default `'full'`) or the field's plain one (`'half'`)
  * @property {boolean} [liveConversion] the preedit shows the best conversion as you type; Enter
  *   commits it, Space opens the candidates (default false)
  * @property {boolean} [predictions] completions while composing, next words after a commit
@@ -249,11 +251,12 @@ const ATTRIBUTES = /** @type {const} */ ([
   ['learning', 'learning'],
   ['digits', 'digits'],
   ['punctuation', 'punctuation'],
+  ['space', 'space'],
 ]);
 
 /**
  * Field options from attributes: a boolean one is on when present (`off` or `false`: off), `digits`
- * takes `half` or `full`, `punctuation` its two marks (`，．`).
+ * and `space` take `half` or `full`, `punctuation` its two marks (`，．`).
  * @param {Element} el
  * @param {string} prefix `data-henkan-` on a field, `` on a `<henkan-ime>` element
  * @returns {FieldOptions}
@@ -265,6 +268,7 @@ export function optionsFromAttributes(el, prefix) {
     const value = el.getAttribute(prefix + attr);
     if (value === null) continue;
     if (key === 'digits') options.digits = value === 'full' ? 'full' : 'half';
+    else if (key === 'space') options.space = value === 'half' ? 'half' : 'full';
     else if (key === 'punctuation') options.punctuation = asPunctuation(value);
     else options[key] = !/^(off|false|0)$/i.test(value);
   }

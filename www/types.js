@@ -116,6 +116,8 @@
  * @property {(session: number, on: boolean) => void} setLiveConversion
  * @property {(session: number, width: 'half' | 'full') => void} setDigitWidth
  * @property {(session: number, marks: Punctuation) => void} setPunctuation
+ * @property {(session: number, width: 'half' | 'full') => void} setSpaceWidth what Space types
+ *   outside a composition: `'full'` the ideographic space (default), `'half'` the field's plain one
  * @property {(session: number, text: string) => ImeOutput} reconvert
  * @property {() => number} learningVersion
  * @property {() => string} exportLearning

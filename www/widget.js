@@ -63,6 +63,9 @@ import { windowHost, crossOriginAbove, topLayerOf } from './widget/host.js';
  *   list and segments (default false: a page that only needs the preedit saves that work)
  * @property {'half' | 'full'} [digits] how the digits of conversion results are written: `2025年`
  *   (default, as Google Japanese Input) or `２０２５年`; dates follow (`2026/11/26`)
+ * @property {'full' | 'half'} [space] what Space types outside a composition (Mozc's and MS-IME's
+ *   スペースの入力): `'full'`, an ideographic space, with Shift the field's plain one (default), or
+ *   `'half'`, the plain space, with Shift the ideographic one
  * @property {import('./types.js').Punctuation} [punctuation] what `,` and `.` type: `'、。'`
  *   (default), `'，．'` (as scientific and legal text writes them), `'、．'` or `'，。'`
  * @property {boolean} [liveConversion] live conversion, as macOS and Windows 11 IMEs have it: the

@@ -56,10 +56,12 @@ function isChar(key) {
  * @param {Predicted} st
  * @param {string} key `KeyboardEvent.key` (as `shouldSend` let it through)
  * @param {number} mods modifier bits (`modsOf`)
+ * @param {boolean} [halfSpace] Space types the field's plain space outside a composition, Shift+Space
+ *   the IME's ideographic one (the `space: 'half'` setting)
  * @returns {{consumed: boolean, next: Predicted, sure: boolean}} `sure`: false when the state
  *   was unknown and the answer a guess (the caller then consumes and replays a refused key)
  */
-export function predictKey(st, key, mods) {
+export function predictKey(st, key, mods, halfSpace = false) {
   const command = (mods & (CTRL | ALT | META)) !== 0;
   if (isToggle(key, mods)) return { consumed: true, next: { on: !st.on, composing: false, listed: false }, sure: true };
   // Alt+カタカナひらがな switches kana input, on or off, composing or not
@@ -84,7 +86,7 @@ export function predictKey(st, key, mods) {
   // with suggestions listed after a commit, ↓ enters them and Esc hides them.
   if (command) return { consumed: false, next: { ...st, listed: false }, sure: true };
   if (isChar(key)) return { consumed: true, next: { on: true, composing: true, listed: false }, sure: true };
-  if (key === ' ' && !(mods & SHIFT)) return { consumed: true, next: { ...st, listed: false }, sure: true };
+  if (key === ' ' && !!(mods & SHIFT) === halfSpace) return { consumed: true, next: { ...st, listed: false }, sure: true };
   if (st.listed && key === 'ArrowDown') return { consumed: true, next: { on: true, composing: null, listed: true }, sure: true };
   if (st.listed && key === 'Escape') return { consumed: true, next: { ...st, listed: false }, sure: true };
   return { consumed: false, next: { ...st, listed: false }, sure: true };

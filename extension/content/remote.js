@@ -320,6 +320,7 @@ export class RemoteKeyHandler extends KeyHandler {
         enabled: this.enabled,
         katakana: !!options.katakana,
         kanaInput: !!options.kanaInput,
+        space: options.space ?? 'full',
       });
     }
     return this.session;
@@ -356,7 +357,7 @@ export class RemoteKeyHandler extends KeyHandler {
     const { remote } = this;
     const mods = modsOf(e);
     const units = keyUnits(e.key);
-    const p = predictKey(this.predicted, units[0], mods);
+    const p = predictKey(this.predicted, units[0], mods, this.options.space === 'half');
     this.predicted = p.next;
     if (p.consumed) {
       e.preventDefault();

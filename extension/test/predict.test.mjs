@@ -17,6 +17,12 @@ test('the IME off: only the toggles are consumed', () => {
   assert.equal(predictKey(off, 'KanaMode', 0).consumed, true);
 });
 
+test('with half-width space, Space outside a composition is the field\'s and Shift+Space the IME\'s', () => {
+  assert.equal(predictKey(idle, ' ', 0, true).consumed, false);
+  assert.equal(predictKey(idle, ' ', SHIFT, true).consumed, true);
+  assert.equal(predictKey(composing, ' ', 0, true).consumed, true);
+});
+
 test('Alt+カタカナひらがな switches kana input, on or off, composing or not', () => {
   for (const st of [off, idle, composing]) assert.deepEqual(predictKey(st, 'KanaMode', ALT), { consumed: true, next: st, sure: true });
   assert.equal(predictKey(idle, 'Hiragana', ALT | CTRL).consumed, false);

@@ -187,6 +187,24 @@ test('a data-henkan-kana-input field types the kana of a JIS keyboard; Alt+カ�
   await page.close();
 });
 
+test('data-henkan-space="half": Space outside a composition types a plain space, Shift+Space an ideographic one; Space still converts', async () => {
+  const { page, errors } = await open('<input id="a" data-henkan data-henkan-space="half"><input id="b" data-henkan>');
+  await page.click('#a');
+  assert.equal(await ready(page), 'ready');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Shift+Space');
+  await convert(page, 'nihongo');
+  await page.keyboard.press('Space');
+  assert.equal(await page.inputValue('#a'), ' \u3000日本語 ');
+  // the default: the ideographic space, Shift+Space a plain one
+  await page.click('#b');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Shift+Space');
+  assert.equal(await page.inputValue('#b'), '\u3000 ');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /**
  * Waits until the page has stored the decoded copy (a visit whose model matched its SHA-256).
  * @param {import('playwright-core').Page} page

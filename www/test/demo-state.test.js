@@ -10,7 +10,7 @@ test('a plain URL is the default state, and the default state writes a plain URL
 });
 
 test('every option goes through the URL and back', () => {
-  const s = { ...defaultState(), engine: 'classic', live: true, digits: /** @type {const} */ ('full'), punctuation: /** @type {const} */ ('，．'), kana: true, predictions: false, learning: false, lang: /** @type {const} */ ('en'), lattice: true, text: '今日は & 明日?', input: 'きょうは', model: 'models/henkan.henkan' };
+  const s = { ...defaultState(), engine: 'classic', live: true, digits: /** @type {const} */ ('full'), punctuation: /** @type {const} */ ('，．'), kana: true, space: /** @type {const} */ ('half'), predictions: false, learning: false, lang: /** @type {const} */ ('en'), lattice: true, text: '今日は & 明日?', input: 'きょうは', model: 'models/henkan.henkan' };
   const url = new URL(writeState(s, BASE));
   assert.equal(url.pathname, '/henkan/index.html', 'the path stays (a site under a sub-path)');
   assert.deepEqual(readState(url.searchParams), s);

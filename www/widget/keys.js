@@ -128,6 +128,7 @@ export class KeyHandler {
       if (options.predictions === false) ime.handle.setPredictions(this.session, false);
       if (options.katakana) ime.handle.setKatakana(this.session, true);
       if (options.kanaInput) ime.handle.setKanaInput(this.session, true);
+      if (options.space === 'half') ime.handle.setSpaceWidth(this.session, 'half');
       if (options.learning === false) ime.handle.setLearning(this.session, false);
       if (options.lmEachKey) ime.handle.setLmDeferred?.(this.session, false);
       if (!this.enabled) ime.handle.setEnabled(this.session, false);

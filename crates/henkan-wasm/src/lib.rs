@@ -991,6 +991,22 @@ impl Henkan {
         Ok(())
     }
 
+    /// What Space types outside a composition in a session (Mozc's and MS-IME's スペースの入力):
+    /// `"full"`, an ideographic space (the default; Shift+Space the field's plain one), or
+    /// `"half"`, the field's plain space (Shift+Space the ideographic one).
+    #[wasm_bindgen(js_name = setSpaceWidth)]
+    pub fn set_space_width(&mut self, session: u32, width: &str) -> Result<(), JsError> {
+        let half = match width {
+            "half" => true,
+            "full" => false,
+            _ => return Err(JsError::new("space width: \"half\" or \"full\"")),
+        };
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_half_width_space(half);
+        }
+        Ok(())
+    }
+
     /// What `,` and `.` type in a session: `"、。"` (the default), `"，．"`, `"、．"` or `"，。"`
     /// (Mozc's 句読点 setting).
     #[wasm_bindgen(js_name = setPunctuation)]

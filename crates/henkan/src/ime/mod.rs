@@ -54,7 +54,7 @@
 //! keymap; `ms_ime_alias`): Ctrl+U / I / O / P / T are F6–F10, Ctrl+M Enter, and so on.
 //!
 //! In precomposition Space inserts an ideographic space (U+3000), Shift+Space a plain one (not
-//! consumed). Keys with Ctrl/Alt/Meta are never consumed outside a composition (so copy, paste,
+//! consumed); the other way round with [`Machine::set_half_width_space`]. Keys with Ctrl/Alt/Meta are never consumed outside a composition (so copy, paste,
 //! undo behave natively) and are swallowed inside one (so they cannot edit around the preedit).
 //!
 //! With the suggestion list shown but not focused, after a commit (precomposition): ↓ enters
@@ -745,6 +745,8 @@ pub struct Machine {
     katakana: bool,
     /// Kana input ([`Machine::set_kana_input`]).
     kana_input: bool,
+    /// Space types a plain space outside a composition ([`Machine::set_half_width_space`]).
+    half_width_space: bool,
     conv: Option<Converting>,
     sugg: Suggestions,
     /// A commit just happened that next-word predictions should follow.
@@ -780,6 +782,7 @@ impl Default for Machine {
             predictions: true,
             katakana: false,
             kana_input: false,
+            half_width_space: false,
             conv: None,
             sugg: Suggestions::default(),
             predict_next: false,
@@ -954,6 +957,13 @@ impl Machine {
     /// Whether kana input is on.
     pub fn kana_input(&self) -> bool {
         self.kana_input
+    }
+
+    /// What Space types outside a composition (Mozc's and MS-IME's スペースの入力 setting): an
+    /// ideographic space (U+3000, the IME's) by default and with Shift a plain one (the field's);
+    /// on, the plain space without Shift and the ideographic one with Shift.
+    pub fn set_half_width_space(&mut self, on: bool) {
+        self.half_width_space = on;
     }
 
     /// The key event as kana input types it: with kana input on, a key of one character
@@ -1410,7 +1420,7 @@ impl Machine {
                 type_key(b, ev);
                 true
             }
-            Key::Space if !ev.shift => {
+            Key::Space if ev.shift == self.half_width_space => {
                 out.push('\u{3000}');
                 self.sugg = Suggestions::default();
                 b.committed_other();
@@ -2000,6 +2010,11 @@ impl Ime {
     /// Kana input on or off (see [`Machine::set_kana_input`]).
     pub fn set_kana_input(&mut self, on: bool) {
         self.machine.set_kana_input(on);
+    }
+
+    /// What Space types outside a composition (see [`Machine::set_half_width_space`]).
+    pub fn set_half_width_space(&mut self, on: bool) {
+        self.machine.set_half_width_space(on);
     }
 
     /// The key event as kana input types it (see [`Machine::kana_key`]).

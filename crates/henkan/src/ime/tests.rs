@@ -556,6 +556,19 @@ fn shortcuts_native_outside_swallowed_inside() {
     assert!(!press(&mut m, &mut b, "Shift", SHIFT).consumed);
 }
 
+/// The スペースの入力 setting: half-width Space is the field's own, Shift+Space the ideographic
+/// one; while composing Space converts either way.
+#[test]
+fn half_width_space_outside_a_composition() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    m.set_half_width_space(true);
+    assert!(!press(&mut m, &mut b, " ", 0).consumed);
+    let out = press(&mut m, &mut b, " ", SHIFT);
+    assert_eq!((out.consumed, out.committed.as_str()), (true, "\u{3000}"));
+    typed(&mut m, &mut b, "ab");
+    assert_eq!(press(&mut m, &mut b, " ", 0).state, State::Converting);
+}
+
 #[test]
 fn flush_and_select() {
     let (mut m, mut b) = converting("abc");
