@@ -175,6 +175,14 @@ function serve(ime, sessions, req, applyEngine, served) {
       if (req.katakana) handle.setKatakana(s, true);
       if (req.kanaInput) handle.setKanaInput(s, true);
       if (req.space === 'half') handle.setSpaceWidth(s, 'half');
+      if (typeof req.romajiTable === 'string' && req.romajiTable) {
+        try {
+          handle.setRomajiTable(s, req.romajiTable);
+        } catch (e) {
+          // checked when imported: a table that no longer parses leaves the built-in one
+          console.error(`henkan: ${e instanceof Error ? e.message : e}; the built-in romaji table stays`);
+        }
+      }
       return null;
     }
     case 'key': {
@@ -232,6 +240,10 @@ function serve(ime, sessions, req, applyEngine, served) {
       return ime.importLearning(req.text);
     case 'learning.clear':
       return ime.clearLearning();
+    case 'romaji.check':
+      return handle.checkRomajiTable(String(req.text));
+    case 'romaji.builtin':
+      return handle.builtinRomajiTable();
     case 'dict.list':
       return ime.userDictionary.list();
     case 'dict.posList':

@@ -57,9 +57,14 @@ function download(data, name, type) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+/** The user's romaji table as saved (`settings.romajiTable`); undefined: the built-in one. */
+/** @type {string | undefined} */
+let romajiTable;
+
 async function loadSettings() {
   /** @type {{settings?: Settings}} */
   const { settings = {} } = await chrome.storage.local.get('settings');
+  romajiTable = typeof settings.romajiTable === 'string' ? settings.romajiTable : undefined;
   $('engine').value = settings.engine ?? '';
   $('liveConversion').checked = !!settings.liveConversion;
   $('predictions').checked = settings.predictions !== false;
@@ -81,6 +86,7 @@ async function saveSettings() {
     digits: $('digits').value,
     punctuation: asPunctuation($('punctuation').value) ?? DEFAULT_PUNCTUATION,
     kanaInput: $('kanaInput').value === 'kana',
+    romajiTable,
     space: $('space').value === 'half' ? 'half' : 'full',
     learning: $('learning').checked,
     defaultOn: $('defaultOn').checked,
@@ -89,6 +95,14 @@ async function saveSettings() {
   await chrome.storage.local.set({ settings });
   say('Saved. Fields take the new settings when they are next focused in a newly loaded page.');
   if (engine.port) await engine.request({ op: 'setEngine' });
+}
+
+/**
+ * Says which romaji table is in use.
+ * @param {number | null} rules the user's table's rules; null: the built-in table
+ */
+function showRomaji(rules) {
+  $('romajiSummary').textContent = rules === null ? 'The built-in table.' : `Your table: ${rules} rules.`;
 }
 
 async function showDictionary() {
@@ -121,6 +135,29 @@ async function showDictionary() {
 async function init() {
   await loadSettings();
   for (const id of ['engine', 'liveConversion', 'predictions', 'digits', 'punctuation', 'kanaInput', 'space', 'learning', 'defaultOn', 'engineInPage']) $(id).addEventListener('change', saveSettings);
+  $('romajiImport').addEventListener('change', async (/** @type {Event} */ e) => {
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    const text = await file.text();
+    try {
+      const rules = await call('romaji.check', { text });
+      romajiTable = text;
+      await saveSettings();
+      showRomaji(rules);
+      say(`Romaji table imported: ${rules} rules. Fields take it when they are next focused in a newly loaded page.`);
+    } catch (err) {
+      say(`Not imported: ${err instanceof Error ? err.message : err}`);
+    }
+  });
+  $('romajiExport').addEventListener('click', async () => download(romajiTable ?? (await call('romaji.builtin')), 'henkan-romaji.txt', 'text/plain'));
+  $('romajiReset').addEventListener('click', async () => {
+    romajiTable = undefined;
+    await saveSettings();
+    showRomaji(null);
+  });
+  showRomaji(romajiTable === undefined ? null : await call('romaji.check', { text: romajiTable }).catch(() => 0));
   $('learningExport').addEventListener('click', async () => download(await call('learning.export'), 'henkan-learning.txt', 'text/plain'));
   $('learningImport').addEventListener('change', async (/** @type {Event} */ e) => {
     const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];

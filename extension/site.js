@@ -11,6 +11,8 @@
  * @property {'half' | 'full'} [digits]
  * @property {import('../www/types.js').Punctuation} [punctuation] what `,` and `.` type
  * @property {boolean} [kanaInput] kana input (かな入力): keys type the kana of a JIS keyboard
+ * @property {string} [romajiTable] the user's romaji table (Mozc's format), checked when imported
+ *   on the options page; absent: the built-in one
  * @property {'full' | 'half'} [space] what Space types outside a composition: the ideographic
  *   space (default) or the field's plain one
  * @property {boolean} [learning]

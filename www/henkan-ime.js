@@ -63,6 +63,7 @@ export { HenkanIme, ModelIntegrityError, MODEL_INFO, CACHE_NAME };
  * @property {boolean} [live] convert on every key, so `onOutput` gets the n-best list and segments
  * @property {'half' | 'full'} [digits] digits of conversion results (default `'half'`: `2025年`)
  * @property {import('./types.js').Punctuation} [punctuation] what `,` and `.` type (default `'、。'`)
+ * @property {string} [romajiTable] a romaji table of the user's own (Mozc's format; not an attribute)
  * @property {'full' | 'half'} [space] what Space types outside a composition: the ideographic space
  *   (default `'full'`) or the field's plain one (`'half'`)
  * @property {boolean} [liveConversion] the preedit shows the best conversion as you type; Enter

@@ -116,6 +116,11 @@
  * @property {(session: number, on: boolean) => void} setLiveConversion
  * @property {(session: number, width: 'half' | 'full') => void} setDigitWidth
  * @property {(session: number, marks: Punctuation) => void} setPunctuation
+ * @property {(session: number, text: string) => number} setRomajiTable the session's romaji table
+ *   (Mozc's format, `''`: the built-in one); throws on a table that does not parse, naming its line;
+ *   returns the number of rules
+ * @property {(text: string) => number} checkRomajiTable the number of rules of a table, or throws
+ * @property {() => string} builtinRomajiTable the built-in table's text
  * @property {(session: number, width: 'half' | 'full') => void} setSpaceWidth what Space types
  *   outside a composition: `'full'` the ideographic space (default), `'half'` the field's plain one
  * @property {(session: number, text: string) => ImeOutput} reconvert

@@ -63,6 +63,10 @@ import { windowHost, crossOriginAbove, topLayerOf } from './widget/host.js';
  *   list and segments (default false: a page that only needs the preedit saves that work)
  * @property {'half' | 'full'} [digits] how the digits of conversion results are written: `2025年`
  *   (default, as Google Japanese Input) or `２０２５年`; dates follow (`2026/11/26`)
+ * @property {string} [romajiTable] a romaji table of the user's own, in the format Mozc and Google
+ *   Japanese Input export theirs (`input<TAB>output[<TAB>pending]` lines: AZIK, a table without
+ *   `nn`, …), in place of the built-in one; a table that does not parse is reported on the console
+ *   and the built-in one stays (the handle's `checkRomajiTable` checks one first)
  * @property {'full' | 'half'} [space] what Space types outside a composition (Mozc's and MS-IME's
  *   スペースの入力): `'full'`, an ideographic space, with Shift the field's plain one (default), or
  *   `'half'`, the plain space, with Shift the ideographic one

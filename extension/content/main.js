@@ -110,6 +110,7 @@ function take(el) {
       digits: /** @type {'full' | 'half'} */ (settings.digits === 'full' ? 'full' : 'half'),
       punctuation: asPunctuation(settings.punctuation) ?? DEFAULT_PUNCTUATION,
       kanaInput: !!settings.kanaInput,
+      romajiTable: typeof settings.romajiTable === 'string' ? settings.romajiTable : undefined,
       space: /** @type {'full' | 'half'} */ (settings.space === 'half' ? 'half' : 'full'),
       learning: settings.learning !== false,
       outerWindows,

@@ -321,6 +321,7 @@ export class RemoteKeyHandler extends KeyHandler {
         katakana: !!options.katakana,
         kanaInput: !!options.kanaInput,
         space: options.space ?? 'full',
+        romajiTable: options.romajiTable,
       });
     }
     return this.session;

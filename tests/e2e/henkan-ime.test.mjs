@@ -205,6 +205,44 @@ test('data-henkan-space="half": Space outside a composition types a plain space,
   await page.close();
 });
 
+test('a romaji table of the user\'s own (Mozc\'s format) replaces the built-in one; one that does not parse leaves the built-in one, with a console error', async () => {
+  const { page, errors } = await open('<input id="a"><input id="b">');
+  /** @type {string[]} */
+  const consoleErrors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  await page.evaluate(() => {
+    const api = /** @type {any} */ (window).henkanApi;
+    // AZIK-style: kz かん, q ん; no `ka` rule beyond these, `ji` as usual
+    api.attach(document.getElementById('a'), { romajiTable: '# a table of my own\nka\tか\nkz\tかん\nji\tじ\nq\tん\nno\tの\nha\tは\n' });
+    api.attach(document.getElementById('b'), { romajiTable: 'ka\tか\tx\n' });
+  });
+  await page.click('#a');
+  assert.equal(await ready(page), 'ready');
+  await page.keyboard.type('kzji');
+  assert.equal(await page.locator('.henkan-preedit-runs').first().textContent(), 'かんじ');
+  await page.keyboard.press('F10');
+  assert.equal(await page.locator('.henkan-preedit-runs').first().textContent(), 'kzji');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.keyboard.type('nihonnohaq');
+  // `ni` is no rule of this table: its letters stay letters
+  assert.equal(await page.locator('.henkan-preedit-runs').first().textContent(), 'nihonのはん');
+  await page.keyboard.press('Escape');
+  await convert(page, 'kzji');
+  assert.notEqual(await page.inputValue('#a'), '');
+  assert.doesNotMatch(await page.inputValue('#a'), /[a-z]/);
+  // the other field's table does not parse: the built-in one types
+  await page.click('#b');
+  await convert(page, 'nihongo');
+  assert.equal(await page.inputValue('#b'), '日本語');
+  assert.equal(consoleErrors.length, 1, consoleErrors.join('\n'));
+  assert.match(consoleErrors[0], /romaji table: line 1: pending "x" is not a proper suffix of "ka"; the built-in romaji table stays/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /**
  * Waits until the page has stored the decoded copy (a visit whose model matched its SHA-256).
  * @param {import('playwright-core').Page} page

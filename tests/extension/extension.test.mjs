@@ -374,23 +374,35 @@ test("where the page's CSP lets wasm run, the engine is the page's own: no key g
   await page.close();
 });
 
+/**
+ * Types into the textarea of a page whose engine is its own (plain.html) and of one whose CSP
+ * sends its keys to the extension's engine (csp.html): `type` types, the preedit comes to hold
+ * `shown`, Enter commits, and the field then holds `committed`.
+ * @param {(page: import('playwright-core').Page) => Promise<unknown>} type
+ * @param {string} shown
+ * @param {string} committed
+ */
+async function typeInBothEngines(type, shown, committed) {
+  for (const name of ['plain.html', 'csp.html']) {
+    const { page, errors } = await open(name);
+    await focusReady(page, '#ta');
+    await type(page);
+    await page.waitForFunction((shown) => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').includes(shown)), shown);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value !== '');
+    assert.equal(await valueOf(page, '#ta'), committed, name);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+}
+
 test("the options page's punctuation: , and . type ，．, in the page's own engine and in the extension's", async () => {
   const options = await ext.context.newPage();
   await options.goto(`chrome-extension://${ext.id}/options.html`);
   assert.equal(await options.inputValue('#punctuation'), '、。');
   await options.selectOption('#punctuation', '，．');
   await options.waitForFunction(async () => (await chrome.storage.local.get('settings')).settings?.punctuation === '，．');
-  for (const name of ['plain.html', 'csp.html']) {
-    const { page, errors } = await open(name);
-    await focusReady(page, '#ta');
-    await page.keyboard.type('hai,sou.', { delay: 15 });
-    await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').includes('．')));
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value !== '');
-    assert.equal(await valueOf(page, '#ta'), 'はい，そう．', name);
-    assert.deepEqual(errors, []);
-    await page.close();
-  }
+  await typeInBothEngines((page) => page.keyboard.type('hai,sou.', { delay: 15 }), '．', 'はい，そう．');
   await options.bringToFront();
   await options.selectOption('#punctuation', '、。');
   await options.waitForFunction(async () => (await chrome.storage.local.get('settings')).settings?.punctuation === '、。');
@@ -403,21 +415,40 @@ test("the options page's kana input: the keys type the kana of a JIS keyboard, i
   assert.equal(await options.inputValue('#kanaInput'), 'romaji');
   await options.selectOption('#kanaInput', 'kana');
   await options.waitForFunction(async () => (await chrome.storage.local.get('settings')).settings?.kanaInput === true);
-  for (const name of ['plain.html', 'csp.html']) {
-    const { page, errors } = await open(name);
-    await focusReady(page, '#ta');
-    // に ほ ん こ ゛ (I, -, Y, B and the `@` key of a JIS keyboard), Shift+0 を
-    for (const code of ['KeyI', 'Minus', 'KeyY', 'KeyB', 'BracketLeft', 'Shift+Digit0']) await page.keyboard.press(code, { delay: 15 });
-    await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => p.textContent === 'にほんごを'));
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value !== '');
-    assert.equal(await valueOf(page, '#ta'), 'にほんごを', name);
-    assert.deepEqual(errors, []);
-    await page.close();
-  }
+  // に ほ ん こ ゛ (I, -, Y, B and the `@` key of a JIS keyboard), Shift+0 を
+  const keys = ['KeyI', 'Minus', 'KeyY', 'KeyB', 'BracketLeft', 'Shift+Digit0'];
+  await typeInBothEngines(async (page) => {
+    for (const code of keys) await page.keyboard.press(code, { delay: 15 });
+  }, 'にほんごを', 'にほんごを');
   await options.bringToFront();
   await options.selectOption('#kanaInput', 'romaji');
   await options.waitForFunction(async () => (await chrome.storage.local.get('settings')).settings?.kanaInput === false);
+  await options.close();
+});
+
+test("the options page's romaji table: a table that does not parse is refused with its line; Mozc's format imported types in the page's own engine and in the extension's; export; the built-in one again", async () => {
+  const options = await ext.context.newPage();
+  await options.goto(`chrome-extension://${ext.id}/options.html`);
+  await options.waitForFunction(() => document.getElementById('romajiSummary')?.textContent === 'The built-in table.');
+  const importTable = (/** @type {string} */ text) => options.setInputFiles('#romajiImport', { name: 'romaji.txt', mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await importTable('ka\tか\tx\n');
+  await options.waitForFunction(() => (document.getElementById('status')?.textContent ?? '').startsWith('Not imported'));
+  assert.match(await options.textContent('#status') ?? '', /line 1: pending "x" is not a proper suffix of "ka"/);
+  assert.equal((await options.evaluate(async () => (await chrome.storage.local.get('settings')).settings))?.romajiTable, undefined);
+  await importTable('ka\tか\nkz\tかん\nji\tじ\nq\tん\n');
+  await options.waitForFunction(async () => typeof (await chrome.storage.local.get('settings')).settings?.romajiTable === 'string');
+  assert.equal(await options.textContent('#romajiSummary'), 'Your table: 4 rules.');
+  await typeInBothEngines((page) => page.keyboard.type('kzjiq', { delay: 15 }), 'かんじん', 'かんじん');
+  await options.bringToFront();
+  const download = options.waitForEvent('download');
+  await options.click('#romajiExport');
+  const exported = await (await download).createReadStream();
+  let text = '';
+  for await (const chunk of exported) text += chunk;
+  assert.equal(text, 'ka\tか\nkz\tかん\nji\tじ\nq\tん\n');
+  await options.click('#romajiReset');
+  await options.waitForFunction(async () => (await chrome.storage.local.get('settings')).settings?.romajiTable === undefined);
+  assert.equal(await options.textContent('#romajiSummary'), 'The built-in table.');
   await options.close();
 });
 

@@ -129,6 +129,13 @@ export class KeyHandler {
       if (options.katakana) ime.handle.setKatakana(this.session, true);
       if (options.kanaInput) ime.handle.setKanaInput(this.session, true);
       if (options.space === 'half') ime.handle.setSpaceWidth(this.session, 'half');
+      if (options.romajiTable) {
+        try {
+          ime.handle.setRomajiTable(this.session, options.romajiTable);
+        } catch (e) {
+          console.error(`henkan: ${e instanceof Error ? e.message : e}; the built-in romaji table stays`);
+        }
+      }
       if (options.learning === false) ime.handle.setLearning(this.session, false);
       if (options.lmEachKey) ime.handle.setLmDeferred?.(this.session, false);
       if (!this.enabled) ime.handle.setEnabled(this.session, false);

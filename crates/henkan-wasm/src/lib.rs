@@ -187,6 +187,15 @@ fn loaded(engine: &Option<Engine>) -> Result<&Engine, JsError> {
 }
 
 /// The error of a call with a session id that is not open.
+/// A romaji table from its text (`""`: the built-in one), or a clear error.
+fn romaji_table(text: &str) -> Result<henkan::composer::RomajiTable, JsError> {
+    if text.is_empty() {
+        return Ok(henkan::composer::RomajiTable::builtin());
+    }
+    henkan::composer::RomajiTable::parse(text)
+        .map_err(|e| JsError::new(&format!("romaji table: {e}")))
+}
+
 fn no_session(session: u32) -> JsError {
     JsError::new(&format!("henkan: no session {session}"))
 }
@@ -1005,6 +1014,34 @@ impl Henkan {
             ime.set_half_width_space(half);
         }
         Ok(())
+    }
+
+    /// The romaji table of a session: its text in Mozc's and Google Japanese Input's format
+    /// ([`henkan::composer::RomajiTable`], one `input<TAB>output[<TAB>pending]` rule a line), or
+    /// `""` for the built-in table. A table that does not parse is refused with its line and
+    /// what is wrong, and the session keeps its table. Returns the number of rules.
+    #[wasm_bindgen(js_name = setRomajiTable)]
+    pub fn set_romaji_table(&mut self, session: u32, text: &str) -> Result<u32, JsError> {
+        let table = romaji_table(text)?;
+        let rules = table.rules() as u32;
+        if let Some(Some(ime)) = self.sessions.get_mut(session as usize) {
+            ime.set_romaji_table(table);
+        }
+        Ok(rules)
+    }
+
+    /// Checks a romaji table's text as [`Henkan::set_romaji_table`] would take it, for a settings
+    /// page: the number of rules, or the error.
+    #[wasm_bindgen(js_name = checkRomajiTable)]
+    pub fn check_romaji_table(&self, text: &str) -> Result<u32, JsError> {
+        Ok(romaji_table(text)?.rules() as u32)
+    }
+
+    /// The built-in romaji table's text, in the format [`Henkan::set_romaji_table`] takes (to
+    /// export and edit).
+    #[wasm_bindgen(js_name = builtinRomajiTable)]
+    pub fn builtin_romaji_table(&self) -> String {
+        henkan::composer::RomajiTable::BUILTIN_TEXT.to_string()
     }
 
     /// What `,` and `.` type in a session: `"、。"` (the default), `"，．"`, `"、．"` or `"，。"`

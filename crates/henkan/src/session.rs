@@ -672,6 +672,11 @@ impl Session {
         self.composer.set_punctuation(punctuation);
     }
 
+    /// The romaji table from now on ([`crate::composer::Composer::set_table`]).
+    pub fn set_romaji_table(&mut self, table: crate::composer::RomajiTable) {
+        self.composer.set_table(table);
+    }
+
     /// The lattice over the current reading.
     pub fn lattice(&self) -> &Lattice {
         &self.lattice

@@ -3,7 +3,7 @@
 //! table, every rule of Mozc's table (when the data file is present), the F6–F10
 //! transliterations, and a property test over arbitrary Unicode input.
 
-use henkan::composer::{Composer, Transliteration};
+use henkan::composer::{Composer, RomajiTable, Transliteration};
 use proptest::prelude::*;
 
 /// Our table, as the composer embeds it.
@@ -43,7 +43,11 @@ fn rows(text: &str) -> Vec<Row<'_>> {
 /// continues (`あ`) must settle it to `output`, then `pending`, then `あ`. Returns whether
 /// the input waited.
 fn check_row((input, output, pending): Row<'_>, table: &str) -> bool {
-    let mut composer = Composer::new();
+    check_row_with(Composer::new(), (input, output, pending), table)
+}
+
+/// [`check_row`] with `composer`.
+fn check_row_with(mut composer: Composer, (input, output, pending): Row<'_>, table: &str) -> bool {
     composer.insert_str(input);
     if (composer.kana(), composer.pending()) == (output, pending) {
         return false;
@@ -106,9 +110,39 @@ fn every_rule_of_mozc_table() {
         "only {} rules in {MOZC_TABLE}",
         rows.len()
     );
-    for row in rows {
+    for &row in &rows {
         check_row(row, "Mozc's romanji-hiragana.tsv");
     }
+    // the same table given as a user's (as Mozc exports it): every rule types as it says
+    let table = RomajiTable::parse(&text).expect("Mozc's table as a user's table");
+    let mut inputs: Vec<&str> = rows.iter().map(|r| r.0).collect();
+    inputs.sort_unstable();
+    inputs.dedup(); // Mozc's own table has `fu` twice
+    assert_eq!(table.rules(), inputs.len());
+    for row in rows {
+        let mut composer = Composer::new();
+        composer.set_table(table.clone());
+        check_row_with(composer, row, "Mozc's table as a user's");
+    }
+}
+
+/// A user's table replaces the built-in one whole: AZIK-style rules type, and keys the
+/// built-in table has (`shi`) no longer do.
+#[test]
+fn a_users_table_replaces_the_builtin_one() {
+    let table = RomajiTable::parse("# AZIK, in part\nka\tか\nkz\tかん\nsi\tし\nq\tん\nxx\tっ\tx\n")
+        .unwrap();
+    assert_eq!(table.rules(), 5);
+    let mut composer = Composer::new();
+    composer.set_table(table);
+    composer.insert_str("kzsiq");
+    assert_eq!(composer.kana(), "かんしん");
+    composer.insert_str("shi");
+    assert_eq!(composer.submission(), "かんしんshi");
+    // and back to the built-in one
+    composer.set_table(RomajiTable::builtin());
+    composer.insert_str("ka");
+    assert!(composer.submission().ends_with("か"));
 }
 
 #[test]
@@ -174,6 +208,29 @@ fn transliterations_follow_backspace() {
 }
 
 proptest! {
+    /// A user's table of arbitrary rules (any characters, tabs and line breaks among them):
+    /// it parses or is refused with an error, never a panic; one that parses composes any keys
+    /// drawn from its own inputs and backspaces back to empty.
+    #[test]
+    fn any_users_table_parses_or_is_refused(
+        text in "([a-zあ-ん\\t\\n#,.-]{0,6}){0,40}",
+        keys in "[a-zあ-ん,.-]{0,30}",
+    ) {
+        let Ok(table) = RomajiTable::parse(&text) else { return Ok(()) };
+        prop_assert!(table.rules() > 0);
+        let mut composer = Composer::new();
+        composer.set_table(table);
+        composer.insert_str(&keys);
+        let _ = (composer.submission(), composer.query(), composer.raw());
+        let mut steps = 0;
+        while !composer.is_empty() {
+            composer.backspace();
+            steps += 1;
+            prop_assert!(steps <= 4 * keys.chars().count() + 4);
+        }
+        prop_assert_eq!(composer.preedit(), "");
+    }
+
     /// Any input, one char at a time: no panic, something to show, and backspace
     /// always gets back to empty.
     #[test]

@@ -83,6 +83,8 @@ impl Punctuation {
 }
 
 pub(crate) use kana::to_half_ascii;
+use std::sync::Arc;
+pub use table::{RomajiTable, MAX_RULE_CHARS, MAX_TABLE_BYTES, MAX_TABLE_RULES};
 use table::{Rule, Table};
 
 /// A transliteration of the whole composition (the F6–F10 keys of Japanese IMEs).
@@ -154,7 +156,7 @@ pub enum CaretMove {
 /// ```
 #[derive(Clone)]
 pub struct Composer {
-    table: &'static Table,
+    table: Arc<Table>,
     kana: String,
     units: Vec<Unit>,
     /// Units before the caret.
@@ -194,7 +196,7 @@ impl Composer {
     /// An empty composer using the built-in romaji table.
     pub fn new() -> Self {
         Composer {
-            table: Table::builtin(),
+            table: Arc::clone(Table::builtin()),
             kana: String::new(),
             units: Vec::new(),
             caret: 0,
@@ -214,6 +216,12 @@ impl Composer {
     /// What `,` and `.` type.
     pub fn punctuation(&self) -> Punctuation {
         self.punctuation
+    }
+
+    /// The romaji table from now on ([`RomajiTable`]): kana typed before stay as they are, and
+    /// letters still pending settle by the new table as the next keys come.
+    pub fn set_table(&mut self, table: RomajiTable) {
+        self.table = table.0;
     }
 
     /// Adds one typed character at the caret. ASCII letters count in lower case; characters
@@ -615,15 +623,8 @@ impl Composer {
     /// The rule the pending letters spell exactly, if it leaves nothing pending: the rule
     /// that ending the input here would apply (`n` → `ん`). Pending letters that spell a
     /// rule are waiting only because a longer rule could still extend them.
-    fn settling_rule(&self) -> Option<&'static Rule> {
-        if self.pending.is_empty() {
-            return None;
-        }
-        let table: &'static Table = self.table;
-        table
-            .probe(&self.pending)
-            .exact
-            .filter(|rule| rule.pending.is_empty())
+    fn settling_rule(&self) -> Option<&Rule> {
+        settling_rule(&self.table, &self.pending)
     }
 
     /// Where the first `units` units end in the kana and in the raw keys (bytes).
@@ -636,7 +637,8 @@ impl Composer {
     /// Settles the pending letters for good (the caret moves, alphanumeric input starts):
     /// a complete rule is applied (`n` → `ん`), other letters stay letters.
     fn flush_pending(&mut self) {
-        if let Some(rule) = self.settling_rule() {
+        let table = Arc::clone(&self.table);
+        if let Some(rule) = settling_rule(&table, &self.pending) {
             self.apply(rule);
         }
         while !self.pending.is_empty() {
@@ -647,7 +649,7 @@ impl Composer {
     /// Settles the pending letters as far as the table allows. Each round either stops or
     /// removes at least one pending letter, so this ends.
     fn settle(&mut self) {
-        let table: &'static Table = self.table;
+        let table = Arc::clone(&self.table);
         while !self.pending.is_empty() {
             let probe = table.probe(&self.pending);
             if probe.longer {
@@ -765,6 +767,18 @@ impl Composer {
             },
         );
     }
+}
+
+/// The rule that `pending` spells exactly in `table`, if it leaves nothing pending
+/// ([`Composer::settling_rule`]).
+fn settling_rule<'t>(table: &'t Table, pending: &str) -> Option<&'t Rule> {
+    if pending.is_empty() {
+        return None;
+    }
+    table
+        .probe(pending)
+        .exact
+        .filter(|rule| rule.pending.is_empty())
 }
 
 #[cfg(test)]

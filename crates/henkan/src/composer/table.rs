@@ -4,7 +4,7 @@
 //! key in the list: one binary search answers both "is this key a rule?" and "can more
 //! keys still extend it?". No hashing, no allocation per lookup.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The built-in table's text (see the file's header for the format).
 pub(crate) const ROMAJI_TSV: &str = include_str!("romaji.tsv");
@@ -38,16 +38,22 @@ pub(crate) struct Table {
 
 impl Table {
     /// The built-in table, parsed once.
-    pub(crate) fn builtin() -> &'static Table {
-        static TABLE: OnceLock<Table> = OnceLock::new();
+    pub(crate) fn builtin() -> &'static Arc<Table> {
+        static TABLE: OnceLock<Arc<Table>> = OnceLock::new();
         TABLE.get_or_init(|| {
             // The built-in table is checked by the unit tests; a failure here is a bug.
-            Table::parse(ROMAJI_TSV).expect("the built-in romaji table is valid")
+            Arc::new(Table::parse(ROMAJI_TSV).expect("the built-in romaji table is valid"))
         })
     }
 
+    /// How many rules.
+    pub(crate) fn len(&self) -> usize {
+        self.rules.len()
+    }
+
     /// Parses `input<TAB>output[<TAB>pending]` lines. Empty lines and lines that start
-    /// with `#` and hold no tab are comments. Errors name the 1-based line.
+    /// with `#` and hold no tab are comments; of two rules for one input the later counts.
+    /// Errors name the 1-based line.
     pub(crate) fn parse(text: &str) -> Result<Table, String> {
         let mut rules = Vec::new();
         for (index, line) in text.lines().enumerate() {
@@ -80,11 +86,17 @@ impl Table {
                 pending: pending.into(),
             });
         }
+        // A later rule for the same input replaces an earlier one, as in Mozc (whose own
+        // table has `fu` twice): the sort is stable, so the last of a run is the later line.
         rules.sort_by(|a, b| a.input.cmp(&b.input));
-        if let Some(pair) = rules.windows(2).find(|w| w[0].input == w[1].input) {
-            return Err(format!("duplicate input {:?}", pair[0].input));
+        let mut unique: Vec<Rule> = Vec::with_capacity(rules.len());
+        for rule in rules {
+            match unique.last_mut() {
+                Some(last) if last.input == rule.input => *last = rule,
+                _ => unique.push(rule),
+            }
         }
-        Ok(Table { rules })
+        Ok(Table { rules: unique })
     }
 
     /// All rules, sorted by input.
@@ -147,6 +159,78 @@ impl Table {
     }
 }
 
+/// The longest table text a user may give, in bytes (the built-in table is 4 KiB; Mozc's 6).
+pub const MAX_TABLE_BYTES: usize = 256 * 1024;
+/// The most rules a user's table may have.
+pub const MAX_TABLE_RULES: usize = 8192;
+/// The longest input and the longest output of a user's rule, in characters.
+pub const MAX_RULE_CHARS: usize = 32;
+
+/// A romaji table: how typed keys become kana ([`crate::composer::Composer::set_table`]). Its
+/// text is Mozc's and Google Japanese Input's (their ローマ字テーブル, as they export it): one rule
+/// a line, `input<TAB>output[<TAB>pending]`, the keys in lower case; the pending keys, a proper
+/// suffix of the input, begin the next rule (`tt` `っ` `t`). Empty lines and `#` lines without
+/// a tab are comments. A user's table replaces the built-in one whole (AZIK, a table without
+/// `nn`, …).
+///
+/// ```
+/// use henkan::composer::{Composer, RomajiTable};
+///
+/// let azik = RomajiTable::parse("ka\tか\nkz\tかん\nq\tん\n").unwrap();
+/// let mut composer = Composer::new();
+/// composer.set_table(azik);
+/// composer.insert_str("kzkaq");
+/// assert_eq!(composer.kana(), "かんかん");
+/// assert!(RomajiTable::parse("ka\tか\tx\n").unwrap_err().starts_with("line 1:"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct RomajiTable(pub(crate) Arc<Table>);
+
+impl RomajiTable {
+    /// The built-in table's text, to start a table of one's own from.
+    pub const BUILTIN_TEXT: &'static str = ROMAJI_TSV;
+
+    /// The built-in table (`romaji.tsv`: Mozc's, with its additions).
+    pub fn builtin() -> Self {
+        RomajiTable(Arc::clone(Table::builtin()))
+    }
+
+    /// Parses a table's text; an error names its line and what is wrong (or a limit passed:
+    /// [`MAX_TABLE_BYTES`], [`MAX_TABLE_RULES`], [`MAX_RULE_CHARS`]).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        if text.len() > MAX_TABLE_BYTES {
+            return Err(format!(
+                "the table is {} bytes, more than {MAX_TABLE_BYTES}",
+                text.len()
+            ));
+        }
+        let table = Table::parse(text)?;
+        if table.len() > MAX_TABLE_RULES {
+            return Err(format!(
+                "{} rules, more than {MAX_TABLE_RULES}",
+                table.len()
+            ));
+        }
+        if let Some(r) = table.rules.iter().find(|r| {
+            r.input.chars().count() > MAX_RULE_CHARS || r.output.chars().count() > MAX_RULE_CHARS
+        }) {
+            return Err(format!(
+                "rule {:?}: input and output have at most {MAX_RULE_CHARS} characters",
+                r.input
+            ));
+        }
+        if table.len() == 0 {
+            return Err("no rules".to_string());
+        }
+        Ok(RomajiTable(Arc::new(table)))
+    }
+
+    /// How many rules it has.
+    pub fn rules(&self) -> usize {
+        self.0.len()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,18 +239,46 @@ mod tests {
     fn builtin_table_parses() {
         let table = Table::parse(ROMAJI_TSV).unwrap();
         assert!(table.rules().len() > 300);
+        // every rule of the file counts: no input twice
+        let lines = ROMAJI_TSV
+            .lines()
+            .filter(|l| !l.is_empty() && (!l.starts_with('#') || l.contains('\t')))
+            .count();
+        assert_eq!(table.len(), lines);
     }
 
     #[test]
     fn parse_rejects_malformed_lines() {
-        assert!(Table::parse("ka\tか\nka\tカ\n")
-            .unwrap_err()
-            .contains("duplicate"));
+        // of two rules for one input the later counts
+        let table = Table::parse("ka\tか\nki\tき\nka\tカ\n").unwrap();
+        assert_eq!(table.len(), 2);
+        assert_eq!(&*table.probe("ka").exact.unwrap().output, "カ");
         assert!(Table::parse("kk\tっ\tx\n").unwrap_err().contains("line 1"));
         assert!(Table::parse("kk\tっ\tkk\n").is_err());
         assert!(Table::parse("Ka\tか\n").is_err());
         assert!(Table::parse("ka\n").is_err());
         assert!(Table::parse("a\tb\tc\td\n").is_err());
+    }
+
+    #[test]
+    fn a_users_table_within_limits() {
+        assert_eq!(RomajiTable::parse("").unwrap_err(), "no rules");
+        assert_eq!(
+            RomajiTable::parse("# only a comment\n").unwrap_err(),
+            "no rules"
+        );
+        let big = "a\tあ\n".repeat(MAX_TABLE_BYTES / 4);
+        assert!(RomajiTable::parse(&big).unwrap_err().contains("bytes"));
+        let many: String = (0..=MAX_TABLE_RULES)
+            .map(|i| format!("k{i}\tか\n"))
+            .collect();
+        assert!(RomajiTable::parse(&many).unwrap_err().contains("rules"));
+        let long = format!("{}\tか\n", "k".repeat(MAX_RULE_CHARS + 1));
+        assert!(RomajiTable::parse(&long).unwrap_err().contains("at most"));
+        assert_eq!(
+            RomajiTable::parse(ROMAJI_TSV).unwrap().rules(),
+            RomajiTable::builtin().rules()
+        );
     }
 
     #[test]

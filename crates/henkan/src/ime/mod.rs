@@ -2080,6 +2080,11 @@ impl Ime {
         self.session.set_punctuation(punctuation);
     }
 
+    /// The romaji table from now on ([`crate::composer::RomajiTable`]).
+    pub fn set_romaji_table(&mut self, table: crate::composer::RomajiTable) {
+        self.session.set_romaji_table(table);
+    }
+
     /// Whether learning is on.
     pub fn learning(&self) -> bool {
         self.session.learning()
