@@ -118,6 +118,7 @@ export function startDemo(wasmModule) {
       punctuation: state.punctuation,
       kanaInput: state.kana,
       space: state.space,
+      romajiTable: savedRomajiTable() || undefined,
       predictions: state.predictions,
       learning: state.learning,
     };
@@ -172,6 +173,7 @@ export function startDemo(wasmModule) {
     kana.checked = on;
     kana.dispatchEvent(new Event('change'));
   };
+  setUpRomajiTable(all);
   setUpDictionary();
   $('lang').addEventListener('click', () => {
     english = !english;
@@ -544,6 +546,85 @@ function showLattice(field) {
 /**
  * The user dictionary editor and the learning buttons (`ime.userDictionary`, `ime.*Learning`).
  */
+/**
+ * Offers bytes as a file to save.
+ * @param {BlobPart} data
+ * @param {string} name
+ */
+function download(data, name) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([data]));
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+/** Where the playground keeps a romaji table imported into it (this browser only). */
+const ROMAJI_TABLE_KEY = 'henkan-playground-romaji-table';
+
+/** The romaji table imported into the playground; '' for none (the built-in one). */
+function savedRomajiTable() {
+  try {
+    return localStorage.getItem(ROMAJI_TABLE_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The romaji table controls of the dictionary panel: a table exported from Mozc or Google Japanese
+ * Input imported (checked first: an error names its line), exported, or the built-in one again; the
+ * fields' sessions take it at once, and it is kept for the next visit.
+ * @param {import('./widget.js').AttachOptions[]} all the options of every field
+ */
+function setUpRomajiTable(all) {
+  const say = (/** @type {string} */ text) => ($('dict-status').textContent = text);
+  const summary = () => {
+    $('romaji-summary').textContent = savedRomajiTable() ? t('ローマ字テーブル: インポートしたもの', 'romaji table: imported') : t('ローマ字テーブル: 標準', 'romaji table: built in');
+  };
+  /** @param {string} text '' for the built-in table */
+  const use = (text) => {
+    for (const [i, id] of FIELDS.entries()) {
+      all[i].romajiTable = text || undefined;
+      const s = stateOf($(id))?.session;
+      if (s != null && ime.handle) ime.handle.setRomajiTable(s, text);
+    }
+    try {
+      if (text) localStorage.setItem(ROMAJI_TABLE_KEY, text);
+      else localStorage.removeItem(ROMAJI_TABLE_KEY);
+    } catch {
+      // storage refused (a private window): the table lasts for this visit
+    }
+    summary();
+  };
+  summary();
+  // after the language switched (its own listener comes later)
+  $('lang').addEventListener('click', () => setTimeout(summary));
+  $('romaji-import').addEventListener('change', async (e) => {
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    if (!ime.handle) return say(t('まだ読み込み中です', 'still loading'));
+    const text = await file.text();
+    try {
+      const rules = ime.handle.checkRomajiTable(text);
+      use(text);
+      say(t(`ローマ字テーブルをインポートしました (${rules} 規則)`, `romaji table imported (${rules} rules)`));
+    } catch (err) {
+      say(`${t('インポートできません', 'not imported')}: ${err instanceof Error ? err.message : err}`);
+    }
+  });
+  $('romaji-export').addEventListener('click', () => {
+    const text = savedRomajiTable() || ime.handle?.builtinRomajiTable();
+    if (text) download(text, 'henkan-romaji.txt');
+  });
+  $('romaji-reset').addEventListener('click', () => {
+    use('');
+    say(t('標準のローマ字テーブルに戻しました', 'the built-in romaji table again'));
+  });
+}
+
 function setUpDictionary() {
   const pos = /** @type {HTMLSelectElement} */ ($('dict-pos'));
   const status = $('dict-status');
@@ -585,18 +666,6 @@ function setUpDictionary() {
       say(String(err instanceof Error ? err.message : err));
     }
   });
-  /**
-   * Offers bytes as a file to save.
-   * @param {BlobPart} data
-   * @param {string} name
-   */
-  const download = (data, name) => {
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([data]));
-    a.download = name;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  };
   $('dict-export-mozc').addEventListener('click', () => download(/** @type {BlobPart} */ (ime.userDictionary.export('mozc')), 'henkan-user-dictionary.txt'));
   $('dict-export-msime').addEventListener('click', () => download(/** @type {BlobPart} */ (ime.userDictionary.export('msime')), 'henkan-user-dictionary-msime.txt'));
   $('dict-import').addEventListener('change', async (e) => {

@@ -173,6 +173,41 @@ test('the user dictionary: a word added in the editor converts; Mozc and MS-IME 
   await page.close();
 });
 
+test('the romaji table panel: a table that does not parse is refused with its line; an imported one types at once and on the next visit; the built-in one again', async () => {
+  let page = await demo();
+  await page.click('#dict summary');
+  assert.equal(await page.textContent('#romaji-summary'), 'ローマ字テーブル: 標準');
+  await page.setInputFiles('#romaji-import', { name: 'bad.txt', mimeType: 'text/plain', buffer: Buffer.from('ka\tか\nka\n') });
+  await page.waitForFunction(() => /インポートできません/.test(document.getElementById('dict-status')?.textContent ?? ''));
+  assert.match(await page.textContent('#dict-status'), /line 2: empty input or output/);
+  // typed before the import: the editor's session is open, and takes the table at once
+  await page.click('#editor');
+  await page.keyboard.type('ka');
+  await page.keyboard.press('Enter');
+  await page.setInputFiles('#romaji-import', { name: 'azik.txt', mimeType: 'text/plain', buffer: Buffer.from('ka\tか\nkz\tかん\nji\tじ\nq\tん\n') });
+  await page.waitForFunction(() => /4 規則/.test(document.getElementById('dict-status')?.textContent ?? ''));
+  assert.equal(await page.textContent('#romaji-summary'), 'ローマ字テーブル: インポートしたもの');
+  await page.click('#editor');
+  await page.keyboard.type('kzjiq');
+  assert.equal((await last(page)).preedit.text, 'かんじん');
+  await page.keyboard.press('Escape');
+  await page.close();
+  // the next visit keeps it
+  page = await demo();
+  await page.click('#editor');
+  await page.keyboard.type('kzji');
+  assert.equal((await last(page)).preedit.text, 'かんじ');
+  await page.keyboard.press('Escape');
+  await page.click('#dict summary');
+  await page.click('#romaji-reset');
+  await page.click('#editor');
+  await page.keyboard.type('kanji');
+  assert.equal((await last(page)).preedit.text, 'かんじ');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.evaluate(() => localStorage.getItem('henkan-playground-romaji-table')), null);
+  await page.close();
+});
+
 test('a word committed in the field is preferred in its next sentence (recent spellings), and only in that field', async () => {
   const page = await demo();
   const alone = await convert(page, 'kyoukainiokoshinosainiha');
