@@ -82,9 +82,12 @@ export function predictKey(st, key, mods, halfSpace = false) {
     if (key === ' ' || key === 'Convert' || key.startsWith('Arrow') || fkey) return { consumed: true, next: st, sure };
     return { consumed: true, next: { on: true, composing: null, listed: st.listed }, sure };
   }
-  // Precomposition: text composes, Space types U+3000 (Shift+Space a plain space, the field's);
+  // Precomposition: text composes, Space types U+3000 (Shift+Space a plain space, the field's),
+  // Ctrl+Shift+Space U+3000 whatever Space types, 無変換 switches hiragana and katakana input;
   // with suggestions listed after a commit, ↓ enters them and Esc hides them.
+  if (key === ' ' && (mods & (CTRL | SHIFT | ALT | META)) === (CTRL | SHIFT)) return { consumed: true, next: { ...st, listed: false }, sure: true };
   if (command) return { consumed: false, next: { ...st, listed: false }, sure: true };
+  if (key === 'NonConvert' && !(mods & SHIFT)) return { consumed: true, next: { ...st, listed: false }, sure: true };
   if (isChar(key)) return { consumed: true, next: { on: true, composing: true, listed: false }, sure: true };
   if (key === ' ' && !!(mods & SHIFT) === halfSpace) return { consumed: true, next: { ...st, listed: false }, sure: true };
   if (st.listed && key === 'ArrowDown') return { consumed: true, next: { on: true, composing: null, listed: true }, sure: true };

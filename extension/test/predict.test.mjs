@@ -23,6 +23,14 @@ test('with half-width space, Space outside a composition is the field\'s and Shi
   assert.equal(predictKey(composing, ' ', 0, true).consumed, true);
 });
 
+test('before a composition: 無変換 switches hiragana and katakana input, Ctrl+Shift+Space types U+3000', () => {
+  assert.equal(predictKey(idle, 'NonConvert', 0).consumed, true);
+  assert.equal(predictKey(idle, 'NonConvert', SHIFT).consumed, false);
+  assert.equal(predictKey(idle, ' ', CTRL | SHIFT).consumed, true);
+  assert.equal(predictKey(idle, ' ', CTRL | SHIFT, true).consumed, true);
+  assert.equal(predictKey(off, 'NonConvert', 0).consumed, false);
+});
+
 test('Alt+カタカナひらがな switches kana input, on or off, composing or not', () => {
   for (const st of [off, idle, composing]) assert.deepEqual(predictKey(st, 'KanaMode', ALT), { consumed: true, next: st, sure: true });
   assert.equal(predictKey(idle, 'Hiragana', ALT | CTRL).consumed, false);

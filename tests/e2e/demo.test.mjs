@@ -201,7 +201,7 @@ test('F7 gives katakana', async () => {
   await page.close();
 });
 
-test('無変換 (NonConvert) gives katakana, then half-width katakana, then the kana (Mozc\'s MS-IME keys)', async () => {
+test('無変換 (NonConvert) gives katakana, then half-width katakana, then the kana; before anything is composed it switches katakana input (Mozc\'s MS-IME keys)', async () => {
   const { page } = await openDemo();
   // the key as a Japanese keyboard sends it (Playwright's keyboard has no 無変換)
   const cdp = await page.context().newCDPSession(page);
@@ -219,6 +219,16 @@ test('無変換 (NonConvert) gives katakana, then half-width katakana, then the 
   await nonConvert();
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#editor'), 'コンピューター');
+  // before anything is composed: katakana input on, then off (Mozc's InputModeSwitchKanaType)
+  await nonConvert();
+  assert.equal(await page.textContent('#mode'), 'カ');
+  await page.keyboard.type('desu');
+  await page.keyboard.press('Enter');
+  await nonConvert();
+  assert.equal(await page.textContent('#mode'), 'あ');
+  await page.keyboard.type('desu');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), 'コンピューターデスです');
   await page.close();
 });
 

@@ -45,6 +45,8 @@
 //! | Ctrl+Space, 半角/全角, Alt+\` | commit, toggle the IME | commit, toggle the IME |
 //! | Shift+カタカナひらがな / カタカナひらがな | katakana / hiragana input ([`Mode::Katakana`]) | the same |
 //! | Alt+カタカナひらがな | kana input (かな入力) or romaji input ([`Machine::set_kana_input`]) | the same |
+//! | 無変換 before anything is composed | hiragana ↔ katakana input (Mozc's InputModeSwitchKanaType) | – |
+//! | Ctrl+Shift+Space before anything is composed | an ideographic space, whatever Space types | – |
 //!
 //! In kana input each key of the JIS kana layout types its kana ([`Machine::kana_key`]; `゛`
 //! and `゜` join the kana before them, `か` `゛` → `が`); F9 and F10 give back the keys as they
@@ -1410,6 +1412,13 @@ impl Machine {
         match ev.key {
             // A lone modifier (Shift before Shift+Tab) changes nothing.
             Key::Other => false,
+            // Mozc's InsertFullSpace: the ideographic space whatever Space types
+            Key::Space if ev.ctrl && ev.shift && !ev.alt && !ev.meta => {
+                out.push('\u{3000}');
+                self.sugg = Suggestions::default();
+                b.committed_other();
+                true
+            }
             _ if ev.has_command_modifier() => {
                 // Undo, paste…: what was committed before may be gone.
                 self.forget(b);
@@ -1424,6 +1433,13 @@ impl Machine {
                 out.push('\u{3000}');
                 self.sugg = Suggestions::default();
                 b.committed_other();
+                true
+            }
+            // Mozc's InputModeSwitchKanaType: hiragana input ↔ katakana input (there is no
+            // half-width katakana input); with Shift the field's (Mozc's alphanumeric mode)
+            Key::NonConvert if !ev.shift => {
+                self.katakana = !self.katakana;
+                self.sugg = Suggestions::default();
                 true
             }
             // After a commit the list is only offered: ↓ enters it (a web combobox's key), and

@@ -382,8 +382,8 @@ fn nonconvert_switches_the_kana_type() {
     assert_eq!(seen, ["キョ", "ｷｮ", "きょ", "キョ"]);
     let out = press(&mut m, &mut b, "Enter", 0);
     assert_eq!(out.committed, format!("キョ{}", first[1]));
-    // nothing composed: the page's key
-    assert!(!press(&mut m, &mut b, "NonConvert", 0).consumed);
+    // nothing composed: katakana input (`nonconvert_and_ctrl_shift_space_before_a_composition`)
+    assert_eq!(press(&mut m, &mut b, "NonConvert", 0).mode, Mode::Katakana);
 }
 
 /// F9/F10 in a conversion: the focused segment only, in full / half width, from the keys typed
@@ -567,6 +567,22 @@ fn half_width_space_outside_a_composition() {
     assert_eq!((out.consumed, out.committed.as_str()), (true, "\u{3000}"));
     typed(&mut m, &mut b, "ab");
     assert_eq!(press(&mut m, &mut b, " ", 0).state, State::Converting);
+}
+
+/// Before anything is composed, 無変換 switches hiragana and katakana input (Mozc's MS-IME
+/// keys, InputModeSwitchKanaType) and Ctrl+Shift+Space types the ideographic space whatever
+/// Space types (InsertFullSpace).
+#[test]
+fn nonconvert_and_ctrl_shift_space_before_a_composition() {
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    let out = press(&mut m, &mut b, "NonConvert", 0);
+    assert!(out.consumed);
+    assert_eq!(out.mode, Mode::Katakana);
+    assert_eq!(press(&mut m, &mut b, "NonConvert", 0).mode, Mode::Hiragana);
+    assert!(!press(&mut m, &mut b, "NonConvert", SHIFT).consumed);
+    m.set_half_width_space(true);
+    let out = press(&mut m, &mut b, " ", CTRL | SHIFT);
+    assert_eq!((out.consumed, out.committed.as_str()), (true, "\u{3000}"));
 }
 
 #[test]
