@@ -25,6 +25,7 @@
 //! | Shift+letter | alphanumeric input until Space/Enter | commit, then alphanumeric input |
 //! | Space / 変換 | convert | next candidate (opens the window) |
 //! | Shift+Space | convert | previous candidate |
+//! | Tab / Shift+Tab | into the suggestion list (first / last item) | next / previous candidate (Mozc's MS-IME keys) |
 //! | ↑ / ↓ | ↓: the caret to the end (with suggestions shown: into the list) | previous / next candidate |
 //! | Ctrl+↓ | – | commit the segments up to the focused one; the rest stays converted |
 //! | Enter | commit the kana | commit the conversion |
@@ -35,7 +36,6 @@
 //! | Shift+← / Shift+→ | – | shrink / grow the focused segment |
 //! | 1–9 | (text) | pick from the open window's page |
 //! | PageUp / PageDown, Shift+↑ / Shift+↓ | – | page the candidate window |
-//! | Tab / Shift+Tab | into the suggestion list (first / last item) | – |
 //! | Shift+Enter | commit the first suggestion (the kana without one) | commit the conversion |
 //! | Ctrl+Delete | in the suggestion list: forget the focused item from the recent words | – |
 //! | ↓ after a commit | into the next-word predictions (Tab: the page's) | – |
@@ -800,7 +800,7 @@ impl Default for Machine {
 /// Enter. Composing: Ctrl+A / E / ↑ / ← to the start, Ctrl+F / X / N / ↓ / → to the end,
 /// Ctrl+K / S ←, Ctrl+L / D →, Ctrl+H and Ctrl+Backspace Backspace, Ctrl+G Delete.
 /// Converting: Ctrl+A / ← the first segment, Ctrl+F / → the last, Ctrl+S / D the segment to the
-/// left / right, Ctrl+K / L shrink / grow it, Ctrl+E / X the previous / next candidate, Ctrl+N
+/// left / right, Ctrl+K / L shrink / grow it, Ctrl+E / ↑ / X the previous / next candidate, Ctrl+N
 /// Ctrl+↓ (commit up to the focused segment), Ctrl+H / G / Backspace Esc. Not Mozc's Ctrl+Z
 /// (cancel): a Ctrl+Z out of habit (the undo of what was typed before) would throw the
 /// composition away; it stays swallowed. (A browser keeps some for itself: Chromium gives a page
@@ -841,7 +841,7 @@ fn ms_ime_alias(ev: KeyEvent, converting: bool) -> KeyEvent {
             shift: true,
             ..plain(Key::Right)
         }),
-        (Key::Char('e'), true) => Some(plain(Key::Up)),
+        (Key::Char('e') | Key::Up, true) => Some(plain(Key::Up)),
         (Key::Char('x'), true) => Some(plain(Key::Down)),
         (Key::Char('n'), true) => Some(KeyEvent {
             ctrl: true,
@@ -1610,7 +1610,8 @@ impl Machine {
             return false;
         };
         match ev.key {
-            Key::Space | Key::Convert => conv.step_candidate(!ev.shift),
+            // Mozc's MS-IME keys: Tab as Space (PredictAndConvert), Shift+Tab the previous
+            Key::Space | Key::Convert | Key::Tab => conv.step_candidate(!ev.shift),
             Key::PageDown => conv.page(true),
             Key::PageUp => conv.page(false),
             Key::Down if ev.shift => conv.page(true),

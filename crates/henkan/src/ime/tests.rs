@@ -585,6 +585,33 @@ fn nonconvert_and_ctrl_shift_space_before_a_composition() {
     assert_eq!((out.consumed, out.committed.as_str()), (true, "\u{3000}"));
 }
 
+/// In a conversion Tab / Shift+Tab step the candidates as Space / Shift+Space do, and Ctrl+↑
+/// is the previous candidate (Mozc's MS-IME keys).
+#[test]
+fn tab_and_ctrl_up_step_the_candidates() {
+    let (mut m, mut b) = converting("abc");
+    let first = press(&mut m, &mut b, "Tab", 0).candidates.unwrap().selected;
+    assert_eq!(first, 1);
+    assert_eq!(
+        press(&mut m, &mut b, "Tab", 0).candidates.unwrap().selected,
+        2
+    );
+    assert_eq!(
+        press(&mut m, &mut b, "Tab", SHIFT)
+            .candidates
+            .unwrap()
+            .selected,
+        1
+    );
+    assert_eq!(
+        press(&mut m, &mut b, "ArrowUp", CTRL)
+            .candidates
+            .unwrap()
+            .selected,
+        0
+    );
+}
+
 #[test]
 fn flush_and_select() {
     let (mut m, mut b) = converting("abc");
