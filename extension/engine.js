@@ -15,7 +15,7 @@
 
 import * as henkan from '../pkg/henkan.js';
 import { HenkanIme } from '../www/ime.js';
-import { asPunctuation, DEFAULT_PUNCTUATION } from '../www/keymap.js';
+import { asPunctuation, useRomajiTable, DEFAULT_PUNCTUATION } from '../www/keymap.js';
 import { sharedLearning } from './learning-sync.js';
 
 /**
@@ -175,14 +175,8 @@ function serve(ime, sessions, req, applyEngine, served) {
       if (req.katakana) handle.setKatakana(s, true);
       if (req.kanaInput) handle.setKanaInput(s, true);
       if (req.space === 'half') handle.setSpaceWidth(s, 'half');
-      if (typeof req.romajiTable === 'string' && req.romajiTable) {
-        try {
-          handle.setRomajiTable(s, req.romajiTable);
-        } catch (e) {
-          // checked when imported: a table that no longer parses leaves the built-in one
-          console.error(`henkan: ${e instanceof Error ? e.message : e}; the built-in romaji table stays`);
-        }
-      }
+      // checked when imported: a table that no longer parses leaves the built-in one
+      if (typeof req.romajiTable === 'string' && req.romajiTable) useRomajiTable(handle, s, req.romajiTable);
       return null;
     }
     case 'key': {

@@ -322,3 +322,18 @@ export const DEFAULT_PUNCTUATION = PUNCTUATIONS[0];
 export function asPunctuation(value) {
   return PUNCTUATIONS.find((p) => p === value);
 }
+
+/**
+ * Gives a session a romaji table of the user's own (Mozc's format); one that does not parse is
+ * reported on the console, and the session keeps the built-in table.
+ * @param {{setRomajiTable(session: number, text: string): number}} handle the wasm handle
+ * @param {number} session
+ * @param {string} text
+ */
+export function useRomajiTable(handle, session, text) {
+  try {
+    handle.setRomajiTable(session, text);
+  } catch (e) {
+    console.error(`henkan: ${e instanceof Error ? e.message : e}; the built-in romaji table stays`);
+  }
+}

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, startsDirect, editorOf, PUNCTUATIONS, asPunctuation, SHIFT, CTRL, ALT, META } from '../keymap.js';
+import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, startsDirect, editorOf, PUNCTUATIONS, asPunctuation, useRomajiTable, SHIFT, CTRL, ALT, META } from '../keymap.js';
 
 test('modifier bits', () => {
   assert.equal(modsOf({ key: 'a' }), 0);
@@ -136,4 +136,24 @@ test('punctuation settings: the four of Mozc, nothing else', () => {
   assert.deepEqual(PUNCTUATIONS, ['、。', '，．', '、．', '，。']);
   for (const p of PUNCTUATIONS) assert.equal(asPunctuation(p), p);
   for (const bad of ['', ',.', '。、', '、。 ', null, 2]) assert.equal(asPunctuation(bad), undefined);
+});
+
+test('a romaji table that does not parse is reported on the console; the session keeps the built-in one', (t) => {
+  const errors = t.mock.method(console, 'error', () => {});
+  /** @type {[number, string][]} */
+  const set = [];
+  const handle = {
+    setRomajiTable(/** @type {number} */ session, /** @type {string} */ text) {
+      if (!text.includes('\t')) throw new Error('romaji table: line 1: empty input or output');
+      set.push([session, text]);
+      return 1;
+    },
+  };
+  useRomajiTable(handle, 3, 'ka\tか\n');
+  assert.deepEqual(set, [[3, 'ka\tか\n']]);
+  assert.equal(errors.mock.callCount(), 0);
+  useRomajiTable(handle, 3, 'ka\n');
+  assert.deepEqual(set, [[3, 'ka\tか\n']]);
+  assert.equal(errors.mock.callCount(), 1);
+  assert.match(String(errors.mock.calls[0].arguments[0]), /line 1: empty input or output; the built-in romaji table stays/);
 });

@@ -2,7 +2,7 @@
 // its outputs (commits, the preedit, the lists) come back to the field. Holds the composition
 // state of one field; drawing is the caller's (`render`).
 
-import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorWays, DEFAULT_PUNCTUATION } from '../keymap.js';
+import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorWays, useRomajiTable, DEFAULT_PUNCTUATION } from '../keymap.js';
 import { isFocused, isTextField, selectionOf } from './root.js';
 import { isOffered } from './commit.js';
 
@@ -129,13 +129,7 @@ export class KeyHandler {
       if (options.katakana) ime.handle.setKatakana(this.session, true);
       if (options.kanaInput) ime.handle.setKanaInput(this.session, true);
       if (options.space === 'half') ime.handle.setSpaceWidth(this.session, 'half');
-      if (options.romajiTable) {
-        try {
-          ime.handle.setRomajiTable(this.session, options.romajiTable);
-        } catch (e) {
-          console.error(`henkan: ${e instanceof Error ? e.message : e}; the built-in romaji table stays`);
-        }
-      }
+      if (options.romajiTable) useRomajiTable(ime.handle, this.session, options.romajiTable);
       if (options.learning === false) ime.handle.setLearning(this.session, false);
       if (options.lmEachKey) ime.handle.setLmDeferred?.(this.session, false);
       if (!this.enabled) ime.handle.setEnabled(this.session, false);
