@@ -44,10 +44,13 @@ fn handle_keys_return_plain_objects() {
     assert_eq!(get(&info, "bytes").as_f64(), Some(MODEL.len() as f64));
     let s = h.open_session();
     for c in "kyouhaiitenkidesune".chars() {
-        let out = h.key(s, &c.to_string(), 0).map_err(JsValue::from).unwrap();
+        let out = h
+            .key(s, &c.to_string(), 0, None)
+            .map_err(JsValue::from)
+            .unwrap();
         assert_eq!(get(&out, "consumed").as_bool(), Some(true));
     }
-    let out = h.key(s, " ", 0).map_err(JsValue::from).unwrap();
+    let out = h.key(s, " ", 0, None).map_err(JsValue::from).unwrap();
     assert_eq!(
         get(&out, "state").as_string().as_deref(),
         Some("converting")
@@ -57,14 +60,60 @@ fn handle_keys_return_plain_objects() {
         Some("今日はいい天気ですね")
     );
     assert!(js_sys::Array::is_array(&get(&out, "candidates.items")));
-    let out = h.key(s, "Enter", 0).map_err(JsValue::from).unwrap();
+    let out = h.key(s, "Enter", 0, None).map_err(JsValue::from).unwrap();
     assert_eq!(
         get(&out, "committed").as_string().as_deref(),
         Some("今日はいい天気ですね")
     );
     assert!(get(&out, "candidates").is_null());
     h.close_session(s);
-    assert!(h.key(s, "a", 0).is_err(), "closed session");
+    assert!(h.key(s, "a", 0, None).is_err(), "closed session");
+}
+
+/// Kana input through the handle: `setKanaInput` and each key's `code` (its place on a JIS
+/// keyboard); a user's romaji table: `setRomajiTable` refuses one that does not parse, naming
+/// its line, and keeps the session's table.
+#[wasm_bindgen_test]
+fn kana_input_and_a_users_romaji_table() {
+    let mut h = Henkan::new();
+    h.load_model_bytes(MODEL.to_vec())
+        .map_err(JsValue::from)
+        .unwrap();
+    let s = h.open_session();
+    h.set_kana_input(s, true);
+    let mut out = JsValue::NULL;
+    for (key, code) in [("t", "KeyT"), ("@", "BracketLeft")] {
+        out = h
+            .key(s, key, 0, Some(code.to_string()))
+            .map_err(JsValue::from)
+            .unwrap();
+    }
+    assert_eq!(get(&out, "preedit.text").as_string().as_deref(), Some("が"));
+    assert_eq!(get(&out, "kanaInput").as_bool(), Some(true));
+    h.key(s, "Escape", 0, None).map_err(JsValue::from).unwrap();
+    h.set_kana_input(s, false);
+    let err = h
+        .set_romaji_table(s, "ka\tか\tx\n")
+        .map_err(JsValue::from)
+        .unwrap_err();
+    let message = js_sys::Reflect::get(&err, &"message".into()).unwrap();
+    assert!(
+        message.as_string().unwrap().contains("line 1"),
+        "{message:?}"
+    );
+    assert_eq!(
+        h.set_romaji_table(s, "kz\tかん\n")
+            .map_err(JsValue::from)
+            .unwrap(),
+        1
+    );
+    for c in ["k", "z"] {
+        out = h.key(s, c, 0, None).map_err(JsValue::from).unwrap();
+    }
+    assert_eq!(
+        get(&out, "preedit.text").as_string().as_deref(),
+        Some("かん")
+    );
 }
 
 /// Writes `bytes` into wasm memory at `at` from JavaScript, as the loader does with each chunk
@@ -102,7 +151,7 @@ fn begin(h: &mut Henkan) -> JsValue {
 #[wasm_bindgen_test]
 fn streamed_and_broken_models() {
     let mut h = Henkan::new();
-    assert!(h.key(0, "a", 0).is_err(), "no model yet");
+    assert!(h.key(0, "a", 0, None).is_err(), "no model yet");
     assert!(h.model_wrote(1).is_err(), "no download begun");
     // Not a model: refused from its first bytes.
     let state = begin(&mut h);
@@ -156,9 +205,11 @@ fn a_streamed_model_keeps_only_the_decoded_sections() {
 
 fn type_and_convert(h: &mut Henkan, s: u32, romaji: &str) -> JsValue {
     for c in romaji.chars() {
-        h.key(s, &c.to_string(), 0).map_err(JsValue::from).unwrap();
+        h.key(s, &c.to_string(), 0, None)
+            .map_err(JsValue::from)
+            .unwrap();
     }
-    h.key(s, " ", 0).map_err(JsValue::from).unwrap()
+    h.key(s, " ", 0, None).map_err(JsValue::from).unwrap()
 }
 
 /// The best sentence of an engine for a reading, from the native golden trace.
@@ -215,9 +266,11 @@ fn progressive_load_then_hybrid_as_native() {
         Some(native("classic", "きょうはいいてんきですね"))
     );
     // The rest arrives in chunks while a composition is open.
-    h.key(s, "Enter", 0).map_err(JsValue::from).unwrap();
+    h.key(s, "Enter", 0, None).map_err(JsValue::from).unwrap();
     for c in "asita".chars() {
-        h.key(s, &c.to_string(), 0).map_err(JsValue::from).unwrap();
+        h.key(s, &c.to_string(), 0, None)
+            .map_err(JsValue::from)
+            .unwrap();
     }
     let mut state = state;
     for at in (received..MODEL.len()).step_by(1 << 16) {
@@ -234,17 +287,19 @@ fn progressive_load_then_hybrid_as_native() {
     );
     // The open composition keeps its engine and its text.
     assert_eq!(h.engine(s).map_err(JsValue::from).unwrap(), "classic");
-    let out = h.key(s, " ", 0).map_err(JsValue::from).unwrap();
+    let out = h.key(s, " ", 0, None).map_err(JsValue::from).unwrap();
     assert_eq!(
         get(&out, "state").as_string().as_deref(),
         Some("converting")
     );
     let converted = get(&out, "preedit.text").as_string().unwrap();
-    let out = h.key(s, "Enter", 0).map_err(JsValue::from).unwrap();
+    let out = h.key(s, "Enter", 0, None).map_err(JsValue::from).unwrap();
     assert_eq!(get(&out, "committed").as_string(), Some(converted));
     // Composition empty: the next key finds the session on the default, the hybrid.
-    h.key(s, "a", 0).map_err(JsValue::from).unwrap();
-    h.key(s, "Backspace", 0).map_err(JsValue::from).unwrap();
+    h.key(s, "a", 0, None).map_err(JsValue::from).unwrap();
+    h.key(s, "Backspace", 0, None)
+        .map_err(JsValue::from)
+        .unwrap();
     assert_eq!(h.engine(s).map_err(JsValue::from).unwrap(), "hybrid");
     for (romaji, reading) in [
         ("kyouhaiitenkidesune", "きょうはいいてんきですね"),
@@ -255,7 +310,7 @@ fn progressive_load_then_hybrid_as_native() {
             get(&out, "preedit.text").as_string(),
             Some(native("hybrid", reading))
         );
-        h.key(s, "Enter", 0).map_err(JsValue::from).unwrap();
+        h.key(s, "Enter", 0, None).map_err(JsValue::from).unwrap();
     }
     // An explicit choice, and one the model does not have.
     h.set_engine(s, "classic").map_err(JsValue::from).unwrap();
@@ -311,7 +366,7 @@ fn learning_is_shared_by_the_sessions_of_a_page() {
     let out = type_and_convert(&mut h, a, "kisha");
     let first = preedit(&out);
     assert_ne!(first, "汽車");
-    let out = h.key(a, " ", 0).map_err(JsValue::from).unwrap();
+    let out = h.key(a, " ", 0, None).map_err(JsValue::from).unwrap();
     let items: Vec<String> = js_sys::Array::from(&get(&out, "candidates.items"))
         .iter()
         .map(|v| v.as_string().unwrap())
@@ -321,18 +376,18 @@ fn learning_is_shared_by_the_sessions_of_a_page() {
         .position(|c| c == "汽車")
         .expect("汽車 is a candidate");
     h.select_candidate(a, train).map_err(JsValue::from).unwrap();
-    let out = h.key(a, "Enter", 0).map_err(JsValue::from).unwrap();
+    let out = h.key(a, "Enter", 0, None).map_err(JsValue::from).unwrap();
     assert_eq!(get(&out, "committed").as_string().as_deref(), Some("汽車"));
     // the other field writes it so too
     let out = type_and_convert(&mut h, b, "kisha");
     assert_eq!(preedit(&out), "汽車");
-    h.key(b, "Enter", 0).map_err(JsValue::from).unwrap();
+    h.key(b, "Enter", 0, None).map_err(JsValue::from).unwrap();
     // off in one field: the other keeps it; off in both: forgotten, also when on again
     h.set_learning(a, false);
     assert_eq!(preedit(&type_and_convert(&mut h, b, "kisha")), "汽車");
-    h.key(b, "Enter", 0).map_err(JsValue::from).unwrap();
+    h.key(b, "Enter", 0, None).map_err(JsValue::from).unwrap();
     assert_eq!(preedit(&type_and_convert(&mut h, a, "kisha")), first);
-    h.key(a, "Enter", 0).map_err(JsValue::from).unwrap();
+    h.key(a, "Enter", 0, None).map_err(JsValue::from).unwrap();
     h.set_learning(b, false);
     h.set_learning(b, true);
     assert_eq!(preedit(&type_and_convert(&mut h, b, "kisha")), first);
@@ -351,9 +406,12 @@ fn recent_words_are_shared_by_the_sessions_of_a_page() {
     let first_completion = |h: &mut Henkan, s: u32| -> String {
         let mut out = JsValue::NULL;
         for c in "sink".chars() {
-            out = h.key(s, &c.to_string(), 0).map_err(JsValue::from).unwrap();
+            out = h
+                .key(s, &c.to_string(), 0, None)
+                .map_err(JsValue::from)
+                .unwrap();
         }
-        h.key(s, "Escape", 0).map_err(JsValue::from).unwrap();
+        h.key(s, "Escape", 0, None).map_err(JsValue::from).unwrap();
         js_sys::Array::from(&get(&out, "completions"))
             .get(0)
             .as_string()
@@ -366,9 +424,9 @@ fn recent_words_are_shared_by_the_sessions_of_a_page() {
         get(&out, "preedit.text").as_string().as_deref(),
         Some("新幹線")
     );
-    h.key(a, "Enter", 0).map_err(JsValue::from).unwrap();
+    h.key(a, "Enter", 0, None).map_err(JsValue::from).unwrap();
     // a new line: the word just committed is not the next word's prediction
-    h.key(a, "Enter", 0).map_err(JsValue::from).unwrap();
+    h.key(a, "Enter", 0, None).map_err(JsValue::from).unwrap();
     assert_eq!(first_completion(&mut h, b), "新幹線");
     assert_eq!(first_completion(&mut h, a), "新幹線");
     h.set_learning(b, false);
