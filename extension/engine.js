@@ -181,6 +181,8 @@ function serve(ime, sessions, req, applyEngine, served) {
     }
     case 'key': {
       const s = session();
+      // kana input as another field of the page left it (remote.js `followsKanaInput`)
+      if (typeof req.kanaInput === 'boolean') handle.setKanaInput(s, req.kanaInput);
       /** @type {string[]} */
       const units = req.units;
       // the key's place on the keyboard, its kana in kana input (one character: as widget/keys.js)

@@ -74,6 +74,10 @@ export class HenkanIme extends EventTarget {
     this.lmError = '';
     /** The engine the fields convert with (unless one chose its own). */
     this.engine = '';
+    /** @type {boolean | null} kana input as a field's Alt+カタカナひらがな left it: every field of
+     * the page follows it from its next key, as MS-IME's setting is one for all (null: none has
+     * switched, each field has its own `kanaInput` option) */
+    this.kanaInput = null;
     /** Model bytes received. */
     this.modelBytes = 0;
     /** Where the load time went (ms): `load()` called (since navigation), wasm instantiation,

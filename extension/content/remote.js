@@ -79,6 +79,8 @@ export class RemoteIme {
    */
   constructor({ channel } = {}) {
     this.wantsChannel = channel ?? (() => false);
+    /** @type {boolean | null} kana input as a field's Alt+カタカナひらがな left it (as `HenkanIme`'s) */
+    this.kanaInput = null;
     /** @type {MessagePort | null} the key channel, once the engine serves it */
     this.channel = null;
     /** Whether the unanswered requests went over the key channel. */
@@ -366,7 +368,8 @@ export class RemoteKeyHandler extends KeyHandler {
     }
     const t0 = performance.now();
     const key = e.key;
-    this.send({ op: 'key', session: s, units, mods, code: e.code || undefined }, (out) => {
+    const kanaInput = this.followsKanaInput() ? this.kanaInput : undefined;
+    this.send({ op: 'key', session: s, units, mods, code: e.code || undefined, kanaInput }, (out) => {
       if (out.consumed !== p.consumed) {
         remote.mispredicted++;
         if (p.consumed) this.replay(key, out);

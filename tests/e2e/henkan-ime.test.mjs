@@ -148,8 +148,8 @@ test('a data-henkan-katakana field (フリガナ) types katakana; the カタカ�
   await page.close();
 });
 
-test('a data-henkan-kana-input field types the kana of a JIS keyboard; Alt+カタカナひらがな goes back to romaji', async () => {
-  const { page, errors } = await open('<textarea id="a" data-henkan data-henkan-kana-input></textarea>');
+test('a data-henkan-kana-input field types the kana of a JIS keyboard; Alt+カタカナひらがな goes back to romaji, in every field of the page', async () => {
+  const { page, errors } = await open('<textarea id="a" data-henkan data-henkan-kana-input></textarea><input id="b" data-henkan>');
   const title = () => page.evaluate(() => [...document.querySelectorAll('.henkan-indicator')].find((b) => /** @type {HTMLElement} */ (b).style.display === 'block')?.getAttribute('title') ?? null);
   await page.click('#a');
   assert.equal(await ready(page), 'ready');
@@ -171,6 +171,9 @@ test('a data-henkan-kana-input field types the kana of a JIS keyboard; Alt+カ�
   await page.keyboard.press('Shift+Digit0');
   await page.keyboard.press('Shift+Comma');
   const cdp = await page.context().newCDPSession(page);
+  const altKana = async () => {
+    for (const type of ['rawKeyDown', 'keyUp']) await cdp.send('Input.dispatchKeyEvent', { type, key: 'KanaMode', code: 'KanaMode', windowsVirtualKeyCode: 242, modifiers: 1 });
+  };
   await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: '2', code: 'Numpad2', text: '2', windowsVirtualKeyCode: 98, location: 3 });
   await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: '2', code: 'Numpad2', windowsVirtualKeyCode: 98, location: 3 });
   await page.keyboard.press('Enter');
@@ -178,11 +181,22 @@ test('a data-henkan-kana-input field types the kana of a JIS keyboard; Alt+カ�
   // (Shift alone is the page's, as with a native IME)
   assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).pageKeys.filter((/** @type {string} */ k) => k !== 'Shift')), []);
   // Alt+カタカナひらがな (sent as a Japanese keyboard sends it: Playwright's keyboard has no such key)
-  for (const type of ['rawKeyDown', 'keyUp']) await cdp.send('Input.dispatchKeyEvent', { type, key: 'KanaMode', code: 'KanaMode', windowsVirtualKeyCode: 242, modifiers: 1 });
+  await altKana();
   assert.doesNotMatch(String(await title()), /kana input/);
   await page.keyboard.type('desu');
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#a'), '日本語を、２です');
+  // a switch in one field is the page's, as MS-IME's setting is one for all: the other field
+  // follows from its next key
+  await page.click('#b');
+  await altKana();
+  await page.keyboard.press('KeyT');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#b'), 'か');
+  await page.click('#a');
+  await page.keyboard.press('KeyT');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#a'), '日本語を、２ですか');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -200,6 +200,17 @@ export class KeyHandler {
     return this.open();
   }
 
+  /**
+   * Whether kana input switched in another field of the page since this one's last key: then it
+   * takes that (`kanaInput`), and its session must be told before the key.
+   */
+  followsKanaInput() {
+    const shared = this.ime.kanaInput;
+    if (typeof shared !== 'boolean' || shared === this.kanaInput) return false;
+    this.kanaInput = shared;
+    return true;
+  }
+
   /** Whether a reconversion key reconverts now: nothing composed, the dictionary in. */
   mayReconvert() {
     return !this.hasComposition() && this.ime.ready;
@@ -213,6 +224,7 @@ export class KeyHandler {
   sendKey(e, s) {
     const t0 = performance.now();
     const out = this.run((handle) => {
+      if (this.followsKanaInput()) handle.setKanaInput(s, this.kanaInput);
       const units = keyUnits(e.key);
       // the key's place on the keyboard, which says its kana in kana input
       if (units.length === 1) return handle.key(s, e.key, modsOf(e), e.code || undefined);
@@ -539,7 +551,11 @@ export class KeyHandler {
     this.last = out;
     this.enabled = out.mode !== 'direct';
     if (this.enabled) this.katakana = out.mode === 'katakana';
-    this.kanaInput = !!out.kanaInput;
+    if (!!out.kanaInput !== this.kanaInput) {
+      // switched here (Alt+カタカナひらがな): the page's other fields follow from their next key
+      this.kanaInput = !!out.kanaInput;
+      this.ime.kanaInput = this.kanaInput;
+    }
     // The composition ends before its text goes in, so that an editor takes the commit as typed
     // text, an edit (and an undo step) of its own: CodeMirror joins the changes it sees while a
     // composition is under way to the previous undo step. The editors of `COMMIT_BEFORE_END`
