@@ -426,6 +426,29 @@ test("the options page's kana input: the keys type the kana of a JIS keyboard, i
   await options.close();
 });
 
+test("Alt+カタカナひらがな in one field of a page whose keys go to the extension's engine: its other fields follow from their next key", async () => {
+  const { page, errors } = await open('csp.html');
+  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<input id="b">'));
+  await focusReady(page, '#ta');
+  await page.keyboard.type('ka', { delay: 15 });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value === 'か');
+  await focusReady(page, '#b');
+  const cdp = await page.context().newCDPSession(page);
+  for (const type of ['rawKeyDown', 'keyUp']) await cdp.send('Input.dispatchKeyEvent', { type, key: 'KanaMode', code: 'KanaMode', windowsVirtualKeyCode: 242, modifiers: 1 });
+  await page.keyboard.press('KeyT', { delay: 15 });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.getElementById('b')).value !== '');
+  assert.equal(await valueOf(page, '#b'), 'か', 'kana input here');
+  await page.click('#ta');
+  await page.keyboard.press('KeyT', { delay: 15 });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value !== 'か');
+  assert.equal(await valueOf(page, '#ta'), 'かか', 'and in the other field');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("the options page's romaji table: a table that does not parse is refused with its line; Mozc's format imported types in the page's own engine and in the extension's; export; the built-in one again", async () => {
   const options = await ext.context.newPage();
   await options.goto(`chrome-extension://${ext.id}/options.html`);
