@@ -337,3 +337,19 @@ export function useRomajiTable(handle, session, text) {
     console.error(`henkan: ${e instanceof Error ? e.message : e}; the built-in romaji table stays`);
   }
 }
+
+/** The most characters that 変換 with nothing selected takes back before the caret. */
+export const RECONVERT_CLAUSE_CHARS = 24;
+
+/**
+ * What 変換 with nothing selected converts again (MS-IME's and Mozc's reconversion at the caret):
+ * the run of kanji and kana (with `ー`, `々`, `〆`, `ヶ`) that ends where `before` ends, the text
+ * before the caret; its last `RECONVERT_CLAUSE_CHARS` characters; '' when the caret follows
+ * anything else (punctuation, a space, Latin letters, nothing).
+ * @param {string} before
+ * @returns {string}
+ */
+export function clauseBefore(before) {
+  const run = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー々〆ヶ]+$/u.exec(before);
+  return run ? [...run[0]].slice(-RECONVERT_CLAUSE_CHARS).join('') : '';
+}

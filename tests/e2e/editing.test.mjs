@@ -702,6 +702,44 @@ for (const id of ['ta', 'ce']) {
   });
 }
 
+for (const id of ['ta', 'ce']) {
+  test(`reconversion at the caret (${id}): 変換 with nothing selected takes the clause before the caret; Esc puts it back; Ctrl+Shift+Space types a space`, async () => {
+    const { page, errors } = await fields();
+    const convertKey = () =>
+      page.evaluate((id) => {
+        const el = /** @type {HTMLElement} */ (document.getElementById(id));
+        el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Convert', code: 'Convert', bubbles: true, cancelable: true }));
+      }, id);
+    // the caret after 汽車で帰る, before 。: the clause back to the full stop before it
+    await place(page, id, '家に着いた。汽車で帰る。', 11);
+    await convertKey();
+    let out = await lastOf(page, id);
+    assert.equal(out.state, 'converting');
+    assert.equal(out.segments.map((/** @type {any} */ s) => s.reading).join(''), 'きしゃでかえる');
+    assert.equal(await visible(page, id), `家に着いた。${out.preedit.text}。`);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    assert.equal(await valueOf(page, id), '家に着いた。汽車で帰る。');
+    // another candidate of the first segment
+    await place(page, id, '家に着いた。汽車で帰る。', 11);
+    await convertKey();
+    const first = (await lastOf(page, id)).preedit.text;
+    await page.keyboard.press('Space');
+    out = await lastOf(page, id);
+    assert.notEqual(out.preedit.text, first);
+    await page.keyboard.press('Enter');
+    assert.equal(await valueOf(page, id), `家に着いた。${out.preedit.text}。`);
+    // after the full stop there is no clause: 変換 is the page's; Ctrl+Shift+Space an ideographic space
+    await place(page, id, '帰る。', 3);
+    await convertKey();
+    assert.notEqual((await lastOf(page, id))?.state, 'converting');
+    await page.keyboard.press('Control+Shift+Space');
+    assert.equal(await valueOf(page, id), '帰る。\u3000');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
 test('a long textarea of one paragraph: compositions far apart line up, laid out from rows after wraps, and after edits above and below', async () => {
   const { page, errors } = await fields();
   // One paragraph of 24,800 characters (no line break), with numbered places to type at, and a

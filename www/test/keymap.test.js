@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, startsDirect, editorOf, PUNCTUATIONS, asPunctuation, useRomajiTable, SHIFT, CTRL, ALT, META } from '../keymap.js';
+import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, startsDirect, editorOf, PUNCTUATIONS, asPunctuation, useRomajiTable, clauseBefore, RECONVERT_CLAUSE_CHARS, SHIFT, CTRL, ALT, META } from '../keymap.js';
 
 test('modifier bits', () => {
   assert.equal(modsOf({ key: 'a' }), 0);
@@ -156,4 +156,18 @@ test('a romaji table that does not parse is reported on the console; the session
   assert.deepEqual(set, [[3, 'ka\tか\n']]);
   assert.equal(errors.mock.callCount(), 1);
   assert.match(String(errors.mock.calls[0].arguments[0]), /line 1: empty input or output; the built-in romaji table stays/);
+});
+
+test('the clause 変換 takes back with nothing selected: the kanji and kana that end at the caret', () => {
+  assert.equal(clauseBefore('昨日は雨だった。今日は晴れ'), '今日は晴れ');
+  assert.equal(clauseBefore('メール送信ー'), 'メール送信ー');
+  assert.equal(clauseBefore('佐々木さん、'), '');
+  assert.equal(clauseBefore('hello 世界'), '世界');
+  assert.equal(clauseBefore('abc'), '');
+  assert.equal(clauseBefore(''), '');
+  // astral kanji count as one character; a long run keeps its last characters
+  assert.equal(clauseBefore('x𠮷野家'), '𠮷野家');
+  const long = 'あ'.repeat(30) + '漢字';
+  assert.equal([...clauseBefore(long)].length, RECONVERT_CLAUSE_CHARS);
+  assert.ok(clauseBefore(long).endsWith('あ漢字'));
 });

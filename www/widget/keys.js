@@ -2,7 +2,7 @@
 // its outputs (commits, the preedit, the lists) come back to the field. Holds the composition
 // state of one field; drawing is the caller's (`render`).
 
-import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorWays, useRomajiTable, DEFAULT_PUNCTUATION } from '../keymap.js';
+import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorWays, useRomajiTable, clauseBefore, DEFAULT_PUNCTUATION } from '../keymap.js';
 import { isFocused, isTextField, selectionOf } from './root.js';
 import { isOffered } from './commit.js';
 
@@ -55,6 +55,22 @@ function selectBeforeCaret(el, text) {
 }
 
 /**
+ * The text before the field's caret, at most 64 UTF-16 units of it ('' unless the selection is
+ * collapsed; in a contenteditable, within the caret's text node).
+ * @param {HTMLElement} el
+ */
+function textBeforeCaret(el) {
+  if (isTextField(el)) {
+    const at = el.selectionStart ?? -1;
+    return at >= 0 && el.selectionEnd === at ? el.value.slice(Math.max(0, at - 64), at) : '';
+  }
+  const sel = selectionOf(el);
+  const node = sel?.anchorNode;
+  if (!sel || !sel.isCollapsed || !node || node.nodeType !== 3 || !el.contains(node)) return '';
+  return /** @type {Text} */ (node).data.slice(Math.max(0, sel.anchorOffset - 64), sel.anchorOffset);
+}
+
+/**
  * The text selected in a field ('' when the selection is collapsed or elsewhere).
  * @param {HTMLElement} el
  */
@@ -103,7 +119,7 @@ export class KeyHandler {
     /** @type {string | null} the text a reconversion in a contenteditable replaced */
     this.reconverted = null;
     /** @type {string | null} the text last committed into the field, while nothing has happened
-     * in it since: Ctrl+Backspace takes it back into a conversion (`undoCommit`) */
+     * in it since: Ctrl+Backspace takes it back into a conversion (`reconvertBeforeCaret`) */
     this.undoable = null;
     /** Our own composition events are being dispatched (not an OS IME's). */
     this.dispatching = false;
@@ -177,8 +193,12 @@ export class KeyHandler {
     if (s === null) return;
     const undoable = this.undoable;
     this.undoable = null;
-    if (undoable !== null && isUndoCommitKey(e) && this.mayReconvert() && this.undoCommit(e, s, undoable)) return;
-    if (isReconvertKey(e) && this.mayReconvert() && this.reconvert(e, s)) return;
+    if (undoable !== null && isUndoCommitKey(e) && this.mayReconvert() && this.reconvertBeforeCaret(e, s, undoable)) return;
+    if (isReconvertKey(e) && this.mayReconvert()) {
+      if (this.reconvert(e, s)) return;
+      // 変換 with nothing selected: the clause before the caret (Ctrl+Shift+Space types a space)
+      if (e.key === 'Convert' && this.reconvertBeforeCaret(e, s, clauseBefore(textBeforeCaret(this.el)))) return;
+    }
     this.commit.saveRange();
     this.sendKey(e, s);
   }
@@ -314,15 +334,18 @@ export class KeyHandler {
   }
 
   /**
-   * Undo of the last commit (Ctrl+Backspace right after it, as in Mozc and MS-IME): the text just
-   * committed is selected and converted again from the reading it was typed as (the engine keeps
-   * the readings of recent commits), so that another candidate can take its place. Returns
-   * whether it was taken; the caret stays where it was otherwise (and the key is the field's).
+   * Reconversion of `text` where it ends at the caret: the undo of the last commit
+   * (Ctrl+Backspace right after it, as in Mozc and MS-IME: the engine keeps the readings of
+   * recent commits, so it is converted again from the reading it was typed as), and 変換 with
+   * nothing selected (the clause before the caret, `clauseBefore`). `text` is selected and
+   * converted again, so that another candidate can take its place. Returns whether it was
+   * taken; the caret stays where it was otherwise (and the key is the field's).
    * @param {KeyboardEvent} e
    * @param {number} s the session
-   * @param {string} text what was committed
+   * @param {string} text what ends at the caret ('': nothing to take)
    */
-  undoCommit(e, s, text) {
+  reconvertBeforeCaret(e, s, text) {
+    if (!text) return false;
     const back = selectBeforeCaret(this.el, text);
     if (!back) return false;
     if (this.reconvert(e, s, back)) return true;
