@@ -353,3 +353,28 @@ export function clauseBefore(before) {
   const run = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー々〆ヶ]+$/u.exec(before);
   return run ? [...run[0]].slice(-RECONVERT_CLAUSE_CHARS).join('') : '';
 }
+
+/**
+ * What the keys of the JIS kana layout other than letters and digits type on a US layout, by
+ * place (`keyOfPlace`).
+ * @type {Record<string, string>}
+ */
+const PLACE_KEYS = { Minus: '-', Equal: '=', IntlYen: '¥', BracketLeft: '[', BracketRight: ']', Semicolon: ';', Quote: "'", Backslash: '\\', Comma: ',', Period: '.', Slash: '/', IntlRo: '_' };
+
+/**
+ * The key a keydown is sent as in kana input: `e.key`, or, for a key that types nothing on the
+ * page's layout (`Unidentified` or '': Shift+0 of a JIS layout has no character, and is `を` in
+ * kana input), a character of its place (`0`, `t`, `-`), so that the engine hears the key and
+ * types its kana by `code`.
+ * @param {{key: string, code?: string, shiftKey?: boolean}} e
+ * @returns {string}
+ */
+export function keyOfPlace(e) {
+  if (e.key !== 'Unidentified' && e.key !== '') return e.key;
+  const code = e.code ?? '';
+  const letter = /^Key([A-Z])$/.exec(code);
+  if (letter) return e.shiftKey ? letter[1] : letter[1].toLowerCase();
+  const digit = /^Digit(\d)$/.exec(code);
+  if (digit) return digit[1];
+  return PLACE_KEYS[code] ?? e.key;
+}

@@ -359,7 +359,8 @@ export class RemoteKeyHandler extends KeyHandler {
   sendKey(e, s) {
     const { remote } = this;
     const mods = modsOf(e);
-    const units = keyUnits(e.key);
+    const key = this.keyOf(e);
+    const units = keyUnits(key);
     const p = predictKey(this.predicted, units[0], mods, this.options.space === 'half');
     this.predicted = p.next;
     if (p.consumed) {
@@ -367,7 +368,6 @@ export class RemoteKeyHandler extends KeyHandler {
       e.stopImmediatePropagation();
     }
     const t0 = performance.now();
-    const key = e.key;
     const kanaInput = this.followsKanaInput() ? this.kanaInput : undefined;
     this.send({ op: 'key', session: s, units, mods, code: e.code || undefined, kanaInput }, (out) => {
       if (out.consumed !== p.consumed) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, startsDirect, editorOf, PUNCTUATIONS, asPunctuation, useRomajiTable, clauseBefore, RECONVERT_CLAUSE_CHARS, SHIFT, CTRL, ALT, META } from '../keymap.js';
+import { keyUnits, modsOf, isOsImeKey, shouldSend, pageOf, fieldKind, preeditRuns, percentile, suggestionsOf, startsDirect, editorOf, PUNCTUATIONS, asPunctuation, useRomajiTable, clauseBefore, RECONVERT_CLAUSE_CHARS, keyOfPlace, SHIFT, CTRL, ALT, META } from '../keymap.js';
 
 test('modifier bits', () => {
   assert.equal(modsOf({ key: 'a' }), 0);
@@ -170,4 +170,13 @@ test('the clause 変換 takes back with nothing selected: the kanji and kana tha
   const long = 'あ'.repeat(30) + '漢字';
   assert.equal([...clauseBefore(long)].length, RECONVERT_CLAUSE_CHARS);
   assert.ok(clauseBefore(long).endsWith('あ漢字'));
+});
+
+test('kana input: a key that types nothing on the page\'s layout is sent as a character of its place', () => {
+  assert.equal(keyOfPlace({ key: 't', code: 'KeyT' }), 't');
+  assert.equal(keyOfPlace({ key: 'Unidentified', code: 'Digit0', shiftKey: true }), '0');
+  assert.equal(keyOfPlace({ key: '', code: 'KeyT', shiftKey: true }), 'T');
+  assert.equal(keyOfPlace({ key: 'Unidentified', code: 'IntlRo' }), '_');
+  assert.equal(keyOfPlace({ key: 'Unidentified', code: 'Numpad1' }), 'Unidentified');
+  assert.equal(keyOfPlace({ key: 'Enter', code: 'Enter' }), 'Enter');
 });

@@ -2,7 +2,7 @@
 // its outputs (commits, the preedit, the lists) come back to the field. Holds the composition
 // state of one field; drawing is the caller's (`render`).
 
-import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorWays, useRomajiTable, clauseBefore, DEFAULT_PUNCTUATION } from '../keymap.js';
+import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorWays, useRomajiTable, clauseBefore, keyOfPlace, DEFAULT_PUNCTUATION } from '../keymap.js';
 import { isFocused, isTextField, selectionOf } from './root.js';
 import { isOffered } from './commit.js';
 
@@ -216,8 +216,18 @@ export class KeyHandler {
       this.drop();
       return null;
     }
-    if (!shouldSend(e, { ready: true, osComposing: this.osComposing })) return null;
+    if (!shouldSend({ key: this.keyOf(e), isComposing: e.isComposing, keyCode: e.keyCode }, { ready: true, osComposing: this.osComposing })) return null;
     return this.open();
+  }
+
+  /**
+   * The key value a keydown is sent as: `e.key`; in kana input a key that types nothing on the
+   * page's layout names its place (`keyOfPlace`).
+   * @param {KeyboardEvent} e
+   */
+  keyOf(e) {
+    const shared = this.ime.kanaInput;
+    return (typeof shared === 'boolean' ? shared : this.kanaInput) ? keyOfPlace(e) : e.key;
   }
 
   /**
@@ -243,11 +253,12 @@ export class KeyHandler {
    */
   sendKey(e, s) {
     const t0 = performance.now();
+    const key = this.keyOf(e);
     const out = this.run((handle) => {
       if (this.followsKanaInput()) handle.setKanaInput(s, this.kanaInput);
-      const units = keyUnits(e.key);
+      const units = keyUnits(key);
       // the key's place on the keyboard, which says its kana in kana input
-      if (units.length === 1) return handle.key(s, e.key, modsOf(e), e.code || undefined);
+      if (units.length === 1) return handle.key(s, key, modsOf(e), e.code || undefined);
       // Several characters in one key: one call each, their commits joined.
       let committed = '';
       let last = null;
@@ -270,7 +281,7 @@ export class KeyHandler {
       e.preventDefault();
       e.stopImmediatePropagation();
     }
-    this.keyOutput(out, e.key, t0, t1);
+    this.keyOutput(out, key, t0, t1);
   }
 
   /**
