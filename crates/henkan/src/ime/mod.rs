@@ -25,7 +25,7 @@
 //! | Shift+letter | alphanumeric input until Space/Enter | commit, then alphanumeric input |
 //! | Space / 変換 | convert | next candidate (opens the window) |
 //! | Shift+Space | convert | previous candidate |
-//! | Tab / Shift+Tab | into the suggestion list (first / last item) | next / previous candidate (Mozc's MS-IME keys) |
+//! | Tab / Shift+Tab | into the suggestion list (first / last item) | – (kept from the page) |
 //! | ↑ / ↓ | ↓: the caret to the end (with suggestions shown: into the list) | previous / next candidate |
 //! | Ctrl+↓ | – | commit the segments up to the focused one; the rest stays converted |
 //! | Enter | commit the kana | commit the conversion |
@@ -1610,8 +1610,7 @@ impl Machine {
             return false;
         };
         match ev.key {
-            // Mozc's MS-IME keys: Tab as Space (PredictAndConvert), Shift+Tab the previous
-            Key::Space | Key::Convert | Key::Tab => conv.step_candidate(!ev.shift),
+            Key::Space | Key::Convert => conv.step_candidate(!ev.shift),
             Key::PageDown => conv.page(true),
             Key::PageUp => conv.page(false),
             Key::Down if ev.shift => conv.page(true),
