@@ -25,7 +25,6 @@
 //! | Shift+letter | alphanumeric input until Space/Enter | commit, then alphanumeric input |
 //! | Space / 変換 | convert | next candidate (opens the window) |
 //! | Shift+Space | convert | previous candidate |
-//! | Tab / Shift+Tab | into the suggestion list (first / last item) | – (kept from the page) |
 //! | ↑ / ↓ | ↓: the caret to the end (with suggestions shown: into the list) | previous / next candidate |
 //! | Ctrl+↓ | – | commit the segments up to the focused one; the rest stays converted |
 //! | Enter | commit the kana | commit the conversion |
@@ -36,6 +35,7 @@
 //! | Shift+← / Shift+→ | – | shrink / grow the focused segment |
 //! | 1–9 | (text) | pick from the open window's page |
 //! | PageUp / PageDown, Shift+↑ / Shift+↓ | – | page the candidate window |
+//! | Tab / Shift+Tab | into the suggestion list (first / last item) | – |
 //! | Shift+Enter | commit the first suggestion (the kana without one) | commit the conversion |
 //! | Ctrl+Delete | in the suggestion list: forget the focused item from the recent words | – |
 //! | ↓ after a commit | into the next-word predictions (Tab: the page's) | – |
@@ -56,8 +56,10 @@
 //! keymap; `ms_ime_alias`): Ctrl+U / I / O / P / T are F6–F10, Ctrl+M Enter, and so on.
 //!
 //! In precomposition Space inserts an ideographic space (U+3000), Shift+Space a plain one (not
-//! consumed); the other way round with [`Machine::set_half_width_space`]. Keys with Ctrl/Alt/Meta are never consumed outside a composition (so copy, paste,
-//! undo behave natively) and are swallowed inside one (so they cannot edit around the preedit).
+//! consumed); the other way round with [`Machine::set_half_width_space`]. Other keys with
+//! Ctrl/Alt/Meta than those of the table are never consumed outside a composition (so copy,
+//! paste, undo behave natively) and are swallowed inside one (so they cannot edit around the
+//! preedit).
 //!
 //! With the suggestion list shown but not focused, after a commit (precomposition): ↓ enters
 //! it, Esc hides it; every other key hides it and does what it does without it (Enter,
