@@ -544,9 +544,6 @@ function showLattice(field) {
 
 
 /**
- * The user dictionary editor and the learning buttons (`ime.userDictionary`, `ime.*Learning`).
- */
-/**
  * Offers bytes as a file to save.
  * @param {BlobPart} data
  * @param {string} name
@@ -625,6 +622,9 @@ function setUpRomajiTable(all) {
   });
 }
 
+/**
+ * The user dictionary editor and the learning buttons (`ime.userDictionary`, `ime.*Learning`).
+ */
 function setUpDictionary() {
   const pos = /** @type {HTMLSelectElement} */ ($('dict-pos'));
   const status = $('dict-status');
