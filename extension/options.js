@@ -157,7 +157,13 @@ async function init() {
     await saveSettings();
     showRomaji(null);
   });
-  showRomaji(romajiTable === undefined ? null : await call('romaji.check', { text: romajiTable }).catch(() => 0));
+  if (romajiTable === undefined) showRomaji(null);
+  else {
+    // checked once the engine is up, without holding the rest of the page
+    call('romaji.check', { text: romajiTable }).then(showRomaji, (err) => {
+      $('romajiSummary').textContent = `Your table does not parse (${err instanceof Error ? err.message : err}): fields use the built-in one.`;
+    });
+  }
   $('learningExport').addEventListener('click', async () => download(await call('learning.export'), 'henkan-learning.txt', 'text/plain'));
   $('learningImport').addEventListener('change', async (/** @type {Event} */ e) => {
     const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];
