@@ -4,7 +4,8 @@
 // paste of a quarter of a megabyte while composing. Nothing may throw, the engine must stay up (no
 // trap across the wasm boundary, which would leave a plain field), committed text is never lost to
 // a key that deletes nothing, the wasm memory stays bounded, and the IME still converts afterwards.
-// The editors get their storm in editors.test.mjs.
+// The editors get their storm in editors.test.mjs. The <input>'s storm of every key is typed in
+// kana input.
 //
 //   node --test tests/e2e/storm.test.mjs        (after `make wasm`; STORM_SEED=N for another storm)
 import { test } from 'node:test';
@@ -60,7 +61,7 @@ const widgetState = (page, id) =>
   page.evaluate(async (id) => {
     const { stateOf } = await import('/www/widget.js');
     const s = /** @type {any} */ (stateOf(/** @type {HTMLElement} */ (document.getElementById(id))));
-    return { enabled: Boolean(s?.enabled), state: String(s?.last?.state ?? 'precomposition') };
+    return { enabled: Boolean(s?.enabled), state: String(s?.last?.state ?? 'precomposition'), kanaInput: Boolean(s?.last?.kanaInput) };
   }, id);
 
 /** Whether `a` is a subsequence of `b` (UTF-16 units). */
@@ -148,11 +149,18 @@ test('key storms with every key, editing ones too: no error, the engine stays up
   const windowsBefore = await windows();
   for (const id of FIELDS) {
     await page.click(`#${id}`);
+    // the <input>'s storm in kana input (the page's switch, as Alt+カタカナひらがな leaves it)
+    const kanaInput = (/** @type {boolean} */ on) => page.evaluate((on) => (/** @type {any} */ (window).henkanIme.kanaInput = on), on);
+    if (id === 'line') await kanaInput(true);
     /** @type {string[]} */
     const sent = [];
     for (let i = 0; i < KEYS_PER_FIELD; i++) {
       sent.push(await step(page, next, [...KEEPING, ...RESIZE, ...EDITING]));
       if (i % 20 === 19 && !(await page.evaluate((id) => document.activeElement?.id === id, id))) await page.focus(`#${id}`);
+    }
+    if (id === 'line') {
+      assert.equal((await widgetState(page, id)).kanaInput, true, 'the storm was typed in kana input');
+      await kanaInput(false);
     }
     assert.equal(await page.evaluate(() => /** @type {any} */ (window).henkanIme.status), 'ready', `${id}: the engine stopped`);
     assert.deepEqual(errors, [], `${id}: ${sent.slice(-12).join(' ')}`);
