@@ -144,8 +144,8 @@ async function init() {
     try {
       const rules = await call('romaji.check', { text });
       romajiTable = text;
-      await saveSettings();
       showRomaji(rules);
+      await saveSettings();
       say(`Romaji table imported: ${rules} rules. Fields take it when they are next focused in a newly loaded page.`);
     } catch (err) {
       say(`Not imported: ${err instanceof Error ? err.message : err}`);
@@ -154,8 +154,8 @@ async function init() {
   $('romajiExport').addEventListener('click', async () => download(romajiTable ?? (await call('romaji.builtin')), 'henkan-romaji.txt', 'text/plain'));
   $('romajiReset').addEventListener('click', async () => {
     romajiTable = undefined;
-    await saveSettings();
     showRomaji(null);
+    await saveSettings();
   });
   if (romajiTable === undefined) showRomaji(null);
   else {
