@@ -134,6 +134,12 @@ async function showDictionary() {
 
 async function init() {
   await loadSettings();
+  // a field's Alt+カタカナひらがな saves kana input (content/main.js): the page shows it, and a
+  // save from here keeps it
+  chrome.storage.onChanged.addListener((changes, area) => {
+    const now = /** @type {Settings | undefined} */ (changes.settings?.newValue);
+    if (area === 'local' && now) $('kanaInput').value = now.kanaInput ? 'kana' : 'romaji';
+  });
   for (const id of ['engine', 'liveConversion', 'predictions', 'digits', 'punctuation', 'kanaInput', 'space', 'learning', 'defaultOn', 'engineInPage']) $(id).addEventListener('change', saveSettings);
   $('romajiImport').addEventListener('change', async (/** @type {Event} */ e) => {
     const input = /** @type {HTMLInputElement} */ (e.target);

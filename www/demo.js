@@ -166,13 +166,16 @@ export function startDemo(wasmModule) {
     (o, on) => (o.space = state.space = on ? 'half' : 'full'),
     (h, s, on) => h.setSpaceWidth(s, on ? 'half' : 'full'),
   );
-  option(kana, checked(kana), (o, on) => (o.kanaInput = state.kana = on), (h, s, on) => h.setKanaInput(s, on));
-  // Alt+カタカナひらがな in a field: every field and the checkbox follow
-  followKanaInput = (on) => {
-    if (kana.checked === on) return;
-    kana.checked = on;
-    kana.dispatchEvent(new Event('change'));
-  };
+  // the box is the page's switch, as a field's Alt+カタカナひらがな (`HenkanIme.kanaInput`)
+  option(kana, checked(kana), (o, on) => (o.kanaInput = state.kana = ime.kanaInput = on), (h, s, on) => h.setKanaInput(s, on));
+  // Alt+カタカナひらがな in a field: the widget's fields follow it (`HenkanIme.kanaInput`), and so
+  // do the checkbox, the fields attached later and the URL
+  ime.addEventListener('kanainput', (e) => {
+    const on = !!(/** @type {CustomEvent<{kanaInput: boolean}>} */ (e).detail.kanaInput);
+    kana.checked = state.kana = on;
+    for (const o of all) o.kanaInput = on;
+    saveState();
+  });
   setUpRomajiTable(all);
   setUpDictionary();
   $('lang').addEventListener('click', () => {
@@ -286,12 +289,6 @@ function restoreInput() {
 }
 
 const ime = new HenkanIme();
-/**
- * Called with each output's kana input: the checkbox and every field follow a field's
- * Alt+カタカナひらがな (set by `startDemo`).
- * @type {(on: boolean) => void}
- */
-let followKanaInput = () => {};
 
 const demo = {
   ime,
@@ -442,7 +439,6 @@ function onOutput(out, timing, field) {
     `${ms(timing.totalMs)} ms (wasm ${ms(timing.wasmMs)}) · p50 ${ms(percentile(recent, 50))} · p95 ${ms(percentile(recent, 95))} ms` +
     ` (wasm p95 ${ms(percentile(wasm, 95))}, last ${recent.length} keys)`;
   showMode();
-  followKanaInput(!!out.kanaInput);
   if (out.state !== 'composing' || out.segments.length > 0) showConversion(out, field);
   if (field === 'editor') saveState();
 }

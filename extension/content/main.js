@@ -59,7 +59,11 @@ function pageMayRun() {
 function pageEngine() {
   engine ??= pageMayRun()
     ? import(chrome.runtime.getURL('page-engine.js')).then(
-        (/** @type {typeof import('../page-engine.js')} */ m) => m.pageIme(settings),
+        (/** @type {typeof import('../page-engine.js')} */ m) => {
+          const local = m.pageIme(settings);
+          local.addEventListener('kanainput', saveKanaInput);
+          return local;
+        },
         () => null,
       )
     : Promise.resolve(null);
@@ -93,6 +97,36 @@ function fieldOf(target) {
   while (host.parentElement?.isContentEditable) host = host.parentElement;
   return host;
 }
+
+/**
+ * Keeps a field's Alt+カタカナひらがな in the settings, as MS-IME keeps its romaji / kana input
+ * setting: the fields of every page follow it from their next key (`followKanaInput`), and it
+ * holds for the pages loaded later.
+ * @param {Event} e
+ */
+function saveKanaInput(e) {
+  const now = !!(/** @type {CustomEvent<{kanaInput: boolean}>} */ (e).detail?.kanaInput);
+  if (!!settings.kanaInput === now) return;
+  settings = { ...settings, kanaInput: now };
+  chrome.storage.local
+    .get('settings')
+    .then((items) => chrome.storage.local.set({ settings: { .../** @type {Settings} */ (items.settings ?? {}), kanaInput: now } }))
+    .catch(() => {});
+}
+
+/**
+ * The settings' kana input for this page's fields (changed by a field of another page or the
+ * options page): each field takes it before its next key (`HenkanIme.kanaInput`).
+ * @param {boolean} now
+ */
+function followKanaInput(now) {
+  ime.kanaInput = now;
+  engine?.then((local) => {
+    if (local) local.kanaInput = now;
+  });
+}
+
+ime.addEventListener('kanainput', saveKanaInput);
 
 /**
  * Attaches the widget to a field that got the focus.
@@ -172,7 +206,11 @@ window.addEventListener(
 
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area !== 'local' || !site) return;
-  if (changes.settings) settings = changes.settings.newValue ?? {};
+  if (changes.settings) {
+    const kanaInput = !!settings.kanaInput;
+    settings = changes.settings.newValue ?? {};
+    if (!!settings.kanaInput !== kanaInput) followKanaInput(!!settings.kanaInput);
+  }
   if (changes.sites || changes.settings) {
     chrome.storage.local.get('sites').then((items) => setOn(siteOn(/** @type {Record<string, boolean> | undefined} */ (items.sites), settings, site)));
   }

@@ -232,6 +232,39 @@ test('無変換 (NonConvert) gives katakana, then half-width katakana, then the 
   await page.close();
 });
 
+test("the かな入力 box follows a field's Alt+カタカナひらがな and is the page's switch: unticked, the fields type romaji again", async () => {
+  const { page, errors } = await openDemo();
+  const cdp = await page.context().newCDPSession(page);
+  const kanaBox = () => page.evaluate(() => /** @type {HTMLInputElement} */ (document.getElementById('kana')).checked);
+  await page.click('#editor');
+  for (const type of ['rawKeyDown', 'keyUp']) await cdp.send('Input.dispatchKeyEvent', { type, key: 'KanaMode', code: 'KanaMode', windowsVirtualKeyCode: 242, modifiers: 1 });
+  await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.getElementById('kana')).checked);
+  await page.waitForFunction(() => location.search.includes('kana=1'));
+  // T and Q: た and た in kana input (Q is た on a JIS keyboard)
+  await page.keyboard.press('KeyT');
+  await page.keyboard.press('KeyQ');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), 'かた');
+  // the line field follows the switch too
+  await page.click('#line');
+  await page.keyboard.press('KeyT');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#line'), 'か');
+  await page.click('#kana');
+  assert.equal(await kanaBox(), false);
+  for (const id of ['#editor', '#line']) {
+    await page.click(id);
+    await page.keyboard.press('End');
+    await page.keyboard.type('ta');
+    await page.keyboard.press('Enter');
+  }
+  assert.equal(await page.inputValue('#editor'), 'かたた', 'romaji input again');
+  assert.equal(await page.inputValue('#line'), 'かた');
+  await page.waitForFunction(() => !location.search.includes('kana=1'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('F9 / F10 on the focused segment: its keys in full / half width, the others kept', async () => {
   const { page } = await openDemo();
   await convertIn(page, 'kyouhaIitenki');

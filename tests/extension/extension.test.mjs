@@ -426,27 +426,80 @@ test("the options page's kana input: the keys type the kana of a JIS keyboard, i
   await options.close();
 });
 
-test("Alt+カタカナひらがな in one field of a page whose keys go to the extension's engine: its other fields follow from their next key", async () => {
-  const { page, errors } = await open('csp.html');
-  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<input id="b">'));
-  await focusReady(page, '#ta');
-  await page.keyboard.type('ka', { delay: 15 });
-  await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value === 'か');
-  await focusReady(page, '#b');
+/**
+ * Alt+カタカナひらがな (KanaMode with Alt) in the focused field of a page.
+ * @param {import('playwright-core').Page} page
+ */
+async function altKanaMode(page) {
   const cdp = await page.context().newCDPSession(page);
   for (const type of ['rawKeyDown', 'keyUp']) await cdp.send('Input.dispatchKeyEvent', { type, key: 'KanaMode', code: 'KanaMode', windowsVirtualKeyCode: 242, modifiers: 1 });
+  await cdp.detach();
+}
+
+/**
+ * Presses the T key (か in kana input, t in romaji) and Enter in the focused field, and gives the
+ * field's value once it changed.
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector the focused field
+ */
+async function typeKeyT(page, selector) {
+  const before = await valueOf(page, selector);
   await page.keyboard.press('KeyT', { delay: 15 });
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.getElementById('b')).value !== '');
-  assert.equal(await valueOf(page, '#b'), 'か', 'kana input here');
-  await page.click('#ta');
-  await page.keyboard.press('KeyT', { delay: 15 });
-  await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value !== 'か');
-  assert.equal(await valueOf(page, '#ta'), 'かか', 'and in the other field');
-  assert.deepEqual(errors, []);
-  await page.close();
+  await page.waitForFunction(([selector, before]) => /** @type {HTMLInputElement} */ (document.querySelector(selector)).value !== before, [selector, before]);
+  return valueOf(page, selector);
+}
+
+test("Alt+カタカナひらがな in one field: its page's other fields follow from their next key, and the setting is saved: the fields of another page (the page's own engine) and the options page follow; switched back there, the same", async () => {
+  const { page, errors } = await open('csp.html');
+  const other = await open('plain.html');
+  const options = await ext.context.newPage();
+  await options.goto(`chrome-extension://${ext.id}/options.html`);
+  /** @param {boolean} on */
+  const saved = (on) => options.waitForFunction(async (on) => (await chrome.storage.local.get('settings')).settings?.kanaInput === on, on);
+  try {
+    // the other page's field, in romaji input first
+    await other.page.bringToFront();
+    await focusReady(other.page, '#ta');
+    await other.page.keyboard.type('ka', { delay: 15 });
+    await other.page.keyboard.press('Enter');
+    await other.page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value === 'か');
+
+    await page.bringToFront();
+    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<input id="b">'));
+    await focusReady(page, '#ta');
+    await page.keyboard.type('ka', { delay: 15 });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.getElementById('ta')).value === 'か');
+    await focusReady(page, '#b');
+    await altKanaMode(page);
+    assert.equal(await typeKeyT(page, '#b'), 'か', 'kana input here');
+    await page.click('#ta');
+    assert.equal(await typeKeyT(page, '#ta'), 'かか', 'and in the other field');
+    await saved(true);
+    assert.equal(await options.inputValue('#kanaInput'), 'kana', 'the options page shows it');
+
+    await other.page.bringToFront();
+    await other.page.click('#ta');
+    assert.equal(await typeKeyT(other.page, '#ta'), 'かか', "the other page's field follows");
+    // switched back in the page's own engine: saved, and the first page follows
+    await altKanaMode(other.page);
+    assert.equal(await typeKeyT(other.page, '#ta'), 'かかt', 'romaji input again');
+    await saved(false);
+    assert.equal(await options.inputValue('#kanaInput'), 'romaji');
+    await page.bringToFront();
+    await page.click('#b');
+    assert.equal(await typeKeyT(page, '#b'), 'かt', 'the first page follows');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(other.errors, []);
+  } finally {
+    // the tests after this one type in romaji input, whatever happened here
+    await options.evaluate(async () => {
+      const { settings = {} } = await chrome.storage.local.get('settings');
+      await chrome.storage.local.set({ settings: { ...settings, kanaInput: false } });
+    });
+    for (const p of [page, other.page, options]) await p.close();
+  }
 });
 
 test("the options page's romaji table: a table that does not parse is refused with its line; Mozc's format imported types in the page's own engine and in the extension's; export; the built-in one again", async () => {

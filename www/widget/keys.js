@@ -586,9 +586,13 @@ export class KeyHandler {
     this.enabled = out.mode !== 'direct';
     if (this.enabled) this.katakana = out.mode === 'katakana';
     if (!!out.kanaInput !== this.kanaInput) {
-      // switched here (Alt+カタカナひらがな): the page's other fields follow from their next key
+      // switched here (Alt+カタカナひらがな): the page's other fields follow from their next key,
+      // and the page hears of it (`kanainput`: the playground's box, the extension's settings)
       this.kanaInput = !!out.kanaInput;
-      this.ime.kanaInput = this.kanaInput;
+      if (this.ime.kanaInput !== this.kanaInput) {
+        this.ime.kanaInput = this.kanaInput;
+        this.ime.dispatchEvent(new CustomEvent('kanainput', { detail: { kanaInput: this.kanaInput } }));
+      }
     }
     // The composition ends before its text goes in, so that an editor takes the commit as typed
     // text, an edit (and an undo step) of its own: CodeMirror joins the changes it sees while a
