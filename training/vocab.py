@@ -22,6 +22,8 @@ that fraction of the corpus' blocks, drawn at random; all blocks shuffled, seed 
 of vocab.tsv and dev_*.bin from the vocabulary's directory, so --out can be train_lstm.py's --vocab-from.
   python3 training/vocab.py --vocab-tsv build/lm/vocab.tsv --out build/lm-ft/data \
       --weights kwdlc=10,wac=10,chat=2,docs=2,jglue=3,aozora=0.5
+A fine-tuning stream may also take the corpora of STREAM_ONLY (Tatoeba, `make tatoeba`), which the vocabulary
+does not count.
 With --save-encoded PATH.npz instead of --out, the corpora named in --weights are written encoded once each
 (uint16; uint32 past 65,536 words), for training/mix_stream.py to mix where the text is not (an accelerator, docs/training.md).
 Only build/corpus/train/*.txt are read (never the dev files). Training sentences that are only a kanji
@@ -39,6 +41,8 @@ import numpy as np
 
 MODERN = ["chat", "docs", "jglue", "kwdlc", "wac"]
 OLD = ["aozora"]
+# Corpora only a fine-tuning stream takes (--weights): not counted in the vocabulary.
+STREAM_ONLY = ["tatoeba"]
 WEIGHT_MODERN = 3
 UNK, BOS = "<unk>", "<s>"
 
@@ -232,12 +236,13 @@ def classes_beside(vocab_tsv):
 
 
 def parse_weights(spec):
-    """`name=weight,...` -> {name: weight}, corpora of MODERN + OLD only."""
+    """`name=weight,...` -> {name: weight}, corpora of MODERN + OLD + STREAM_ONLY only."""
     weights = {}
+    known = MODERN + OLD + STREAM_ONLY
     for part in spec.split(","):
         name, w = part.split("=")
-        if name not in MODERN + OLD:
-            sys.exit(f"unknown corpus {name} (known: {', '.join(MODERN + OLD)})")
+        if name not in known:
+            sys.exit(f"unknown corpus {name} (known: {', '.join(known)})")
         weights[name] = float(w)
     return weights
 

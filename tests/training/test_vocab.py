@@ -26,6 +26,8 @@ SENTENCES = {
     # Aozora's section headings: a numeral alone. Counted for the vocabulary (old text, weight 1), but
     # not put in any stream.
     "aozora": [HEADING] * 5 + ["雪/ゆき/1/1 。/。/3/3"],
+    # a corpus that only fine-tuning streams take (vocab.STREAM_ONLY): not counted
+    "tatoeba": ["猫/ねこ/1/1 が/が/2/2 好き/すき/1/1"] * 4,
 }
 
 
@@ -64,8 +66,24 @@ class VocabTest(unittest.TestCase):
     def test_the_vocabulary_counts_the_headings(self):
         self.assertEqual(self.counts[HEADING], 5)
         # <s>: every sentence, modern ones three times, the headings too.
-        modern = sum(len(v) for k, v in SENTENCES.items() if k != "aozora")
+        modern = sum(len(v) for k, v in SENTENCES.items() if k in vocab.MODERN)
         self.assertEqual(self.counts["<s>"], vocab.WEIGHT_MODERN * modern + len(SENTENCES["aozora"]))
+
+    def test_a_stream_only_corpus_is_not_counted_and_goes_into_a_fine_tuning_stream(self):
+        self.assertIn("tatoeba", vocab.STREAM_ONLY)
+        self.assertNotIn("猫/ねこ/1/1", self.ids)
+        self.assertIn("が/が/2/2", self.ids)
+        lengths = {}
+        for weights in ("chat=1", "chat=1,tatoeba=2"):
+            ft = os.path.join(self.tmp.name, "ft-" + weights.replace(",", "-").replace("=", ""))
+            run_vocab("--corpus", self.corpus, "--vocab-tsv", os.path.join(self.lm, "vocab.tsv"), "--out", ft,
+                      "--weights", weights)
+            train = np.fromfile(os.path.join(ft, "train.bin"), dtype=np.int32)
+            lengths[weights] = len(train)
+            if "tatoeba" in weights:
+                self.assertEqual(int((train == self.ids["<unk>"]).sum()), 2 * 4 * 2, "猫 and 好き, out of the vocabulary")
+        # four sentences twice: <s> and three words each
+        self.assertEqual(lengths["chat=1,tatoeba=2"] - lengths["chat=1"], 2 * 4 * 4)
 
     def test_the_streams_leave_the_headings_out(self):
         train = np.fromfile(os.path.join(self.lm, "train.bin"), dtype=np.int32)
