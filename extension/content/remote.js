@@ -320,7 +320,7 @@ export class RemoteKeyHandler extends KeyHandler {
         predictions: options.predictions !== false,
         learning: options.learning !== false,
         enabled: this.enabled,
-        katakana: !!options.katakana,
+        katakana: this.katakana,
         kanaInput: !!options.kanaInput,
         space: options.space ?? 'full',
         romajiTable: options.romajiTable,

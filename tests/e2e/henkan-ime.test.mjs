@@ -112,6 +112,41 @@ test('data-henkan and <henkan-ime> fields convert; nothing loads before the firs
   await page.close();
 });
 
+test("a form's フリガナ fields start in katakana input, found by their header cell, term, placeholder or name; ふりがな and the other fields keep hiragana", async () => {
+  const { page, errors } = await open(`
+    <table>
+      <tr><th>お名前</th><td><input id="name" data-henkan></td></tr>
+      <tr><th>フリガナ</th><td><input id="th" data-henkan></td></tr>
+    </table>
+    <dl><dt>セイ（全角カナ）</dt><dd><input id="dt" data-henkan></dd></dl>
+    <input id="placeholder" data-henkan placeholder="ヤマダ タロウ">
+    <input id="named" data-henkan name="last_name_kana">
+    <label>ふりがな <input id="hiragana" data-henkan name="name_kana"></label>
+    <label>フリガナ <input id="off" data-henkan data-henkan-katakana="off"></label>`);
+  const badge = () => page.evaluate(() => [...document.querySelectorAll('.henkan-indicator')].find((b) => /** @type {HTMLElement} */ (b).style.display === 'block')?.textContent ?? null);
+  await page.click('#name');
+  assert.equal(await ready(page), 'ready');
+  await convert(page, 'nihongo');
+  assert.equal(await page.inputValue('#name'), '日本語');
+  for (const [id, want] of [['th', 'ヤマダ'], ['dt', 'ヤマダ'], ['placeholder', 'ヤマダ'], ['named', 'ヤマダ'], ['hiragana', 'やまだ'], ['off', 'やまだ']]) {
+    await page.click(`#${id}`);
+    assert.equal(await badge(), want === 'ヤマダ' ? 'カ' : 'あ', id);
+    await page.keyboard.type('yamada');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.inputValue(`#${id}`), want, id);
+  }
+  // カタカナひらがな turns such a field to hiragana
+  const cdp = await page.context().newCDPSession(page);
+  await page.click('#th');
+  for (const type of ['rawKeyDown', 'keyUp']) await cdp.send('Input.dispatchKeyEvent', { type, key: 'KanaMode', code: 'KanaMode', windowsVirtualKeyCode: 242 });
+  assert.equal(await badge(), 'あ');
+  await page.keyboard.type('desu');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#th'), 'ヤマダです');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a data-henkan-katakana field (フリガナ) types katakana; the カタカナひらがな keys switch any field', async () => {
   const { page, errors } = await open(
     '<label>お名前 <input id="name" data-henkan></label><label>フリガナ <input id="kana" data-henkan data-henkan-katakana></label>',

@@ -426,6 +426,20 @@ test("the options page's kana input: the keys type the kana of a JIS keyboard, i
   await options.close();
 });
 
+test("a form's フリガナ field types katakana, in the page's own engine and in the extension's", async () => {
+  for (const name of ['plain.html', 'csp.html']) {
+    const { page, errors } = await open(name);
+    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<label>フリガナ <input id="furigana"></label>'));
+    await focusReady(page, '#furigana');
+    await page.keyboard.type('yamada', { delay: 15 });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.getElementById('furigana')).value !== '');
+    assert.equal(await valueOf(page, '#furigana'), 'ヤマダ', name);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 /**
  * Alt+カタカナひらがな (KanaMode with Alt) in the focused field of a page.
  * @param {import('playwright-core').Page} page

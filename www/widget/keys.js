@@ -5,6 +5,7 @@
 import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorWays, useRomajiTable, clauseBefore, keyOfPlace, DEFAULT_PUNCTUATION } from '../keymap.js';
 import { isFocused, isTextField, selectionOf } from './root.js';
 import { isOffered } from './commit.js';
+import { asksForKatakana, describeField } from './furigana.js';
 
 /** @typedef {import('../types.js').ImeOutput} ImeOutput */
 /** @typedef {import('../types.js').HenkanHandle} HenkanHandle */
@@ -102,8 +103,9 @@ export class KeyHandler {
     this.session = null;
     // On, except in fields for codes and numbers (the page's option wins).
     this.enabled = options.enabled ?? !startsDirect(el);
-    /** Katakana input (the page's `katakana` option, then the outputs' `mode`). */
-    this.katakana = options.katakana ?? false;
+    /** Katakana input (the page's `katakana` option, else whether the field asks for katakana,
+     * furigana.js; then the outputs' `mode`). */
+    this.katakana = options.katakana ?? asksForKatakana(describeField(el));
     /** Kana input (the page's `kanaInput` option, then the outputs'). */
     this.kanaInput = options.kanaInput ?? false;
     /** An OS IME composition is under way. */
@@ -142,7 +144,7 @@ export class KeyHandler {
       if (options.digits === 'full') ime.handle.setDigitWidth(this.session, 'full');
       if (options.punctuation && options.punctuation !== DEFAULT_PUNCTUATION) ime.handle.setPunctuation(this.session, options.punctuation);
       if (options.predictions === false) ime.handle.setPredictions(this.session, false);
-      if (options.katakana) ime.handle.setKatakana(this.session, true);
+      if (this.katakana) ime.handle.setKatakana(this.session, true);
       if (options.kanaInput) ime.handle.setKanaInput(this.session, true);
       if (options.space === 'half') ime.handle.setSpaceWidth(this.session, 'half');
       if (options.romajiTable) useRomajiTable(ime.handle, this.session, options.romajiTable);
