@@ -7,7 +7,8 @@
 //   node --test tests/e2e/henkan-ime.test.mjs        (after `make wasm`; the shipped model)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, MODEL } from './harness.mjs';
+import path from 'node:path';
+import { serverAndBrowser, ensureOutput, MODEL } from './harness.mjs';
 
 const env = serverAndBrowser();
 const SHIPPED = MODEL === 'models/henkan.henkan';
@@ -132,6 +133,7 @@ test("a form's フリガナ fields start in katakana input, found by their heade
     await page.click(`#${id}`);
     assert.equal(await badge(), want === 'ヤマダ' ? 'カ' : 'あ', id);
     await page.keyboard.type('yamada');
+    if (id === 'th') await page.screenshot({ path: path.join(ensureOutput(), 'furigana.png') });
     await page.keyboard.press('Enter');
     assert.equal(await page.inputValue(`#${id}`), want, id);
   }
