@@ -57,7 +57,10 @@ export { HenkanIme, ModelIntegrityError, MODEL_INFO, CACHE_NAME };
  * @property {boolean} [enabled] IME on when attached (default on, except in fields for one-time
  *   codes, card numbers, phone numbers, e-mail addresses and URLs)
  * @property {boolean} [indicator] the あ/A badge while focused (default true)
- * @property {boolean} [katakana] katakana input from the start, for a フリガナ field (default false)
+ * @property {boolean} [katakana] katakana input from the start, for a フリガナ field (default:
+ *   whether the field asks for katakana by its label, placeholder, pattern or name)
+ * @property {HTMLElement | string} [furigana] the form's フリガナ field (or a selector of it) that
+ *   takes the reading of each commit of a name typed here
  * @property {boolean} [kanaInput] kana input (かな入力): keys type the kana of a JIS keyboard
  *   (default false: romaji)
  * @property {boolean} [live] convert on every key, so `onOutput` gets the n-best list and segments
@@ -253,6 +256,7 @@ const ATTRIBUTES = /** @type {const} */ ([
   ['digits', 'digits'],
   ['punctuation', 'punctuation'],
   ['space', 'space'],
+  ['furigana', 'furigana'],
 ]);
 
 /**
@@ -271,6 +275,7 @@ export function optionsFromAttributes(el, prefix) {
     if (key === 'digits') options.digits = value === 'full' ? 'full' : 'half';
     else if (key === 'space') options.space = value === 'half' ? 'half' : 'full';
     else if (key === 'punctuation') options.punctuation = asPunctuation(value);
+    else if (key === 'furigana') options.furigana = value;
     else options[key] = !/^(off|false|0)$/i.test(value);
   }
   return options;

@@ -36,6 +36,8 @@
  * @typedef {object} ImeOutput
  * @property {boolean} consumed
  * @property {string} committed
+ * @property {string} [committedReading] the kana reading of what `committed` holds of
+ *   conversions and kana (empty for a picked suggestion)
  * @property {Preedit} preedit
  * @property {number | null} focused index of the focused segment while converting
  * @property {CandidateList | null} candidates

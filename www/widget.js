@@ -54,8 +54,14 @@ import { windowHost, crossOriginAbove, topLayerOf } from './widget/host.js';
  * @property {boolean} [indicator] show the on/off indicator while focused (default true)
  * @property {boolean} [katakana] katakana input from the start (MS-IME's 全角カタカナ mode), for a
  *   field that asks for katakana (フリガナ): the composition is shown and committed in katakana,
- *   nothing of it is learned; Space still converts (default false; Shift+カタカナひらがな turns
- *   it on, カタカナひらがな off)
+ *   nothing of it is learned; Space still converts (default: whether the field asks for katakana
+ *   by its label, header cell, placeholder, pattern or name, `www/widget/furigana.js`;
+ *   Shift+カタカナひらがな turns it on, カタカナひらがな off)
+ * @property {HTMLElement | string} [furigana] the form's フリガナ field for a name typed here (an
+ *   `<input>` or `<textarea>`, or a selector of one): the reading of each commit is added to it,
+ *   in katakana where that field asks for katakana, else in hiragana, as a form's own script
+ *   fills it from an OS IME's composition (which the widget keeps out of the field's value); a
+ *   commit into an empty field starts it anew, a reconversion adds nothing
  * @property {boolean} [kanaInput] kana input (かな入力) from the start: each key types the kana of
  *   its place on a JIS keyboard (`KeyboardEvent.code`: `T` is か, `@` is ゛), as Mozc's and MS-IME's
  *   kana input (default false: romaji; Alt+カタカナひらがな switches)

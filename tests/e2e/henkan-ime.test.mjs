@@ -149,6 +149,48 @@ test("a form's フリガナ fields start in katakana input, found by their heade
   await page.close();
 });
 
+test('data-henkan-furigana: the reading of each commit of a name goes to its フリガナ field, in katakana or hiragana as that field asks, with input events; typed again from empty it starts anew; a reconversion adds nothing', async () => {
+  const { page, errors } = await open(`
+    <label>お名前 <input id="name" data-henkan data-henkan-furigana="#kana"></label>
+    <label>フリガナ <input id="kana"></label>
+    <label>氏名 <textarea id="name2" data-henkan data-henkan-furigana="#hira"></textarea></label>
+    <label>ふりがな <input id="hira"></label>`);
+  await page.evaluate(() => {
+    /** @type {any} */ (window).inputs = 0;
+    document.getElementById('kana')?.addEventListener('input', () => /** @type {any} */ (window).inputs++);
+  });
+  const value = (/** @type {string} */ id) => page.inputValue(`#${id}`);
+  await page.click('#name');
+  assert.equal(await ready(page), 'ready');
+  await convert(page, 'yamada');
+  await convert(page, 'tarou');
+  assert.notEqual(await value('name'), '');
+  assert.equal(await value('kana'), 'ヤマダタロウ');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).inputs), 2);
+  // the kana committed as typed
+  await page.keyboard.type('desu');
+  await page.keyboard.press('Enter');
+  assert.equal(await value('kana'), 'ヤマダタロウデス');
+  // cleared and typed again: anew
+  await page.fill('#name', '');
+  await page.click('#name');
+  await convert(page, 'suzuki');
+  assert.equal(await value('kana'), 'スズキ');
+  // Ctrl+Backspace takes the commit back into a conversion; its commit adds nothing
+  const name = await value('name');
+  await page.keyboard.press('Control+Backspace');
+  await page.waitForFunction(() => [...document.querySelectorAll('.henkan-preedit-runs')].some((p) => (p.textContent ?? '').trim()));
+  await page.keyboard.press('Enter');
+  assert.equal(await value('name'), name);
+  assert.equal(await value('kana'), 'スズキ');
+  // a hiragana field takes hiragana
+  await page.click('#name2');
+  await convert(page, 'satou');
+  assert.equal(await value('hira'), 'さとう');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a data-henkan-katakana field (フリガナ) types katakana; the カタカナひらがな keys switch any field', async () => {
   const { page, errors } = await open(
     '<label>お名前 <input id="name" data-henkan></label><label>フリガナ <input id="kana" data-henkan data-henkan-katakana></label>',

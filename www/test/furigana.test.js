@@ -48,3 +48,10 @@ test('other fields keep hiragana: names, addresses, a country, a word that holds
   assert.equal(field({ placeholder: 'ア' }), false, 'one letter says little');
   assert.equal(field({ pattern: '[0-9]+' }), false);
 });
+
+test('the reading in katakana: hiragana and its iteration marks; the rest as it is', async () => {
+  const { toKatakana } = await import('../widget/furigana.js');
+  assert.equal(toKatakana('やまだたろう'), 'ヤマダタロウ');
+  assert.equal(toKatakana('ぁゖゝゞ'), 'ァヶヽヾ');
+  assert.equal(toKatakana('ちょうー2ばんめabcカナ'), 'チョウー2バンメabcカナ');
+});

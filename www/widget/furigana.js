@@ -4,6 +4,10 @@
 // says so in its label, its placeholder or its header cell (`フリガナ`, `（カナ）`, `ヤマダ タロウ`),
 // its input pattern (`[ァ-ヶー]+`) or its name (`name_kana`, `lastNameKana`, `furigana`); one that
 // asks for hiragana (`ふりがな`, `hiragana`, `[ぁ-ん]`) keeps hiragana, as every other field.
+//
+// A form's script commonly fills its フリガナ field from what an OS IME shows in the name field
+// while composing; the widget's composition stays out of the field's value, so a page names the
+// field instead (the `furigana` option) and the reading of each commit goes there (`addFurigana`).
 
 /**
  * What a field says about itself: the texts a reader sees for it, and its attributes.
@@ -88,4 +92,68 @@ export function describeField(el) {
     pattern: attr('pattern'),
     names: [attr('name'), el.id].filter(Boolean),
   };
+}
+
+/**
+ * Kana in katakana (ぁ–ゖ, ゝ, ゞ); everything else as it is.
+ * @param {string} kana
+ */
+export function toKatakana(kana) {
+  return kana.replace(/[\u3041-\u3096\u309d\u309e]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0x60));
+}
+
+/**
+ * The field that takes the readings of what is committed into `el` (the `furigana` option: an
+ * element, or a selector looked up in `el`'s root, then its document); null when there is no
+ * such `<input>` or `<textarea>`.
+ * @param {HTMLElement} el
+ * @param {HTMLElement | string | undefined} furigana
+ * @returns {HTMLInputElement | HTMLTextAreaElement | null}
+ */
+export function furiganaField(el, furigana) {
+  let target = /** @type {Element | null | undefined} */ (null);
+  try {
+    if (typeof furigana === 'string') {
+      const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+      target = root.querySelector?.(furigana) ?? el.ownerDocument.querySelector(furigana);
+    } else target = furigana;
+  } catch {
+    return null; // not a selector
+  }
+  const win = el.ownerDocument.defaultView;
+  if (!target || !win || target === el) return null;
+  return target instanceof win.HTMLInputElement || target instanceof win.HTMLTextAreaElement ? target : null;
+}
+
+/**
+ * Adds the reading of a commit to the フリガナ field, as a form's own furigana script does with
+ * an OS IME: in katakana where the field asks for katakana (`asksForKatakana`), else as it is
+ * (hiragana). A commit into an empty field starts the reading anew (the name was cleared and
+ * typed again). The value is set as the browser's own setter does, and `input` and `change`
+ * are dispatched, so that a framework's model of the field follows.
+ * @param {HTMLInputElement | HTMLTextAreaElement} field
+ * @param {string} reading
+ * @param {boolean} anew the name field was empty before the commit
+ */
+export function addFurigana(field, reading, anew) {
+  const win = field.ownerDocument.defaultView;
+  if (!win) return;
+  const text = asksForKatakana(describeField(field)) ? toKatakana(reading) : reading;
+  const proto = field instanceof win.HTMLInputElement ? win.HTMLInputElement.prototype : win.HTMLTextAreaElement.prototype;
+  const set = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
+  const value = (anew ? '' : field.value) + text;
+  if (set) set.call(field, value);
+  else field.value = value;
+  field.dispatchEvent(new win.Event('input', { bubbles: true }));
+  field.dispatchEvent(new win.Event('change', { bubbles: true }));
+}
+
+/**
+ * Whether a field holds no text (before a commit: the reading starts anew, `addFurigana`).
+ * @param {HTMLElement} el
+ */
+export function isEmptyField(el) {
+  const tag = el.tagName;
+  const text = tag === 'INPUT' || tag === 'TEXTAREA' ? /** @type {HTMLInputElement} */ (el).value : el.textContent ?? '';
+  return text.trim() === '';
 }

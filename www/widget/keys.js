@@ -5,7 +5,7 @@
 import { keyUnits, modsOf, shouldSend, fieldKind, suggestionsOf, startsDirect, editorWays, useRomajiTable, clauseBefore, keyOfPlace, DEFAULT_PUNCTUATION } from '../keymap.js';
 import { isFocused, isTextField, selectionOf } from './root.js';
 import { isOffered } from './commit.js';
-import { asksForKatakana, describeField } from './furigana.js';
+import { asksForKatakana, describeField, furiganaField, addFurigana, isEmptyField } from './furigana.js';
 
 /** @typedef {import('../types.js').ImeOutput} ImeOutput */
 /** @typedef {import('../types.js').HenkanHandle} HenkanHandle */
@@ -120,6 +120,8 @@ export class KeyHandler {
     this.onBestText = null;
     /** @type {string | null} the text a reconversion in a contenteditable replaced */
     this.reconverted = null;
+    /** A reconversion is under way: its commit brings no new reading (`furigana`). */
+    this.reconverting = false;
     /** @type {string | null} the text last committed into the field, while nothing has happened
      * in it since: Ctrl+Backspace takes it back into a conversion (`reconvertBeforeCaret`) */
     this.undoable = null;
@@ -263,12 +265,14 @@ export class KeyHandler {
       if (units.length === 1) return handle.key(s, key, modsOf(e), e.code || undefined);
       // Several characters in one key: one call each, their commits joined.
       let committed = '';
+      let committedReading = '';
       let last = null;
       for (const unit of units) {
         last = handle.key(s, unit, modsOf(e));
         committed += last.committed;
+        committedReading += last.committedReading ?? '';
       }
-      return { ...(/** @type {ImeOutput} */ (last)), committed };
+      return { ...(/** @type {ImeOutput} */ (last)), committed, committedReading };
     });
     const t1 = performance.now();
     if (!out) {
@@ -384,6 +388,7 @@ export class KeyHandler {
     // A contenteditable loses the selection when the preedit goes in: put it back if the
     // reconversion is cancelled.
     this.reconverted = this.el.isContentEditable ? text : null;
+    this.reconverting = true;
     this.apply(out, false);
     return true;
   }
@@ -604,9 +609,14 @@ export class KeyHandler {
     const ends = before !== '' && (!out.preedit.text || out.committed !== '');
     this.ending(ends ? before : '', out.committed, () => {
       if (out.committed) {
+        const reading = this.reconverting ? '' : (out.committedReading ?? '');
+        const furigana = reading ? furiganaField(this.el, this.options.furigana) : null;
+        const anew = furigana !== null && isEmptyField(this.el);
         this.commit.insert(out.committed, fallback);
         this.ime.learned();
+        if (furigana) addFurigana(furigana, reading, anew);
       }
+      if (!out.preedit.text) this.reconverting = false;
       // What the next Ctrl+Backspace may take back: a commit into the focused field that nothing
       // composed follows.
       if (out.committed || out.preedit.text) this.undoable = out.committed && !out.preedit.text && !fallback && isFocused(this.el) ? out.committed : null;

@@ -183,6 +183,9 @@ pub struct ImeOutput {
     pub consumed: bool,
     /// Text to insert into the field (before the preedit), often empty.
     pub committed: String,
+    /// The kana reading of what `committed` holds of conversions and kana (empty for a picked
+    /// suggestion or a space): what a form's フリガナ field takes from a name typed here.
+    pub committed_reading: String,
     /// The uncommitted text.
     pub preedit: Preedit,
     /// Index of the focused segment while converting.
@@ -758,6 +761,8 @@ pub struct Machine {
     /// What was committed lately, as (text, reading), newest last: reconverting such text
     /// reads it back exactly.
     recent: Vec<(String, String)>,
+    /// The readings of this key's commits ([`ImeOutput::committed_reading`]).
+    commit_reading: String,
     /// The key's character was refused: the composition is full and nothing before the caret
     /// could be committed ([`ImeOutput::refused`]).
     refused: bool,
@@ -791,6 +796,7 @@ impl Default for Machine {
             sugg: Suggestions::default(),
             predict_next: false,
             recent: Vec::new(),
+            commit_reading: String::new(),
             refused: false,
         }
     }
@@ -1266,6 +1272,7 @@ impl Machine {
         if self.recent.len() == RECENT_COMMITS {
             self.recent.remove(0);
         }
+        self.commit_reading.push_str(&reading);
         self.recent.push((text.to_string(), reading));
     }
 
@@ -1763,8 +1770,14 @@ impl Machine {
             (true, false) => Mode::Hiragana,
             (true, true) => Mode::Katakana,
         };
+        let committed_reading = std::mem::take(&mut self.commit_reading);
         let mut out = ImeOutput {
             consumed,
+            committed_reading: if committed.is_empty() {
+                String::new()
+            } else {
+                committed_reading
+            },
             committed,
             preedit: Preedit::default(),
             focused: None,

@@ -867,3 +867,45 @@ fn ms_ime_ctrl_keys_while_converting() {
     let out = press(&mut m, &mut b, "h", CTRL);
     assert_eq!(out.state, State::Composing, "Ctrl+H: back to the kana");
 }
+
+#[test]
+fn a_commit_says_its_reading() {
+    // a conversion: the segments' readings
+    let (mut m, mut b) = converting("abcde");
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(
+        (out.committed.as_str(), out.committed_reading.as_str()),
+        ("ABCDE", "abcde")
+    );
+    // the segments up to the focused one (Ctrl+↓), then the rest
+    let (mut m, mut b) = converting("abcde");
+    press(&mut m, &mut b, "ArrowRight", 0);
+    let out = press(&mut m, &mut b, "ArrowDown", CTRL);
+    assert_eq!(
+        (out.committed.as_str(), out.committed_reading.as_str()),
+        ("ABCD", "abcd")
+    );
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(
+        (out.committed.as_str(), out.committed_reading.as_str()),
+        ("E", "e")
+    );
+    // the kana as typed, and in katakana input the kana it was typed in
+    let (mut m, mut b) = (Machine::new(), Fake::default());
+    typed(&mut m, &mut b, "やまだ");
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed_reading, "やまだ");
+    press(&mut m, &mut b, "KanaMode", SHIFT);
+    typed(&mut m, &mut b, "やまだ");
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(
+        (out.committed.as_str(), out.committed_reading.as_str()),
+        ("ヤマダ", "やまだ")
+    );
+    // nothing committed, no reading
+    let out = press(&mut m, &mut b, "a", 0);
+    assert_eq!(
+        (out.committed.as_str(), out.committed_reading.as_str()),
+        ("", "")
+    );
+}
