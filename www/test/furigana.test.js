@@ -13,8 +13,10 @@ test('a label, header cell or placeholder that says フリガナ or カナ asks 
   for (const text of ['フリガナ', 'お名前（フリガナ）', 'セイ（カナ）', '氏名カナ', '全角カナ', 'お名前（全角カタカナ）', 'ﾌﾘｶﾞﾅ', '名前(ｶﾅ)', 'カナ']) {
     assert.equal(field({ texts: [text] }), true, text);
   }
-  assert.equal(field({ placeholder: '例：ヤマダ タロウ' }), false, 'a placeholder with kanji is an example of anything');
-  assert.equal(field({ placeholder: 'ヤマダ タロウ' }), true);
+  for (const placeholder of ['ヤマダ タロウ', '例：ヤマダ タロウ', '（例）ヤマダ', '例)ヤマダ　ハナコ', 'e.g. ヤマダ']) {
+    assert.equal(field({ placeholder }), true, placeholder);
+  }
+  assert.equal(field({ placeholder: '例：山田 太郎' }), false);
   assert.equal(field({ placeholder: 'ヤマダ' }), true);
   assert.equal(field({ placeholder: 'フリガナを入力' }), true);
 });

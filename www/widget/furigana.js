@@ -26,6 +26,8 @@ const SAYS_KATAKANA = new RegExp(`フリガナ|ﾌﾘｶﾞﾅ|カタカナ|ｶ�
 const SAYS_HIRAGANA = /ふりがな|ひらがな/;
 /** A placeholder in katakana alone: `ヤマダ タロウ`, `ヤマダ`. */
 const KATAKANA_PLACEHOLDER = new RegExp(`^[${KATAKANA}ー・\\s　]*[${KATAKANA}]{2}[${KATAKANA}ー・\\s　]*$`);
+/** What a placeholder says before its example: `例：`, `（例）`, `例)`, `e.g.`. */
+const EXAMPLE = /^(?:[（(]?例[）)]?[:：]?|e\.g\.:?)\s*/i;
 /** A pattern of katakana (`[ァ-ン]`, `\u30A1`, `\p{Katakana}`) or of hiragana. */
 const KATAKANA_PATTERN = /[ァ-ヶ]-[ァ-ヶ]|\\u30[a-f][a-f0-9]|\\u\{30[a-f][a-f0-9]\}|\\p\{(?:sc=|Script=)?Katakana\}/i;
 const HIRAGANA_PATTERN = /[ぁ-ゖ]-[ぁ-ゖ]|\\u30[4-9][a-f0-9]|\\u\{30[4-9][a-f0-9]\}|\\p\{(?:sc=|Script=)?Hiragana\}/i;
@@ -51,7 +53,7 @@ export function asksForKatakana({ texts, placeholder, pattern, names }) {
   const said = [...texts, placeholder];
   if (said.some((t) => SAYS_HIRAGANA.test(t)) || HIRAGANA_PATTERN.test(pattern)) return false;
   if (said.some((t) => SAYS_KATAKANA.test(t))) return true;
-  if (KATAKANA_PLACEHOLDER.test(placeholder.trim())) return true;
+  if (KATAKANA_PLACEHOLDER.test(placeholder.trim().replace(EXAMPLE, ''))) return true;
   if (KATAKANA_PATTERN.test(pattern)) return true;
   return names.some((n) => nameWords(n).some((w) => w === 'kana' || w === 'furigana' || w === 'katakana'));
 }
