@@ -401,7 +401,7 @@ export class RemoteKeyHandler extends KeyHandler {
         refused?.();
         return;
       }
-      this.reconverted = this.el.isContentEditable ? sel : null;
+      this.reconverted = sel;
       this.apply(out, false);
     });
     return true;

@@ -9,6 +9,8 @@
 // while composing; the widget's composition stays out of the field's value, so a page names the
 // field instead (the `furigana` option) and the reading of each commit goes there (`addFurigana`).
 
+import { isTextField } from './root.js';
+
 /**
  * What a field says about itself: the texts a reader sees for it, and its attributes.
  * @typedef {object} FieldDescription
@@ -155,7 +157,6 @@ export function addFurigana(field, reading, anew) {
  * @param {HTMLElement} el
  */
 export function isEmptyField(el) {
-  const tag = el.tagName;
-  const text = tag === 'INPUT' || tag === 'TEXTAREA' ? /** @type {HTMLInputElement} */ (el).value : el.textContent ?? '';
+  const text = isTextField(el) ? el.value : (el.textContent ?? '');
   return text.trim() === '';
 }

@@ -118,10 +118,9 @@ export class KeyHandler {
     this.catchUpPending = false;
     /** @type {((text: string) => void) | null} gets the best conversion after each catch-up */
     this.onBestText = null;
-    /** @type {string | null} the text a reconversion in a contenteditable replaced */
+    /** @type {string | null} the text a reconversion under way replaced: put back in a
+     * contenteditable when it is cancelled; its commit brings no new reading (`furigana`) */
     this.reconverted = null;
-    /** A reconversion is under way: its commit brings no new reading (`furigana`). */
-    this.reconverting = false;
     /** @type {string | null} the text last committed into the field, while nothing has happened
      * in it since: Ctrl+Backspace takes it back into a conversion (`reconvertBeforeCaret`) */
     this.undoable = null;
@@ -385,10 +384,7 @@ export class KeyHandler {
     if (!out || !out.consumed) return false;
     e.preventDefault();
     e.stopImmediatePropagation();
-    // A contenteditable loses the selection when the preedit goes in: put it back if the
-    // reconversion is cancelled.
-    this.reconverted = this.el.isContentEditable ? text : null;
-    this.reconverting = true;
+    this.reconverted = text;
     this.apply(out, false);
     return true;
   }
@@ -609,20 +605,20 @@ export class KeyHandler {
     const ends = before !== '' && (!out.preedit.text || out.committed !== '');
     this.ending(ends ? before : '', out.committed, () => {
       if (out.committed) {
-        const reading = this.reconverting ? '' : (out.committedReading ?? '');
+        const reading = this.reconverted !== null ? '' : (out.committedReading ?? '');
         const furigana = reading ? furiganaField(this.el, this.options.furigana) : null;
         const anew = furigana !== null && isEmptyField(this.el);
         this.commit.insert(out.committed, fallback);
         this.ime.learned();
         if (furigana) addFurigana(furigana, reading, anew);
       }
-      if (!out.preedit.text) this.reconverting = false;
       // What the next Ctrl+Backspace may take back: a commit into the focused field that nothing
       // composed follows.
       if (out.committed || out.preedit.text) this.undoable = out.committed && !out.preedit.text && !fallback && isFocused(this.el) ? out.committed : null;
       if (this.reconverted !== null && !out.preedit.text) {
-        // The reconversion ended: cancelled, the text it replaced goes back.
-        if (!out.committed) this.commit.insert(this.reconverted, fallback);
+        // The reconversion ended. Cancelled in a contenteditable, which loses the selection when
+        // the preedit goes in, the text it replaced goes back.
+        if (!out.committed && this.el.isContentEditable) this.commit.insert(this.reconverted, fallback);
         this.reconverted = null;
       }
     });
