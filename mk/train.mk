@@ -12,7 +12,7 @@ TOK_TRAIN := chat docs jglue aozora kwdlc wac
 TOK_DEV := chat kwdlc wac
 CORPUS_TOK := $(TOK_TRAIN:%=build/corpus/train/%.txt) $(TOK_DEV:%=build/corpus/dev/%.txt)
 
-.PHONY: corpus-tok chat-set tatoeba vocab lm-large train lm-export lm-tiny train-deps lm-finetune lm-back attach-back
+.PHONY: corpus-tok chat-set phrase-set tatoeba vocab lm-large train lm-export lm-tiny train-deps lm-finetune lm-back attach-back
 
 $(TOK_BIN): training/tokenize/Cargo.toml training/tokenize/src/main.rs training/tokenize/char.def training/tokenize/unk.def
 	cargo build --release -p henkan-tokenize
@@ -60,6 +60,15 @@ build/corpus/dev/chat.tsv: build/corpus/.done training/conversion_set.py
 	mv $@.tmp $@
 
 chat-set: build/corpus/dev/chat.tsv
+
+# The dev sentences cut into phrases typed and converted one at a time (training/phrase_set.py).
+# BENCHMARKS.md, "Phrase by phrase".
+build/corpus/dev/phrases.tsv: $(DATA)/dev/kwdlc.test.tok $(DATA)/dev/wac.dev.tok training/phrase_set.py
+	mkdir -p $(dir $@)
+	$(PYTHON) training/phrase_set.py $(DATA)/dev/kwdlc.test.tok $(DATA)/dev/wac.dev.tok > $@.tmp
+	mv $@.tmp $@
+
+phrase-set: build/corpus/dev/phrases.tsv
 
 # wac.dev with the readings a keyboard can type: the annotating tool's tags taken out, the first of a
 # word's two readings kept (training/clean_readings.py; BENCHMARKS.md, "Method").

@@ -75,6 +75,10 @@ pub struct NeuralArgs {
     /// (a number split in two: ２０００７ for にせんなな).
     #[arg(long, default_value_t = defaults().digit_join_penalty)]
     pub digit_join_penalty: f32,
+    /// Nats charged in the hybrid to a digit twin (`1度`) whose kanji word (`一度`) has no
+    /// digit prior.
+    #[arg(long, default_value_t = defaults().twin_penalty)]
+    pub twin_penalty: f32,
     /// The LM alone only: nats per unit of ln(LM id + 10) taken off each word's logit (a Zipf
     /// prior over the LM's frequency ranks; 0: off).
     #[arg(long, default_value_t = defaults().rank_prior, allow_hyphen_values = true)]
@@ -137,6 +141,7 @@ impl NeuralArgs {
             conn_weight: self.conn_weight,
             bias_weight: self.bias_weight,
             digit_join_penalty: self.digit_join_penalty,
+            twin_penalty: self.twin_penalty,
             rank_prior: self.rank_prior,
             spelling_penalty: self.spelling_penalty,
             spelling_cost_weight: self.spelling_cost_weight,

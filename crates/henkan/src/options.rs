@@ -77,6 +77,12 @@ pub struct NeuralOptions {
     /// trailing digit and one of them is a number or dictionary word (`２０００`+`７` for
     /// にせんなな: the LM scores a number as one digit, so split numbers cost it nothing).
     pub digit_join_penalty: f32,
+    /// The hybrid only: nats charged to a digit twin ([`crate::lattice::DIGIT_TWIN_BASE`],
+    /// `1度` for `いちど`) whose kanji word has no word bias: the digit prior charges the kanji
+    /// words that text writes with digits, so one without a charge is a word text writes with
+    /// kanji numerals (`一度`, `一つ`), and its twin, scored as a number word and a counter, is
+    /// not to beat it where the LM has no context to tell (`いちど` alone gave `1度`).
+    pub twin_penalty: f32,
     /// The LM alone only: nats per unit of `ln(id + 10)` taken off every word's logit
     /// (LM ids are frequency ranks, so this is a Zipf prior that favours frequent words and
     /// needs no table; `<unk>` counts as a word of the vocabulary's mean log rank). Tuned on
@@ -151,6 +157,7 @@ impl Default for NeuralOptions {
             conn_weight: 1.0,
             bias_weight: 1.0,
             digit_join_penalty: 10.0,
+            twin_penalty: 1.0,
             rank_prior: 0.15,
             spelling_penalty: 1.0,
             spelling_cost_weight: 1.0,

@@ -224,6 +224,7 @@ impl Session {
     }
 
     /// Chooses the scorer. `Neural` ignores `opts.lambda`, `opts.bias_weight` (pure LM),
+    /// `opts.twin_penalty`,
     /// `opts.coherence_weight`, `opts.homophone_weight`, `opts.collocation_weight`,
     /// `opts.selection_weight` and `opts.recent_spelling_weight`; `Hybrid` uses them and
     /// ignores `opts.rank_prior` and `opts.backward_weight`. An engine without an LSTM always
@@ -232,6 +233,7 @@ impl Session {
         if scoring == Scoring::Neural {
             opts.lambda = 0.0;
             opts.bias_weight = 0.0;
+            opts.twin_penalty = 0.0;
             opts.coherence_weight = 0.0;
             opts.homophone_weight = 0.0;
             opts.collocation_weight = 0.0;

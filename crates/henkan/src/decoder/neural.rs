@@ -1243,6 +1243,7 @@ impl NeuralDecoder {
         self.mid_c.clear();
         let scale = self.opts.cost_scale;
         let twins_as_numbers = self.twins_as_numbers();
+        let charge_twins = self.opts.twin_penalty != 0.0 && twins_as_numbers && !lm.bias.is_empty();
         for i in lattice.ending_at(t) {
             let n = nodes[i];
             let b = n.begin as usize;
@@ -1264,6 +1265,13 @@ impl NeuralDecoder {
             } else {
                 0.0
             };
+            // a twin of a kanji word without a digit prior (`1度` of `一度`); a model without
+            // word biases has no digit prior to tell those words by
+            if charge_twins
+                && crate::lattice::twin_of(n.entry).is_some_and(|e| lm.bias.get(e) == 0.0)
+            {
+                bias -= self.opts.twin_penalty;
+            }
             if let WordMatch::Spelling { extra_cost } = matched {
                 bias -= self.opts.spelling_penalty
                     + self.opts.spelling_cost_weight * extra_cost as f32 / scale;
