@@ -182,6 +182,40 @@ test('the engine selector switches engines live', { skip: !hasLm && 'the model h
   await page.close();
 });
 
+test('a phrase typed after another goes on after it; a new line begins a sentence', { skip: !hasLm && 'the model has no LSTM' }, async () => {
+  const page = await env.browser.context.newPage();
+  await page.goto(demoUrl(env.server.url));
+  assert.equal(await waitForIme(page), 'ready');
+  await waitForLm(page);
+  await page.fill('#editor', '');
+  await page.click('#editor');
+  /** Types a phrase, converts it and returns the preedit; Enter commits it. @param {string} romaji */
+  const phrase = async (romaji) => {
+    await page.keyboard.type(romaji);
+    await page.keyboard.press('Space');
+    const text = await page.evaluate(() => /** @type {any} */ (window).henkanDemo.last.preedit.text);
+    return /** @type {string} */ (text);
+  };
+  // alone, きかいが is 機会が (an opportunity); after 工場の, the machine
+  assert.equal(await phrase('kikaiga'), '機会が');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  assert.equal(await phrase('koujouno'), '工場の');
+  await page.keyboard.press('Enter');
+  assert.equal(await phrase('kikaiga'), '機械が');
+  await page.screenshot({ path: path.join(ROOT, 'tests/e2e/output/phrase-context.png'), clip: { x: 0, y: 0, width: 800, height: 420 } });
+  // a letter commits the conversion, and the next phrase goes on after it too
+  assert.equal(await phrase('koshousita'), '故障した');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '工場の機械が故障した');
+  // Enter with nothing composed is the field's new line: the next phrase begins a sentence
+  await page.keyboard.press('Enter');
+  assert.equal(await phrase('kikaiga'), '機会が');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '工場の機械が故障した\n機会が');
+  await page.close();
+});
+
 test('a download cut inside the LSTM section still converts with the classic engine and says so', { skip: !hasLm && 'the model has no LSTM' }, async () => {
   const lstm = /** @type {{offset: number, length: number}} */ (sections().find((s) => s.kind === LSTM));
   // Near the end of the section, 2.6 MB past the dictionary part: when a connection breaks,

@@ -54,6 +54,12 @@ pub struct ConversionArgs {
     /// same document; the paper's context vector). 0: every sentence starts afresh.
     #[arg(long, default_value_t = 0)]
     context_lines: usize,
+    /// The input is phrases typed and committed one by one, as the IME converts them
+    /// (`reading<TAB>expected<TAB>+` goes on with the sentence of the line before): each
+    /// phrase's conversion continues after the expected text of its sentence's phrases before
+    /// it ([`henkan::Session::continue_sentence`]); a line without `+` begins a sentence.
+    #[arg(long)]
+    phrases: bool,
     /// Learn as a user of the IME does, in file order: convert the sentence, compare the
     /// result with the expected text, correct the words that are wrong and commit
     /// (`Session::learn_commit`): the expected text and the result are cut into lattice
@@ -202,6 +208,15 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
     let (mut sum_lcs, mut sum_got, mut sum_exp) = (0usize, 0usize, 0usize);
     let mut times = Vec::with_capacity(pairs.len());
     let mut context = CommittedContext::new(a.context_lines);
+    let continues: Vec<bool> = if a.phrases {
+        read_text(&a.sentences.input)?
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split('\t').nth(2) == Some("+"))
+            .collect()
+    } else {
+        Vec::new()
+    };
     session.set_history(henkan::history::History::new(a.learn_capacity));
     let mut learned_sentences = 0usize;
     let digit_width = session.lattice().digits;
@@ -230,13 +245,16 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
     let mut resize_lines = resize.as_deref().map(|t| t.lines());
     let (mut resized_n, mut resized_right) = (0usize, 0usize);
     let mut resize_times = Vec::new();
-    for (reading, expected) in &pairs {
+    for (i, (reading, expected)) in pairs.iter().enumerate() {
+        let goes_on = continues.get(i).copied().unwrap_or(false);
         let phrase = resize_lines
             .as_mut()
             .and_then(|l| l.next())
             .and_then(|w| first_phrase_len(w, reading));
         if with_context {
             session.set_context_words(&engine, &context.words());
+        } else if a.phrases && !goes_on {
+            session.end_sentence();
         }
         session.clear();
         let t0 = Instant::now();
@@ -273,6 +291,10 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         }
         // the sentence is committed as expected, as the user would after correcting it
         session.remember_spellings(&engine, &[(reading, expected)]);
+        if a.phrases {
+            // over the phrase's lattice, as the IME commits it
+            session.continue_sentence(&engine, &[(reading, expected)]);
+        }
         if with_context {
             context.commit(&engine, reading, expected);
         }

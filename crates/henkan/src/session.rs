@@ -20,6 +20,10 @@ use crate::lattice::{Lattice, Node};
 use crate::lm::lstm::NeuralLm;
 use serde::Serialize;
 
+/// What ends a sentence: after it, a conversion begins a sentence
+/// ([`Session::continue_sentence`]).
+const SENTENCE_ENDS: &[char] = &['。', '．', '！', '？', '!', '?'];
+
 mod best_path;
 pub use best_path::{BestPath, PathWord, WordSource};
 
@@ -247,7 +251,8 @@ impl Session {
         self.neural.set_options(opts);
         self.lattice.clear();
         self.forward_valid = 0;
-        self.neural.reset();
+        // a committed sentence's LSTM state is the old model's
+        self.neural.forget_context();
     }
 
     /// The user history (learned spellings) this session converts with.
@@ -578,6 +583,66 @@ impl Session {
             self.neural.set_context(lm, ids);
             self.clear();
         }
+    }
+
+    /// Text was committed from this session's lattice: `pieces` (reading, text), whose readings
+    /// follow each other from the lattice's start (a conversion's segments, or kana committed
+    /// whole). The next conversion goes on after them as the same sentence, as one phrase
+    /// typed after another is: the LSTM starts from its state after them and the first word
+    /// connects from the last one's POS ([`NeuralDecoder::continue_after`]). Each piece is cut
+    /// into the lattice's words that spell it (the cheapest split, as predictions cut it).
+    /// Text that ends a sentence (`。`, `！`, `？`), or that the lattice cannot cut, ends the
+    /// sentence instead ([`Session::end_sentence`]). Forgets the decoded positions.
+    ///
+    /// Measured on phrases of kwdlc.test and wac.dev typed and committed one by one (BENCHMARKS.md,
+    /// "Phrase by phrase").
+    pub fn continue_sentence(&mut self, engine: &Engine, pieces: &[(&str, &str)]) {
+        let Some(lm) = self.neural_lm(engine) else {
+            return;
+        };
+        let mut words = Vec::new();
+        let mut right_id = None;
+        let mut begin = 0;
+        for &(reading, surface) in pieces {
+            let end = begin + reading.chars().count();
+            let nodes = (end <= self.lattice.len() && self.lattice.span(begin, end) == reading)
+                .then(|| {
+                    crate::predict::suggest::split_words(
+                        engine,
+                        &self.lattice,
+                        begin,
+                        end,
+                        surface,
+                        true,
+                    )
+                })
+                .flatten();
+            let Some(nodes) = nodes else {
+                self.end_sentence();
+                return;
+            };
+            for i in nodes {
+                let n = &self.lattice.nodes()[i as usize];
+                words.push(NeuralDecoder::word_of(lm, n.entry, n.left_id));
+                right_id = Some(n.right_id);
+            }
+            begin = end;
+        }
+        let ends = pieces
+            .last()
+            .is_some_and(|(_, text)| text.trim_end().ends_with(SENTENCE_ENDS));
+        if ends {
+            self.end_sentence();
+        } else if let Some(right_id) = right_id {
+            self.neural.continue_after(lm, &words, right_id);
+        }
+    }
+
+    /// The next conversion begins a sentence: the context of [`Session::continue_sentence`]
+    /// is forgotten (the caret moved, the field lost focus, a sentence ended). Forgets the
+    /// decoded positions.
+    pub fn end_sentence(&mut self) {
+        self.neural.forget_context();
     }
 
     fn neural_lm<'e>(&self, engine: &'e Engine) -> Option<&'e NeuralLm> {

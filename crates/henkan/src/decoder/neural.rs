@@ -412,12 +412,14 @@ impl NeuralDecoder {
     }
 
     /// A decoder with this one's settings and context (the LSTM state after the committed
-    /// text), nothing decoded and none of its buffers.
+    /// text, and the words it continues), nothing decoded and none of its buffers.
     pub fn empty_like(&self) -> Self {
         NeuralDecoder {
             opts: self.opts,
             ctx_h: self.ctx_h.clone(),
             ctx_c: self.ctx_c.clone(),
+            continues: self.continues,
+            start_key: self.start_key,
             ..NeuralDecoder::default()
         }
     }
@@ -426,16 +428,24 @@ impl NeuralDecoder {
     /// starts from its state after `<s>` and them (from the context, [`set_context`]), and the
     /// first word of the input connects from `right_id`, the POS of the last of them. How the
     /// rest of a reading after segments the user fixed is converted
-    /// (`Session::convert_reading_with_fixed`). Forgets the decoded positions.
+    /// (`Session::convert_reading_with_fixed`), and how a phrase goes on after the phrases
+    /// committed before it (`Session::continue_sentence`). Forgets the decoded positions.
+    ///
+    /// When the input continues words already (this was called before, and not
+    /// [`set_context`] since), `words` go on after those: the context grows.
     ///
     /// [`set_context`]: NeuralDecoder::set_context
     pub fn continue_after(&mut self, lm: &NeuralLm, words: &[u32], right_id: u16) {
+        let bos = match self.continues {
+            Some(_) => None,
+            None => {
+                self.start_key = START_KEY;
+                Some(lm.model.bos_id)
+            }
+        };
         self.continues = Some(right_id);
-        self.start_key = words.iter().fold(START_KEY, |k, &w| history_key(k, w));
-        self.feed_context(
-            lm,
-            std::iter::once(lm.model.bos_id).chain(words.iter().copied()),
-        );
+        self.start_key = words.iter().fold(self.start_key, |k, &w| history_key(k, w));
+        self.feed_context(lm, bos.into_iter().chain(words.iter().copied()));
     }
 
     /// Lends this decoder `donor`, a decoder of the same model, settings (the beam aside) and
@@ -506,6 +516,16 @@ impl NeuralDecoder {
         self.continues = None;
         self.start_key = START_KEY;
         self.feed_context(lm, ids.iter().copied());
+    }
+
+    /// Forgets the context: the sentence starts afresh, after `<s>` alone (a new model or
+    /// scorer, whose LSTM states are not this one's). Forgets the decoded positions.
+    pub fn forget_context(&mut self) {
+        self.ctx_h.clear();
+        self.ctx_c.clear();
+        self.continues = None;
+        self.start_key = START_KEY;
+        self.reset();
     }
 
     /// Steps the context's LSTM state (zeros if it has none) over `ids` and forgets the decoded

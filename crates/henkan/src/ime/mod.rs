@@ -471,6 +471,8 @@ impl Backend for SessionBackend<'_> {
     }
     fn accept_suggestion(&mut self, index: usize) {
         self.suggester.accept(self.engine, index);
+        // the pick's words are the suggester's, not cut from the lattice
+        self.session.end_sentence();
     }
     fn forget_suggestion(&mut self, index: usize) -> bool {
         self.suggester.forget(index)
@@ -480,15 +482,18 @@ impl Backend for SessionBackend<'_> {
             .commit_text(self.engine, self.session.lattice(), pieces);
         self.session.remember_spellings(self.engine, pieces);
         self.session.learn_commit(self.engine, pieces, shown);
+        self.session.continue_sentence(self.engine, pieces);
     }
     fn committed_other(&mut self) {
         self.suggester.commit_unknown(self.engine);
+        self.session.end_sentence();
     }
     fn catch_up(&mut self) -> bool {
         self.session.settle_lm(self.engine)
     }
     fn reset_context(&mut self) {
         self.suggester.reset();
+        self.session.end_sentence();
     }
 }
 
