@@ -213,6 +213,13 @@ test('a phrase typed after another goes on after it; a new line begins a sentenc
   assert.equal(await phrase('kikaiga'), '機会が');
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#editor'), '工場の機械が故障した\n機会が');
+  // the verb meets the object committed before it: 写真を, then 撮る (alone, 取る)
+  await page.keyboard.press('Enter');
+  assert.equal(await phrase('shashinwo'), '写真を');
+  await page.keyboard.press('Enter');
+  assert.equal(await phrase('toru'), '撮る');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '工場の機械が故障した\n機会が\n写真を撮る');
   await page.close();
 });
 

@@ -24,6 +24,11 @@ use serde::Serialize;
 /// ([`Session::continue_sentence`]).
 const SENTENCE_ENDS: &[char] = &['。', '．', '！', '？', '!', '?'];
 
+/// The committed words of a sentence that the final beam's rescoring reads before each
+/// candidate ([`Session::continue_sentence`]): the collocations and the selectional preferences
+/// look two words back, the coherence over the sentence.
+const SENTENCE_WORDS: usize = 16;
+
 mod best_path;
 pub use best_path::{BestPath, PathWord, WordSource};
 
@@ -186,6 +191,11 @@ pub struct Session {
     history: History,
     /// The last words committed, preferred over other spellings of their reading.
     recent: crate::recent_spellings::RecentSpellings,
+    /// The reading of the words committed before in the sentence ([`Session::continue_sentence`]).
+    sentence_reading: String,
+    /// Those words, the last [`SENTENCE_WORDS`], as a path over `sentence_reading`: the final
+    /// beam's rescoring reads each candidate after them.
+    sentence_words: Vec<Node>,
     /// Whether commits are learned.
     learning: bool,
     /// Today, for the date candidates of `きょう`, `あした`, … ([`crate::dates`]); `None`: none.
@@ -212,6 +222,8 @@ impl Session {
             neural: NeuralDecoder::new(),
             history: History::default(),
             recent: crate::recent_spellings::RecentSpellings::new(),
+            sentence_reading: String::new(),
+            sentence_words: Vec::new(),
             learning: true,
             today: None,
             lm_deferred: false,
@@ -251,8 +263,8 @@ impl Session {
         self.neural.set_options(opts);
         self.lattice.clear();
         self.forward_valid = 0;
-        // a committed sentence's LSTM state is the old model's
-        self.neural.forget_context();
+        // a committed sentence's LSTM state and words are the old model's
+        self.end_sentence();
     }
 
     /// The user history (learned spellings) this session converts with.
@@ -601,6 +613,7 @@ impl Session {
             return;
         };
         let mut words = Vec::new();
+        let mut committed = Vec::new();
         let mut right_id = None;
         let mut begin = 0;
         for &(reading, surface) in pieces {
@@ -622,9 +635,10 @@ impl Session {
                 return;
             };
             for i in nodes {
-                let n = &self.lattice.nodes()[i as usize];
+                let n = self.lattice.nodes()[i as usize];
                 words.push(NeuralDecoder::word_of(lm, n.entry, n.left_id));
                 right_id = Some(n.right_id);
+                committed.push(n);
             }
             begin = end;
         }
@@ -635,6 +649,34 @@ impl Session {
             self.end_sentence();
         } else if let Some(right_id) = right_id {
             self.neural.continue_after(lm, &words, right_id);
+            self.keep_sentence_words(&committed, begin);
+        }
+    }
+
+    /// Adds `committed` (nodes of the lattice over its first `len` positions) to the sentence's
+    /// words, keeping the last [`SENTENCE_WORDS`].
+    fn keep_sentence_words(&mut self, committed: &[Node], len: usize) {
+        let base = self.sentence_reading.chars().count() as u16;
+        self.sentence_reading.push_str(self.lattice.span(0, len));
+        self.sentence_words.extend(committed.iter().map(|n| Node {
+            begin: n.begin + base,
+            end: n.end + base,
+            ..*n
+        }));
+        let extra = self.sentence_words.len().saturating_sub(SENTENCE_WORDS);
+        if extra > 0 {
+            self.sentence_words.drain(..extra);
+            let cut = self.sentence_words[0].begin;
+            let at = self
+                .sentence_reading
+                .char_indices()
+                .nth(cut as usize)
+                .map_or(self.sentence_reading.len(), |(i, _)| i);
+            self.sentence_reading.drain(..at);
+            for n in &mut self.sentence_words {
+                n.begin -= cut;
+                n.end -= cut;
+            }
         }
     }
 
@@ -643,6 +685,8 @@ impl Session {
     /// decoded positions.
     pub fn end_sentence(&mut self) {
         self.neural.forget_context();
+        self.sentence_reading.clear();
+        self.sentence_words.clear();
     }
 
     fn neural_lm<'e>(&self, engine: &'e Engine) -> Option<&'e NeuralLm> {
@@ -666,6 +710,12 @@ impl Session {
         lm: &NeuralLm,
     ) -> Vec<(f32, Vec<u32>)> {
         let h = &self.history;
+        // the words committed before in the sentence come before each path
+        let joined = (!self.sentence_words.is_empty()).then(|| {
+            self.lattice
+                .after_words(&self.sentence_reading, &self.sentence_words)
+        });
+        let lattice = joined.as_ref().unwrap_or(&self.lattice);
         let w = self.neural.options().collocation_weight;
         let ngram = engine.ngram.as_ref().filter(|_| w != 0.0);
         let ws = self.neural.options().selection_weight;
@@ -678,7 +728,7 @@ impl Session {
                     ngram,
                     &engine.lexicon,
                     &engine.segmenter,
-                    &self.lattice,
+                    lattice,
                 ))
             }
             _ => None,
@@ -686,7 +736,8 @@ impl Session {
         self.neural.rescored_finals_preferring(
             conn,
             lm,
-            &self.lattice,
+            lattice,
+            self.sentence_words.len(),
             |n| is_preferred(h, n.entry),
             |path, best| {
                 let collocations = ngram.map_or(0.0, |ngram| {
@@ -695,7 +746,7 @@ impl Session {
                         &engine.lexicon,
                         &engine.segmenter,
                         conn,
-                        &self.lattice,
+                        lattice,
                         path,
                     )
                 });
@@ -703,7 +754,7 @@ impl Session {
                     .as_ref()
                     .map_or(0.0, |s| ws * crate::lm::selection::term(s, path, best));
                 let recent = if wr != 0.0 {
-                    wr * self.recent.term(&self.lattice, &engine.lexicon, path, best)
+                    wr * self.recent.term(lattice, &engine.lexicon, path, best)
                 } else {
                     0.0
                 };

@@ -191,3 +191,37 @@ fn foreign_morae() {
         assert!(!foreign_mora(a, b), "{a}{b}");
     }
 }
+
+#[test]
+fn after_words_puts_the_committed_path_before_the_lattice() {
+    let lex = lex();
+    let sp = SpecialIds::default();
+    let mut committed = Lattice::new();
+    committed.sync(&lex, &sp, "きょう");
+    let path: Vec<_> = committed
+        .nodes()
+        .iter()
+        .filter(|n| committed.surface(&lex, n) == "今日")
+        .copied()
+        .collect();
+    let mut l = Lattice::new();
+    l.sync(&lex, &sp, "きう");
+    let joined = l.after_words("きょう", &path);
+    assert_eq!(joined.reading(), "きょうきう");
+    assert_eq!(joined.len(), 5);
+    // the words first, then the lattice's nodes moved past them
+    assert_eq!(joined.surface(&lex, &joined.nodes()[0]), "今日");
+    assert_eq!(joined.nodes().len(), 1 + l.nodes().len());
+    for (a, b) in joined.nodes()[1..].iter().zip(l.nodes()) {
+        assert_eq!((a.begin, a.end), (b.begin + 3, b.end + 3));
+        assert_eq!(joined.surface(&lex, a), l.surface(&lex, b));
+    }
+    // nodes by end: each position's range holds the nodes ending there
+    for p in 1..=joined.len() {
+        for i in joined.ending_at(p) {
+            assert_eq!(joined.nodes()[i].end as usize, p);
+        }
+    }
+    let ending: usize = (1..=joined.len()).map(|p| joined.ending_at(p).len()).sum();
+    assert_eq!(ending, joined.nodes().len());
+}

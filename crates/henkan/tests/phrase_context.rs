@@ -1,5 +1,6 @@
 //! Phrases typed one at a time, with the shipped model: a conversion goes on after the phrases
-//! committed before it in the same sentence ([`Session::continue_sentence`]), through the session
+//! committed before it in the same sentence ([`Session::continue_sentence`]: the LSTM's state and
+//! the final beam's rescoring), through the session
 //! and key by key through the IME; a sentence end, a caret move or another scorer forget them.
 
 #[path = "../../../tests/common/mod.rs"]
@@ -45,11 +46,34 @@ fn a_phrase_goes_on_after_the_phrases_committed_before_it() {
     commit(&engine, &mut s, NEXT, NEXT_AFTER);
     assert_eq!(convert(&engine, &mut s, "こしょうした"), "故障した");
 
-    // a verb alone stays in kana; after its object it is the verb
+    // the final beam's rescoring reads the committed words before each candidate: the
+    // collocation of the committed object and the verb (the 写真を撮る, ホテルに泊まった)
+    for (object, verb, alone, after) in [
+        (("しゃしんを", "写真を"), "とる", "取る", "撮る"),
+        (("ほてるに", "ホテルに"), "とまった", "止まった", "泊まった"),
+    ] {
+        let mut s = session(Scoring::Hybrid);
+        assert_eq!(convert(&engine, &mut s, verb), alone);
+        commit(&engine, &mut s, object.0, object.1);
+        assert_eq!(
+            convert(&engine, &mut s, verb),
+            after,
+            "{verb} after {}",
+            object.1
+        );
+    }
+}
+
+/// More words than the rescoring keeps: the oldest go, and the sentence still converts.
+#[test]
+fn a_long_sentence_keeps_its_last_words() {
+    let engine = common::shipped_engine();
     let mut s = session(Scoring::Hybrid);
-    assert_eq!(convert(&engine, &mut s, "おう"), "おう");
-    commit(&engine, &mut s, "はんにんを", "犯人を");
-    assert_eq!(convert(&engine, &mut s, "おう"), "追う");
+    for _ in 0..12 {
+        commit(&engine, &mut s, "こうじょうの", "工場の");
+    }
+    commit(&engine, &mut s, "しゃしんを", "写真を");
+    assert_eq!(convert(&engine, &mut s, "とる"), "撮る");
 }
 
 #[test]

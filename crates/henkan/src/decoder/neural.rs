@@ -1443,7 +1443,7 @@ impl NeuralDecoder {
         lm: &NeuralLm,
         lattice: &Lattice,
     ) -> Vec<(f32, Vec<u32>)> {
-        self.rescored_finals_preferring(conn, lm, lattice, |_| false, |_, _| 0.0)
+        self.rescored_finals_preferring(conn, lm, lattice, 0, |_| false, |_, _| 0.0)
     }
 
     /// [`NeuralDecoder::rescored_finals`] with one more rescoring term, `term(path, best)` of
@@ -1452,26 +1452,48 @@ impl NeuralDecoder {
     /// preferred node (a learned spelling, a user word: `preferred(node)`): a path that has
     /// one gets the spread of the rescoring terms over the final beam on top, so it keeps the
     /// lead its forward score gave it.
+    ///
+    /// With `words` > 0, `lattice` is the decoded lattice after the words committed before it
+    /// ([`Lattice::after_words`]): its first `words` nodes are those words, and the rescoring
+    /// terms (coherence, `term`) read each path after them, so that a verb meets the object
+    /// committed before it. The paths returned are the decoded lattice's.
+    #[allow(clippy::too_many_arguments)]
     pub fn rescored_finals_preferring(
         &self,
         conn: &Connection,
         lm: &NeuralLm,
         lattice: &Lattice,
+        words: usize,
         preferred: impl Fn(&crate::lattice::Node) -> bool,
         term: impl Fn(&[u32], &[u32]) -> f32,
     ) -> Vec<(f32, Vec<u32>)> {
         let beta = self.opts.backward_weight;
         let finals = self.final_hyps(conn, lm);
+        let shift = words as u32;
+        let after_words = |path: Vec<u32>| -> Vec<u32> {
+            if words == 0 {
+                return path;
+            }
+            (0..shift)
+                .chain(path.into_iter().map(|n| n + shift))
+                .collect()
+        };
         // (forward score, rescoring terms, path)
         let mut finals: Vec<(f32, f32, Vec<u32>)> = match &lm.backward {
             Some(bwd) if beta != 0.0 && finals.len() > 1 => self
                 .directions_of(lm, bwd, finals)
                 .into_iter()
-                .map(|f| (f.score, beta * (f.backward - f.forward), f.path))
+                .map(|f| {
+                    (
+                        f.score,
+                        beta * (f.backward - f.forward),
+                        after_words(f.path),
+                    )
+                })
                 .collect(),
             _ => finals
                 .into_iter()
-                .map(|(score, k)| (score, 0.0, self.path_of(k)))
+                .map(|(score, k)| (score, 0.0, after_words(self.path_of(k))))
                 .collect(),
         };
         let w = self.opts.coherence_weight;
@@ -1514,10 +1536,11 @@ impl NeuralDecoder {
             .into_iter()
             .map(|(score, extra, path)| {
                 let kept = spread > 0.0
-                    && path
+                    && path[words..]
                         .iter()
                         .filter_map(|&n| nodes.get(n as usize))
                         .any(&preferred);
+                let path = path[words..].iter().map(|&n| n - shift).collect();
                 (score + extra + if kept { spread } else { 0.0 }, path)
             })
             .collect();

@@ -331,6 +331,39 @@ impl Lattice {
         l
     }
 
+    /// This lattice after `words`, a path over `reading` (nodes in order, positions within
+    /// `reading`; the words committed before this input): the joined reading, `words` as nodes
+    /// `0..words.len()` and this lattice's nodes after them, their positions moved past
+    /// `reading`. What the final beam's rescoring reads, so that it sees the committed words
+    /// before a path (`Session::continue_sentence`); no walks, nothing to extend.
+    pub fn after_words(&self, reading: &str, words: &[Node]) -> Lattice {
+        let shift = reading.chars().count() as u16;
+        let mut l = self.empty_like();
+        l.reading = format!("{reading}{}", self.reading);
+        l.offsets = l
+            .reading
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(l.reading.len()))
+            .collect();
+        l.nodes = words.to_vec();
+        l.nodes.extend(self.nodes.iter().map(|n| Node {
+            begin: n.begin + shift,
+            end: n.end + shift,
+            ..*n
+        }));
+        // nodes in end order (the words' path, then this lattice's, all ending past them)
+        l.end_start = vec![0; l.offsets.len() + 1];
+        let mut i = 0;
+        for p in 1..=l.len() + 1 {
+            l.end_start[p] = i as u32;
+            while i < l.nodes.len() && l.nodes[i].end as usize == p {
+                i += 1;
+            }
+        }
+        l
+    }
+
     /// The bytes of the buffers that grow with the reading (nodes, offsets, live walks).
     pub fn buffer_bytes(&self) -> usize {
         self.reading.capacity()
