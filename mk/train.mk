@@ -68,7 +68,12 @@ build/corpus/dev/phrases.tsv: $(DATA)/dev/kwdlc.test.tok $(DATA)/dev/wac.dev.tok
 	$(PYTHON) training/phrase_set.py $(DATA)/dev/kwdlc.test.tok $(DATA)/dev/wac.dev.tok > $@.tmp
 	mv $@.tmp $@
 
-phrase-set: build/corpus/dev/phrases.tsv
+# The conversational set's 2,000 lines (build/corpus/dev/chat.tsv) cut so too, Mozc's POS ids named by id.def.
+build/corpus/dev/chat-phrases.tsv: build/corpus/.done training/phrase_set.py training/conversion_set.py
+	$(PYTHON) training/phrase_set.py --id-def $(DATA)/mozc/id.def --chat 2000 build/corpus/dev/chat.txt > $@.tmp
+	mv $@.tmp $@
+
+phrase-set: build/corpus/dev/phrases.tsv build/corpus/dev/chat-phrases.tsv
 
 # wac.dev with the readings a keyboard can type: the annotating tool's tags taken out, the first of a
 # word's two readings kept (training/clean_readings.py; BENCHMARKS.md, "Method").

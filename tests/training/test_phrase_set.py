@@ -25,6 +25,19 @@ class PhraseSetTest(unittest.TestCase):
         self.assertEqual(phrase_set.phrases("熱い//形容詞"), [])
         self.assertEqual(phrase_set.phrases("熱い/あつい"), [])
 
+    def test_mozc_pos_ids_are_named_by_id_def(self):
+        names = {"1851": "名詞,一般,*,*,*,*,*", "369": "助詞,格助詞,一般,*,*,*,が",
+                 "2596": "接頭詞,名詞接続,*,*,*,*,*", "1370": "動詞,非自立,*,*,五段・カ行促音便,基本形,いく",
+                 "638": "動詞,自立,*,*,サ変・スル,連用形,する", "348": "助詞,接続助詞,*,*,*,*,て"}
+        line = "お/お/2596/2596 茶/ちゃ/1851/1851 が/が/369/369 し/し/638/638 て/て/348/348 いく/いく/1370/1370"
+        self.assertEqual(phrase_set.phrases(line, names), [("おちゃが", "お茶が"), ("していく", "していく")])
+
+    def test_a_chat_line_is_typed_as_the_conversion_set_types_it(self):
+        names = {"2044": "名詞,数,*,*,*,*,*", "2047": "名詞,数,*,*,*,*,*", "2011": "名詞,接尾,助数詞,*,*,*,*"}
+        line = "1/いち/2044/2044 0/ぜろ/2044/2044 0/ぜろ/2044/2044 万/まん/2047/2047 円/えん/2011/2011"
+        self.assertEqual(phrase_set.chat_phrases(line, names), [("100まんえん", "100万円")])
+        self.assertEqual(phrase_set.chat_phrases("ABC/ABC/1851/1851", names), [])
+
 
 if __name__ == "__main__":
     unittest.main()
