@@ -382,14 +382,23 @@ fn learning_is_shared_by_the_sessions_of_a_page() {
     let out = type_and_convert(&mut h, b, "kisha");
     assert_eq!(preedit(&out), "汽車");
     h.key(b, "Enter", 0, None).map_err(JsValue::from).unwrap();
-    // off in one field: the other keeps it; off in both: forgotten, also when on again
+    // off in one field: the other keeps it; off in both: forgotten, also when on again. The
+    // caret moves before each conversion, so that none goes on after the 汽車 committed before
+    // it in its field (a sentence's context is no learning).
+    let caret_moved = |h: &mut Henkan, s| {
+        let out = h.key(s, "ArrowLeft", 0, None).map_err(JsValue::from).unwrap();
+        assert_eq!(get(&out, "consumed").as_bool(), Some(false));
+    };
     h.set_learning(a, false);
+    caret_moved(&mut h, b);
     assert_eq!(preedit(&type_and_convert(&mut h, b, "kisha")), "汽車");
     h.key(b, "Enter", 0, None).map_err(JsValue::from).unwrap();
+    caret_moved(&mut h, a);
     assert_eq!(preedit(&type_and_convert(&mut h, a, "kisha")), first);
     h.key(a, "Enter", 0, None).map_err(JsValue::from).unwrap();
     h.set_learning(b, false);
     h.set_learning(b, true);
+    caret_moved(&mut h, b);
     assert_eq!(preedit(&type_and_convert(&mut h, b, "kisha")), first);
 }
 
