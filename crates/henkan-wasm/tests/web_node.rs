@@ -386,7 +386,10 @@ fn learning_is_shared_by_the_sessions_of_a_page() {
     // caret moves before each conversion, so that none goes on after the 汽車 committed before
     // it in its field (a sentence's context is no learning).
     let caret_moved = |h: &mut Henkan, s| {
-        let out = h.key(s, "ArrowLeft", 0, None).map_err(JsValue::from).unwrap();
+        let out = h
+            .key(s, "ArrowLeft", 0, None)
+            .map_err(JsValue::from)
+            .unwrap();
         assert_eq!(get(&out, "consumed").as_bool(), Some(false));
     };
     h.set_learning(a, false);
