@@ -81,7 +81,7 @@ pub struct NeuralOptions {
     /// `1度` for `いちど`) whose kanji word has no word bias: the digit prior charges the kanji
     /// words that text writes with digits, so one without a charge is a word text writes with
     /// kanji numerals (`一度`, `一つ`), and its twin, scored as a number word and a counter, is
-    /// not to beat it where the LM has no context to tell (`いちど` alone gave `1度`).
+    /// not to beat it where the LM has no context to tell (without it, `いちど` alone is `1度`).
     pub twin_penalty: f32,
     /// The LM alone only: nats per unit of `ln(id + 10)` taken off every word's logit
     /// (LM ids are frequency ranks, so this is a Zipf prior that favours frequent words and
