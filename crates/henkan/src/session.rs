@@ -612,36 +612,24 @@ impl Session {
         let Some(lm) = self.neural_lm(engine) else {
             return;
         };
-        let mut words = Vec::new();
-        let mut committed = Vec::new();
-        let mut right_id = None;
-        let mut begin = 0;
-        for &(reading, surface) in pieces {
-            let end = begin + reading.chars().count();
-            let nodes = (end <= self.lattice.len() && self.lattice.span(begin, end) == reading)
-                .then(|| {
-                    crate::predict::suggest::split_words(
-                        engine,
-                        &self.lattice,
-                        begin,
-                        end,
-                        surface,
-                        true,
-                    )
-                })
-                .flatten();
-            let Some(nodes) = nodes else {
-                self.end_sentence();
-                return;
-            };
-            for i in nodes {
-                let n = self.lattice.nodes()[i as usize];
-                words.push(NeuralDecoder::word_of(lm, n.entry, n.left_id));
-                right_id = Some(n.right_id);
-                committed.push(n);
-            }
-            begin = end;
-        }
+        let Some(split) = crate::predict::suggest::split_pieces(engine, &self.lattice, pieces)
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+        else {
+            self.end_sentence();
+            return;
+        };
+        let committed: Vec<Node> = split
+            .iter()
+            .flatten()
+            .map(|&i| self.lattice.nodes()[i as usize])
+            .collect();
+        let words: Vec<u32> = committed
+            .iter()
+            .map(|n| NeuralDecoder::word_of(lm, n.entry, n.left_id))
+            .collect();
+        let right_id = committed.last().map(|n| n.right_id);
+        let len = pieces.iter().map(|(r, _)| r.chars().count()).sum();
         let ends = pieces
             .last()
             .is_some_and(|(_, text)| text.trim_end().ends_with(SENTENCE_ENDS));
@@ -649,7 +637,7 @@ impl Session {
             self.end_sentence();
         } else if let Some(right_id) = right_id {
             self.neural.continue_after(lm, &words, right_id);
-            self.keep_sentence_words(&committed, begin);
+            self.keep_sentence_words(&committed, len);
         }
     }
 

@@ -383,12 +383,7 @@ impl Suggester {
         let Some(model) = engine.ngram.as_ref() else {
             return;
         };
-        let mut begin = 0;
-        for &(reading, surface) in pieces {
-            let end = begin + reading.chars().count();
-            let words = (end <= lattice.len() && lattice.span(begin, end) == reading)
-                .then(|| split_words(engine, lattice, begin, end, surface, true))
-                .flatten();
+        for words in split_pieces(engine, lattice, pieces) {
             match words {
                 Some(nodes) => {
                     for i in nodes {
@@ -404,7 +399,6 @@ impl Suggester {
                     self.feed_lstm(engine, |lm| lm.model.unk_id);
                 }
             }
-            begin = end;
         }
     }
 
@@ -643,6 +637,28 @@ fn continues(model: &NgramModel, ctx: Context, min_log2: f32) -> bool {
             .map(|(id, s)| (id, s + model.alpha_log2()))
     });
     next.is_some_and(|(id, s)| s >= min_log2 && starts_with_kana(model, id))
+}
+
+/// Each committed `(reading, surface)` piece, whose readings follow each other from the
+/// lattice's start, cut into the lattice's words that spell it ([`split_words`], connected), as
+/// node indices; `None` for a piece with no such split or outside the lattice.
+pub(crate) fn split_pieces(
+    engine: &Engine,
+    lattice: &Lattice,
+    pieces: &[(&str, &str)],
+) -> Vec<Option<Vec<u32>>> {
+    let mut begin = 0;
+    pieces
+        .iter()
+        .map(|&(reading, surface)| {
+            let end = begin + reading.chars().count();
+            let at = begin;
+            begin = end;
+            (end <= lattice.len() && lattice.span(at, end) == reading)
+                .then(|| split_words(engine, lattice, at, end, surface, true))
+                .flatten()
+        })
+        .collect()
 }
 
 /// The cheapest sequence of lattice nodes covering positions `begin..end` whose surfaces spell
