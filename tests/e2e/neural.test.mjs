@@ -182,7 +182,7 @@ test('the engine selector switches engines live', { skip: !hasLm && 'the model h
   await page.close();
 });
 
-test('a phrase typed after another goes on after it; a new line begins a sentence', { skip: !hasLm && 'the model has no LSTM' }, async () => {
+test('a phrase typed after another, or picked from the completions, goes on after it; a new line begins a sentence', { skip: !hasLm && 'the model has no LSTM' }, async () => {
   const page = await env.browser.context.newPage();
   await page.goto(demoUrl(env.server.url));
   assert.equal(await waitForIme(page), 'ready');
@@ -220,6 +220,22 @@ test('a phrase typed after another goes on after it; a new line begins a sentenc
   assert.equal(await phrase('toru'), '撮る');
   await page.keyboard.press('Enter');
   assert.equal(await page.inputValue('#editor'), '工場の機械が故障した\n機会が\n写真を撮る');
+  // a pick from the completions goes on with the sentence too: 写真を picked, then 撮る
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('shashinn');
+  await page.locator('.henkan-suggestions[role="listbox"]:visible').waitFor({ state: 'visible' });
+  // Tab focuses the first item, ↓ moves on to 写真を
+  await page.keyboard.press('Tab');
+  const focused = async () => {
+    const id = await page.getAttribute('#editor', 'aria-activedescendant');
+    return id ? ((await page.locator(`#${id}`).textContent()) ?? '').replace(/^\d/, '') : '';
+  };
+  for (let k = 0; k < 5 && (await focused()) !== '写真を'; k++) await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), '写真を');
+  await page.keyboard.press('Enter');
+  assert.equal(await phrase('toru'), '撮る');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#editor'), '工場の機械が故障した\n機会が\n写真を撮る\n写真を撮る');
   await page.close();
 });
 

@@ -196,6 +196,10 @@ pub struct Session {
     /// Those words, the last [`SENTENCE_WORDS`], as a path over `sentence_reading`: the final
     /// beam's rescoring reads each candidate after them.
     sentence_words: Vec<Node>,
+    /// The right POS id of the last word committed before in the sentence (0, the sentence
+    /// start, when none): the classic decoder connects the first word from it, as the LSTM
+    /// engines' first word connects ([`Session::continue_sentence`]).
+    left_context: u16,
     /// Whether commits are learned.
     learning: bool,
     /// Today, for the date candidates of `きょう`, `あした`, … ([`crate::dates`]); `None`: none.
@@ -224,6 +228,7 @@ impl Session {
             recent: crate::recent_spellings::RecentSpellings::new(),
             sentence_reading: String::new(),
             sentence_words: Vec::new(),
+            left_context: 0,
             learning: true,
             today: None,
             lm_deferred: false,
@@ -609,9 +614,6 @@ impl Session {
     /// Measured on phrases of kwdlc.test and wac.dev typed and committed one by one (BENCHMARKS.md,
     /// "Phrase by phrase").
     pub fn continue_sentence(&mut self, engine: &Engine, pieces: &[(&str, &str)]) {
-        let Some(lm) = self.neural_lm(engine) else {
-            return;
-        };
         let Some(split) = crate::predict::suggest::split_pieces(engine, &self.lattice, pieces)
             .into_iter()
             .collect::<Option<Vec<_>>>()
@@ -624,20 +626,54 @@ impl Session {
             .flatten()
             .map(|&i| self.lattice.nodes()[i as usize])
             .collect();
-        let words: Vec<u32> = committed
-            .iter()
-            .map(|n| NeuralDecoder::word_of(lm, n.entry, n.left_id))
-            .collect();
-        let right_id = committed.last().map(|n| n.right_id);
         let len = pieces.iter().map(|(r, _)| r.chars().count()).sum();
         let ends = pieces
             .last()
             .is_some_and(|(_, text)| text.trim_end().ends_with(SENTENCE_ENDS));
         if ends {
             self.end_sentence();
-        } else if let Some(right_id) = right_id {
-            self.neural.continue_after(lm, &words, right_id);
+            return;
+        }
+        let Some(last) = committed.last() else {
+            return;
+        };
+        self.set_left_context(last.right_id);
+        if let Some(lm) = self.neural_lm(engine) {
+            let words: Vec<u32> = committed
+                .iter()
+                .map(|n| NeuralDecoder::word_of(lm, n.entry, n.left_id))
+                .collect();
+            self.neural.continue_after(lm, &words, last.right_id);
             self.keep_sentence_words(&committed, len);
+        }
+    }
+
+    /// Text committed from elsewhere than the composition (a prediction picked): `text`
+    /// spelling `reading` goes on with the sentence as [`Session::continue_sentence`] goes on
+    /// after a conversion's segments, cut into the words of a lattice over `reading`. The
+    /// composition and its lattice are cleared.
+    pub fn continue_sentence_with(&mut self, engine: &Engine, reading: &str, text: &str) {
+        self.clear();
+        self.lm_pending = None;
+        self.lattice
+            .sync(&engine.lexicon, &engine.connection.special, reading);
+        self.continue_sentence(engine, &[(reading, text)]);
+        self.clear();
+    }
+
+    /// The classic decoder's left context: its cached forward costs start from it.
+    fn set_left_context(&mut self, right_id: u16) {
+        if self.left_context != right_id {
+            self.left_context = right_id;
+            self.forward_valid = 0;
+        }
+    }
+
+    /// The whole lattice as the classic decoder spans it: after the sentence's committed words.
+    fn whole(&self) -> Span {
+        Span {
+            left_context: self.left_context,
+            ..Span::whole(&self.lattice)
         }
     }
 
@@ -672,6 +708,7 @@ impl Session {
     /// is forgotten (the caret moved, the field lost focus, a sentence ended). Forgets the
     /// decoded positions.
     pub fn end_sentence(&mut self) {
+        self.set_left_context(0);
         self.neural.forget_context();
         self.sentence_reading.clear();
         self.sentence_words.clear();
@@ -945,7 +982,7 @@ impl Session {
             self.lattice.add_costs(changed, |n| h.adjustment(n.entry));
         }
         let from = changed.min(self.forward_valid);
-        let span = Span::whole(&self.lattice);
+        let span = self.whole();
         self.decoder
             .forward(&self.lattice, &engine.connection, span, &[], from);
         self.forward_valid = self.lattice.len();
@@ -971,7 +1008,7 @@ impl Session {
         if let Some(p) = self.neural_best(engine) {
             return self.surface_of(engine, &p);
         }
-        let span = Span::whole(&self.lattice);
+        let span = self.whole();
         match self
             .decoder
             .best_path(&self.lattice, &engine.connection, span)
@@ -990,11 +1027,8 @@ impl Session {
 
     /// The best path over the current lattice (node indices into [`Lattice::nodes`]).
     pub fn best_path(&self, engine: &Engine) -> Option<Path> {
-        self.decoder.best_path(
-            &self.lattice,
-            &engine.connection,
-            Span::whole(&self.lattice),
-        )
+        self.decoder
+            .best_path(&self.lattice, &engine.connection, self.whole())
     }
 
     /// Converts the composer's submission (a trailing `n` counts as ん).
@@ -1160,7 +1194,7 @@ impl Session {
             barriers.push(at);
         }
         let fixed_end = barriers.last().copied().unwrap_or(0);
-        let span = Span::whole(&self.lattice);
+        let span = self.whole();
         let conn = &engine.connection;
         let neural = if barriers.is_empty() {
             self.neural_lm(engine)
@@ -1180,10 +1214,9 @@ impl Session {
             // The fixed segments end where the user put the last boundary, as a sentence ends;
             // what follows is converted below by the session's engine (`with_rest`).
             let head = Span {
-                begin: 0,
                 end: fixed_end,
-                left_context: 0,
                 right_context: 0,
+                ..span
             };
             self.decoder
                 .forward(&self.lattice, conn, head, &barriers, 0);
@@ -1215,7 +1248,7 @@ impl Session {
                 begin: first.begin as usize,
                 end: last.end as usize,
                 left_context: if s == 0 {
-                    0
+                    self.left_context
                 } else {
                     nodes[best.nodes[s - 1] as usize].right_id
                 },
@@ -1368,7 +1401,11 @@ impl Session {
             }
             _ => Some(neural),
         };
+        // the classic decoder converts the rest as a sentence of its own: after a user's new
+        // boundary the rest is not the fixed segments' continuation (ここで|はきものを)
+        let left_context = std::mem::take(&mut self.left_context);
         let tail = self.convert_piece(engine, rest, &[]);
+        self.left_context = left_context;
         self.scoring = scoring;
         let neural = kept
             .or_else(|| self.neural.take_donor())

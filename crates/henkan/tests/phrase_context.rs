@@ -98,13 +98,28 @@ fn a_sentence_end_or_end_sentence_forgets_the_phrases() {
     assert_eq!(convert(&engine, &mut s, NEXT), NEXT_ALONE);
 }
 
+/// The classic engine's first word connects from the last committed word's POS, as Mozc's
+/// does: `した` alone is the noun `下`, after the noun `勉強` it is the verb.
 #[test]
-fn the_classic_engine_is_unchanged() {
+fn the_classic_engine_connects_from_the_committed_words() {
     let engine = common::shipped_engine();
-    let want = convert(&engine, &mut session(Scoring::Classic), NEXT);
     let mut s = session(Scoring::Classic);
-    commit(&engine, &mut s, FIRST.0, FIRST.1);
-    assert_eq!(convert(&engine, &mut s, NEXT), want);
+    assert_eq!(convert(&engine, &mut s, "した"), "下");
+    commit(&engine, &mut s, "べんきょう", "勉強");
+    assert_eq!(convert(&engine, &mut s, "した"), "した");
+    // the best path's explanation agrees
+    let words = s.best_path_words(&engine).words;
+    let text: String = words.iter().map(|w| w.surface.as_str()).collect();
+    assert_eq!(text, "した");
+    // so do the segments a resize fixes
+    s.clear();
+    let conv = s.convert_reading_with_fixed(&engine, "したあと", &[2]);
+    assert_eq!(conv.segments[0].candidates[0], "した");
+    s.end_sentence();
+    assert_eq!(convert(&engine, &mut s, "した"), "下");
+    s.clear();
+    let conv = s.convert_reading_with_fixed(&engine, "したあと", &[2]);
+    assert_eq!(conv.segments[0].candidates[0], "下");
 }
 
 fn keys(ime: &mut Ime, engine: &Engine, romaji: &str) {
@@ -169,4 +184,25 @@ fn the_ime_converts_a_phrase_after_the_one_it_committed() {
         typed_and_converted(&mut ime, &engine, "kikaiga"),
         NEXT_ALONE
     );
+}
+
+/// A prediction picked goes on with the sentence as a conversion committed there does:
+/// `shashin` → the pick `写真を`, then `とる` is `撮る`; alone it is `取る`.
+#[test]
+fn a_picked_prediction_goes_on_with_the_sentence() {
+    let engine = common::shipped_engine();
+    assert_eq!(
+        typed_and_converted(&mut hybrid_ime(), &engine, "toru"),
+        "取る"
+    );
+    let mut ime = hybrid_ime();
+    keys(&mut ime, &engine, "shashin");
+    let out = ime.key(&engine, KeyEvent::from_dom("n", 0));
+    let i = out
+        .completions
+        .iter()
+        .position(|s| s == "写真を")
+        .expect("写真を among the completions");
+    assert_eq!(ime.select_candidate(&engine, i).committed, "写真を");
+    assert_eq!(typed_and_converted(&mut ime, &engine, "toru"), "撮る");
 }

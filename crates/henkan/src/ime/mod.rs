@@ -470,9 +470,13 @@ impl Backend for SessionBackend<'_> {
         Some(list.iter().map(|s| s.surface.clone()).collect())
     }
     fn accept_suggestion(&mut self, index: usize) {
-        self.suggester.accept(self.engine, index);
-        // the pick's words are the suggester's, not cut from the lattice
-        self.session.end_sentence();
+        match self.suggester.accept(self.engine, index) {
+            // the pick goes on with the sentence, as a conversion committed there would
+            Some(s) => self
+                .session
+                .continue_sentence_with(self.engine, &s.reading, &s.surface),
+            None => self.session.end_sentence(),
+        }
     }
     fn forget_suggestion(&mut self, index: usize) -> bool {
         self.suggester.forget(index)

@@ -10,7 +10,6 @@
 
 use super::Session;
 use crate::decoder::neural::WordScore;
-use crate::decoder::Span;
 use crate::engine::Engine;
 use crate::lattice::{phrase_of, twin_of, user_word_of, NUMBER_ENTRY};
 use serde::Serialize;
@@ -131,7 +130,7 @@ impl Session {
                 .map(|(_, p)| p),
             None => self
                 .decoder
-                .best_path(lattice, conn, Span::whole(lattice))
+                .best_path(lattice, conn, self.whole())
                 .map(|p| p.nodes),
         };
         let Some(path) = path else {
@@ -139,7 +138,7 @@ impl Session {
         };
         let scores = lm.and_then(|lm| self.neural.path_scores(conn, lm, &path));
         let nodes = lattice.nodes();
-        let mut prev = Span::whole(lattice).left_context;
+        let mut prev = self.whole().left_context;
         for (i, &k) in path.iter().enumerate() {
             let n = &nodes[k as usize];
             let connection_cost = conn.cost(prev, n.left_id);
@@ -161,7 +160,7 @@ impl Session {
             out.cost += connection_cost + n.cost;
             prev = n.right_id;
         }
-        out.end_connection_cost = conn.cost(prev, Span::whole(lattice).right_context);
+        out.end_connection_cost = conn.cost(prev, self.whole().right_context);
         out.cost += out.end_connection_cost;
         out.lm_score = scores.as_ref().map(|s| s.score);
         out.lm_end = scores.as_ref().map(|s| s.end);
