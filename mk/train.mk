@@ -63,9 +63,11 @@ chat-set: build/corpus/dev/chat.tsv
 
 # The dev sentences cut into phrases typed and converted one at a time (training/phrase_set.py).
 # BENCHMARKS.md, "Phrase by phrase".
+# phrases.tok: each phrase's gold tokens, for `eval conversion --phrases --candidates`.
 build/corpus/dev/phrases.tsv: $(DATA)/dev/kwdlc.test.tok $(DATA)/dev/wac.dev.tok training/phrase_set.py
 	mkdir -p $(dir $@)
-	$(PYTHON) training/phrase_set.py $(DATA)/dev/kwdlc.test.tok $(DATA)/dev/wac.dev.tok > $@.tmp
+	$(PYTHON) training/phrase_set.py --tok build/corpus/dev/phrases.tok.tmp $(DATA)/dev/kwdlc.test.tok $(DATA)/dev/wac.dev.tok > $@.tmp
+	mv build/corpus/dev/phrases.tok.tmp build/corpus/dev/phrases.tok
 	mv $@.tmp $@
 
 # The conversational set's 2,000 lines (build/corpus/dev/chat.tsv) cut so too, Mozc's POS ids named by id.def.

@@ -12,7 +12,8 @@ Tokens are `surface/reading/POS`: the annotated dev sets name the POS (`助詞-�
 `../shared/data/dev/kwdlc.test.tok`); the analyzed text (`build/corpus/dev/chat.txt`) gives Mozc's
 POS ids, named by `--id-def` (Mozc's `id.def`). With `--chat N`, the first N sentences whose
 reading is kana (as `conversion_set.py` takes them: a number of several digits typed as its
-digits) are cut.
+digits) are cut. `--tok FILE` writes each phrase's tokens too, a `.tok` line a phrase, for
+`henkan eval conversion --phrases --candidates FILE`.
 
 Usage: python3 training/phrase_set.py ../shared/data/dev/kwdlc.test.tok ../shared/data/dev/wac.dev.tok > phrases.tsv
        python3 training/phrase_set.py --id-def ../shared/data/mozc/id.def --chat 2000 build/corpus/dev/chat.txt > chat-phrases.tsv
@@ -58,9 +59,10 @@ def is_number(pos, names=None):
     return pos.startswith("名詞-数詞")
 
 
-def phrases(line, names=None, readings=None):
-    """The `(reading, text)` phrases of one analyzed sentence, in order, or `[]` when a token has
-    no reading. `readings`: the tokens' readings as typed (default: as analyzed)."""
+def phrase_tokens(line, names=None, readings=None):
+    """The phrases of one analyzed sentence as lists of its tokens (`[surface, reading, POS]`),
+    in order, or `[]` when a token has no reading. `readings`: the tokens' readings as typed
+    (default: as analyzed)."""
     tokens = [t.split("/") for t in line.split()]
     if not tokens or any(len(t) < 3 or not t[0] or not t[1] for t in tokens):
         return []
@@ -78,16 +80,33 @@ def phrases(line, names=None, readings=None):
         cur.append(t)
     if cur:
         out.append(cur)
-    return [("".join(t[1] for t in p), "".join(t[0] for t in p).translate(HALF_DIGITS)) for p in out]
+    return out
+
+
+def phrases(line, names=None, readings=None):
+    """The `(reading, text)` phrases of one analyzed sentence, in order, or `[]` when a token has
+    no reading. `readings`: the tokens' readings as typed (default: as analyzed)."""
+    return [as_pair(p) for p in phrase_tokens(line, names, readings)]
+
+
+def as_pair(tokens):
+    """A phrase's `(reading, text)`, digits half width."""
+    return ("".join(t[1] for t in tokens), "".join(t[0] for t in tokens).translate(HALF_DIGITS))
+
+
+def as_tok(tokens):
+    """A phrase's tokens as a `.tok` line (`surface/reading/POS …`, digits half width), for
+    `henkan eval conversion --candidates`."""
+    return " ".join("/".join([t[0].translate(HALF_DIGITS)] + t[1:]) for t in tokens)
 
 
 def chat_phrases(line, names):
-    """The phrases of an analyzed line whose reading is kana, typed as `conversion_set.py` types
-    it, else `[]`."""
+    """The phrases (token lists) of an analyzed line whose reading is kana, typed as
+    `conversion_set.py` types it, else `[]`."""
     if conversion_set.conversion_pair(line) is None:
         return []
     parts = [t.split("/") for t in line.split()]
-    return phrases(line, names, list(conversion_set.typed_readings(parts)))
+    return phrase_tokens(line, names, list(conversion_set.typed_readings(parts)))
 
 
 def main():
@@ -95,18 +114,27 @@ def main():
     ap.add_argument("tokens", nargs="+")
     ap.add_argument("--id-def")
     ap.add_argument("--chat", type=int, help="the first N sentences whose reading is kana")
+    ap.add_argument("--tok", help="also write each phrase's tokens here, a line each")
     a = ap.parse_args()
     names = read_id_def(a.id_def) if a.id_def else None
+    tok = open(a.tok, "w", encoding="utf-8") if a.tok else None
     n = 0
     for path in a.tokens:
         with open(path, encoding="utf-8") as f:
             for line in f:
-                cut = chat_phrases(line, names) if a.chat else phrases(line, names)
-                for i, (reading, text) in enumerate(cut):
+                cut = chat_phrases(line, names) if a.chat else phrase_tokens(line, names)
+                for i, p in enumerate(cut):
+                    reading, text = as_pair(p)
                     print(f"{reading}\t{text}" + ("\t+" if i else ""))
+                    if tok:
+                        print(as_tok(p), file=tok)
                 n += bool(cut)
                 if a.chat and n >= a.chat:
-                    return
+                    break
+        if a.chat and n >= a.chat:
+            break
+    if tok:
+        tok.close()
 
 
 if __name__ == "__main__":

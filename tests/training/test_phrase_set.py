@@ -35,8 +35,15 @@ class PhraseSetTest(unittest.TestCase):
     def test_a_chat_line_is_typed_as_the_conversion_set_types_it(self):
         names = {"2044": "名詞,数,*,*,*,*,*", "2047": "名詞,数,*,*,*,*,*", "2011": "名詞,接尾,助数詞,*,*,*,*"}
         line = "1/いち/2044/2044 0/ぜろ/2044/2044 0/ぜろ/2044/2044 万/まん/2047/2047 円/えん/2011/2011"
-        self.assertEqual(phrase_set.chat_phrases(line, names), [("100まんえん", "100万円")])
+        cut = phrase_set.chat_phrases(line, names)
+        self.assertEqual([phrase_set.as_pair(p) for p in cut], [("100まんえん", "100万円")])
         self.assertEqual(phrase_set.chat_phrases("ABC/ABC/1851/1851", names), [])
+
+    def test_a_phrase_tok_line_spells_its_reading_and_text(self):
+        line = "お/お/接頭辞 茶/ちゃ/名詞-普通名詞 ２/に/名詞-数詞 杯/はい/接尾辞-名詞性名詞助数辞"
+        cut = phrase_set.phrase_tokens(line)
+        self.assertEqual([phrase_set.as_tok(p) for p in cut], ["お/お/接頭辞 茶/ちゃ/名詞-普通名詞", "2/に/名詞-数詞 杯/はい/接尾辞-名詞性名詞助数辞"])
+        self.assertEqual([phrase_set.as_pair(p) for p in cut], [("おちゃ", "お茶"), ("にはい", "2杯")])
 
 
 if __name__ == "__main__":

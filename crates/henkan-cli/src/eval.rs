@@ -191,7 +191,11 @@ impl CandidateRanks {
             "aligned_segments": self.aligned,
             "found": self.ranks.len() as f64 / n,
             "first": within(1),
+            "within_2": within(2),
+            "within_3": within(3),
             "first_page": within(henkan::ime::PAGE_SIZE),
+            // the mean reciprocal rank over the aligned segments (0 where not found)
+            "mrr": self.ranks.iter().map(|&r| 1.0 / r as f64).sum::<f64>() / n,
             "mean_rank_found": self.ranks.iter().sum::<usize>() as f64 / self.ranks.len().max(1) as f64,
             "mean_candidates": self.listed as f64 / self.segments.max(1) as f64,
         })
@@ -408,11 +412,14 @@ fn conversion(model: &Option<PathBuf>, a: ConversionArgs) -> Result<()> {
         let r = ranks.json();
         if !json {
             outln!(
-                "candidates: {} aligned segments; expected text among the candidates {:.2}%, first {:.2}%, on the first page {:.2}%; mean rank where found {:.3}; {:.2} candidates per segment",
+                "candidates: {} aligned segments; expected text among the candidates {:.2}%, first {:.2}%, within 2 {:.2}%, within 3 {:.2}%, on the first page {:.2}%; mean reciprocal rank {:.4}; mean rank where found {:.3}; {:.2} candidates per segment",
                 r["aligned_segments"],
                 100.0 * r["found"].as_f64().unwrap_or(0.0),
                 100.0 * r["first"].as_f64().unwrap_or(0.0),
+                100.0 * r["within_2"].as_f64().unwrap_or(0.0),
+                100.0 * r["within_3"].as_f64().unwrap_or(0.0),
                 100.0 * r["first_page"].as_f64().unwrap_or(0.0),
+                r["mrr"].as_f64().unwrap_or(0.0),
                 r["mean_rank_found"].as_f64().unwrap_or(0.0),
                 r["mean_candidates"].as_f64().unwrap_or(0.0),
             );

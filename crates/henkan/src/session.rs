@@ -121,6 +121,11 @@ pub const KEPT_BUFFER_BYTES: usize = 8 << 20;
 pub const NBEST: usize = 10;
 /// How many candidates a segment offers (at most, before the kana forms).
 pub const SEGMENT_CANDIDATES: usize = 30;
+/// How many of the final beam's other spellings of a segment the LM engines put right after its
+/// first candidate ([`Session::beam_alternatives`]): one. Measured on the segments of the dev
+/// sets (BENCHMARKS.md, "Segment candidates"): the second candidate is the expected text more
+/// often on phrases and on kwdlc; a second one from the beam pushes wac's down.
+const BEAM_ALTERNATIVES: usize = 1;
 
 /// One segment of a conversion.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -1261,8 +1266,11 @@ impl Session {
             let best_surface = self.surface_of(engine, &best.nodes[s..e]);
             let resized = seg_span.begin < fixed_end;
             let top_head = (first.end - first.begin) as usize;
-            let candidates =
+            let mut candidates =
                 self.segment_candidates(engine, seg_span, best_surface, top_head, resized);
+            if let Some(f) = &neural {
+                self.beam_alternatives(engine, f, seg_span, &mut candidates);
+            }
             let seg_reading = self.lattice.span(seg_span.begin, seg_span.end).to_string();
             segments.push(Segment {
                 len: seg_reading.chars().count(),
@@ -1454,6 +1462,77 @@ impl Session {
             .map(|&i| self.lattice.surface(&engine.lexicon, &nodes[i as usize]))
             .collect();
         candidate_filter::garbles_number(surfaces.iter().map(String::as_str))
+    }
+
+    /// Puts the final beam's best other spelling of the segment over `span` second among its
+    /// `candidates`: the first path after the best one that cuts words at both ends of the
+    /// segment and has the best's words everywhere else (the LM's second choice for this
+    /// segment in this sentence). At most [`BEAM_ALTERNATIVES`] of them; the classic n-best
+    /// follows. Numbers are left as they are: their digit twins and other forms stay right
+    /// after them.
+    fn beam_alternatives(
+        &self,
+        engine: &Engine,
+        finals: &[(f32, Vec<u32>)],
+        span: Span,
+        candidates: &mut Vec<String>,
+    ) {
+        let nodes = self.lattice.nodes();
+        // the words of `path` over `span`, as a range of its indices
+        let cut = |path: &[u32]| -> Option<std::ops::Range<usize>> {
+            let s = path
+                .iter()
+                .position(|&i| nodes[i as usize].begin as usize == span.begin)?;
+            let e = path[s..]
+                .iter()
+                .position(|&i| nodes[i as usize].end as usize == span.end)?;
+            Some(s..s + e + 1)
+        };
+        let Some((best, b)) = finals.first().and_then(|(_, p)| Some((p, cut(p)?))) else {
+            return;
+        };
+        // numbers keep their forms right after them (digit twins, number styles)
+        let numeric = |words: &[u32]| {
+            words.iter().any(|&i| {
+                let e = nodes[i as usize].entry;
+                e == crate::lattice::NUMBER_ENTRY || crate::lattice::twin_of(e).is_some()
+            })
+        };
+        let has_twin = |text: &str| crate::lattice::number::digit_twin(text).is_some();
+        if numeric(&best[b.clone()]) || candidates.first().is_some_and(|c| has_twin(c)) {
+            return;
+        }
+        let (mut at, mut taken) = (1, 0);
+        for (_, path) in finals.iter().skip(1) {
+            if taken == BEAM_ALTERNATIVES {
+                break;
+            }
+            let Some(r) = cut(path) else {
+                continue;
+            };
+            if path[..r.start] != best[..b.start] || path[r.end..] != best[b.end..] {
+                continue;
+            }
+            let words = &path[r];
+            if numeric(words) || self.garbles_number(engine, words) {
+                continue;
+            }
+            let text = self.surface_of(engine, words);
+            if has_twin(&text) {
+                continue;
+            }
+            taken += 1;
+            match candidates.iter().position(|c| *c == text) {
+                // the same text as a candidate before (the best's, by other words)
+                Some(i) if i < at => continue,
+                Some(i) => {
+                    let c = candidates.remove(i);
+                    candidates.insert(at, c);
+                }
+                None => candidates.insert(at.min(candidates.len()), text),
+            }
+            at += 1;
+        }
     }
 
     fn surface_of(&self, engine: &Engine, path: &[u32]) -> String {

@@ -1037,3 +1037,31 @@ fn a_kana_phrase_the_text_writes_with_kanji_yields_to_the_kanji() {
         &["はい、そうなんですか"],
     );
 }
+
+/// The LM engines put the final beam's other spelling of a segment second, ahead of the
+/// dictionary's n-best: in `こうえんをきく` the hybrid writes `公演を` and offers `講演を` next
+/// (the LM's second choice before `聞く`), where the classic order of the same words is
+/// `公園を`, `公演を`, `講演を`. A number keeps its forms right after it.
+#[test]
+fn the_lms_second_choice_for_a_segment_is_its_second_candidate() {
+    let engine = shipped_engine();
+    let first = |scoring, reading: &str| {
+        session_for(scoring)
+            .convert_reading(&engine, reading)
+            .segments[0]
+            .candidates[..3]
+            .to_vec()
+    };
+    assert_eq!(
+        first(Scoring::Hybrid, "こうえんをきく")[..2],
+        ["公演を", "講演を"]
+    );
+    assert_eq!(
+        first(Scoring::Classic, "こうえんをきく"),
+        ["公園を", "公演を", "講演を"]
+    );
+    assert_eq!(
+        first(Scoring::Hybrid, "にじゅうさん"),
+        ["23", "２３", "二十三"]
+    );
+}
