@@ -72,7 +72,8 @@ build/corpus/dev/phrases.tsv: $(DATA)/dev/kwdlc.test.tok $(DATA)/dev/wac.dev.tok
 
 # The conversational set's 2,000 lines (build/corpus/dev/chat.tsv) cut so too, Mozc's POS ids named by id.def.
 build/corpus/dev/chat-phrases.tsv: build/corpus/.done training/phrase_set.py training/conversion_set.py
-	$(PYTHON) training/phrase_set.py --id-def $(DATA)/mozc/id.def --chat 2000 build/corpus/dev/chat.txt > $@.tmp
+	$(PYTHON) training/phrase_set.py --id-def $(DATA)/mozc/id.def --chat 2000 --tok build/corpus/dev/chat-phrases.tok.tmp build/corpus/dev/chat.txt > $@.tmp
+	mv build/corpus/dev/chat-phrases.tok.tmp build/corpus/dev/chat-phrases.tok
 	mv $@.tmp $@
 
 phrase-set: build/corpus/dev/phrases.tsv build/corpus/dev/chat-phrases.tsv
