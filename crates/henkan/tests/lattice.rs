@@ -225,3 +225,44 @@ fn after_words_puts_the_committed_path_before_the_lattice() {
     let ending: usize = (1..=joined.len()).map(|p| joined.ending_at(p).len()).sum();
     assert_eq!(ending, joined.nodes().len());
 }
+
+#[test]
+fn a_long_vowel_mark_after_hiragana_ends_loanword_nodes_in_katakana() {
+    let lex = lexicon_of(&[("らず", "ラズ"), ("な", "な")]);
+    let sp = SpecialIds::default();
+    let mut l = Lattice::new();
+    l.sync(&lex, &sp, "ららずなーと");
+    let s = spans(&l, &lex);
+    // the hiragana before ー and ー itself, up to LENGTHENED_CHARS long
+    for (begin, text) in [
+        (3, "ナー"),
+        (2, "ズナー"),
+        (1, "ラズナー"),
+        (0, "ララズナー"),
+    ] {
+        assert!(s.contains(&(begin, 5, text.into())), "{text}: {s:?}");
+    }
+    let lengthened: Vec<_> = l
+        .nodes()
+        .iter()
+        .filter(|n| n.cost == henkan::lattice::LENGTHENED_COST)
+        .collect();
+    assert_eq!(lengthened.len(), 4);
+    assert!(lengthened
+        .iter()
+        .all(|n| n.end == 5 && henkan::lattice::is_unknown(n.entry)));
+    // no node begins on the small kana of a foreign mora, and a run stops at katakana
+    let mut l = Lattice::new();
+    l.sync(&lex, &sp, "カふぃー");
+    let s = spans(&l, &lex);
+    assert!(s.contains(&(1, 4, "フィー".into())), "{s:?}");
+    assert!(
+        !s.iter().any(|(b, e, _)| *e == 4 && (*b == 2 || *b == 0)),
+        "{s:?}"
+    );
+    // retyped after a backspace: the same lattice
+    let whole = s.clone();
+    l.truncate(&lex, 3);
+    l.sync(&lex, &sp, "カふぃー");
+    assert_eq!(spans(&l, &lex), whole);
+}

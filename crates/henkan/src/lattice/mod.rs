@@ -214,6 +214,18 @@ pub const INSIDE_MORA_COST: i32 = 10_000;
 /// Longest reading (in characters) a lexicon walk may follow; also bounds unknown runs.
 pub const MAX_WORD_CHARS: usize = 64;
 
+/// The longest loanword node over hiragana ending in `ー` (`Lattice::add_lengthened`), `ー`
+/// included.
+pub const LENGTHENED_CHARS: usize = 6;
+
+/// The cost of a loanword node over hiragana ending in `ー` (`Lattice::add_lengthened`): a
+/// word the dictionary lacks, typed in hiragana, is written in katakana whole (`らずなー` →
+/// `ラズナー`, not `ラズ` + `な` + `ー`), while words lengthened in speech keep their spelling
+/// (`いいなー`, `そうだねー`, `やったー`). Measured on the dev sets (BENCHMARKS.md, "Loanwords
+/// typed in hiragana"): at 10,000 kwdlc's `でしょーとだうんひる` breaks into `デショーと…`; from
+/// 14,000 on `らずなー` stays `ラズなー`.
+pub const LENGTHENED_COST: i32 = 12_000;
+
 /// How digits in converted text are written: numbers read in kana and the digits of
 /// dictionary words (`12月`, `１つ`), like Mozc's character-form setting for digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -634,6 +646,9 @@ impl Lattice {
         if joins {
             self.add_loanword(special, n + 1);
         }
+        if c == 'ー' {
+            self.add_lengthened(special, n + 1);
+        }
         self.add_numbers(lexicon, special, n + 1);
         self.add_user_words(special, n + 1);
         self.end_start.push(self.nodes.len() as u32);
@@ -737,6 +752,34 @@ impl Lattice {
             cost: UNKNOWN_RUN_COST,
             entry: LOANWORD_ENTRY,
         });
+    }
+
+    /// Adds loanword nodes ([`LOANWORD_ENTRY`], written in katakana) over the hiragana before a
+    /// `ー` that ends at `end` and the `ー` itself, 2 to [`LENGTHENED_CHARS`] characters long.
+    fn add_lengthened(&mut self, special: &SpecialIds, end: usize) {
+        let from = end.saturating_sub(LENGTHENED_CHARS);
+        let before: Vec<char> = self.reading[self.offsets[from]..self.offsets[end - 1]]
+            .chars()
+            .collect();
+        let run = before
+            .iter()
+            .rev()
+            .take_while(|&&x| class_of(x) == CharClass::Hiragana)
+            .count();
+        for len in 1..=run {
+            let begin = end - 1 - len;
+            if !self.begins_word(begin) {
+                continue;
+            }
+            self.nodes.push(Node {
+                begin: begin as u16,
+                end: end as u16,
+                left_id: special.noun,
+                right_id: special.noun,
+                cost: LENGTHENED_COST,
+                entry: LOANWORD_ENTRY,
+            });
+        }
     }
 
     /// Whether a word may begin at position `p` at its own cost: not on a small kana that makes a
