@@ -610,9 +610,11 @@ impl Session {
     /// Text was committed from this session's lattice: `pieces` (reading, text), whose readings
     /// follow each other from the lattice's start (a conversion's segments, or kana committed
     /// whole). The next conversion goes on after them as the same sentence, as one phrase
-    /// typed after another is: the LSTM starts from its state after them and the first word
-    /// connects from the last one's POS ([`NeuralDecoder::continue_after`]). Each piece is cut
-    /// into the lattice's words that spell it (the cheapest split, as predictions cut it).
+    /// typed after another is: the LSTM starts from its state after them
+    /// ([`NeuralDecoder::continue_after`]) and the first word connects from the last one's POS,
+    /// in the classic decoder too, as Mozc connects from its last committed segment. Each piece
+    /// is cut into the lattice's words that spell it (the cheapest split, as predictions cut
+    /// it).
     /// Text that ends a sentence (`。`, `！`, `？`), or that the lattice cannot cut, ends the
     /// sentence instead ([`Session::end_sentence`]). Forgets the decoded positions.
     ///
@@ -1108,7 +1110,9 @@ impl Session {
     ///
     /// The conversion is the pieces' segments in order (their `start` in the whole reading),
     /// and its n-best are the best text of the pieces before the last followed by each of the
-    /// last piece's n-best. The LSTM starts each piece from the session's context. The
+    /// last piece's n-best. The LSTM starts each piece from the session's context; the
+    /// classic decoder connects the first piece from the sentence's last committed word and
+    /// the others from a sentence start ([`Session::continue_sentence`]). The
     /// lattice is empty afterwards, and the decoder's buffers are freed as by
     /// [`Session::clear`].
     fn convert_long(&mut self, engine: &Engine, reading: &str, fixed: &[usize]) -> Conversion {
@@ -1134,7 +1138,13 @@ impl Session {
         let mut head = String::new();
         let mut fixed = fixed;
         let mut at = 0;
+        // the first piece goes on after the sentence's committed words; the classic decoder
+        // starts the others at a sentence start
+        let left_context = self.left_context;
         loop {
+            if at > 0 {
+                self.set_left_context(0);
+            }
             let rest = &chars[at..];
             let window = &rest[..rest.len().min(MAX_PIECE_CHARS)];
             // a sentence that ends before the reading does
@@ -1169,6 +1179,7 @@ impl Session {
             }
             if last {
                 self.release();
+                self.set_left_context(left_context);
                 let nbest = conv.nbest.iter().map(|s| format!("{head}{s}")).collect();
                 return Conversion {
                     reading: reading.to_string(),

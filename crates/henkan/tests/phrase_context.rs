@@ -120,6 +120,21 @@ fn the_classic_engine_connects_from_the_committed_words() {
     s.clear();
     let conv = s.convert_reading_with_fixed(&engine, "したあと", &[2]);
     assert_eq!(conv.segments[0].candidates[0], "下");
+
+    // a paste longer than one piece: its first sentence goes on after 勉強, the others begin
+    // sentences of their own
+    let sentence = "したにおく。";
+    let reading = sentence.repeat(henkan::MAX_PIECE_CHARS / sentence.chars().count() + 2);
+    let alone = convert(&engine, &mut s, sentence);
+    assert_eq!(alone, "下に置く。");
+    commit(&engine, &mut s, "べんきょう", "勉強");
+    let after = convert(&engine, &mut s, sentence);
+    assert_ne!(after, alone);
+    let long = convert(&engine, &mut s, &reading);
+    assert!(long.starts_with(&format!("{after}{alone}")), "{long}");
+    assert!(long.ends_with(&alone.repeat(3)), "{long}");
+    // the context is still there for the next conversion
+    assert_eq!(convert(&engine, &mut s, "した"), "した");
 }
 
 fn keys(ime: &mut Ime, engine: &Engine, romaji: &str) {
