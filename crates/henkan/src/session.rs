@@ -121,11 +121,6 @@ pub const KEPT_BUFFER_BYTES: usize = 8 << 20;
 pub const NBEST: usize = 10;
 /// How many candidates a segment offers (at most, before the kana forms).
 pub const SEGMENT_CANDIDATES: usize = 30;
-/// How many of the final beam's other spellings of a segment the LM engines put right after its
-/// first candidate ([`Session::beam_alternatives`]): one. Measured on the segments of the dev
-/// sets (BENCHMARKS.md, "Segment candidates"): the second candidate is the expected text more
-/// often on phrases and on kwdlc; a second one from the beam pushes wac's down.
-const BEAM_ALTERNATIVES: usize = 1;
 
 /// One segment of a conversion.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -1476,11 +1471,12 @@ impl Session {
     }
 
     /// Puts the final beam's best other spelling of the segment over `span` second among its
-    /// `candidates`: the first path after the best one that cuts words at both ends of the
-    /// segment and has the best's words everywhere else (the LM's second choice for this
-    /// segment in this sentence). At most [`BEAM_ALTERNATIVES`] of them; the classic n-best
-    /// follows. Numbers are left as they are: their digit twins and other forms stay right
-    /// after them.
+    /// `candidates`: that of the first path after the best one that cuts words at both ends of
+    /// the segment and has the best's words everywhere else (the LM's second choice for this
+    /// segment in this sentence); the classic n-best follows. Numbers are left as they are:
+    /// their digit twins and other forms stay right after them. One spelling, not more:
+    /// measured on the segments of the dev sets (BENCHMARKS.md, "Segment candidates"), it is
+    /// the expected text more often on phrases and on kwdlc, and a second one pushes wac's down.
     fn beam_alternatives(
         &self,
         engine: &Engine,
@@ -1513,36 +1509,23 @@ impl Session {
         if numeric(&best[b.clone()]) || candidates.first().is_some_and(|c| has_twin(c)) {
             return;
         }
-        let (mut at, mut taken) = (1, 0);
-        for (_, path) in finals.iter().skip(1) {
-            if taken == BEAM_ALTERNATIVES {
-                break;
-            }
-            let Some(r) = cut(path) else {
-                continue;
-            };
-            if path[..r.start] != best[..b.start] || path[r.end..] != best[b.end..] {
-                continue;
-            }
+        let other = finals.iter().skip(1).find_map(|(_, path)| {
+            let r = cut(path)?;
+            let same_rest = path[..r.start] == best[..b.start] && path[r.end..] == best[b.end..];
             let words = &path[r];
-            if numeric(words) || self.garbles_number(engine, words) {
-                continue;
+            if !same_rest || numeric(words) || self.garbles_number(engine, words) {
+                return None;
             }
-            let text = self.surface_of(engine, words);
-            if has_twin(&text) {
-                continue;
+            Some(self.surface_of(engine, words)).filter(|t| !has_twin(t))
+        });
+        // the same text as the first (the best's, by other words) leaves the list as it is
+        match other.map(|t| (candidates.iter().position(|c| *c == t), t)) {
+            None | Some((Some(0), _)) => {}
+            Some((Some(i), _)) => {
+                let c = candidates.remove(i);
+                candidates.insert(1, c);
             }
-            taken += 1;
-            match candidates.iter().position(|c| *c == text) {
-                // the same text as a candidate before (the best's, by other words)
-                Some(i) if i < at => continue,
-                Some(i) => {
-                    let c = candidates.remove(i);
-                    candidates.insert(at, c);
-                }
-                None => candidates.insert(at.min(candidates.len()), text),
-            }
-            at += 1;
+            Some((None, t)) => candidates.insert(1.min(candidates.len()), t),
         }
     }
 

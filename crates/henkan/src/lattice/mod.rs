@@ -757,14 +757,11 @@ impl Lattice {
     /// Adds loanword nodes ([`LOANWORD_ENTRY`], written in katakana) over the hiragana before a
     /// `ー` that ends at `end` and the `ー` itself, 2 to [`LENGTHENED_CHARS`] characters long.
     fn add_lengthened(&mut self, special: &SpecialIds, end: usize) {
-        let from = end.saturating_sub(LENGTHENED_CHARS);
-        let before: Vec<char> = self.reading[self.offsets[from]..self.offsets[end - 1]]
+        let run = self.reading[..self.offsets[end - 1]]
             .chars()
-            .collect();
-        let run = before
-            .iter()
             .rev()
-            .take_while(|&&x| class_of(x) == CharClass::Hiragana)
+            .take(LENGTHENED_CHARS - 1)
+            .take_while(|&x| class_of(x) == CharClass::Hiragana)
             .count();
         for len in 1..=run {
             let begin = end - 1 - len;
