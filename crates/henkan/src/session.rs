@@ -1064,7 +1064,9 @@ impl Session {
     }
 
     /// Converts a reading given directly (kana, possibly with digits, letters, symbols),
-    /// bypassing the composer.
+    /// bypassing the composer. Voiced marks join the kana before them as in typing
+    /// ([`crate::composer::join_voiced_marks`]: `でう゛ぉん`, decomposed `か\u{3099}` read as
+    /// `でゔぉん`, `が`); the segments' readings and any fixed lengths are the joined reading's.
     pub fn convert_reading(&mut self, engine: &Engine, reading: &str) -> Conversion {
         self.convert_reading_with_fixed(engine, reading, &[])
     }
@@ -1085,6 +1087,7 @@ impl Session {
         reading: &str,
         fixed: &[usize],
     ) -> Conversion {
+        let reading = &*crate::composer::join_voiced_marks(reading);
         if reading.chars().nth(MAX_PIECE_CHARS).is_some() {
             self.convert_long(engine, reading, fixed)
         } else {

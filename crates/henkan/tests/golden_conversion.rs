@@ -1065,3 +1065,18 @@ fn the_lms_second_choice_for_a_segment_is_its_second_candidate() {
         ["23", "２３", "二十三"]
     );
 }
+
+#[test]
+fn a_decomposed_reading_converts_as_its_composed_form() {
+    // NFD text (macOS file names, some pasted text): each voiced kana is the kana and a
+    // combining mark, U+3099 or U+309A
+    let engine = shipped_engine();
+    for scoring in [Scoring::Classic, Scoring::Hybrid] {
+        let mut s = session_for(scoring);
+        let decomposed = "か\u{3099}っこうにいく";
+        assert_eq!(s.convert_reading(&engine, decomposed).text(), "学校に行く");
+        s.clear();
+        s.insert_str(&engine, "ハ\u{309A}ンをかう");
+        assert_eq!(s.convert(&engine).text(), "パンを買う", "{scoring:?}");
+    }
+}

@@ -113,24 +113,75 @@ const SEMI_VOICED: &[(char, char)] = &[
     ('ほ', 'ぽ'),
 ];
 
-/// The kana that `kana` and the mark `mark` (`゛` or `゜`) typed after it make, or `None` when
-/// it takes no such mark.
+/// The kana that `kana` and the mark `mark` make, or `None` when it takes no such mark. The
+/// marks are the spacing `゛` and `゜` that kana input types and the combining U+3099 and U+309A
+/// of decomposed (NFD) text; the kana is hiragana or katakana (`ウ` `゛` → `ヴ`).
 ///
 /// ```
 /// use henkan::composer::voiced;
 /// assert_eq!(voiced('か', '゛'), Some('が'));
 /// assert_eq!(voiced('ほ', '゜'), Some('ぽ'));
 /// assert_eq!(voiced('う', '゛'), Some('ゔ'));
+/// assert_eq!(voiced('ウ', '゛'), Some('ヴ'));
+/// assert_eq!(voiced('し', '\u{3099}'), Some('じ'));
 /// assert_eq!(voiced('か', '゜'), None);
 /// assert_eq!(voiced('が', '゛'), None);
 /// ```
 pub fn voiced(kana: char, mark: char) -> Option<char> {
     let table = match mark {
-        '゛' => VOICED,
-        '゜' => SEMI_VOICED,
+        '゛' | '\u{3099}' => VOICED,
+        '゜' | '\u{309A}' => SEMI_VOICED,
         _ => return None,
     };
-    table.iter().find(|(k, _)| *k == kana).map(|&(_, v)| v)
+    // katakana sit 0x60 above their hiragana
+    let katakana = ('ァ'..='ヶ').contains(&kana);
+    let hiragana = if katakana {
+        char::from_u32(kana as u32 - 0x60)?
+    } else {
+        kana
+    };
+    let v = table
+        .iter()
+        .find(|(k, _)| *k == hiragana)
+        .map(|&(_, v)| v)?;
+    if katakana {
+        char::from_u32(v as u32 + 0x60)
+    } else {
+        Some(v)
+    }
+}
+
+/// Whether `c` is a voiced mark: `゛`, `゜` or their combining forms U+3099 and U+309A.
+pub fn is_voiced_mark(c: char) -> bool {
+    matches!(c, '゛' | '゜' | '\u{3099}' | '\u{309A}')
+}
+
+/// `text` with every kana followed by a voiced mark that it takes ([`voiced`]) written as the
+/// one kana they make (`か゛` and the decomposed `か\u{3099}` → `が`), as a reading pasted from
+/// decomposed text or typed with spacing marks reads; marks after anything else stay.
+///
+/// ```
+/// use henkan::composer::join_voiced_marks;
+/// assert_eq!(join_voiced_marks("でう゛ぉん"), "でゔぉん");
+/// assert_eq!(join_voiced_marks("か\u{3099}っこう"), "がっこう");
+/// assert_eq!(join_voiced_marks("は゜ん゛"), "ぱん゛");
+/// ```
+pub fn join_voiced_marks(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_voiced_mark) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if is_voiced_mark(c) {
+            if let Some(v) = out.chars().next_back().and_then(|k| voiced(k, c)) {
+                out.pop();
+                out.push(v);
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]

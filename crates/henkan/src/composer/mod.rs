@@ -38,7 +38,7 @@ mod kana_layout;
 mod table;
 
 pub use kana::{is_hiragana, is_kana, to_full_ascii, to_half_katakana, to_hiragana, to_katakana};
-pub use kana_layout::{jis_kana, voiced};
+pub use kana_layout::{is_voiced_mark, jis_kana, join_voiced_marks, voiced};
 
 /// The marks that `,` and `.` type (Mozc's and MS-IME's 句読点 setting): `、` and `。` by
 /// default; `，` and `．` as scientific and legal text writes them, or one of each. After a digit
@@ -225,8 +225,10 @@ impl Composer {
     }
 
     /// Adds one typed character at the caret. ASCII letters count in lower case; characters
-    /// no rule starts with (kana, kanji, emoji, control characters) pass through unchanged.
-    /// In alphanumeric input every character passes through as typed.
+    /// no rule starts with (kana, kanji, emoji, control characters) pass through unchanged,
+    /// but a voiced mark after a kana that takes it, which makes one kana with it
+    /// ([`Composer::insert_kana`]). In alphanumeric input every character passes through as
+    /// typed.
     ///
     /// ```
     /// let mut composer = henkan::composer::Composer::new();
@@ -241,6 +243,13 @@ impl Composer {
             let s = c.encode_utf8(&mut buf);
             self.push_unit(s, s);
             return;
+        }
+        if self.pending.is_empty() && is_voiced_mark(c) {
+            // a voiced mark (pasted, or NFD text) after a kana that takes it makes one kana
+            let mut buf = [0; 4];
+            if self.join_mark(c, c.encode_utf8(&mut buf)) {
+                return;
+            }
         }
         self.pending_raw.push(c);
         self.pending.push(c.to_ascii_lowercase());
@@ -272,23 +281,8 @@ impl Composer {
             return;
         }
         self.flush_pending();
-        if self.caret > 0 {
-            let (k, r) = self.offsets(self.caret - 1);
-            let unit = self.units[self.caret - 1];
-            let mut before = self.kana[k..k + unit.kana_len].chars();
-            if let (Some(b), None) = (before.next(), before.next()) {
-                if let Some(v) = voiced(b, kana) {
-                    let mut buf = [0; 4];
-                    let v = v.encode_utf8(&mut buf);
-                    self.kana.replace_range(k..k + unit.kana_len, v);
-                    self.raw.insert_str(r + unit.raw_len, raw);
-                    self.units[self.caret - 1] = Unit {
-                        kana_len: v.len(),
-                        raw_len: unit.raw_len + raw.len(),
-                    };
-                    return;
-                }
-            }
+        if self.join_mark(kana, raw) {
+            return;
         }
         let kana = match kana {
             '、' => self.punctuation.comma,
@@ -648,6 +642,33 @@ impl Composer {
 
     /// Settles the pending letters as far as the table allows. Each round either stops or
     /// removes at least one pending letter, so this ends.
+    /// Joins the voiced mark `mark` to the kana before the caret when that unit is one kana that
+    /// takes it ([`voiced`]): `か` then `゛` is one unit `が` whose raw keys are both, which
+    /// Backspace removes whole. Whether it joined.
+    fn join_mark(&mut self, mark: char, raw: &str) -> bool {
+        if self.caret == 0 {
+            return false;
+        }
+        let (k, r) = self.offsets(self.caret - 1);
+        let unit = self.units[self.caret - 1];
+        let mut before = self.kana[k..k + unit.kana_len].chars();
+        let (Some(b), None) = (before.next(), before.next()) else {
+            return false;
+        };
+        let Some(v) = voiced(b, mark) else {
+            return false;
+        };
+        let mut buf = [0; 4];
+        let v = v.encode_utf8(&mut buf);
+        self.kana.replace_range(k..k + unit.kana_len, v);
+        self.raw.insert_str(r + unit.raw_len, raw);
+        self.units[self.caret - 1] = Unit {
+            kana_len: v.len(),
+            raw_len: unit.raw_len + raw.len(),
+        };
+        true
+    }
+
     fn settle(&mut self) {
         let table = Arc::clone(&self.table);
         while !self.pending.is_empty() {

@@ -301,3 +301,21 @@ fn punctuation_setting_types_its_marks() {
     }
     composer.check_invariants();
 }
+
+#[test]
+fn a_voiced_mark_typed_or_pasted_after_a_kana_makes_one_kana() {
+    // NFD text (macOS file names) and spacing marks: the kana and its mark are one unit
+    let mut composer = Composer::new();
+    composer.insert_str("ka\u{3099}");
+    composer.insert_str("ウ゛");
+    composer.insert_str("ha゜");
+    assert_eq!(composer.kana(), "がヴぱ");
+    assert_eq!(composer.raw(), "ka\u{3099}ウ゛ha゜");
+    composer.backspace();
+    assert_eq!(composer.kana(), "がヴ");
+    assert_eq!(composer.raw(), "ka\u{3099}ウ゛");
+    // after a kana that takes no mark, after a pending letter or at the start it stays a mark
+    let mut composer = Composer::new();
+    composer.insert_str("゛n\u{3099}a゜");
+    assert_eq!(composer.kana(), "゛ん\u{3099}あ゜");
+}
