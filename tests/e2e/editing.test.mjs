@@ -702,6 +702,24 @@ for (const id of ['ta', 'ce']) {
   });
 }
 
+test('reconversion of decomposed text (NFD, as macOS file names are): a kana and its combining mark read as one kana', async () => {
+  const { page, errors } = await fields();
+  const decomposed = 'か\u3099っこうにいく';
+  await place(page, 'ta', decomposed, 0, decomposed.length);
+  await page.evaluate(() => {
+    const el = /** @type {HTMLElement} */ (document.getElementById('ta'));
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Convert', code: 'Convert', bubbles: true, cancelable: true }));
+  });
+  const out = await lastOf(page, 'ta');
+  assert.equal(out.state, 'converting');
+  assert.equal(out.segments.map((/** @type {any} */ s) => s.reading).join(''), 'がっこうにいく');
+  assert.equal(out.preedit.text, '学校に行く');
+  await page.keyboard.press('Enter');
+  assert.equal(await valueOf(page, 'ta'), '学校に行く');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 for (const id of ['ta', 'ce']) {
   test(`reconversion at the caret (${id}): 変換 with nothing selected takes the clause before the caret; Esc puts it back; Ctrl+Shift+Space types a space`, async () => {
     const { page, errors } = await fields();
