@@ -11,6 +11,7 @@
 //! still reach a reading), so a key costs O(new nodes), and nothing before it is rebuilt.
 //! [`Lattice::truncate`] keeps the capacity of every buffer.
 
+pub mod acronym;
 pub mod number;
 
 use crate::lexicon::{Lexicon, Surface};
@@ -29,9 +30,12 @@ pub const NUMBER_ENTRY: u32 = u32::MAX - 1;
 /// mora costs [`INSIDE_MORA_COST`] more, so a word the dictionary lacks is not cut before it
 /// (`グランジ` + `ぇ`): the node keeps it whole where no dictionary word does (`グラン` + `ジェ`).
 pub const LOANWORD_ENTRY: u32 = NUMBER_ENTRY - 1;
-/// `entry` values from here on (below [`LOANWORD_ENTRY`]) are user words: `USER_ENTRY_BASE + i`
+/// `entry` value of an acronym node: letter names written as the letters ([`acronym`]:
+/// `えすえぬえす` → `SNS`).
+pub const ACRONYM_ENTRY: u32 = LOANWORD_ENTRY - 1;
+/// `entry` values from here on (below [`ACRONYM_ENTRY`]) are user words: `USER_ENTRY_BASE + i`
 /// is word `i` of the user dictionary ([`crate::user_dictionary`]).
-pub const USER_ENTRY_BASE: u32 = LOANWORD_ENTRY - crate::user_dictionary::MAX_ENTRIES as u32;
+pub const USER_ENTRY_BASE: u32 = ACRONYM_ENTRY - crate::user_dictionary::MAX_ENTRIES as u32;
 
 /// `entry` values from here on (below [`PHRASE_ENTRY_BASE`]) are digit twins:
 /// `DIGIT_TWIN_BASE + e` is the dictionary entry `e`, a kanji numeral and its counter read with a
@@ -83,20 +87,20 @@ pub struct PhraseNode {
 
 /// The user-dictionary word a node's `entry` is, if it is one.
 pub fn user_word_of(entry: u32) -> Option<u32> {
-    (USER_ENTRY_BASE..LOANWORD_ENTRY)
+    (USER_ENTRY_BASE..ACRONYM_ENTRY)
         .contains(&entry)
         .then(|| entry - USER_ENTRY_BASE)
 }
 
 /// Whether a node of `entry` is the user's own: a learned phrase or a user-dictionary word.
 pub fn is_own_word(entry: u32) -> bool {
-    (PHRASE_ENTRY_BASE..LOANWORD_ENTRY).contains(&entry)
+    (PHRASE_ENTRY_BASE..ACRONYM_ENTRY).contains(&entry)
 }
 
 /// Whether a node of `entry` is no dictionary word but the reading span itself: an unknown node
-/// ([`UNKNOWN_ENTRY`]) or a loanword ([`LOANWORD_ENTRY`]).
+/// ([`UNKNOWN_ENTRY`]), a loanword ([`LOANWORD_ENTRY`]) or an acronym ([`ACRONYM_ENTRY`]).
 pub fn is_unknown(entry: u32) -> bool {
-    entry == UNKNOWN_ENTRY || entry == LOANWORD_ENTRY
+    entry == UNKNOWN_ENTRY || entry == LOANWORD_ENTRY || entry == ACRONYM_ENTRY
 }
 
 /// Cost of a number node.
@@ -225,6 +229,11 @@ pub const LENGTHENED_CHARS: usize = 6;
 /// typed in hiragana"): at 10,000 kwdlc's `でしょーとだうんひる` breaks into `デショーと…`; from
 /// 14,000 on `らずなー` stays `ラズなー`.
 pub const LENGTHENED_COST: i32 = 12_000;
+
+/// The cost of an acronym node ([`ACRONYM_ENTRY`]), a noun: below Mozc's katakana spellings of
+/// letter names (`ピーシー` 7,209, `エーアイ` 6,268), above its acronyms spelled in letters (`CD`
+/// 4,259), so that what the dictionary has stays as it has it.
+pub const ACRONYM_COST: i32 = 6_000;
 
 /// How digits in converted text are written: numbers read in kana and the digits of
 /// dictionary words (`12月`, `１つ`), like Mozc's character-form setting for digits.
@@ -447,6 +456,9 @@ impl Lattice {
         if node.entry == LOANWORD_ENTRY {
             return crate::composer::to_katakana(reading);
         }
+        if node.entry == ACRONYM_ENTRY {
+            return acronym::letters_of(reading).unwrap_or_else(|| reading.to_string());
+        }
         if let Some(i) = phrase_of(node.entry) {
             return match self.phrases.get(i as usize) {
                 Some(p) => self.digits.apply(&p.text),
@@ -649,6 +661,7 @@ impl Lattice {
         if c == 'ー' {
             self.add_lengthened(special, n + 1);
         }
+        self.add_acronyms(special, n + 1);
         self.add_numbers(lexicon, special, n + 1);
         self.add_user_words(special, n + 1);
         self.end_start.push(self.nodes.len() as u32);
@@ -775,6 +788,23 @@ impl Lattice {
                 right_id: special.noun,
                 cost: LENGTHENED_COST,
                 entry: LOANWORD_ENTRY,
+            });
+        }
+    }
+
+    /// Adds acronym nodes ([`ACRONYM_ENTRY`]) over the runs of letter names ending at `end`
+    /// ([`acronym::acronyms_ending`]).
+    fn add_acronyms(&mut self, special: &SpecialIds, end: usize) {
+        let from = end.saturating_sub(acronym::MAX_CHARS);
+        let before = &self.reading[self.offsets[from]..self.offsets[end]];
+        for (len, _) in acronym::acronyms_ending(before) {
+            self.nodes.push(Node {
+                begin: (end - len) as u16,
+                end: end as u16,
+                left_id: special.noun,
+                right_id: special.noun,
+                cost: ACRONYM_COST,
+                entry: ACRONYM_ENTRY,
             });
         }
     }

@@ -23,8 +23,9 @@ pub enum WordSource {
     /// A number read in kana (`にじゅうさん` → `23`), or a one-kana digit with its counter
     /// written with the digit (`よにん` → `4人`).
     Number,
-    /// No dictionary word: the reading span as it is, or in katakana for a loanword
-    /// ([`crate::lattice::LOANWORD_ENTRY`]).
+    /// No dictionary word: the reading span as it is, in katakana for a loanword
+    /// ([`crate::lattice::LOANWORD_ENTRY`]), or the letters of letter names
+    /// ([`crate::lattice::ACRONYM_ENTRY`]).
     Unknown,
     /// A word of the user dictionary.
     UserWord,
