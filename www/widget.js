@@ -208,6 +208,7 @@ export function attach(el, options) {
     const showPreedit = !!out && out.preedit.text.length > 0 && !keys.osComposing && ime.composes;
     const starting = showPreedit && !preedit.shown;
     if (starting) homeLayer();
+    preedit.replaced = keys.caretBack ? (keys.reconverted ?? '') : '';
     preedit.render(showPreedit && out ? out.preedit : null);
     // The preedit's line in view, as a typed character is: when the composition starts, and when
     // it is out of the viewport (the page scrolled away from the field). A contenteditable's

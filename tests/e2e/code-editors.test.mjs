@@ -339,6 +339,50 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
 }
 
 for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS))) {
+  test(`${name}: Ctrl+Backspace right after a commit takes it back into a conversion drawn in its place; another candidate replaces it, Esc leaves it`, async () => {
+    const e = EDITORS[name];
+    const { page, errors } = await editorPage(name);
+    assert.equal(await focusFirstLineEnd(page), 1);
+    const before = await look(page, e.value, e.cursor);
+    const committed = async (/** @type {string} */ was) => {
+      await page.waitForFunction(([value, was]) => new Function(`return ${value}`)() !== was, [e.value, was], { timeout: 2000 }).catch(() => {});
+      return look(page, e.value, e.cursor);
+    };
+    await page.keyboard.type('kyou');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    assert.equal((await committed(TEXT)).value, 'hello world今日\nsecond line');
+    // Mozc's and MS-IME's undo of the commit: the editor's own Ctrl+Backspace (delete a word) is
+    // not run, and the preedit stands where the commit is (not after it).
+    await page.keyboard.press('Control+Backspace');
+    let now = await look(page, e.value, e.cursor);
+    assert.equal(now.value, 'hello world今日\nsecond line', 'the document keeps the commit while it is converted again');
+    assert.equal(now.overlay, '今日');
+    assert.ok(now.runs && before.caret && Math.abs(now.runs.left - before.caret.left) <= 3, `the preedit where the commit starts: ${JSON.stringify({ runs: now.runs, caret: before.caret })}`);
+    await page.screenshot({ path: path.join(ensureOutput(), `code-${name}-undo-commit.png`) });
+    await page.keyboard.press('Space');
+    const chosen = (await look(page, e.value, e.cursor)).overlay;
+    assert.ok(chosen && chosen !== '今日', 'Space took the next candidate');
+    await page.keyboard.press('Enter');
+    now = await committed('hello world今日\nsecond line');
+    assert.equal(now.value, `hello world${chosen}\nsecond line`, 'the candidate replaced the commit');
+    // Again, and Esc twice: the commit stays, and what is typed next goes after it.
+    await page.keyboard.press('Control+Backspace');
+    assert.ok((await look(page, e.value, e.cursor)).overlay, 'converted again (from its reading: 今日 first)');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    now = await look(page, e.value, e.cursor);
+    assert.equal(now.overlay, null);
+    assert.equal(now.value, `hello world${chosen}\nsecond line`);
+    await page.keyboard.type('a');
+    await page.keyboard.press('Enter');
+    assert.equal((await committed(now.value)).value, `hello world${chosen}あ\nsecond line`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS))) {
   test(`${name}: a composition over a selection inside a line starts where the selection does and hides it, the text after it moved aside`, async () => {
     const e = EDITORS[name];
     const hidden = HIDDEN_INPUT_EDITORS.find((h) => h.name === name.replace(/-editcontext$/, ''));

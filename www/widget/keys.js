@@ -30,15 +30,34 @@ function isUndoCommitKey(e) {
 }
 
 /**
+ * The EditContext a code editor takes its text from (Monaco's, keymap.js `HIDDEN_INPUT_EDITORS`):
+ * its `text` is the editor's text around the caret and its selection the editor's, which a commit
+ * replaces (commit.js); null for any other field.
+ * @param {HTMLElement} el
+ * @returns {{text: string, selectionStart: number, selectionEnd: number, updateSelection(start: number, end: number): void} | null}
+ */
+function editContextOf(el) {
+  return /** @type {any} */ (el).editContext ?? null;
+}
+
+/**
  * Selects `text` where it ends at the field's caret (a collapsed selection; in a contenteditable,
- * within the caret's text node). Returns a function that puts the caret back, or null when the
- * text before the caret is not `text`.
+ * within the caret's text node; in an EditContext, its selection, which the editor does not draw).
+ * Returns a function that puts the caret back, or null when the text before the caret is not
+ * `text`.
  * @param {HTMLElement} el
  * @param {string} text
  * @returns {(() => void) | null}
  */
 function selectBeforeCaret(el, text) {
   const n = text.length;
+  const context = editContextOf(el);
+  if (context) {
+    const at = context.selectionStart;
+    if (at < n || context.selectionEnd !== at || context.text.slice(at - n, at) !== text) return null;
+    context.updateSelection(at - n, at);
+    return () => context.updateSelection(at, at);
+  }
   if (isTextField(el)) {
     const at = el.selectionStart ?? -1;
     if (at < n || el.selectionEnd !== at || el.value.slice(at - n, at) !== text) return null;
@@ -61,6 +80,11 @@ function selectBeforeCaret(el, text) {
  * @param {HTMLElement} el
  */
 function textBeforeCaret(el) {
+  const context = editContextOf(el);
+  if (context) {
+    const at = context.selectionStart;
+    return context.selectionEnd === at ? context.text.slice(Math.max(0, at - 64), at) : '';
+  }
   if (isTextField(el)) {
     const at = el.selectionStart ?? -1;
     return at >= 0 && el.selectionEnd === at ? el.value.slice(Math.max(0, at - 64), at) : '';
@@ -76,6 +100,11 @@ function textBeforeCaret(el) {
  * @param {HTMLElement} el
  */
 export function selectedText(el) {
+  const context = editContextOf(el);
+  if (context) {
+    const start = Math.min(context.selectionStart, context.selectionEnd);
+    return context.text.slice(start, Math.max(context.selectionStart, context.selectionEnd));
+  }
   if (isTextField(el)) {
     const start = el.selectionStart ?? 0;
     const end = el.selectionEnd ?? start;
@@ -121,6 +150,11 @@ export class KeyHandler {
     /** @type {string | null} the text a reconversion under way replaced: put back in a
      * contenteditable when it is cancelled; its commit brings no new reading (`furigana`) */
     this.reconverted = null;
+    /** @type {(() => void) | null} where the reconversion under way is of text before the caret
+     * that the widget selected (the undo of a commit, 変換 at the caret), which a code editor does
+     * not draw as selected (the preedit is drawn over it, preedit.js `replaced`): puts the caret
+     * back where it was */
+    this.caretBack = null;
     /** @type {string | null} the text last committed into the field, while nothing has happened
      * in it since: Ctrl+Backspace takes it back into a conversion (`reconvertBeforeCaret`) */
     this.undoable = null;
@@ -364,7 +398,9 @@ export class KeyHandler {
     if (!text) return false;
     const back = selectBeforeCaret(this.el, text);
     if (!back) return false;
+    this.caretBack = back;
     if (this.reconvert(e, s, back)) return true;
+    this.caretBack = null;
     back();
     return false;
   }
@@ -619,7 +655,12 @@ export class KeyHandler {
         // The reconversion ended. Cancelled in a contenteditable, which loses the selection when
         // the preedit goes in, the text it replaced goes back.
         if (!out.committed && this.el.isContentEditable) this.commit.insert(this.reconverted, fallback);
+        // Cancelled, the selection the widget made for it (the undo of a commit, 変換 at the
+        // caret) goes back to the caret: a code editor never showed it, and the next commit
+        // would replace it.
+        else if (!out.committed && this.caretBack) this.caretBack();
         this.reconverted = null;
+        this.caretBack = null;
       }
     });
     // A composition starting over a selection deletes it, before the page hears of the

@@ -125,6 +125,10 @@ export class PreeditBox {
     /** Light text on a dark ground (`isDarkField`), as of the last composition: the focused
      * segment and the lists are drawn dark. */
     this.dark = false;
+    /** In a code editor (`hidden`): the text just before its cursor that the composition replaces
+     * (a reconversion of a commit or of the clause before the caret), which the editor does not
+     * draw as selected; the preedit is drawn over it, as over a selection the editor draws. */
+    this.replaced = '';
   }
 
   /** Place the mirror again at the next render (the field moved, scrolled or was resized). */
@@ -310,6 +314,11 @@ export class PreeditBox {
       ({ root, caret, block, inline, bounds, selected } = hiddenParts(field, this.hidden));
       const found = root && cursorInLine(root, this.hidden, selected ? { ...caret, left: selected.right } : caret);
       if (found) ({ line: textBlock, at } = found);
+      const replaced = !selected && found && this.replaced ? boxBefore(found.line, found.at, this.replaced) : null;
+      if (replaced) {
+        selected = replaced;
+        caret = { ...caret, left: replaced.left };
+      }
     } else {
       caret = editableCaret(field);
       const sel = selectionOf(field);
@@ -1059,6 +1068,40 @@ function selectedInLine(root, hidden, cursor) {
     box = new DOMRect(x, y, Math.max(box.right, r.right) - x, Math.max(box.bottom, r.bottom) - y);
   }
   return box;
+}
+
+/**
+ * The box of `text` where it ends at a code editor's cursor in its line (`at`, as `cursorInLine`
+ * finds it: null at the line's end), across the line's text nodes; null where the text before the
+ * cursor is not `text` or has no box.
+ * @param {HTMLElement} line
+ * @param {Range | null} at
+ * @param {string} text
+ * @returns {DOMRect | null}
+ */
+function boxBefore(line, at, text) {
+  const doc = line.ownerDocument;
+  const walker = doc.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+  /** @type {Text[]} */
+  const texts = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(/** @type {Text} */ (node));
+  let i = at ? texts.indexOf(/** @type {Text} */ (at.startContainer)) : texts.length - 1;
+  if (i < 0) return null;
+  const end = { node: texts[i], offset: at ? at.startOffset : texts[i].length };
+  let offset = end.offset;
+  let left = text.length;
+  while (offset < left) {
+    left -= offset;
+    if (--i < 0) return null;
+    offset = texts[i].length;
+  }
+  const range = doc.createRange();
+  range.setStart(texts[i], offset - left);
+  range.setEnd(end.node, end.offset);
+  // (Code editors draw spaces as no-break spaces.)
+  if (range.toString().replace(/\u00a0/g, ' ') !== text) return null;
+  const box = range.getBoundingClientRect();
+  return box.width > 0 && box.height > 0 ? box : null;
 }
 
 /** The longest tail the overlay copies (characters): a longer one is covered by the preedit (it
