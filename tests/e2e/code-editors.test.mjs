@@ -339,7 +339,7 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
 }
 
 for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS))) {
-  test(`${name}: Ctrl+Backspace right after a commit takes it back into a conversion drawn in its place; another candidate replaces it, Esc leaves it`, async () => {
+  test(`${name}: Ctrl+Backspace right after a commit takes it back into a conversion drawn in its place; another candidate replaces it, Esc leaves it; 変換 at the caret`, async () => {
     const e = EDITORS[name];
     const { page, errors } = await editorPage(name);
     assert.equal(await focusFirstLineEnd(page), 1);
@@ -377,6 +377,15 @@ for (const name of /** @type {(keyof typeof EDITORS)[]} */ (Object.keys(EDITORS)
     await page.keyboard.type('a');
     await page.keyboard.press('Enter');
     assert.equal((await committed(now.value)).value, `hello world${chosen}あ\nsecond line`);
+    // 変換 at the caret (a keyboard's Convert key: the event the browser sends for it) takes the
+    // clause before it, where the hidden input holds it
+    await page.evaluate(() => document.activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Convert', code: 'Convert', bubbles: true, cancelable: true })));
+    now = await look(page, e.value, e.cursor);
+    assert.equal(now.overlay, '今日あ', 'きょうあ converted again');
+    assert.ok(now.runs && before.caret && Math.abs(now.runs.left - before.caret.left) <= 3, `drawn where the clause starts: ${JSON.stringify({ runs: now.runs, caret: before.caret })}`);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    assert.equal((await look(page, e.value, e.cursor)).value, `hello world${chosen}あ\nsecond line`);
     assert.deepEqual(errors, []);
     await page.close();
   });
