@@ -233,8 +233,10 @@ impl History {
 
     /// The user chose `text` for `reading` (one word): later conversions write that reading
     /// this way. Returns whether the reading was learned: `false` when no entry of `reading`
-    /// is written `text`, for a reading shorter than [`MIN_READING_CHARS`] or longer than
-    /// [`MAX_CHARS`], or when it is already learned so (then it is only kept fresh).
+    /// is written `text` (but for the acronym the lattice writes from letter names, `おーけー`
+    /// written `OK`, learned as a phrase of one word), for a reading shorter than
+    /// [`MIN_READING_CHARS`] or longer than [`MAX_CHARS`], or when it is already learned so (then
+    /// it is only kept fresh).
     pub fn learn(&mut self, engine: &Engine, reading: &str, text: &str) -> bool {
         self.learn_word(engine, reading, text, false)
     }
@@ -246,6 +248,18 @@ impl History {
             return false;
         }
         let Some((prefer, respell)) = resolve(engine, reading, text) else {
+            // no entry of the dictionary, but a word the lattice writes: an acronym (`おーけー`
+            // written `OK`, where the dictionary has `オーケー`), learned as a phrase of one word
+            if is_acronym(reading, text) {
+                return self.learn_phrase_as(
+                    engine,
+                    reading,
+                    text,
+                    &[(reading, text)],
+                    None,
+                    variant,
+                );
+            }
             return false;
         };
         self.insert(reading, text, (prefer, respell), None, false, variant);
@@ -280,6 +294,20 @@ impl History {
         words: &[(&str, &str)],
         beat: Option<i32>,
     ) -> bool {
+        self.learn_phrase_as(engine, reading, text, words, beat, false)
+    }
+
+    /// [`History::learn_phrase_beating`], for a spelling `variant` of what the engine wrote or
+    /// not.
+    fn learn_phrase_as(
+        &mut self,
+        engine: &Engine,
+        reading: &str,
+        text: &str,
+        words: &[(&str, &str)],
+        beat: Option<i32>,
+        variant: bool,
+    ) -> bool {
         if self.learned(reading) == Some(text) {
             self.touch(reading, text);
             return false;
@@ -305,7 +333,7 @@ impl History {
             }
             node
         });
-        self.insert(reading, text, (prefer, respell), node, true, false);
+        self.insert(reading, text, (prefer, respell), node, true, variant);
         true
     }
 
@@ -409,7 +437,7 @@ impl History {
         }
         if words.len() == 1
             && (reading.chars().count() < MIN_READING_CHARS
-                || resolve(engine, reading, text).is_none())
+                || resolve(engine, reading, text).is_none() && !is_acronym(reading, text))
         {
             return false;
         }
@@ -574,7 +602,8 @@ fn parse_export(text: &str) -> Result<Vec<(&str, &str, bool)>> {
 /// A phrase as one lattice word: the left id of its first word, the right id of its last, and
 /// a cost that makes it, converted alone, [`PREFERENCE_MARGIN`] cheaper than any one word
 /// and than the best path over its reading, and never dearer than its own words in a row.
-/// `None` when a word is neither in the lexicon nor a number read in kana.
+/// `None` when a word is neither in the lexicon nor a number read in kana nor an acronym read as
+/// its letters' names.
 fn phrase_node(
     engine: &Engine,
     reading: &str,
@@ -601,6 +630,11 @@ fn phrase_node(
             None if crate::lattice::number::parse(r).is_some() => {
                 let id = conn.special.number;
                 (id, id, crate::lattice::NUMBER_COST)
+            }
+            // an acronym the lattice writes from letter names (`おーけー` written `OK`)
+            None if is_acronym(r, t) => {
+                let id = conn.special.noun;
+                (id, id, crate::lattice::ACRONYM_COST)
             }
             None => return None,
         };
@@ -748,6 +782,12 @@ pub fn is_variant(a: &str, b: &str) -> bool {
     };
     let (x, y) = (skeleton(a), skeleton(b));
     x.is_empty() || y.is_empty() || x == y
+}
+
+/// Whether `text` is the acronym that the lattice writes from the letter names of `reading`
+/// (`おーけー` written `OK`, [`crate::lattice::acronym`]): a word no dictionary entry is.
+fn is_acronym(reading: &str, text: &str) -> bool {
+    crate::lattice::acronym::letters_of(reading).as_deref() == Some(text)
 }
 
 /// Whether `s` has a CJK ideograph (or the iteration mark 々).

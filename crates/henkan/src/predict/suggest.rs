@@ -663,7 +663,8 @@ pub(crate) fn split_pieces(
 
 /// The cheapest sequence of lattice nodes covering positions `begin..end` whose surfaces spell
 /// `surface`, as node indices in order; `None` when there is none. Unknown nodes never match
-/// (they are not words of the n-gram).
+/// (they are not words of the n-gram), but an acronym ([`crate::lattice::ACRONYM_ENTRY`]: `OK`
+/// over `おーけー`), which a commit holds as a word of its own.
 ///
 /// With `connected`, the cost is the classic engine's: word costs plus the connection costs
 /// between the words, from a sentence start before the first, so the split is the analysis the
@@ -690,7 +691,8 @@ pub(crate) fn split_words(
     for pos in begin + 1..=end {
         for i in lattice.ending_at(pos) {
             let node = &lattice.nodes()[i];
-            if is_unknown(node.entry) || (node.begin as usize) < begin {
+            let acronym = node.entry == crate::lattice::ACRONYM_ENTRY;
+            if (is_unknown(node.entry) && !acronym) || (node.begin as usize) < begin {
                 continue;
             }
             let s = lattice.surface(&engine.lexicon, node);
