@@ -89,6 +89,13 @@ pub fn shipped_engine() -> Engine {
     Engine::from_bytes(shipped_bytes()).unwrap()
 }
 
+/// A session converting with `scoring` and the default options.
+pub fn session_for(scoring: henkan::decoder::neural::Scoring) -> henkan::Session {
+    let mut s = henkan::Session::new();
+    s.set_scoring(scoring, henkan::decoder::neural::NeuralOptions::default());
+    s
+}
+
 /// An n-gram section counted from `corpus` (analyzed lines), every n-gram kept (minimum
 /// counts 1), as the prediction tests' hand-counted expectations assume; and the builder's
 /// report.

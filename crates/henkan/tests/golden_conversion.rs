@@ -8,13 +8,6 @@ use common::*;
 use henkan::decoder::neural::{NeuralOptions, Scoring};
 use henkan::{Engine, Session};
 
-/// A session converting with `scoring` and the default options.
-fn session_for(scoring: Scoring) -> Session {
-    let mut s = Session::new();
-    s.set_scoring(scoring, NeuralOptions::default());
-    s
-}
-
 /// Asserts that `s` converts each reading of `cases` to its text.
 fn assert_conversions(
     engine: &henkan::Engine,

@@ -233,11 +233,10 @@ fn a_spelling_variant_is_learned_the_second_time_and_acts_where_it_is_typed_alon
 
 #[test]
 fn an_acronym_picked_over_the_dictionarys_katakana_is_learned_and_kept_in_the_export() {
-    use henkan::decoder::neural::{NeuralOptions, Scoring};
+    use henkan::decoder::neural::Scoring;
     let engine = common::shipped_engine();
     for scoring in [Scoring::Classic, Scoring::Hybrid] {
-        let mut s = Session::new();
-        s.set_scoring(scoring, NeuralOptions::default());
+        let mut s = common::session_for(scoring);
         // the lattice writes `OK` (lattice::acronym), no entry of the dictionary does; another
         // spelling of the same word, it is learned the second time and acts where it is typed
         // alone, as every spelling variant
@@ -252,11 +251,14 @@ fn an_acronym_picked_over_the_dictionarys_katakana_is_learned_and_kept_in_the_ex
             "{scoring:?}"
         );
         assert_eq!(best(&mut s, &engine, "おーけー"), "OK", "{scoring:?}");
-        assert_eq!(best(&mut s, &engine, "おーけーです"), "オーケーです", "{scoring:?}");
+        assert_eq!(
+            best(&mut s, &engine, "おーけーです"),
+            "オーケーです",
+            "{scoring:?}"
+        );
         let mut history = History::new(henkan::history::CAPACITY);
         history.import(&engine, &s.history().export()).unwrap();
-        let mut t = Session::new();
-        t.set_scoring(scoring, NeuralOptions::default());
+        let mut t = common::session_for(scoring);
         t.set_history(history);
         assert_eq!(best(&mut t, &engine, "おーけー"), "OK", "{scoring:?}");
     }
