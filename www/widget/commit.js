@@ -56,7 +56,11 @@ export class Committer {
     if (this.kind !== 'contenteditable' || !isFocused(el)) return;
     const sel = selectionOf(el);
     if (!sel || sel.rangeCount === 0 || sel.isCollapsed || !el.contains(sel.anchorNode)) return;
-    if (!this.offer('deleteContentBackward', null)) el.ownerDocument.execCommand('delete');
+    // (The ranges it deletes go with it: an editor that reads its own selection from the
+    // document's only after a `selectionchange`, as CKEditor 5 and Trix do, has not seen one the
+    // widget has just made, and would delete one character before the caret.)
+    const ranges = [new StaticRange(sel.getRangeAt(0))];
+    if (!this.offer('deleteContentBackward', null, ranges)) el.ownerDocument.execCommand('delete');
   }
 
   /**
@@ -64,9 +68,10 @@ export class Committer {
    * (cancelled the event).
    * @param {string} inputType
    * @param {string | null} data
+   * @param {StaticRange[]} [targetRanges] what the edit replaces (`getTargetRanges()`)
    */
-  offer(inputType, data) {
-    const e = new InputEvent('beforeinput', { bubbles: true, cancelable: true, composed: true, inputType, data });
+  offer(inputType, data, targetRanges = []) {
+    const e = new InputEvent('beforeinput', { bubbles: true, cancelable: true, composed: true, inputType, data, targetRanges });
     offered.add(e);
     return !this.el.dispatchEvent(e);
   }
