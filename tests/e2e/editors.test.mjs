@@ -598,7 +598,7 @@ for (const c of EDITORS) {
 }
 
 for (const c of EDITORS) {
-  test(`${c.name}: Ctrl+Backspace right after a commit takes it back into a conversion; another candidate replaces it whole, in the editor's state and on screen`, async () => {
+  test(`${c.name}: Ctrl+Backspace right after a commit takes it back into a conversion; another candidate replaces it whole, Esc puts it back, in the editor's state and on screen`, async () => {
     const { page, errors } = await editorPage(c.name);
     collectConsoleErrors(page, errors);
     await caretAt(page, 2);
@@ -622,6 +622,18 @@ for (const c of EDITORS) {
     // (CKEditor 5 and Trix read their selection from the document's after a `selectionchange`:
     // the deletion of the commit offered without its range deleted one character, `今きょう`.)
     assert.equal(r.text, at(chosen), 'the whole commit replaced');
+    assert.equal(r.shown.replace(/\n/g, ''), r.text.replace(/\n/g, ''));
+    // Taken back again and cancelled: the commit is put back, in the editor's state too (Slate and
+    // CKEditor 5 take text from `compositionend`: they kept it in their DOM and lost it from their
+    // model when the composition ended with nothing).
+    await page.keyboard.press('Control+Backspace');
+    assert.ok((await look(page)).overlay, 'converted again');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(200);
+    r = await look(page);
+    assert.equal(r.overlay, null);
+    assert.equal(r.text, at(chosen), 'the commit put back');
     assert.equal(r.shown.replace(/\n/g, ''), r.text.replace(/\n/g, ''));
     assert.deepEqual(errors, []);
     await page.close();

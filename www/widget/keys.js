@@ -639,7 +639,11 @@ export class KeyHandler {
     // (Quill, Slate, CKEditor 5, Draft.js) take it only from inside the composition: there it
     // goes in first (`commitBeforeEnd`).
     const ends = before !== '' && (!out.preedit.text || out.committed !== '');
-    this.ending(ends ? before : '', out.committed, () => {
+    // A reconversion cancelled in a contenteditable puts back the text it replaced (below): the
+    // composition ends with that text, as with a commit, for the editors that take their text
+    // from `compositionend` (Slate and CKEditor 5 kept it in their DOM and lost it from their model).
+    const restored = !out.committed && !out.preedit.text && this.reconverted !== null && this.el.isContentEditable ? this.reconverted : '';
+    this.ending(ends ? before : '', out.committed || restored, () => {
       if (out.committed) {
         const reading = this.reconverted !== null ? '' : (out.committedReading ?? '');
         const furigana = reading ? furiganaField(this.el, this.options.furigana) : null;
@@ -654,7 +658,7 @@ export class KeyHandler {
       if (this.reconverted !== null && !out.preedit.text) {
         // The reconversion ended. Cancelled in a contenteditable, which loses the selection when
         // the preedit goes in, the text it replaced goes back.
-        if (!out.committed && this.el.isContentEditable) this.commit.insert(this.reconverted, fallback);
+        if (restored) this.commit.insert(restored, fallback);
         // Cancelled, the selection the widget made for it (the undo of a commit, 変換 at the
         // caret) goes back to the caret: a code editor never showed it, and the next commit
         // would replace it.
