@@ -26,6 +26,10 @@ pub enum EvalCommand {
     /// Perplexity of the model's LSTM (full softmax) over a token file of int32 LM ids
     /// (`build/lm/dev_*.bin`, `<s>` before every sentence).
     Perplexity(PerplexityArgs),
+    /// Reverse conversion (the reading reconversion gives written text) over
+    /// `reading<TAB>text` lines: the share of texts read exactly as annotated, and of their
+    /// characters (LCS).
+    Reverse(ReverseArgs),
 }
 
 /// Runs `henkan eval …`.
@@ -34,6 +38,7 @@ pub fn run(model: &Option<PathBuf>, what: EvalCommand) -> Result<()> {
         EvalCommand::Conversion(a) => conversion(model, a),
         EvalCommand::Prediction(a) => prediction(model, a),
         EvalCommand::Perplexity(a) => perplexity(model, a),
+        EvalCommand::Reverse(a) => reverse(model, a),
     }
 }
 
@@ -815,6 +820,60 @@ fn evaluate_predictions(engine: &Engine, tokens: &Path, a: &PredictionArgs) -> R
         "seconds": t0.elapsed().as_secs_f64(),
     });
     print_result(&result, a.json);
+    Ok(())
+}
+
+/// `henkan eval reverse`.
+#[derive(clap::Args)]
+pub struct ReverseArgs {
+    /// `reading<TAB>text` lines, e.g. ../shared/data/dev/kwdlc.test.tsv.
+    #[arg(long)]
+    input: PathBuf,
+    /// Only the first N lines.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Print each text read otherwise than annotated.
+    #[arg(long)]
+    errors: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+fn reverse(model: &Option<PathBuf>, a: ReverseArgs) -> Result<()> {
+    let engine = load(model)?;
+    let text = read_text(&a.input)?;
+    let (mut n, mut exact, mut same_chars, mut want_chars, mut got_chars) = (0usize, 0, 0, 0, 0);
+    let t0 = Instant::now();
+    for line in text.lines().take(a.limit.unwrap_or(usize::MAX)) {
+        let Some((reading, written)) = line.split_once('\t') else {
+            continue;
+        };
+        let got = engine.reading_of(written);
+        n += 1;
+        if got == reading {
+            exact += 1;
+        } else if a.errors {
+            outln!("{written}\n  want {reading}\n  got  {got}");
+        }
+        let (w, g): (Vec<char>, Vec<char>) = (reading.chars().collect(), got.chars().collect());
+        same_chars += lcs(&w, &g);
+        want_chars += w.len();
+        got_chars += g.len();
+    }
+    let f1 = if want_chars + got_chars == 0 {
+        0.0
+    } else {
+        2.0 * same_chars as f64 / (want_chars + got_chars) as f64
+    };
+    print_result(
+        &serde_json::json!({
+            "texts": n,
+            "exact": exact as f64 / n.max(1) as f64,
+            "char_f1": f1,
+            "ms_per_text": t0.elapsed().as_secs_f64() * 1e3 / n.max(1) as f64,
+        }),
+        a.json,
+    );
     Ok(())
 }
 

@@ -206,9 +206,18 @@ impl Engine {
             .get_or_init(|| crate::reverse::KanjiReadings::new(&self.lexicon))
     }
 
-    /// The reading of written text (reverse conversion, [`crate::reverse::reading_of`]).
+    /// The reading of written text (reverse conversion, [`crate::reverse::reading_of_ranked`]):
+    /// a word written so under several readings is read by the one the LM knows as the more
+    /// common word, where the model has an LM.
     pub fn reading_of(&self, text: &str) -> String {
-        crate::reverse::reading_of(&self.lexicon, self.kanji_readings(), text)
+        let rank = |entry: u32| {
+            let lm = self.neural.as_ref()?;
+            match lm.vocab.lm_word(entry) {
+                (id, crate::lm::lstm::format::WordMatch::Own) if id != lm.vocab.unk_id => Some(id),
+                _ => None,
+            }
+        };
+        crate::reverse::reading_of_ranked(&self.lexicon, self.kanji_readings(), text, &rank)
     }
 
     /// The container the engine reads its sections from (partial while the LM sections are

@@ -6,8 +6,10 @@
 //! (`車` → `しゃ`, `くるま`, …, built once, on first use), a run of kanji with its kana is read
 //! as the combinations of its kanji's readings (with rendaku and gemination: `学校` =
 //! `がく`+`こう` → `がっこう`), and a combination counts when the lexicon has an entry of that
-//! reading written exactly so. The cheapest cover of the text by such words (kana read as they
-//! are) wins; a kanji no word covers takes its cheapest reading.
+//! reading written exactly so. A word written so under several readings is read by the one the
+//! LM knows as the most common word, else the cheapest ([`reading_of_ranked`]); the cheapest
+//! cover of the text by such words (kana read as they are) wins; a kanji no word covers takes its
+//! cheapest reading. Measured with `henkan eval reverse` (BENCHMARKS.md, "Reconversion").
 
 use crate::composer::{is_kana, to_hiragana};
 use crate::lexicon::{Lexicon, Surface};
@@ -199,6 +201,20 @@ fn variants(readings: &[String], at: usize, len: usize) -> Vec<String> {
 /// assert_eq!(henkan::reverse::reading_of(&engine.lexicon, &kanji, "汽車で帰る"), "きしゃでかえる");
 /// ```
 pub fn reading_of(lexicon: &Lexicon, kanji: &KanjiReadings, text: &str) -> String {
+    reading_of_ranked(lexicon, kanji, text, &|_| None)
+}
+
+/// [`reading_of`], where a word the lexicon writes so under several readings is read by the one
+/// text uses most: `rank(entry)` is how common the entry is as a word of its own (the LM's id of
+/// it, ids being frequency ranks; `None` for a word the LM does not know as itself), the most
+/// common first, then the cheapest. By word cost alone `文` read `ふみ` (4,497, against `ぶん`
+/// 4,520), which converts back to `踏み`.
+pub fn reading_of_ranked(
+    lexicon: &Lexicon,
+    kanji: &KanjiReadings,
+    text: &str,
+    rank: &dyn Fn(u32) -> Option<u32>,
+) -> String {
     let chars: Vec<char> = text.chars().collect();
     let n = chars.len();
     // best[i]: the cheapest reading of chars[..i]
@@ -229,7 +245,9 @@ pub fn reading_of(lexicon: &Lexicon, kanji: &KanjiReadings, text: &str) -> Strin
         }
         for len in 1..=MAX_WORD_CHARS.min(n - i) {
             let word: String = chars[i..i + len].iter().collect();
-            if let Some((word_cost, r)) = word_reading(lexicon, kanji, &chars[i..i + len], &word) {
+            if let Some((word_cost, r)) =
+                word_reading(lexicon, kanji, &chars[i..i + len], &word, rank)
+            {
                 relax(i + len, i64::from(word_cost) + WORD_PENALTY, &r);
             }
         }
@@ -240,13 +258,14 @@ pub fn reading_of(lexicon: &Lexicon, kanji: &KanjiReadings, text: &str) -> Strin
         .unwrap_or_else(|| to_hiragana(text))
 }
 
-/// The cheapest reading under which the lexicon writes `word` exactly so, with that entry's
-/// cost.
+/// A reading under which the lexicon writes `word` exactly so, with that entry's cost: the most
+/// common by `rank`, then the cheapest.
 fn word_reading(
     lexicon: &Lexicon,
     kanji: &KanjiReadings,
     chars: &[char],
     word: &str,
+    rank: &dyn Fn(u32) -> Option<u32>,
 ) -> Option<(i32, String)> {
     let len = chars.len();
     let mut guesses = vec![String::new()];
@@ -272,15 +291,21 @@ fn word_reading(
         }
         guesses = next;
     }
-    let mut best: Option<(i32, String)> = None;
+    // (rank, cost, reading) of the reading chosen
+    let mut best: Option<(u32, i32, String)> = None;
     for g in guesses {
         for e in lexicon.get(&g) {
-            if lexicon.surface_text(&e.surface, &g) == word
-                && best.as_ref().is_none_or(|(c, _)| e.cost < *c)
+            if lexicon.surface_text(&e.surface, &g) != word {
+                continue;
+            }
+            let r = rank(e.offset).unwrap_or(u32::MAX);
+            if best
+                .as_ref()
+                .is_none_or(|(br, bc, _)| (r, e.cost) < (*br, *bc))
             {
-                best = Some((e.cost, g.clone()));
+                best = Some((r, e.cost, g.clone()));
             }
         }
     }
-    best
+    best.map(|(_, cost, reading)| (cost, reading))
 }

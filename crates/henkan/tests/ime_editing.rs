@@ -193,6 +193,11 @@ fn reconversion_offers_the_conversions_of_text_again() {
         ("汽車で帰る", "きしゃでかえる"),
         ("学校", "がっこう"),
         ("東京タワー", "とうきょうたわー"),
+        // a word the lexicon writes so under several readings: the one the LM knows as the
+        // more common word (by word cost alone `ふみ`, `おきゃくよう`, `うた`)
+        ("文", "ぶん"),
+        ("お客様", "おきゃくさま"),
+        ("詩が好き", "しがすき"),
     ] {
         assert_eq!(engine.reading_of(text), reading, "{text}");
     }
