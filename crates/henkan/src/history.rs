@@ -251,7 +251,7 @@ impl History {
             // no entry of the dictionary, but a word the lattice writes: an acronym (`おーけー`
             // written `OK`, where the dictionary has `オーケー`), learned as a phrase of one word
             if is_acronym(reading, text) {
-                return self.learn_phrase_as(
+                return self.learn_phrase_beating(
                     engine,
                     reading,
                     text,
@@ -279,27 +279,14 @@ impl History {
         text: &str,
         words: &[(&str, &str)],
     ) -> bool {
-        self.learn_phrase_beating(engine, reading, text, words, None)
+        self.learn_phrase_beating(engine, reading, text, words, None, false)
     }
 
     /// [`History::learn_phrase`]; with `beat`, the phrase as one lattice word costs at least
     /// [`PREFERENCE_MARGIN`] less than `beat` (the words the engine wrote over its reading, in
     /// the context it was chosen in: their costs and connections there, less the phrase's own
-    /// connections to that context).
+    /// connections to that context); for a spelling `variant` of what the engine wrote or not.
     fn learn_phrase_beating(
-        &mut self,
-        engine: &Engine,
-        reading: &str,
-        text: &str,
-        words: &[(&str, &str)],
-        beat: Option<i32>,
-    ) -> bool {
-        self.learn_phrase_as(engine, reading, text, words, beat, false)
-    }
-
-    /// [`History::learn_phrase_beating`], for a spelling `variant` of what the engine wrote or
-    /// not.
-    fn learn_phrase_as(
         &mut self,
         engine: &Engine,
         reading: &str,
@@ -428,7 +415,7 @@ impl History {
             if words.len() == 1 {
                 h.learn_word(engine, reading, text, variant)
             } else {
-                h.learn_phrase_beating(engine, reading, text, words, beat)
+                h.learn_phrase_beating(engine, reading, text, words, beat, false)
             }
         };
         if !variant || self.pending.get(reading).is_some_and(|(t, _)| t == text) {

@@ -62,6 +62,10 @@ pub const MAX_CHARS: usize = 25;
 /// assert_eq!(found, vec![(4, "NS".to_string()), (6, "SNS".to_string())]);
 /// ```
 pub fn acronyms_ending(before: &str) -> Vec<(usize, String)> {
+    // (every key of a composition asks: most end in no letter's name)
+    if !LETTER_NAMES.iter().any(|(_, name)| before.ends_with(name)) {
+        return Vec::new();
+    }
     let tail: Vec<char> = before.chars().rev().take(MAX_CHARS).collect();
     let mut out = Vec::new();
     // (characters taken from the end, the letters read so far, last first)
