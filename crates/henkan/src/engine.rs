@@ -37,8 +37,8 @@ pub struct Engine {
     pub ngram: Option<NgramModel>,
     /// Emoji by reading, when the model has the `Emoji` section.
     pub emoji: Option<EmojiTable>,
-    /// Each kanji's readings for reverse conversion, collected on first use.
-    kanji: std::sync::OnceLock<crate::reverse::KanjiReadings>,
+    /// What reverse conversion looks words up in, collected on first use.
+    reverse: std::sync::OnceLock<crate::reverse::ReverseIndex>,
 }
 
 impl Engine {
@@ -110,7 +110,7 @@ impl Engine {
             neural: None,
             ngram: None,
             emoji,
-            kanji: std::sync::OnceLock::new(),
+            reverse: std::sync::OnceLock::new(),
         };
         if !engine.container.is_partial() {
             engine.attach_lm_container(engine.container.clone())?;
@@ -168,7 +168,7 @@ impl Engine {
             .ok_or(Error::MissingSection(kind.name()))?;
         let section = |k: SectionKind| container.require(k);
         let mut e = Engine {
-            kanji: std::sync::OnceLock::new(),
+            reverse: std::sync::OnceLock::new(),
             ..self.clone()
         };
         match kind {
@@ -200,10 +200,11 @@ impl Engine {
         Ok(e)
     }
 
-    /// Each kanji's readings ([`crate::reverse`]), collected from the lexicon on first use.
-    pub fn kanji_readings(&self) -> &crate::reverse::KanjiReadings {
-        self.kanji
-            .get_or_init(|| crate::reverse::KanjiReadings::new(&self.lexicon))
+    /// What reverse conversion looks words up in ([`crate::reverse::ReverseIndex`]), collected
+    /// from the lexicon on first use.
+    pub fn reverse_index(&self) -> &crate::reverse::ReverseIndex {
+        self.reverse
+            .get_or_init(|| crate::reverse::ReverseIndex::new(&self.lexicon))
     }
 
     /// The reading of written text (reverse conversion, [`crate::reverse::reading_of_ranked`]):
@@ -217,7 +218,13 @@ impl Engine {
                 _ => None,
             }
         };
-        crate::reverse::reading_of_ranked(&self.lexicon, self.kanji_readings(), text, &rank)
+        crate::reverse::reading_of_ranked(
+            &self.lexicon,
+            &self.connection,
+            self.reverse_index(),
+            text,
+            &rank,
+        )
     }
 
     /// The container the engine reads its sections from (partial while the LM sections are

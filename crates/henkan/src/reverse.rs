@@ -1,30 +1,33 @@
 //! Reverse conversion (Mozc's 再変換): the reading of written text, so that text already in the
 //! field can be converted again.
 //!
-//! The lexicon is indexed by reading, not by written form, so a word's reading is found by
-//! guessing and checking: each kanji's readings come from the lexicon's one-kanji entries
-//! (`車` → `しゃ`, `くるま`, …, built once, on first use), a run of kanji with its kana is read
-//! as the combinations of its kanji's readings (with rendaku and gemination: `学校` =
-//! `がく`+`こう` → `がっこう`), and a combination counts when the lexicon has an entry of that
-//! reading written exactly so. A word written so under several readings is read by the one the
-//! LM knows as the most common word, else the cheapest ([`reading_of_ranked`]); the cheapest
-//! cover of the text by such words (kana read as they are) wins; a kanji no word covers takes its
-//! cheapest reading. Measured with `henkan eval reverse` (BENCHMARKS.md, "Reconversion").
+//! The lexicon is indexed by reading, not by written form. On first use [`ReverseIndex`] collects
+//! the entries written with kanji, by a hash of their written form, and each kanji's readings
+//! (`車` → `しゃ`, `くるま`, …, from the lexicon's one-kanji entries); the reading of an entry
+//! is the lexicon's index read backwards ([`Lexicon::reading_at`]). A run of kanji with its kana
+//! is a word when the lexicon has an entry written exactly so (`書く` → `かく`, `大人` →
+//! `おとな`); a word written so under several readings is read by the one the LM knows as the
+//! most common word, else the cheapest ([`reading_of_ranked`]); the cheapest cover of the text by
+//! such words (kana read as they are) wins; a kanji no word covers takes its cheapest reading.
+//! Measured with `henkan eval reverse` (BENCHMARKS.md, "Reconversion").
 
-use crate::composer::{is_kana, to_hiragana};
-use crate::lexicon::{Lexicon, Surface};
+use crate::composer::{is_hiragana, is_kana, to_hiragana};
+use crate::lexicon::{Entry, Lexicon, Surface};
+use crate::pos::{Connection, SpecialIds};
 use std::collections::HashMap;
 
 /// Readings kept per kanji (the cheapest).
 const READINGS_PER_KANJI: usize = 8;
 /// Longest word tried, in chars.
 const MAX_WORD_CHARS: usize = 6;
-/// Combinations of kanji readings checked per word at most.
-const MAX_GUESSES: usize = 512;
-/// Added per word, so that fewer, longer words win over many short ones.
-const WORD_PENALTY: i64 = 2000;
+/// Longest hiragana or katakana word looked up, in chars.
+const MAX_KANA_WORD_CHARS: usize = 8;
 /// The cost of a kanji read alone by its cheapest reading (no word covers it).
 const LONE_KANJI: i64 = 20000;
+/// The cost of a kana or letter that no word covers.
+const UNKNOWN_CHAR: i64 = 8000;
+/// The cost of a run of katakana or digits read as one unknown word.
+const UNKNOWN_RUN: i64 = 4000;
 /// Added to a kanji reading inferred from a two-kanji word.
 const INFERRED: i64 = 3000;
 
@@ -87,37 +90,9 @@ fn is_kanji(c: char) -> bool {
 }
 
 impl KanjiReadings {
-    /// Collects each kanji's readings from the lexicon, in two passes: words of one kanji,
-    /// with kana before or after it (`車` くるま, `帰る` かえる → `帰` かえ, `お茶` おちゃ → `茶`
-    /// ちゃ); then words of two kanji one of which is known (`汽車` きしゃ with `車` しゃ →
-    /// `汽` き), at a higher cost. One pass over the lexicon.
+    /// Collects each kanji's readings from the lexicon ([`ReverseIndex::new`]).
     pub fn new(lexicon: &Lexicon) -> Self {
-        let mut all: HashMap<char, Vec<(i64, String)>> = HashMap::new();
-        // (cost, text, reading) of the words with two written characters, for the second pass
-        let mut pairs: Vec<(i64, String, String)> = Vec::new();
-        lexicon.for_each_entry(|reading, e| {
-            // Only written forms of a few coded characters can be one- or two-kanji words:
-            // the others are not decoded at all (most of the lexicon).
-            let Surface::Coded { count, .. } = e.surface else {
-                return;
-            };
-            if count > 3 {
-                return;
-            }
-            let text = lexicon.surface_text(&e.surface, reading);
-            if let Some((k, r)) = one_kanji(&text, reading) {
-                all.entry(k).or_default().push((i64::from(e.cost), r));
-            } else if count == 2 {
-                pairs.push((i64::from(e.cost), text, reading.to_string()));
-            }
-        });
-        let known = KanjiReadings::keep(all.clone());
-        for (cost, text, reading) in &pairs {
-            for (k, r) in two_kanji(&known, text, reading) {
-                all.entry(k).or_default().push((cost + INFERRED, r));
-            }
-        }
-        KanjiReadings::keep(all)
+        ReverseIndex::new(lexicon).kanji
     }
 
     /// The cheapest distinct readings of each kanji.
@@ -147,49 +122,99 @@ impl KanjiReadings {
     }
 }
 
-/// The voiced kana of `c` (rendaku: `か` → `が`, `は` → `ば`/`ぱ`), none for others.
-fn voiced(c: char) -> Vec<char> {
-    // In the hiragana block the voiced (and for は-row, half-voiced) kana follow the plain one.
-    let next = |k: u32| char::from_u32(c as u32 + k);
-    match c {
-        'か' | 'き' | 'く' | 'け' | 'こ' | 'さ' | 'し' | 'す' | 'せ' | 'そ' | 'た' | 'ち'
-        | 'つ' | 'て' | 'と' => next(1).into_iter().collect(),
-        'は' | 'ひ' | 'ふ' | 'へ' | 'ほ' => [next(1), next(2)].into_iter().flatten().collect(),
-        _ => Vec::new(),
-    }
+/// What reverse conversion looks words up in, collected from the lexicon on first use: the
+/// entries written with kanji, by their written form, and each kanji's readings.
+#[derive(Debug, Clone, Default)]
+pub struct ReverseIndex {
+    /// The hash of the written form (high 32 bits) and the entry offset (low 32 bits) of each
+    /// entry of at most [`MAX_WORD_CHARS`] written characters with a kanji, sorted. 8 bytes an
+    /// entry: the written forms and readings stay in the lexicon.
+    words: Vec<u64>,
+    /// Each kanji's readings, for a kanji no word covers.
+    pub kanji: KanjiReadings,
 }
 
-/// The ways a kanji is read at position `at` of a word of `len` chars: its readings, voiced
-/// when not first, with a final く/つ/ち/き doubled (っ) when not last.
-fn variants(readings: &[String], at: usize, len: usize) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for r in readings {
-        let mut forms = vec![r.clone()];
-        if at > 0 {
-            if let Some(first) = r.chars().next() {
-                for v in voiced(first) {
-                    forms.push(std::iter::once(v).chain(r.chars().skip(1)).collect());
-                }
+/// FNV-1a of a written form: the word index's key (collisions are told apart by the entry).
+fn written_hash(text: &str) -> u32 {
+    text.bytes().fold(0x811c_9dc5, |h: u32, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+impl ReverseIndex {
+    /// One pass over the lexicon. Each kanji's readings come in two steps: words of one kanji,
+    /// with kana before or after it (`車` くるま, `帰る` かえる → `帰` かえ, `お茶` おちゃ → `茶`
+    /// ちゃ); then words of two kanji one of which is known (`汽車` きしゃ with `車` しゃ →
+    /// `汽` き), at a higher cost.
+    pub fn new(lexicon: &Lexicon) -> Self {
+        let mut all: HashMap<char, Vec<(i64, String)>> = HashMap::new();
+        // (cost, text, reading) of the words with two written characters, for the second step
+        let mut pairs: Vec<(i64, String, String)> = Vec::new();
+        let mut words = Vec::new();
+        lexicon.for_each_entry(|reading, e| {
+            // Only coded written forms can hold a kanji; the others are not decoded at all.
+            let Surface::Coded { count, shared, .. } = e.surface else {
+                return;
+            };
+            if count as usize + shared as usize > MAX_WORD_CHARS {
+                return;
+            }
+            let text = lexicon.surface_text(&e.surface, reading);
+            if !text.chars().any(is_kanji) {
+                return;
+            }
+            words.push(u64::from(written_hash(&text)) << 32 | u64::from(e.offset));
+            if count > 3 {
+                return;
+            }
+            if let Some((k, r)) = one_kanji(&text, reading) {
+                all.entry(k).or_default().push((i64::from(e.cost), r));
+            } else if count == 2 {
+                pairs.push((i64::from(e.cost), text, reading.to_string()));
+            }
+        });
+        let known = KanjiReadings::keep(all.clone());
+        for (cost, text, reading) in &pairs {
+            for (k, r) in two_kanji(&known, text, reading) {
+                all.entry(k).or_default().push((cost + INFERRED, r));
             }
         }
-        if at + 1 < len {
-            for f in forms.clone() {
-                if let Some(last) = f.chars().next_back() {
-                    if matches!(last, 'く' | 'つ' | 'ち' | 'き') && f.chars().count() > 1 {
-                        let mut g: String = f.chars().take(f.chars().count() - 1).collect();
-                        g.push('っ');
-                        forms.push(g);
-                    }
-                }
-            }
-        }
-        for f in forms {
-            if !out.contains(&f) {
-                out.push(f);
-            }
+        words.sort_unstable();
+        words.shrink_to_fit();
+        ReverseIndex {
+            words,
+            kanji: KanjiReadings::keep(all),
         }
     }
-    out
+
+    /// Entries indexed (for measuring the index).
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Whether no entry is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The (reading, entry) of each entry written exactly `word`.
+    pub fn written<'a>(
+        &'a self,
+        lexicon: &'a Lexicon,
+        word: &'a str,
+    ) -> impl Iterator<Item = (String, crate::lexicon::Entry<'a>)> + 'a {
+        let h = u64::from(written_hash(word));
+        let from = self.words.partition_point(|&w| w >> 32 < h);
+        self.words[from..]
+            .iter()
+            .take_while(move |&&w| w >> 32 == h)
+            .filter_map(move |&w| {
+                let offset = w as u32;
+                let e = lexicon.entry(offset)?;
+                let reading = lexicon.reading_at(offset)?;
+                (lexicon.surface_text(&e.surface, &reading) == word).then_some((reading, e))
+            })
+    }
 }
 
 /// The reading of `text`: kana as they are (in hiragana), words with kanji read as the
@@ -197,115 +222,180 @@ fn variants(readings: &[String], at: usize, len: usize) -> Vec<String> {
 ///
 /// ```no_run
 /// let engine = henkan::Engine::from_bytes(std::fs::read("models/henkan.henkan").unwrap()).unwrap();
-/// let kanji = henkan::reverse::KanjiReadings::new(&engine.lexicon);
-/// assert_eq!(henkan::reverse::reading_of(&engine.lexicon, &kanji, "汽車で帰る"), "きしゃでかえる");
+/// let index = henkan::reverse::ReverseIndex::new(&engine.lexicon);
+/// let reading = henkan::reverse::reading_of(&engine.lexicon, &engine.connection, &index, "汽車で帰る");
+/// assert_eq!(reading, "きしゃでかえる");
 /// ```
-pub fn reading_of(lexicon: &Lexicon, kanji: &KanjiReadings, text: &str) -> String {
-    reading_of_ranked(lexicon, kanji, text, &|_| None)
+pub fn reading_of(
+    lexicon: &Lexicon,
+    connection: &Connection,
+    index: &ReverseIndex,
+    text: &str,
+) -> String {
+    reading_of_ranked(lexicon, connection, index, text, &|_| None)
+}
+
+/// One reading of a span of the text.
+struct Node {
+    left: u16,
+    right: u16,
+    cost: i64,
+    reading: String,
 }
 
 /// [`reading_of`], where a word the lexicon writes so under several readings is read by the one
 /// text uses most: `rank(entry)` is how common the entry is as a word of its own (the LM's id of
-/// it, ids being frequency ranks; `None` for a word the LM does not know as itself), the most
-/// common first, then the cheapest. By word cost alone `文` read `ふみ` (4,497, against `ぶん`
-/// 4,520), which converts back to `踏み`.
+/// it, ids being frequency ranks; `None` for a word the LM does not know as itself): of the
+/// entries written so with one part of speech, only the most common word's take part. By word
+/// cost alone the noun `文` read `ふみ` (4,497, against `ぶん` 4,520), which converts back to
+/// `踏み`.
+///
+/// The text is read as the best path through its words (Mozc's costs: word costs and the
+/// connection costs between them), so that a word's kana after its kanji stay in the word
+/// (`書く` かく, not the suffix `書` しょ and a `く`).
 pub fn reading_of_ranked(
     lexicon: &Lexicon,
-    kanji: &KanjiReadings,
+    connection: &Connection,
+    index: &ReverseIndex,
     text: &str,
     rank: &dyn Fn(u32) -> Option<u32>,
 ) -> String {
     let chars: Vec<char> = text.chars().collect();
     let n = chars.len();
-    // best[i]: the cheapest reading of chars[..i]
-    let mut best: Vec<Option<(i64, String)>> = vec![None; n + 1];
-    best[0] = Some((0, String::new()));
+    let special = connection.special;
+    // nodes ending at each position, with the best total to them and the node before
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut best: Vec<(i64, Option<usize>)> = Vec::new();
+    let mut ending: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
     for i in 0..n {
-        let Some((cost, reading)) = best[i].clone() else {
-            continue;
-        };
-        let mut relax = |j: usize, add: i64, piece: &str| {
-            let c = cost + add;
-            if best[j].as_ref().is_none_or(|(b, _)| c < *b) {
-                best[j] = Some((c, format!("{reading}{piece}")));
-            }
-        };
-        let c = chars[i];
-        if !is_kanji(c) {
-            let piece = if is_kana(c) {
-                to_hiragana(&c.to_string())
-            } else {
-                c.to_string()
-            };
-            relax(i + 1, 0, &piece);
+        if i > 0 && ending[i].is_empty() {
             continue;
         }
-        if let Some(r) = kanji.of(c).first() {
-            relax(i + 1, LONE_KANJI, r);
-        }
-        for len in 1..=MAX_WORD_CHARS.min(n - i) {
-            let word: String = chars[i..i + len].iter().collect();
-            if let Some((word_cost, r)) =
-                word_reading(lexicon, kanji, &chars[i..i + len], &word, rank)
-            {
-                relax(i + len, i64::from(word_cost) + WORD_PENALTY, &r);
+        for (to, node) in nodes_at(lexicon, special, index, &chars, i, rank) {
+            let mut here = (i64::MAX, None);
+            if i == 0 {
+                here = (i64::from(connection.cost(0, node.left)), None);
             }
+            for &p in &ending[i] {
+                let c = best[p].0 + i64::from(connection.cost(nodes[p].right, node.left));
+                if c < here.0 {
+                    here = (c, Some(p));
+                }
+            }
+            best.push((here.0 + node.cost, here.1));
+            nodes.push(node);
+            ending[to].push(nodes.len() - 1);
         }
     }
-    best[n]
-        .take()
-        .map(|(_, r)| r)
-        .unwrap_or_else(|| to_hiragana(text))
+    let last = ending[n]
+        .iter()
+        .min_by_key(|&&p| best[p].0 + i64::from(connection.cost(nodes[p].right, 0)));
+    let Some(&last) = last else {
+        return to_hiragana(text);
+    };
+    let mut pieces = Vec::new();
+    let mut at = Some(last);
+    while let Some(p) = at {
+        pieces.push(nodes[p].reading.as_str());
+        at = best[p].1;
+    }
+    pieces.into_iter().rev().collect()
 }
 
-/// A reading under which the lexicon writes `word` exactly so, with that entry's cost: the most
-/// common by `rank`, then the cheapest.
-fn word_reading(
+/// The nodes that start at char `i`, with the position each ends at: words written with kanji
+/// (of one part of speech, only the most common word's entries by `rank`), hiragana and katakana words of the
+/// lexicon, a run of katakana or of digits as one unknown word, and the char alone (a kanji by
+/// its cheapest reading, at a cost no word pays), so that every position is reached.
+fn nodes_at(
     lexicon: &Lexicon,
-    kanji: &KanjiReadings,
+    special: SpecialIds,
+    index: &ReverseIndex,
     chars: &[char],
-    word: &str,
+    i: usize,
     rank: &dyn Fn(u32) -> Option<u32>,
-) -> Option<(i32, String)> {
-    let len = chars.len();
-    let mut guesses = vec![String::new()];
-    for (at, &c) in chars.iter().enumerate() {
-        let options: Vec<String> = if is_kanji(c) {
-            variants(kanji.of(c), at, len)
-        } else if is_kana(c) {
-            vec![to_hiragana(&c.to_string())]
-        } else {
-            return None;
+) -> Vec<(usize, Node)> {
+    let n = chars.len();
+    let mut out = Vec::new();
+    let node = |left: u16, right: u16, cost: i64, reading: String| Node {
+        left,
+        right,
+        cost,
+        reading,
+    };
+    let mut word = String::new();
+    for to in i + 1..=(i + MAX_WORD_CHARS).min(n) {
+        word.push(chars[to - 1]);
+        if !word.chars().any(is_kanji) {
+            continue;
+        }
+        let found: Vec<(u32, String, Entry<'_>)> = index
+            .written(lexicon, &word)
+            .map(|(r, e)| (rank(e.offset).unwrap_or(u32::MAX), r, e))
+            .collect();
+        // the most common word's rank among the entries of e's part of speech
+        let top = |e: &Entry<'_>| {
+            found
+                .iter()
+                .filter(|f| (f.2.left_id, f.2.right_id) == (e.left_id, e.right_id))
+                .map(|f| f.0)
+                .min()
         };
-        if options.is_empty() {
-            return None;
-        }
-        let mut next = Vec::new();
-        for g in &guesses {
-            for o in &options {
-                if next.len() == MAX_GUESSES {
-                    break;
-                }
-                next.push(format!("{g}{o}"));
-            }
-        }
-        guesses = next;
-    }
-    // (rank, cost, reading) of the reading chosen
-    let mut best: Option<(u32, i32, String)> = None;
-    for g in guesses {
-        for e in lexicon.get(&g) {
-            if lexicon.surface_text(&e.surface, &g) != word {
+        let kept: Vec<bool> = found.iter().map(|f| Some(f.0) == top(&f.2)).collect();
+        for ((_, r, e), keep) in found.into_iter().zip(kept) {
+            if !keep {
                 continue;
             }
-            let r = rank(e.offset).unwrap_or(u32::MAX);
-            if best
-                .as_ref()
-                .is_none_or(|(br, bc, _)| (r, e.cost) < (*br, *bc))
-            {
-                best = Some((r, e.cost, g.clone()));
+            let cost = i64::from(e.cost);
+            out.push((to, node(e.left_id, e.right_id, cost, r)));
+        }
+    }
+    let run = chars[i..].iter().take_while(|&&c| is_hiragana(c)).count();
+    for to in i + 1..=i + run.min(MAX_KANA_WORD_CHARS) {
+        let word: String = chars[i..to].iter().collect();
+        for e in lexicon.get(&word) {
+            if e.surface == Surface::Reading {
+                out.push((
+                    to,
+                    node(e.left_id, e.right_id, i64::from(e.cost), word.clone()),
+                ));
             }
         }
     }
-    best.map(|(_, cost, reading)| (cost, reading))
+    let is_katakana = |c: char| is_kana(c) && !is_hiragana(c);
+    let run = chars[i..].iter().take_while(|&&c| is_katakana(c)).count();
+    for to in i + 1..=i + run.min(MAX_KANA_WORD_CHARS) {
+        let word = to_hiragana(&chars[i..to].iter().collect::<String>());
+        for e in lexicon.get(&word) {
+            if e.surface == Surface::Katakana {
+                out.push((
+                    to,
+                    node(e.left_id, e.right_id, i64::from(e.cost), word.clone()),
+                ));
+            }
+        }
+    }
+    if run > 0 {
+        let reading = to_hiragana(&chars[i..i + run].iter().collect::<String>());
+        let id = special.proper_noun;
+        out.push((i + run, node(id, id, UNKNOWN_RUN, reading)));
+    }
+    let digits = chars[i..].iter().take_while(|c| c.is_numeric()).count();
+    if digits > 0 {
+        let reading: String = chars[i..i + digits].iter().collect();
+        let id = special.number;
+        out.push((i + digits, node(id, id, UNKNOWN_RUN, reading)));
+    }
+    let c = chars[i];
+    let (id, cost, reading) = if is_kanji(c) {
+        let r = index.kanji.of(c).first().cloned();
+        (special.noun, LONE_KANJI, r.unwrap_or_else(|| c.to_string()))
+    } else if is_kana(c) {
+        (special.noun, UNKNOWN_CHAR, to_hiragana(&c.to_string()))
+    } else if c.is_alphanumeric() {
+        (special.alphabet, UNKNOWN_CHAR, c.to_string())
+    } else {
+        (special.symbol, 0, c.to_string())
+    };
+    out.push((i + 1, node(id, id, cost, reading)));
+    out
 }

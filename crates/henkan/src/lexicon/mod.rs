@@ -374,6 +374,42 @@ impl Lexicon {
         self.decode_at(&mut pos).map(|e| Entry { offset, ..e })
     }
 
+    /// The reading of the entry at a byte offset returned in [`Entry::offset`]: the index read
+    /// backwards. Posting lists are written in reading order, so the index's values grow with
+    /// its keys and the reading is the last one whose postings start at or before `offset`;
+    /// at each node that is the last transition whose smallest value is within it. `None`
+    /// when no entry starts at `offset` (checked against the postings found), and for the
+    /// lists a model build appends out of that order (readings added to a finished model,
+    /// `henkan_builder::readings`: two entries of the shipped model).
+    pub fn reading_at(&self, offset: u32) -> Option<String> {
+        let want = u64::from(offset);
+        let mut node = self.index.root();
+        let mut value = 0u64;
+        let mut key = Vec::new();
+        loop {
+            let step = node
+                .transitions()
+                .take_while(|t| value.saturating_add(t.out.value()) <= want)
+                .last();
+            let Some(t) = step else { break };
+            value = value.saturating_add(t.out.value());
+            key.push(t.inp);
+            node = self.index.node(t.addr);
+            // No reading is this long; a malformed index cannot loop.
+            if key.len() > 255 {
+                return None;
+            }
+        }
+        if !node.is_final() {
+            return None;
+        }
+        let start = value.saturating_add(node.final_output().value());
+        let holds = self.entries(start).any(|e| e.offset == offset);
+        let reading = String::from_utf8(key).ok()?;
+        (holds && self.index.get(reading.as_bytes()).map(|o| o.value()) == Some(start))
+            .then_some(reading)
+    }
+
     /// Readings that are prefixes of `text`: yields (length in bytes, index value).
     pub fn common_prefixes<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, u64)> + 'a {
         let bytes = text.as_bytes();
