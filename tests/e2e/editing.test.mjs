@@ -702,6 +702,31 @@ for (const id of ['ta', 'ce']) {
   });
 }
 
+test('reconversion shows the text as it was first (洗髪と先発, which the engine alone converts 洗髪と洗髪): 変換 then Enter changes nothing, Space on a segment takes the engine\'s choice', async () => {
+  const { page, errors } = await fields();
+  const text = '洗髪と先発';
+  await place(page, 'ta', text, 0, text.length);
+  await page.keyboard.press('Control+Shift+Space');
+  let out = await lastOf(page, 'ta');
+  assert.equal(out.state, 'converting');
+  assert.equal(out.preedit.text, text);
+  assert.equal(await visible(page, 'ta'), text);
+  await page.keyboard.press('Enter');
+  assert.equal(await valueOf(page, 'ta'), text, '変換 then Enter changes nothing');
+  await place(page, 'ta', text, 0, text.length);
+  await page.keyboard.press('Control+Shift+Space');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Space');
+  out = await lastOf(page, 'ta');
+  assert.equal(out.candidates.items[0], '先発', 'the text first in the window');
+  assert.notEqual(out.preedit.text, text, 'Space took the engine\'s choice');
+  const chosen = out.preedit.text;
+  await page.keyboard.press('Enter');
+  assert.equal(await valueOf(page, 'ta'), chosen);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('reconversion of decomposed text (NFD, as macOS file names are): a kana and its combining mark read as one kana', async () => {
   const { page, errors } = await fields();
   const decomposed = 'か\u3099っこうにいく';

@@ -835,6 +835,11 @@ pub struct ReverseArgs {
     /// Print each text read otherwise than annotated.
     #[arg(long)]
     errors: bool,
+    /// Also count the texts given back unchanged by the default engine's conversion of the
+    /// reading found (`engine_round_trip`) and by the IME's reconversion then Enter
+    /// (`round_trip`, a fresh IME for each text).
+    #[arg(long)]
+    round_trip: bool,
     #[arg(long)]
     json: bool,
 }
@@ -843,6 +848,9 @@ fn reverse(model: &Option<PathBuf>, a: ReverseArgs) -> Result<()> {
     let engine = load(model)?;
     let text = read_text(&a.input)?;
     let (mut n, mut exact, mut same_chars, mut want_chars, mut got_chars) = (0usize, 0, 0, 0, 0);
+    let (mut kept, mut engine_kept) = (0, 0);
+    let mut session = henkan::Session::new();
+    session.set_scoring(engine.default_scoring(), Default::default());
     let t0 = Instant::now();
     for line in text.lines().take(a.limit.unwrap_or(usize::MAX)) {
         let Some((reading, written)) = line.split_once('\t') else {
@@ -850,6 +858,20 @@ fn reverse(model: &Option<PathBuf>, a: ReverseArgs) -> Result<()> {
         };
         let got = engine.reading_of(written);
         n += 1;
+        if a.round_trip {
+            let back = session.convert_reading(&engine, &got).text();
+            session.end_sentence();
+            engine_kept += usize::from(back == written);
+            let mut ime = henkan::ime::Ime::new();
+            ime.reconvert(&engine, written);
+            let enter = henkan::ime::KeyEvent::from_dom("Enter", 0);
+            let committed = ime.key(&engine, enter).committed;
+            if committed == written {
+                kept += 1;
+            } else if a.errors {
+                outln!("{written}\n  back {committed}");
+            }
+        }
         if got == reading {
             exact += 1;
         } else if a.errors {
@@ -871,6 +893,8 @@ fn reverse(model: &Option<PathBuf>, a: ReverseArgs) -> Result<()> {
             "exact": exact as f64 / n.max(1) as f64,
             "char_f1": f1,
             "ms_per_text": t0.elapsed().as_secs_f64() * 1e3 / n.max(1) as f64,
+            "engine_round_trip": a.round_trip.then(|| engine_kept as f64 / n.max(1) as f64),
+            "round_trip": a.round_trip.then(|| kept as f64 / n.max(1) as f64),
         }),
         a.json,
     );

@@ -211,6 +211,15 @@ impl Engine {
     /// a word written so under several readings is read by the one the LM knows as the more
     /// common word, where the model has an LM.
     pub fn reading_of(&self, text: &str) -> String {
+        self.reading_pieces(text)
+            .into_iter()
+            .map(|(_, reading)| reading)
+            .collect()
+    }
+
+    /// [`Engine::reading_of`] word by word: the (written text, reading) of each word
+    /// ([`crate::reverse::pieces_of_ranked`]).
+    pub fn reading_pieces(&self, text: &str) -> Vec<(String, String)> {
         let rank = |entry: u32| {
             let lm = self.neural.as_ref()?;
             match lm.vocab.lm_word(entry) {
@@ -218,7 +227,7 @@ impl Engine {
                 _ => None,
             }
         };
-        crate::reverse::reading_of_ranked(
+        crate::reverse::pieces_of_ranked(
             &self.lexicon,
             &self.connection,
             self.reverse_index(),

@@ -237,6 +237,8 @@ pub fn reading_of(
 
 /// One reading of a span of the text.
 struct Node {
+    /// The span's first char.
+    from: usize,
     left: u16,
     right: u16,
     cost: i64,
@@ -260,6 +262,21 @@ pub fn reading_of_ranked(
     text: &str,
     rank: &dyn Fn(u32) -> Option<u32>,
 ) -> String {
+    pieces_of_ranked(lexicon, connection, index, text, rank)
+        .into_iter()
+        .map(|(_, reading)| reading)
+        .collect()
+}
+
+/// [`reading_of_ranked`] word by word: the (written text, reading) of each word of the best
+/// path, in order; the written texts make up `text`.
+pub fn pieces_of_ranked(
+    lexicon: &Lexicon,
+    connection: &Connection,
+    index: &ReverseIndex,
+    text: &str,
+    rank: &dyn Fn(u32) -> Option<u32>,
+) -> Vec<(String, String)> {
     let chars: Vec<char> = text.chars().collect();
     let n = chars.len();
     let special = connection.special;
@@ -291,15 +308,22 @@ pub fn reading_of_ranked(
         .iter()
         .min_by_key(|&&p| best[p].0 + i64::from(connection.cost(nodes[p].right, 0)));
     let Some(&last) = last else {
-        return to_hiragana(text);
+        return if text.is_empty() {
+            Vec::new()
+        } else {
+            vec![(text.to_string(), to_hiragana(text))]
+        };
     };
     let mut pieces = Vec::new();
-    let mut at = Some(last);
+    let (mut at, mut to) = (Some(last), n);
     while let Some(p) = at {
-        pieces.push(nodes[p].reading.as_str());
-        at = best[p].1;
+        let from = nodes[p].from;
+        let written: String = chars[from..to].iter().collect();
+        pieces.push((written, std::mem::take(&mut nodes[p].reading)));
+        (at, to) = (best[p].1, from);
     }
-    pieces.into_iter().rev().collect()
+    pieces.reverse();
+    pieces
 }
 
 /// The nodes that start at char `i`, with the position each ends at: words written with kanji
@@ -317,6 +341,7 @@ fn nodes_at(
     let n = chars.len();
     let mut out = Vec::new();
     let node = |left: u16, right: u16, cost: i64, reading: String| Node {
+        from: i,
         left,
         right,
         cost,

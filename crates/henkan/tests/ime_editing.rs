@@ -357,6 +357,54 @@ fn kana_input_types_the_layouts_kana() {
     );
 }
 
+/// Reconversion shows the text as it was, segment by segment, where the engine would convert its
+/// reading otherwise (`洗髪と先発` → `洗髪と洗髪`): 変換 then Enter changes nothing, and Space on a
+/// segment gives the engine's choice next. Text of hiragana alone is converted.
+#[test]
+fn reconversion_shows_the_text_as_it_was_first() {
+    let engine = engine();
+    let mut session = henkan::Session::new();
+    session.set_scoring(engine.default_scoring(), Default::default());
+    let text = "洗髪と先発";
+    let fresh = session.convert_reading(&engine, &engine.reading_of(text));
+    assert_eq!(
+        fresh.text(),
+        "洗髪と洗髪",
+        "the engine alone converts the reading otherwise"
+    );
+    let mut ime = Ime::new();
+    let out = ime.reconvert(&engine, text);
+    assert!(out.consumed);
+    assert_eq!(out.state, State::Converting);
+    assert_eq!(out.preedit.text, text);
+    assert_eq!(out.nbest.first().map(String::as_str), Some(text));
+    let segments: Vec<&str> = out.segments.iter().map(|s| s.surface.as_str()).collect();
+    assert_eq!(segments, ["洗髪と", "先発"]);
+    press(&mut ime, &engine, "ArrowRight", 0);
+    let out = press(&mut ime, &engine, " ", 0);
+    let list = out.candidates.expect("open");
+    assert_eq!(list.items[0], "先発", "the text first in the window");
+    assert_eq!(
+        out.preedit.text, "洗髪と洗髪",
+        "Space takes the engine's choice"
+    );
+    press(&mut ime, &engine, "Escape", 0);
+    press(&mut ime, &engine, "Escape", 0);
+    let out = ime.reconvert(&engine, text);
+    assert_eq!(out.preedit.text, text);
+    let out = press(&mut ime, &engine, "Enter", 0);
+    assert_eq!(out.committed, text, "変換 then Enter changes nothing");
+    // hiragana alone, left unconverted: converted
+    let out = ime.reconvert(&engine, "きしゃでかえる");
+    assert_eq!(out.state, State::Converting);
+    assert!(
+        out.preedit.text.chars().any(|c| c > '\u{4e00}'),
+        "{}",
+        out.preedit.text
+    );
+    press(&mut ime, &engine, "Escape", 0);
+}
+
 /// Reverse conversion finds an entry's reading from its offset by reading the lexicon's index
 /// backwards: every entry of the shipped lexicon is found so, but for the lists appended to a
 /// finished model (`training/readings.tsv`), which reverse conversion then reads otherwise.

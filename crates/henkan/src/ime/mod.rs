@@ -78,8 +78,8 @@ pub mod key;
 pub use key::{Key, KeyEvent, ALT, CTRL, META, SHIFT};
 
 use crate::composer::{
-    to_full_ascii, to_half_ascii, to_half_katakana, to_hiragana, to_katakana, CaretMove,
-    Transliteration,
+    is_hiragana, to_full_ascii, to_half_ascii, to_half_katakana, to_hiragana, to_katakana,
+    CaretMove, Transliteration,
 };
 use crate::decoder::neural::Scoring;
 use crate::predict::suggest::{Suggester, MAX_SUGGESTIONS};
@@ -634,6 +634,56 @@ impl Converting {
         next.focus = i.min(next.segs.len() - 1);
         next.shown = std::mem::take(&mut self.shown);
         *self = next;
+    }
+
+    /// Puts written text first in the segments it spells: `pieces` are the (written text,
+    /// reading) of the words of the reading converted, and a segment whose reading starts and
+    /// ends at their boundaries takes their text there as its first candidate. Text of
+    /// hiragana alone (left unconverted, which reconversion is to convert) is left to the
+    /// engine. What the engine shows first (`shown`, the learning's reference) is then that text.
+    fn show_first(&mut self, pieces: &[(String, String)]) {
+        // Hiragana alone are there to be converted (text typed and left unconverted).
+        let hiragana = pieces.iter().all(|(t, _)| t.chars().all(is_hiragana));
+        if hiragana || !self.spells(pieces) {
+            return;
+        }
+        // reading offset (chars) → written offset (chars), at each word boundary
+        let mut at = vec![(0usize, 0usize)];
+        let (mut r, mut w) = (0, 0);
+        for (written, reading) in pieces {
+            r += reading.chars().count();
+            w += written.chars().count();
+            at.push((r, w));
+        }
+        let written: Vec<char> = pieces.iter().flat_map(|(t, _)| t.chars()).collect();
+        let to_written = |r: usize| at.iter().find(|&&(x, _)| x == r).map(|&(_, w)| w);
+        let mut start = 0;
+        for seg in &mut self.segs {
+            let end = start + seg.len;
+            if let (Some(a), Some(z)) = (to_written(start), to_written(end)) {
+                let text: String = written[a..z].iter().collect();
+                seg.candidates.retain(|c| *c != text);
+                seg.candidates.insert(0, text);
+                seg.selected = 0;
+            }
+            start = end;
+        }
+        let text = self.text();
+        if self.nbest.first() != Some(&text) {
+            self.nbest.retain(|t| *t != text);
+            self.nbest.insert(0, text);
+        }
+        self.shown = self
+            .segs
+            .iter()
+            .map(|s| (s.reading.clone(), s.surface().to_string()))
+            .collect();
+    }
+
+    /// Whether the segments' readings make up the pieces' readings, char for char.
+    fn spells(&self, pieces: &[(String, String)]) -> bool {
+        let segs = self.segs.iter().flat_map(|s| s.reading.chars());
+        segs.eq(pieces.iter().flat_map(|(_, r)| r.chars()))
     }
 
     fn from_conversion(c: Conversion) -> Option<Self> {
@@ -1286,13 +1336,20 @@ impl Machine {
     }
 
     /// Reconversion (Mozc's 再変換): `text`, selected in the field, is converted again — its
-    /// reading (that of a recent commit of the same text, else `guess`) is composed and
-    /// converted, and the commit replaces the selection. Only from precomposition.
+    /// reading (that of a recent commit of the same text, else `guess`'s, the (written text,
+    /// reading) of each of its words) is composed and converted, and the commit replaces the
+    /// selection. Only from precomposition.
+    ///
+    /// The conversion shows the text as it was, as MS-IME's reconversion does: each segment
+    /// whose reading begins and ends where a word of `guess` does has that text as its first
+    /// candidate (the engine's own choice next, for Space), so that 変換 then Enter changes
+    /// nothing; text of hiragana alone is converted. The engine's choice differs from the text
+    /// in one phrase of seven (BENCHMARKS.md, "Reconversion").
     pub fn reconvert<B: Backend + ?Sized>(
         &mut self,
         b: &mut B,
         text: &str,
-        guess: &dyn Fn(&str) -> String,
+        guess: &dyn Fn(&str) -> Vec<(String, String)>,
     ) -> ImeOutput {
         let len = text.chars().count();
         if !self.enabled
@@ -1303,9 +1360,11 @@ impl Machine {
         {
             return self.output(b, false, String::new());
         }
+        let pieces = guess(text);
+        let guessed: String = pieces.iter().map(|(_, r)| r.as_str()).collect();
         let reading = match self.recent.iter().rev().find(|(t, _)| t == text) {
             Some((_, r)) => r.clone(),
-            None => guess(text),
+            None => guessed.clone(),
         };
         self.sugg = Suggestions::default();
         self.predict_next = false;
@@ -1315,6 +1374,11 @@ impl Machine {
             b.insert(c);
         }
         self.start_conversion(b);
+        if let Some(conv) = self.conv.as_mut() {
+            if reading == guessed {
+                conv.show_first(&pieces);
+            }
+        }
         self.output(b, true, String::new())
     }
 
@@ -1975,7 +2039,7 @@ impl Ime {
     /// that of a recent commit of the same text, else the lexicon's guess
     /// ([`Engine::reading_of`]).
     pub fn reconvert(&mut self, engine: &Engine, text: &str) -> ImeOutput {
-        let guess = |t: &str| engine.reading_of(t);
+        let guess = |t: &str| engine.reading_pieces(t);
         with_backend!(self, engine, |m, b| m.reconvert(b, text, &guess))
     }
 
