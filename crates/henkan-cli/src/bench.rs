@@ -364,12 +364,28 @@ fn memory(model: &Option<PathBuf>, a: MemoryArgs) -> Result<()> {
         let conv = session.convert_reading(&engine, &text(a.paste));
         serde_json::json!({ "kana": a.paste, "segments": conv.segments.len() })
     });
+    // The first reconversion builds reverse conversion's index (`Engine::reverse_index`).
+    let written: Vec<String> = read_pairs(&a.input, None)?
+        .into_iter()
+        .map(|(_, w)| w)
+        .take(100)
+        .collect();
+    let reconversion = phase(&mut || {
+        let mut ime = Ime::new();
+        for w in &written {
+            ime.reconvert(&engine, w);
+            ime.key(&engine, KeyEvent::plain(Key::Escape));
+            ime.key(&engine, KeyEvent::plain(Key::Escape));
+        }
+        serde_json::json!({ "texts": written.len(), "index_entries": engine.reverse_index().len() })
+    });
     let result = serde_json::json!({
         "engine": scoring.name(),
         "heap_after_load_mib": mib(base),
         "typed": typed,
         "sentences": sentences,
         "paste": paste,
+        "reconversion": reconversion,
     });
     print_result(&result, a.json);
     Ok(())

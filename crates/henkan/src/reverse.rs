@@ -2,136 +2,42 @@
 //! field can be converted again.
 //!
 //! The lexicon is indexed by reading, not by written form. On first use [`ReverseIndex`] collects
-//! the entries written with kanji, by a hash of their written form, and each kanji's readings
-//! (`車` → `しゃ`, `くるま`, …, from the lexicon's one-kanji entries); the reading of an entry
+//! the entries written with kanji, by a hash of their written form; the reading of an entry
 //! is the lexicon's index read backwards ([`Lexicon::reading_at`]). A run of kanji with its kana
 //! is a word when the lexicon has an entry written exactly so (`書く` → `かく`, `大人` →
-//! `おとな`); a word written so under several readings is read by the one the LM knows as the
-//! most common word, else the cheapest ([`reading_of_ranked`]); the cheapest cover of the text by
-//! such words (kana read as they are) wins; a kanji no word covers takes its cheapest reading.
+//! `おとな`). The text is read as the best path through such words and the lexicon's kana words
+//! (Mozc's word and connection costs, as a conversion is scored); of the entries of one written
+//! form and part of speech, only the word the LM knows as the most common takes part
+//! ([`reading_of_ranked`]). A kanji no word covers stays as it is.
 //! Measured with `henkan eval reverse` (BENCHMARKS.md, "Reconversion").
 
 use crate::composer::{is_hiragana, is_kana, to_hiragana};
 use crate::lexicon::{Entry, Lexicon, Surface};
 use crate::pos::{Connection, SpecialIds};
-use std::collections::HashMap;
 
-/// Readings kept per kanji (the cheapest).
-const READINGS_PER_KANJI: usize = 8;
 /// Longest word tried, in chars.
 const MAX_WORD_CHARS: usize = 6;
 /// Longest hiragana or katakana word looked up, in chars.
 const MAX_KANA_WORD_CHARS: usize = 8;
-/// The cost of a kanji read alone by its cheapest reading (no word covers it).
+/// The cost of a kanji no word covers (kept as it is in the reading).
 const LONE_KANJI: i64 = 20000;
 /// The cost of a kana or letter that no word covers.
 const UNKNOWN_CHAR: i64 = 8000;
 /// The cost of a run of katakana or digits read as one unknown word.
 const UNKNOWN_RUN: i64 = 4000;
-/// Added to a kanji reading inferred from a two-kanji word.
-const INFERRED: i64 = 3000;
-
-/// The kana of a written word before and after its one kanji, when it has exactly one.
-fn split_one(text: &str) -> Option<(&str, char, &str)> {
-    let at = text.find(is_kanji)?;
-    let k = text[at..].chars().next()?;
-    let (before, after) = (&text[..at], &text[at + k.len_utf8()..]);
-    (before.chars().all(is_kana) && after.chars().all(is_kana)).then_some((before, k, after))
-}
-
-/// The kanji of a word with one kanji among kana, and its reading there (`帰る` かえる → 帰
-/// かえ), when the kana match the reading's ends.
-fn one_kanji(text: &str, reading: &str) -> Option<(char, String)> {
-    let (before, k, after) = split_one(text)?;
-    let (before, after) = (to_hiragana(before), to_hiragana(after));
-    let r = reading
-        .strip_prefix(before.as_str())?
-        .strip_suffix(after.as_str())?;
-    (!r.is_empty() && r.chars().count() <= 4).then(|| (k, r.to_string()))
-}
-
-/// For a word of two kanji (and kana after them) one of which has a known reading that
-/// starts or ends the word's reading: the other kanji and the rest of the reading.
-fn two_kanji(known: &KanjiReadings, text: &str, reading: &str) -> Vec<(char, String)> {
-    let mut chars = text.chars();
-    let (Some(a), Some(b)) = (chars.next(), chars.next()) else {
-        return Vec::new();
-    };
-    let rest: String = chars.collect();
-    if !is_kanji(a) || !is_kanji(b) || !rest.chars().all(is_kana) {
-        return Vec::new();
-    }
-    let Some(r) = reading.strip_suffix(to_hiragana(&rest).as_str()) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let fits = |s: &str| !s.is_empty() && s.chars().count() <= 4;
-    for ka in known.of(a) {
-        if let Some(tail) = r.strip_prefix(ka.as_str()).filter(|t| fits(t)) {
-            out.push((b, tail.to_string()));
-        }
-    }
-    for kb in known.of(b) {
-        if let Some(head) = r.strip_suffix(kb.as_str()).filter(|h| fits(h)) {
-            out.push((a, head.to_string()));
-        }
-    }
-    out
-}
-
-/// Each kanji's readings, cheapest first (from the lexicon's one-kanji entries).
-#[derive(Debug, Clone, Default)]
-pub struct KanjiReadings {
-    readings: HashMap<char, Vec<String>>,
-}
 
 fn is_kanji(c: char) -> bool {
     matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '々' | '〆' | '\u{F900}'..='\u{FAFF}')
 }
 
-impl KanjiReadings {
-    /// Collects each kanji's readings from the lexicon ([`ReverseIndex::new`]).
-    pub fn new(lexicon: &Lexicon) -> Self {
-        ReverseIndex::new(lexicon).kanji
-    }
-
-    /// The cheapest distinct readings of each kanji.
-    fn keep(all: HashMap<char, Vec<(i64, String)>>) -> Self {
-        let readings = all
-            .into_iter()
-            .map(|(c, mut list)| {
-                list.sort();
-                let mut seen: Vec<String> = Vec::new();
-                for (_, r) in list {
-                    if !seen.contains(&r) {
-                        seen.push(r);
-                    }
-                    if seen.len() == READINGS_PER_KANJI {
-                        break;
-                    }
-                }
-                (c, seen)
-            })
-            .collect();
-        KanjiReadings { readings }
-    }
-
-    /// The readings of a kanji, cheapest first.
-    pub fn of(&self, c: char) -> &[String] {
-        self.readings.get(&c).map_or(&[], Vec::as_slice)
-    }
-}
-
 /// What reverse conversion looks words up in, collected from the lexicon on first use: the
-/// entries written with kanji, by their written form, and each kanji's readings.
+/// entries written with kanji, by their written form.
 #[derive(Debug, Clone, Default)]
 pub struct ReverseIndex {
     /// The hash of the written form (high 32 bits) and the entry offset (low 32 bits) of each
     /// entry of at most [`MAX_WORD_CHARS`] written characters with a kanji, sorted. 8 bytes an
     /// entry: the written forms and readings stay in the lexicon.
     words: Vec<u64>,
-    /// Each kanji's readings, for a kanji no word covers.
-    pub kanji: KanjiReadings,
 }
 
 /// FNV-1a of a written form: the word index's key (collisions are told apart by the entry).
@@ -142,17 +48,10 @@ fn written_hash(text: &str) -> u32 {
 }
 
 impl ReverseIndex {
-    /// One pass over the lexicon. Each kanji's readings come in two steps: words of one kanji,
-    /// with kana before or after it (`車` くるま, `帰る` かえる → `帰` かえ, `お茶` おちゃ → `茶`
-    /// ちゃ); then words of two kanji one of which is known (`汽車` きしゃ with `車` しゃ →
-    /// `汽` き), at a higher cost.
+    /// One pass over the lexicon, decoding only the written forms that can hold a kanji.
     pub fn new(lexicon: &Lexicon) -> Self {
-        let mut all: HashMap<char, Vec<(i64, String)>> = HashMap::new();
-        // (cost, text, reading) of the words with two written characters, for the second step
-        let mut pairs: Vec<(i64, String, String)> = Vec::new();
         let mut words = Vec::new();
         lexicon.for_each_entry(|reading, e| {
-            // Only coded written forms can hold a kanji; the others are not decoded at all.
             let Surface::Coded { count, shared, .. } = e.surface else {
                 return;
             };
@@ -160,31 +59,13 @@ impl ReverseIndex {
                 return;
             }
             let text = lexicon.surface_text(&e.surface, reading);
-            if !text.chars().any(is_kanji) {
-                return;
-            }
-            words.push(u64::from(written_hash(&text)) << 32 | u64::from(e.offset));
-            if count > 3 {
-                return;
-            }
-            if let Some((k, r)) = one_kanji(&text, reading) {
-                all.entry(k).or_default().push((i64::from(e.cost), r));
-            } else if count == 2 {
-                pairs.push((i64::from(e.cost), text, reading.to_string()));
+            if text.chars().any(is_kanji) {
+                words.push(u64::from(written_hash(&text)) << 32 | u64::from(e.offset));
             }
         });
-        let known = KanjiReadings::keep(all.clone());
-        for (cost, text, reading) in &pairs {
-            for (k, r) in two_kanji(&known, text, reading) {
-                all.entry(k).or_default().push((cost + INFERRED, r));
-            }
-        }
         words.sort_unstable();
         words.shrink_to_fit();
-        ReverseIndex {
-            words,
-            kanji: KanjiReadings::keep(all),
-        }
+        ReverseIndex { words }
     }
 
     /// Entries indexed (for measuring the index).
@@ -328,8 +209,8 @@ pub fn pieces_of_ranked(
 
 /// The nodes that start at char `i`, with the position each ends at: words written with kanji
 /// (of one part of speech, only the most common word's entries by `rank`), hiragana and katakana words of the
-/// lexicon, a run of katakana or of digits as one unknown word, and the char alone (a kanji by
-/// its cheapest reading, at a cost no word pays), so that every position is reached.
+/// lexicon, a run of katakana or of digits as one unknown word, and the char alone (a kanji as
+/// it is, at a cost no word pays), so that every position is reached.
 fn nodes_at(
     lexicon: &Lexicon,
     special: SpecialIds,
@@ -412,8 +293,7 @@ fn nodes_at(
     }
     let c = chars[i];
     let (id, cost, reading) = if is_kanji(c) {
-        let r = index.kanji.of(c).first().cloned();
-        (special.noun, LONE_KANJI, r.unwrap_or_else(|| c.to_string()))
+        (special.noun, LONE_KANJI, c.to_string())
     } else if is_kana(c) {
         (special.noun, UNKNOWN_CHAR, to_hiragana(&c.to_string()))
     } else if c.is_alphanumeric() {
