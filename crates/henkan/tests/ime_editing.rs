@@ -359,7 +359,8 @@ fn kana_input_types_the_layouts_kana() {
 
 /// Reconversion shows the text as it was, segment by segment, where the engine would convert its
 /// reading otherwise (`洗髪と先発` → `洗髪と洗髪`): 変換 then Enter changes nothing, and Space on a
-/// segment gives the engine's choice next. Text of hiragana alone is converted.
+/// segment gives the engine's choice next; segments that split a word are joined. Text of
+/// hiragana alone is converted.
 #[test]
 fn reconversion_shows_the_text_as_it_was_first() {
     let engine = engine();
@@ -394,6 +395,12 @@ fn reconversion_shows_the_text_as_it_was_first() {
     assert_eq!(out.preedit.text, text);
     let out = press(&mut ime, &engine, "Enter", 0);
     assert_eq!(out.committed, text, "変換 then Enter changes nothing");
+    // a word the conversion splits (`いち`|`びき`, `1匹`): its segments joined, the word first
+    let out = ime.reconvert(&engine, "一匹");
+    assert_eq!(out.preedit.text, "一匹");
+    assert_eq!(out.segments.len(), 1);
+    let out = press(&mut ime, &engine, "Enter", 0);
+    assert_eq!(out.committed, "一匹");
     // hiragana alone, left unconverted: converted
     let out = ime.reconvert(&engine, "きしゃでかえる");
     assert_eq!(out.state, State::Converting);

@@ -638,7 +638,8 @@ impl Converting {
 
     /// Puts written text first in the segments it spells: `pieces` are the (written text,
     /// reading) of the words of the reading converted, and a segment whose reading starts and
-    /// ends at their boundaries takes their text there as its first candidate. Text of
+    /// ends at their boundaries takes their text there as its first candidate; segments that
+    /// split a word are joined into one first (their own text its second candidate). Text of
     /// hiragana alone (left unconverted, which reconversion is to convert) is left to the
     /// engine. What the engine shows first (`shown`, the learning's reference) is then that text.
     fn show_first(&mut self, pieces: &[(String, String)]) {
@@ -657,17 +658,39 @@ impl Converting {
         }
         let written: Vec<char> = pieces.iter().flat_map(|(t, _)| t.chars()).collect();
         let to_written = |r: usize| at.iter().find(|&&(x, _)| x == r).map(|&(_, w)| w);
-        let mut start = 0;
-        for seg in &mut self.segs {
-            let end = start + seg.len;
-            if let (Some(a), Some(z)) = (to_written(start), to_written(end)) {
-                let text: String = written[a..z].iter().collect();
-                seg.candidates.retain(|c| *c != text);
-                seg.candidates.insert(0, text);
-                seg.selected = 0;
-            }
+        // Segments grouped until a group ends at a word boundary (it starts at one): a group of
+        // several (a word the conversion splits, `モールデン` → `モール`|`電`) becomes one segment.
+        let mut segs: Vec<Seg> = Vec::with_capacity(self.segs.len());
+        let (mut start, mut group): (usize, Vec<Seg>) = (0, Vec::new());
+        for seg in std::mem::take(&mut self.segs) {
+            group.push(seg);
+            let end = start + group.iter().map(|s| s.len).sum::<usize>();
+            let (Some(a), Some(z)) = (to_written(start), to_written(end)) else {
+                continue;
+            };
+            let text: String = written[a..z].iter().collect();
+            let mut seg = if group.len() == 1 {
+                group.remove(0)
+            } else {
+                let surface: String = group.iter().map(|s| s.surface()).collect();
+                Seg {
+                    reading: group.iter().map(|s| s.reading.as_str()).collect(),
+                    len: end - start,
+                    candidates: vec![surface],
+                    selected: 0,
+                }
+            };
+            group.clear();
+            seg.candidates.retain(|c| *c != text);
+            seg.candidates.insert(0, text);
+            seg.selected = 0;
+            segs.push(seg);
             start = end;
         }
+        // (the last group always ends at the last boundary: the readings are the same)
+        segs.append(&mut group);
+        self.segs = segs;
+        self.focus = 0;
         let text = self.text();
         if self.nbest.first() != Some(&text) {
             self.nbest.retain(|t| *t != text);
@@ -1342,8 +1365,8 @@ impl Machine {
     ///
     /// The conversion shows the text as it was, as MS-IME's reconversion does: each segment
     /// whose reading begins and ends where a word of `guess` does has that text as its first
-    /// candidate (the engine's own choice next, for Space), so that 変換 then Enter changes
-    /// nothing; text of hiragana alone is converted. The engine's choice differs from the text
+    /// candidate (the engine's own choice next, for Space; segments that split a word joined),
+    /// so that 変換 then Enter changes nothing; text of hiragana alone is converted. The engine's choice differs from the text
     /// in one phrase of seven (BENCHMARKS.md, "Reconversion").
     pub fn reconvert<B: Backend + ?Sized>(
         &mut self,
