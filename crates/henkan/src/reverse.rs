@@ -208,9 +208,9 @@ pub fn pieces_of_ranked(
 }
 
 /// The nodes that start at char `i`, with the position each ends at: words written with kanji
-/// (of one part of speech, only the most common word's entries by `rank`), hiragana and katakana words of the
-/// lexicon, a run of katakana or of digits as one unknown word, and the char alone (a kanji as
-/// it is, at a cost no word pays), so that every position is reached.
+/// (of one part of speech, only the most common word's entries by `rank`), hiragana and
+/// katakana words of the lexicon, a run of katakana or of digits as one unknown word, and the
+/// char alone (a kanji as it is, at a cost no word pays), so that every position is reached.
 fn nodes_at(
     lexicon: &Lexicon,
     special: SpecialIds,

@@ -1366,8 +1366,9 @@ impl Machine {
     /// The conversion shows the text as it was, as MS-IME's reconversion does: each segment
     /// whose reading begins and ends where a word of `guess` does has that text as its first
     /// candidate (the engine's own choice next, for Space; segments that split a word joined),
-    /// so that 変換 then Enter changes nothing; text of hiragana alone is converted. The engine's choice differs from the text
-    /// in one phrase of seven (BENCHMARKS.md, "Reconversion").
+    /// so that 変換 then Enter changes nothing; text of hiragana alone is converted. The
+    /// engine's choice differs from the text in one phrase of seven (BENCHMARKS.md,
+    /// "Reconversion").
     pub fn reconvert<B: Backend + ?Sized>(
         &mut self,
         b: &mut B,
@@ -2060,7 +2061,7 @@ impl Ime {
 
     /// Reconversion of text selected in the field ([`Machine::reconvert`]): its reading is
     /// that of a recent commit of the same text, else the lexicon's guess
-    /// ([`Engine::reading_of`]).
+    /// ([`Engine::reading_pieces`]).
     pub fn reconvert(&mut self, engine: &Engine, text: &str) -> ImeOutput {
         let guess = |t: &str| engine.reading_pieces(t);
         with_backend!(self, engine, |m, b| m.reconvert(b, text, &guess))

@@ -387,9 +387,11 @@ impl Lexicon {
         let mut value = 0u64;
         let mut key = Vec::new();
         loop {
+            // (filtered, not cut at the first too large: a subtree of appended lists only has
+            // a larger value than the subtrees after it)
             let step = node
                 .transitions()
-                .take_while(|t| value.saturating_add(t.out.value()) <= want)
+                .filter(|t| value.saturating_add(t.out.value()) <= want)
                 .last();
             let Some(t) = step else { break };
             value = value.saturating_add(t.out.value());
