@@ -405,11 +405,11 @@ impl Lexicon {
         if !node.is_final() {
             return None;
         }
+        // The path's outputs are the key's value, as a lookup of it sums them.
         let start = value.saturating_add(node.final_output().value());
         let holds = self.entries(start).any(|e| e.offset == offset);
         let reading = String::from_utf8(key).ok()?;
-        (holds && self.index.get(reading.as_bytes()).map(|o| o.value()) == Some(start))
-            .then_some(reading)
+        holds.then_some(reading)
     }
 
     /// Readings that are prefixes of `text`: yields (length in bytes, index value).
