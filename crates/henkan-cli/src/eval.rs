@@ -832,7 +832,8 @@ pub struct ReverseArgs {
     /// Only the first N lines.
     #[arg(long)]
     limit: Option<usize>,
-    /// Print each text read otherwise than annotated.
+    /// Print each text read otherwise than annotated, with the words it was read as
+    /// (`written/reading`, a word in kana alone).
     #[arg(long)]
     errors: bool,
     /// Also count the texts given back unchanged by the default engine's conversion of the
@@ -875,7 +876,15 @@ fn reverse(model: &Option<PathBuf>, a: ReverseArgs) -> Result<()> {
         if got == reading {
             exact += 1;
         } else if a.errors {
-            outln!("{written}\n  want {reading}\n  got  {got}");
+            let words: Vec<String> = engine
+                .reading_pieces(written)
+                .into_iter()
+                .map(|(w, r)| if w == r { w } else { format!("{w}/{r}") })
+                .collect();
+            outln!(
+                "{written}\n  want {reading}\n  got  {got}\n  words {}",
+                words.join(" ")
+            );
         }
         let (w, g): (Vec<char>, Vec<char>) = (reading.chars().collect(), got.chars().collect());
         same_chars += lcs(&w, &g);

@@ -8,7 +8,10 @@
 //! `おとな`). The text is read as the best path through such words and the lexicon's kana words
 //! (Mozc's word and connection costs, as a conversion is scored); of the entries of one written
 //! form and part of speech, only the word the LM knows as the most common takes part
-//! ([`reading_of_ranked`]). A kanji no word covers stays as it is.
+//! ([`reading_of_ranked`]). A kanji alone after another word is read as the lexicon's compounds
+//! that end in it read it (`道路法上` じょう, `入学者` しゃ), and a word read with rendaku only
+//! where it can join the word before it (`作り` つくり after a comma, `手作り` てづくり). A kanji
+//! no word covers stays as it is.
 //! Measured with `henkan eval reverse` (BENCHMARKS.md, "Reconversion").
 
 use crate::composer::{is_hiragana, is_kana, to_hiragana};
@@ -25,6 +28,70 @@ const LONE_KANJI: i64 = 20000;
 const UNKNOWN_CHAR: i64 = 8000;
 /// The cost of a run of katakana or digits read as one unknown word.
 const UNKNOWN_RUN: i64 = 4000;
+/// The kana of a compound's reading kept to tell how it ends ([`ReverseIndex::ending`]; at most
+/// 3, a byte each below the length in `pack_reading`).
+const TAIL_KANA: usize = 3;
+/// The bit that marks a compound among the words while the index is built.
+const COMPOUND: u64 = 1 << 31;
+
+fn is_katakana(c: char) -> bool {
+    is_kana(c) && !is_hiragana(c)
+}
+
+/// The kana without its voiced or semi-voiced mark (`が` → `か`, `ぱ` → `は`); `None` for a kana
+/// without one.
+fn unvoiced(c: char) -> Option<char> {
+    let u = u32::from(c);
+    let base = match u {
+        0x304C..=0x3062 if u % 2 == 0 => u - 1,
+        0x3065 | 0x3067 | 0x3069 => u - 1,
+        0x3070..=0x307D => match (u - 0x306F) % 3 {
+            0 => return None,
+            k => u - k,
+        },
+        _ => return None,
+    };
+    char::from_u32(base)
+}
+
+/// Whether `reading` is one of `others` with its first kana voiced (`づくり` beside `つくり`):
+/// the form a word takes as the second part of a compound (rendaku).
+fn is_rendaku<'a>(reading: &str, mut others: impl Iterator<Item = &'a str>) -> bool {
+    let mut chars = reading.chars();
+    let Some(first) = chars.next().and_then(unvoiced) else {
+        return false;
+    };
+    let rest = chars.as_str();
+    others.any(|o| o.strip_prefix(first) == Some(rest))
+}
+
+/// A kanji and a reading of it or of a compound ending in it, in 48 bits: the kanji (bits
+/// 32..48), the reading's length (bits 24..31: its bytes / 3, its chars, the lexicon's readings
+/// being kana) and its last [`TAIL_KANA`] kana (a byte each: the char's offset in the kana block
+/// U+3000–U+30FF, the last in the low byte). `None` for a kanji outside the BMP, or where one
+/// of those kana is outside the block. Read from the UTF-8 bytes (a kana is 3 of them): it runs
+/// for every compound of the lexicon. Two readings of one kanji alone that differ only before
+/// their last 3 kana and are as long share one (`ending` counts them together).
+fn pack_reading(kanji: char, reading: &str) -> Option<u64> {
+    let bytes = reading.as_bytes();
+    if bytes.len() % 3 != 0 || u32::from(kanji) > 0xFFFF {
+        return None;
+    }
+    let mut tail = 0u64;
+    for (k, c) in bytes.rchunks_exact(3).take(TAIL_KANA).enumerate() {
+        // U+3000..=U+30FF is E3 80..=83 80..=BF
+        if c[0] != 0xE3 || c[1] & 0xFC != 0x80 {
+            return None;
+        }
+        let b = u64::from(c[1] & 0x03) << 6 | u64::from(c[2] & 0x3F);
+        if b == 0 {
+            return None;
+        }
+        tail |= b << (8 * k);
+    }
+    let len = (bytes.len() / 3).min(0x7F) as u64;
+    Some(u64::from(kanji) << 32 | len << 24 | tail)
+}
 
 fn is_kanji(c: char) -> bool {
     matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '々' | '〆' | '\u{F900}'..='\u{FAFF}')
@@ -38,6 +105,10 @@ pub struct ReverseIndex {
     /// entry of at most [`MAX_WORD_CHARS`] written characters with a kanji, sorted. 8 bytes an
     /// entry: the written forms and readings stay in the lexicon.
     words: Vec<u64>,
+    /// For each kanji of several readings alone that ends compounds of the lexicon, and each
+    /// of those readings: the kanji and the reading (`pack_reading`), and how many compounds
+    /// end in the kanji read so. Sorted.
+    endings: Vec<(u64, u32)>,
 }
 
 /// FNV-1a of a written form: the word index's key (collisions are told apart by the entry).
@@ -50,22 +121,94 @@ fn written_hash(text: &str) -> u32 {
 impl ReverseIndex {
     /// One pass over the lexicon, decoding only the written forms that can hold a kanji.
     pub fn new(lexicon: &Lexicon) -> Self {
+        // The words, and the compounds ending in a kanji, in one vector, so that the memory
+        // the words need as the vector grows holds the compounds too (a vector of its own would
+        // raise the peak by half): a word is its written form's hash (bits 32..) and its entry
+        // offset (below 2³¹); a compound is `COMPOUND` and its last kanji and reading
+        // (`pack_reading`).
         let mut words = Vec::new();
+        // the readings of each kanji alone (`pack_reading`)
+        let mut singles = Vec::new();
         lexicon.for_each_entry(|reading, e| {
             let Surface::Coded { count, shared, .. } = e.surface else {
                 return;
             };
-            if count as usize + shared as usize > MAX_WORD_CHARS {
+            if count as usize + shared as usize > MAX_WORD_CHARS || e.offset & COMPOUND as u32 != 0
+            {
                 return;
             }
             let text = lexicon.surface_text(&e.surface, reading);
             if text.chars().any(is_kanji) {
                 words.push(u64::from(written_hash(&text)) << 32 | u64::from(e.offset));
             }
+            let mut back = text.chars().rev();
+            let (Some(last), second) = (back.next(), back.next()) else {
+                return;
+            };
+            let Some(packed) = Some(last)
+                .filter(|&c| is_kanji(c))
+                .and_then(|c| pack_reading(c, reading))
+            else {
+                return;
+            };
+            if second.is_some() {
+                words.push(packed | COMPOUND);
+            } else {
+                singles.push(packed);
+            }
         });
-        words.sort_unstable();
+        // the compounds first, by kanji
+        let mut compounds = 0;
+        for k in 0..words.len() {
+            if words[k] & COMPOUND != 0 {
+                words.swap(compounds, k);
+                compounds += 1;
+            }
+        }
+        words[..compounds].sort_unstable();
+        words[compounds..].sort_unstable();
+        let tails = &words[..compounds];
+        singles.sort_unstable();
+        singles.dedup();
+        let mut endings = Vec::new();
+        for readings in singles.chunk_by(|a, b| a >> 32 == b >> 32) {
+            if readings.len() < 2 {
+                continue; // one reading: nothing to choose
+            }
+            let kanji = readings[0] >> 32;
+            let from = tails.partition_point(|&t| t >> 32 < kanji);
+            let to = tails.partition_point(|&t| t >> 32 <= kanji);
+            for &single in readings {
+                let len = (single >> 24 & 0x7F) as usize;
+                // the reading's last kana, as many as are kept
+                let mask = u32::MAX >> (32 - 8 * len.clamp(1, TAIL_KANA));
+                let n = tails[from..to]
+                    .iter()
+                    .filter(|&&t| {
+                        (t >> 24 & 0x7F) as usize > len && (t ^ single) as u32 & mask == 0
+                    })
+                    .count();
+                if n > 0 {
+                    endings.push((single, n as u32));
+                }
+            }
+        }
+        endings.shrink_to_fit();
+        words.drain(..compounds);
         words.shrink_to_fit();
-        ReverseIndex { words }
+        ReverseIndex { words, endings }
+    }
+
+    /// How many compounds of the lexicon end in `kanji` read `reading` (`上` じょう in
+    /// `法律上`, `事実上`, …).
+    pub fn ending(&self, kanji: char, reading: &str) -> u32 {
+        let Some(key) = pack_reading(kanji, reading) else {
+            return 0;
+        };
+        match self.endings.binary_search_by_key(&key, |&(k, _)| k) {
+            Ok(at) => self.endings[at].1,
+            Err(_) => 0,
+        }
     }
 
     /// Entries indexed (for measuring the index).
@@ -238,21 +381,40 @@ fn nodes_at(
             .written(lexicon, &word)
             .map(|(r, e)| (rank(e.offset).unwrap_or(u32::MAX), r, e))
             .collect();
+        // a word can join the one before it where that ends in a kanji or katakana; elsewhere
+        // a word with kana is not read with rendaku (`作り` つくり, not づくり)
+        let joins = i > 0 && (is_kanji(chars[i - 1]) || is_katakana(chars[i - 1]));
+        let has_kana = word.chars().any(is_kana);
+        let out_here: Vec<bool> = found
+            .iter()
+            .map(|f| has_kana && !joins && is_rendaku(&f.1, found.iter().map(|g| g.1.as_str())))
+            .collect();
         // the most common word's rank among the entries of e's part of speech
         let top = |e: &Entry<'_>| {
             found
                 .iter()
-                .filter(|f| (f.2.left_id, f.2.right_id) == (e.left_id, e.right_id))
-                .map(|f| f.0)
+                .zip(&out_here)
+                .filter(|(f, &out)| !out && (f.2.left_id, f.2.right_id) == (e.left_id, e.right_id))
+                .map(|(f, _)| f.0)
                 .min()
         };
-        let kept: Vec<bool> = found.iter().map(|f| Some(f.0) == top(&f.2)).collect();
-        for ((_, r, e), keep) in found.into_iter().zip(kept) {
-            if !keep {
-                continue;
+        let mut kept: Vec<bool> = found
+            .iter()
+            .zip(&out_here)
+            .map(|(f, &out)| !out && Some(f.0) == top(&f.2))
+            .collect();
+        if joins && to == i + 1 {
+            // a kanji alone after a word, read as the compounds ending in it read it
+            let endings: Vec<u32> = found.iter().map(|f| index.ending(chars[i], &f.1)).collect();
+            let most = endings.iter().copied().max().unwrap_or(0);
+            if most > 0 {
+                kept = endings.iter().map(|&n| n == most).collect();
             }
-            let cost = i64::from(e.cost);
-            out.push((to, node(e.left_id, e.right_id, cost, r)));
+        }
+        for ((_, r, e), keep) in found.into_iter().zip(kept) {
+            if keep {
+                out.push((to, node(e.left_id, e.right_id, i64::from(e.cost), r)));
+            }
         }
     }
     let run = chars[i..].iter().take_while(|&&c| is_hiragana(c)).count();
@@ -267,7 +429,6 @@ fn nodes_at(
             }
         }
     }
-    let is_katakana = |c: char| is_kana(c) && !is_hiragana(c);
     let run = chars[i..].iter().take_while(|&&c| is_katakana(c)).count();
     for to in i + 1..=i + run.min(MAX_KANA_WORD_CHARS) {
         let word = to_hiragana(&chars[i..to].iter().collect::<String>());
@@ -303,4 +464,48 @@ fn nodes_at(
     };
     out.push((i + 1, node(id, id, cost, reading)));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_voiced_kana_loses_its_mark() {
+        for (voiced, plain) in [('が', 'か'), ('ぢ', 'ち'), ('づ', 'つ'), ('ど', 'と')] {
+            assert_eq!(unvoiced(voiced), Some(plain));
+        }
+        for (voiced, plain) in [('ば', 'は'), ('ぱ', 'は'), ('ぼ', 'ほ'), ('ぽ', 'ほ')] {
+            assert_eq!(unvoiced(voiced), Some(plain));
+        }
+        for c in ['か', 'つ', 'は', 'ほ', 'ん', 'あ', 'カ', 'a'] {
+            assert_eq!(unvoiced(c), None, "{c}");
+        }
+    }
+
+    #[test]
+    fn rendaku_is_a_reading_voiced_beside_its_plain_one() {
+        assert!(is_rendaku("づくり", ["つくり", "づくり"].into_iter()));
+        assert!(is_rendaku("ぐろい", ["くろい"].into_iter()));
+        assert!(!is_rendaku("つくり", ["づくり"].into_iter()));
+        // a voiced reading without a plain twin is the word's own (`台` だい)
+        assert!(!is_rendaku("だい", ["うてな"].into_iter()));
+    }
+
+    #[test]
+    fn a_reading_packs_its_kanji_length_and_last_kana() {
+        let p = |r| pack_reading('上', r);
+        let jou = p("じょう").unwrap();
+        // the compound's end matches the kanji's reading in its low bytes
+        let houritsujou = p("ほうりつじょう").unwrap();
+        assert_eq!((jou ^ houritsujou) & 0xFF_FFFF, 0);
+        assert_eq!(jou >> 24 & 0x7F, 3);
+        assert_eq!(houritsujou >> 24 & 0x7F, 7);
+        assert_eq!(jou >> 32, u64::from(u32::from('上')));
+        assert_ne!(p("うえ"), Some(jou));
+        // kana only
+        assert_eq!(p("abc"), None);
+        assert_eq!(p("じょうa"), None);
+        assert_eq!(pack_reading('𠮟', "しか"), None);
+    }
 }

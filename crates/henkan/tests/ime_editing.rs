@@ -221,6 +221,27 @@ fn reconversion_offers_the_conversions_of_text_again() {
     assert!(!ime.reconvert(&engine, "汽車").consumed);
 }
 
+/// A kanji alone after another word is read as the lexicon's compounds ending in it read it
+/// (by word cost and the LM's choice of reading: `上` うえ, `者` もの, `中` なか), and a word
+/// with kana is read with rendaku only where it can join the word before it (the LM's choice:
+/// `作り` づくり, `勝ち` がち, and the suffix `黒い` ぐろい costs 0).
+#[test]
+fn reverse_conversion_reads_a_kanji_after_a_word_as_compounds_do() {
+    let engine = engine();
+    for (text, reading) in [
+        ("道路法上の道路", "どうろほうじょうのどうろ"),
+        ("入学者および在学者", "にゅうがくしゃおよびざいがくしゃ"),
+        ("契約中のお客", "けいやくちゅうのおきゃく"),
+        ("から、作りたい", "から、つくりたい"),
+        ("不思議の勝ち", "ふしぎのかち"),
+        ("切れない黒い猫", "きれないくろいねこ"),
+        // inside a compound rendaku stays
+        ("手作り", "てづくり"),
+    ] {
+        assert_eq!(engine.reading_of(text), reading, "{text}");
+    }
+}
+
 /// 無変換 on a converted segment cycles its kana types from whatever it shows, as Mozc's
 /// SwitchKanaType does (`感じを` → `かんじを` → `カンジヲ` → `ｶﾝｼﾞｦ` → `かんじを`); Shift+無変換 gives the
 /// keys typed for it in full width.
