@@ -129,6 +129,7 @@ impl ReverseIndex {
         let mut words = Vec::new();
         // the readings of each kanji alone (`pack_reading`)
         let mut singles = Vec::new();
+        let mut text = String::new();
         lexicon.for_each_entry(|reading, e| {
             let Surface::Coded { count, shared, .. } = e.surface else {
                 return;
@@ -137,7 +138,7 @@ impl ReverseIndex {
             {
                 return;
             }
-            let text = lexicon.surface_text(&e.surface, reading);
+            lexicon.write_surface(&e.surface, reading, &mut text);
             if text.chars().any(is_kanji) {
                 words.push(u64::from(written_hash(&text)) << 32 | u64::from(e.offset));
             }

@@ -308,15 +308,23 @@ impl Lexicon {
 
     /// The written form of an entry with this surface and reading.
     pub fn surface_text(&self, surface: &Surface<'_>, reading: &str) -> String {
+        let mut out = String::new();
+        self.write_surface(surface, reading, &mut out);
+        out
+    }
+
+    /// [`Lexicon::surface_text`] into `out` (cleared first), so that a pass over many entries
+    /// reuses one buffer.
+    pub fn write_surface(&self, surface: &Surface<'_>, reading: &str, out: &mut String) {
+        out.clear();
         match *surface {
-            Surface::Reading => reading.to_string(),
-            Surface::Katakana => crate::composer::to_katakana(reading),
+            Surface::Reading => out.push_str(reading),
+            Surface::Katakana => out.push_str(&crate::composer::to_katakana(reading)),
             Surface::Coded {
                 codes,
                 count,
                 shared,
             } => {
-                let mut out = String::new();
                 let mut pos = 0;
                 for _ in 0..count {
                     match read_varint(codes, &mut pos).and_then(|c| self.chars.get(c as usize)) {
@@ -326,7 +334,6 @@ impl Lexicon {
                 }
                 let n = reading.chars().count();
                 out.extend(reading.chars().skip(n.saturating_sub(shared as usize)));
-                out
             }
         }
     }
