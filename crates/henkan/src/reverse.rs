@@ -386,7 +386,7 @@ fn nodes_at(
         // a word with kana is not read with rendaku (`作り` つくり, not づくり)
         let joins = i > 0 && (is_kanji(chars[i - 1]) || is_katakana(chars[i - 1]));
         let has_kana = word.chars().any(is_kana);
-        let out_here: Vec<bool> = found
+        let rendaku_alone: Vec<bool> = found
             .iter()
             .map(|f| has_kana && !joins && is_rendaku(&f.1, found.iter().map(|g| g.1.as_str())))
             .collect();
@@ -394,15 +394,17 @@ fn nodes_at(
         let top = |e: &Entry<'_>| {
             found
                 .iter()
-                .zip(&out_here)
-                .filter(|(f, &out)| !out && (f.2.left_id, f.2.right_id) == (e.left_id, e.right_id))
+                .zip(&rendaku_alone)
+                .filter(|(f, &alone)| {
+                    !alone && (f.2.left_id, f.2.right_id) == (e.left_id, e.right_id)
+                })
                 .map(|(f, _)| f.0)
                 .min()
         };
         let mut kept: Vec<bool> = found
             .iter()
-            .zip(&out_here)
-            .map(|(f, &out)| !out && Some(f.0) == top(&f.2))
+            .zip(&rendaku_alone)
+            .map(|(f, &alone)| !alone && Some(f.0) == top(&f.2))
             .collect();
         if joins && to == i + 1 {
             // a kanji alone after a word, read as the compounds ending in it read it

@@ -222,9 +222,9 @@ fn reconversion_offers_the_conversions_of_text_again() {
 }
 
 /// A kanji alone after another word is read as the lexicon's compounds ending in it read it
-/// (by word cost and the LM's choice of reading: `上` うえ, `者` もの, `中` なか), and a word
-/// with kana is read with rendaku only where it can join the word before it (the LM's choice:
-/// `作り` づくり, `勝ち` がち, and the suffix `黒い` ぐろい costs 0).
+/// (word costs and the LM's reading alone give `上` うえ, `者` もの, `中` なか), and a word with
+/// kana is read with rendaku only where it can join the word before it (the LM's reading alone
+/// gives `作り` づくり, `勝ち` がち; the suffix `黒い` ぐろい costs 0).
 #[test]
 fn reverse_conversion_reads_a_kanji_after_a_word_as_compounds_do() {
     let engine = engine();
@@ -235,8 +235,8 @@ fn reverse_conversion_reads_a_kanji_after_a_word_as_compounds_do() {
         ("から、作りたい", "から、つくりたい"),
         ("不思議の勝ち", "ふしぎのかち"),
         ("切れない黒い猫", "きれないくろいねこ"),
-        // inside a compound rendaku stays
-        ("手作り", "てづくり"),
+        // after a word it can join, rendaku stays (`人形` + `作り`, no entry of its own)
+        ("人形作り", "にんぎょうづくり"),
     ] {
         assert_eq!(engine.reading_of(text), reading, "{text}");
     }
