@@ -8,15 +8,15 @@
 //! `おとな`). The text is read as the best path through such words and the lexicon's kana words
 //! (Mozc's word and connection costs, as a conversion is scored); of the entries of one written
 //! form and part of speech, only the word the LM knows as the most common takes part
-//! ([`reading_of_ranked`]). A kanji alone after another word is read as the lexicon's compounds
-//! that end in it read it (`道路法上` じょう, `入学者` しゃ), and a word read with rendaku only
-//! where it can join the word before it (`作り` つくり after a comma, `手作り` てづくり). A kanji
-//! no word covers stays as it is.
+//! ([`reading_of_ranked`]). A suffix of one kanji after another word is read as the lexicon's
+//! compounds that end in the kanji read it (`道路法上` じょう, `入学者` しゃ), and a word read with
+//! rendaku only where it can join the word before it (`作り` つくり after a comma, `人形作り`
+//! にんぎょうづくり). A kanji no word covers stays as it is.
 //! Measured with `henkan eval reverse` (BENCHMARKS.md, "Reconversion").
 
 use crate::composer::{is_hiragana, is_kana, to_hiragana};
 use crate::lexicon::{Entry, Lexicon, Surface};
-use crate::pos::{Connection, SpecialIds};
+use crate::pos::Connection;
 
 /// Longest word tried, in chars.
 const MAX_WORD_CHARS: usize = 6;
@@ -31,6 +31,11 @@ const UNKNOWN_RUN: i64 = 4000;
 /// The kana of a compound's reading kept to tell how it ends ([`ReverseIndex::ending`]; at most
 /// 3, a byte each below the length in `pack_reading`).
 const TAIL_KANA: usize = 3;
+/// The connection cost from the sentence's start at and above which an entry is read as the
+/// compounds ending in its kanji read it: Mozc's suffixes (名詞,接尾: 3,240 and more) and
+/// dependent nouns (名詞,非自立) cost more, a noun that starts sentences less (名詞,一般 1,152,
+/// 名詞,副詞可能 2,176). 2,500 reads the dev sets alike; 3,500 loses 5 kwdlc texts.
+const SUFFIX_FROM_START: i32 = 3000;
 /// The bit that marks a compound among the words while the index is built.
 const COMPOUND: u64 = 1 << 31;
 
@@ -304,7 +309,6 @@ pub fn pieces_of_ranked(
 ) -> Vec<(String, String)> {
     let chars: Vec<char> = text.chars().collect();
     let n = chars.len();
-    let special = connection.special;
     // nodes ending at each position, with the best total to them and the node before
     let mut nodes: Vec<Node> = Vec::new();
     let mut best: Vec<(i64, Option<usize>)> = Vec::new();
@@ -313,7 +317,7 @@ pub fn pieces_of_ranked(
         if i > 0 && ending[i].is_empty() {
             continue;
         }
-        for (to, node) in nodes_at(lexicon, special, index, &chars, i, rank) {
+        for (to, node) in nodes_at(lexicon, connection, index, &chars, i, rank) {
             let mut here = (i64::MAX, None);
             if i == 0 {
                 here = (i64::from(connection.cost(0, node.left)), None);
@@ -357,12 +361,13 @@ pub fn pieces_of_ranked(
 /// char alone (a kanji as it is, at a cost no word pays), so that every position is reached.
 fn nodes_at(
     lexicon: &Lexicon,
-    special: SpecialIds,
+    connection: &Connection,
     index: &ReverseIndex,
     chars: &[char],
     i: usize,
     rank: &dyn Fn(u32) -> Option<u32>,
 ) -> Vec<(usize, Node)> {
+    let special = connection.special;
     let n = chars.len();
     let mut out = Vec::new();
     let node = |left: u16, right: u16, cost: i64, reading: String| Node {
@@ -409,9 +414,25 @@ fn nodes_at(
         if joins && to == i + 1 {
             // a kanji alone after a word, read as the compounds ending in it read it
             let endings: Vec<u32> = found.iter().map(|f| index.ending(chars[i], &f.1)).collect();
-            let most = endings.iter().copied().max().unwrap_or(0);
+            // of the entries that hardly start a sentence (suffixes, dependent nouns): a noun of
+            // its own keeps the LM's reading (`日曜日朝` あさ, `時々雨` あめ)
+            let suffix: Vec<bool> = found
+                .iter()
+                .map(|f| connection.cost(0, f.2.left_id) >= SUFFIX_FROM_START)
+                .collect();
+            let most = endings
+                .iter()
+                .zip(&suffix)
+                .filter(|(_, &s)| s)
+                .map(|(&n, _)| n)
+                .max()
+                .unwrap_or(0);
             if most > 0 {
-                kept = endings.iter().map(|&n| n == most).collect();
+                for (k, &s) in suffix.iter().enumerate() {
+                    if s {
+                        kept[k] = endings[k] == most;
+                    }
+                }
             }
         }
         for ((_, r, e), keep) in found.into_iter().zip(kept) {

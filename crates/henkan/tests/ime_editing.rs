@@ -221,7 +221,7 @@ fn reconversion_offers_the_conversions_of_text_again() {
     assert!(!ime.reconvert(&engine, "汽車").consumed);
 }
 
-/// A kanji alone after another word is read as the lexicon's compounds ending in it read it
+/// A suffix after another word is read as the lexicon's compounds ending in its kanji read it
 /// (word costs and the LM's reading alone give `上` うえ, `者` もの, `中` なか), and a word with
 /// kana is read with rendaku only where it can join the word before it (the LM's reading alone
 /// gives `作り` づくり, `勝ち` がち; the suffix `黒い` ぐろい costs 0).
@@ -232,6 +232,9 @@ fn reverse_conversion_reads_a_kanji_after_a_word_as_compounds_do() {
         ("道路法上の道路", "どうろほうじょうのどうろ"),
         ("入学者および在学者", "にゅうがくしゃおよびざいがくしゃ"),
         ("契約中のお客", "けいやくちゅうのおきゃく"),
+        // a noun of its own after a noun keeps its reading (compounds end in `朝` ちょう, `雨` う)
+        ("日曜日朝", "にちようびあさ"),
+        ("時々雨", "ときどきあめ"),
         ("から、作りたい", "から、つくりたい"),
         ("不思議の勝ち", "ふしぎのかち"),
         ("切れない黒い猫", "きれないくろいねこ"),
