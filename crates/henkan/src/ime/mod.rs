@@ -840,9 +840,8 @@ pub struct Machine {
     sugg: Suggestions,
     /// A commit just happened that next-word predictions should follow.
     predict_next: bool,
-    /// What was committed lately, as (text, reading), newest last: reconverting such text
-    /// reads it back exactly.
-    recent: Vec<(String, String)>,
+    /// What was committed lately, newest last: reconverting such text reads it back exactly.
+    recent: Vec<Commit>,
     /// The readings of this key's commits ([`ImeOutput::committed_reading`]).
     commit_reading: String,
     /// The key's character was refused: the composition is full and nothing before the caret
@@ -861,6 +860,19 @@ pub const KEPT_TAIL_CHARS: usize = 32;
 
 /// Commits remembered for reconversion.
 const RECENT_COMMITS: usize = 64;
+
+/// One commit, remembered for reconversion ([`Machine::reconvert`]).
+#[derive(Clone, Debug)]
+struct Commit {
+    /// The text committed.
+    text: String,
+    /// Its reading, as typed.
+    reading: String,
+    /// The (written text, reading) of its segments, where it was committed from a conversion:
+    /// reconverting it shows them first without reading the text back. Empty for kana
+    /// committed as typed or as live conversion showed it (one piece, no segments).
+    pieces: Vec<(String, String)>,
+}
 /// The longest text reconverted, in chars (a longer selection is left to the field).
 pub const MAX_RECONVERT_CHARS: usize = 100;
 
@@ -941,6 +953,13 @@ fn ms_ime_alias(ev: KeyEvent, converting: bool) -> KeyEvent {
         _ => None,
     };
     alias.unwrap_or(ev)
+}
+
+/// The (written text, reading) of converted segments, as [`Commit::pieces`] keeps them.
+fn segment_pieces(segs: &[Seg]) -> Vec<(String, String)> {
+    segs.iter()
+        .map(|s| (s.surface().to_string(), s.reading.clone()))
+        .collect()
 }
 
 fn is_toggle(ev: &KeyEvent) -> bool {
@@ -1213,8 +1232,7 @@ impl Machine {
                 .map(|(r, s)| (r.as_str(), s.as_str()))
                 .collect();
             b.committed(&pieces, &shown);
-            let reading: String = conv.segs.iter().map(|s| s.reading.as_str()).collect();
-            self.remember(&text, reading);
+            self.remember(text.clone(), segment_pieces(&conv.segs));
             out.push_str(&text);
         } else if let Some(i) = self.sugg.focus {
             self.pick(b, i, out);
@@ -1237,7 +1255,7 @@ impl Machine {
             } else {
                 b.committed(&[(&kana, &text)], &[(&kana, &text)]);
             }
-            self.remember(&text, kana);
+            self.remember_typed(&text, kana);
             out.push_str(&text);
         }
         b.clear();
@@ -1300,8 +1318,7 @@ impl Machine {
         conv.quick = None;
         conv.nbest = vec![conv.text()];
         let text: String = head.iter().map(Seg::surface).collect();
-        let reading: String = head.iter().map(|s| s.reading.as_str()).collect();
-        self.remember(&text, reading);
+        self.remember(text.clone(), segment_pieces(&head));
         out.push_str(&text);
         b.drop_head(cut);
     }
@@ -1342,29 +1359,50 @@ impl Machine {
         // What the engine chose is committed as it is: accepted, nothing corrected.
         b.committed(&pieces, &pieces);
         let text: String = head.iter().map(|(_, t)| t.as_str()).collect();
-        let reading: String = head.iter().map(|(r, _)| r.as_str()).collect();
-        self.remember(&text, reading);
+        let pieces = head.into_iter().map(|(r, t)| (t, r)).collect();
+        self.remember(text.clone(), pieces);
         out.push_str(&text);
         b.drop_head(cut);
         true
     }
 
-    /// Remembers a commit for reconversion.
-    fn remember(&mut self, text: &str, reading: String) {
+    /// Remembers a commit of converted segments, `pieces` their (written text, reading), for
+    /// reconversion.
+    fn remember(&mut self, text: String, pieces: Vec<(String, String)>) {
+        let reading: String = pieces.iter().map(|(_, r)| r.as_str()).collect();
+        self.push_commit(Commit {
+            text,
+            reading,
+            pieces,
+        });
+    }
+
+    /// Remembers a commit of kana as typed (or as live conversion showed it) for reconversion.
+    fn remember_typed(&mut self, text: &str, reading: String) {
+        self.push_commit(Commit {
+            text: text.to_string(),
+            reading,
+            pieces: Vec::new(),
+        });
+    }
+
+    fn push_commit(&mut self, commit: Commit) {
         if self.recent.len() == RECENT_COMMITS {
             self.recent.remove(0);
         }
-        self.commit_reading.push_str(&reading);
-        self.recent.push((text.to_string(), reading));
+        self.commit_reading.push_str(&commit.reading);
+        self.recent.push(commit);
     }
 
     /// Reconversion (Mozc's 再変換): `text`, selected in the field, is converted again — its
     /// reading (that of a recent commit of the same text, else `guess`'s, the (written text,
     /// reading) of each of its words) is composed and converted, and the commit replaces the
-    /// selection. Only from precomposition.
+    /// selection. Only from precomposition. A recent commit of converted segments is not
+    /// guessed at all: its segments are the pieces (the guess reads the whole lexicon the first
+    /// time, so undoing a commit with Ctrl+Backspace does not wait for it).
     ///
     /// The conversion shows the text as it was, as MS-IME's reconversion does: each segment
-    /// whose reading begins and ends where a word of `guess` does has that text as its first
+    /// whose reading begins and ends where a piece (a word of `guess`) does has that text as its first
     /// candidate (the engine's own choice next, for Space; segments that split a word joined),
     /// so that 変換 then Enter changes nothing; text of hiragana alone is converted. The
     /// engine's choice differs from the text in one phrase of seven (BENCHMARKS.md,
@@ -1384,11 +1422,25 @@ impl Machine {
         {
             return self.output(b, false, String::new());
         }
-        let pieces = guess(text);
-        let guessed: String = pieces.iter().map(|(_, r)| r.as_str()).collect();
-        let reading = match self.recent.iter().rev().find(|(t, _)| t == text) {
-            Some((_, r)) => r.clone(),
-            None => guessed.clone(),
+        // A recent commit is read back as it was typed, shown as it was committed: the guess
+        // (which reads the lexicon once per page) is left for text from elsewhere.
+        let (reading, pieces) = match self.recent.iter().rev().find(|c| c.text == text) {
+            Some(c) if !c.pieces.is_empty() => (c.reading.clone(), c.pieces.clone()),
+            Some(c) if c.text.chars().all(is_hiragana) => (c.reading.clone(), Vec::new()),
+            Some(c) => {
+                let pieces = guess(text);
+                let guessed: String = pieces.iter().map(|(_, r)| r.as_str()).collect();
+                let pieces = if guessed == c.reading {
+                    pieces
+                } else {
+                    Vec::new()
+                };
+                (c.reading.clone(), pieces)
+            }
+            None => {
+                let pieces = guess(text);
+                (pieces.iter().map(|(_, r)| r.as_str()).collect(), pieces)
+            }
         };
         self.sugg = Suggestions::default();
         self.predict_next = false;
@@ -1399,7 +1451,7 @@ impl Machine {
         }
         self.start_conversion(b);
         if let Some(conv) = self.conv.as_mut() {
-            if reading == guessed {
+            if !pieces.is_empty() {
                 conv.show_first(&pieces);
             }
         }
@@ -2061,7 +2113,7 @@ impl Ime {
 
     /// Reconversion of text selected in the field ([`Machine::reconvert`]): its reading is
     /// that of a recent commit of the same text, else the lexicon's guess
-    /// ([`Engine::reading_pieces`]).
+    /// ([`Engine::reading_pieces`], which collects the reverse index on first use).
     pub fn reconvert(&mut self, engine: &Engine, text: &str) -> ImeOutput {
         let guess = |t: &str| engine.reading_pieces(t);
         with_backend!(self, engine, |m, b| m.reconvert(b, text, &guess))

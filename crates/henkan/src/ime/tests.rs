@@ -909,3 +909,41 @@ fn a_commit_says_its_reading() {
         ("", "")
     );
 }
+
+/// A recent commit is reconverted from its own segments: shown as committed, without the
+/// reverse conversion (`guess`, which reads the whole lexicon the first time); text from
+/// elsewhere is read by the guess. (Greek letters: the fake composer marks ASCII ones.)
+#[test]
+fn reconversion_of_a_recent_commit_needs_no_guess() {
+    let (mut m, mut b) = converting("αβγδε");
+    press(&mut m, &mut b, "ArrowRight", 0);
+    press(&mut m, &mut b, " ", 0);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "ΑΒγδΕ");
+    let no_guess = |_: &str| -> Vec<(String, String)> { panic!("a recent commit was guessed") };
+    let out = m.reconvert(&mut b, "ΑΒγδΕ", &no_guess);
+    assert_eq!(out.state, State::Converting);
+    assert_eq!(out.preedit.text, "ΑΒγδΕ", "shown as committed");
+    assert_eq!(surfaces(&out), ["ΑΒ", "γδ", "Ε"]);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "ΑΒγδΕ");
+    // committed by the reconversion: recent again
+    let out = m.reconvert(&mut b, "ΑΒγδΕ", &no_guess);
+    assert_eq!(out.preedit.text, "ΑΒγδΕ");
+    press(&mut m, &mut b, "Escape", 0);
+    press(&mut m, &mut b, "Escape", 0);
+    // text from elsewhere: the guess reads it, and its words are shown first
+    let calls = std::cell::Cell::new(0);
+    let guess = |t: &str| {
+        calls.set(calls.get() + 1);
+        vec![(t.to_string(), t.to_lowercase())]
+    };
+    let out = m.reconvert(&mut b, "ΧψΖ", &guess);
+    assert_eq!(calls.get(), 1);
+    assert_eq!(out.preedit.text, "ΧψΖ");
+    assert_eq!(
+        surfaces(&out),
+        ["ΧψΖ"],
+        "the word the conversion splits, joined"
+    );
+}
