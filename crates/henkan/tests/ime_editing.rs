@@ -188,6 +188,24 @@ fn reconversion_offers_the_conversions_of_text_again() {
     assert!(out.candidates.expect("open").items.len() > 2);
     press(&mut ime, &engine, "Escape", 0);
     press(&mut ime, &engine, "Escape", 0);
+    // a commit of segments picked and resized: undone, it comes back as it was cut and spelled
+    typed(&mut ime, &engine, "kishanokishagakishadekishashita");
+    let out = press(&mut ime, &engine, " ", 0);
+    let cut: Vec<String> = out.segments.iter().map(|s| s.reading.clone()).collect();
+    press(&mut ime, &engine, "ArrowRight", SHIFT);
+    let out = press(&mut ime, &engine, " ", 0);
+    let resized: Vec<String> = out.segments.iter().map(|s| s.reading.clone()).collect();
+    assert_ne!(resized, cut, "the first segment took a kana more");
+    let spelled: Vec<String> = out.segments.iter().map(|s| s.surface.clone()).collect();
+    let out = press(&mut ime, &engine, "Enter", 0);
+    let committed = out.committed.clone();
+    let out = ime.reconvert(&engine, &committed);
+    let again: Vec<String> = out.segments.iter().map(|s| s.reading.clone()).collect();
+    assert_eq!(again, resized);
+    let surfaces: Vec<String> = out.segments.iter().map(|s| s.surface.clone()).collect();
+    assert_eq!(surfaces, spelled);
+    press(&mut ime, &engine, "Escape", 0);
+    press(&mut ime, &engine, "Escape", 0);
     // text from elsewhere: the lexicon's reading
     for (text, reading) in [
         ("汽車で帰る", "きしゃでかえる"),

@@ -1398,8 +1398,10 @@ impl Machine {
     /// reading (that of a recent commit of the same text, else `guess`'s, the (written text,
     /// reading) of each of its words) is composed and converted, and the commit replaces the
     /// selection. Only from precomposition. A recent commit of converted segments is not
-    /// guessed at all: its segments are the pieces (the guess reads the whole lexicon the first
-    /// time, so undoing a commit with Ctrl+Backspace does not wait for it).
+    /// guessed at all: it is converted cut into its segments again, which are the pieces, so
+    /// that undoing a commit with Ctrl+Backspace brings back the conversion as it was (as
+    /// Mozc's undo does) and does not wait for the guess (which reads the whole lexicon the
+    /// first time).
     ///
     /// The conversion shows the text as it was, as MS-IME's reconversion does: each segment
     /// whose reading begins and ends where a piece (a word of `guess`) does has that text as its first
@@ -1422,9 +1424,14 @@ impl Machine {
         {
             return self.output(b, false, String::new());
         }
-        // A recent commit is read back as it was typed, shown as it was committed: the guess
-        // (which reads the lexicon once per page) is left for text from elsewhere.
-        let (reading, pieces) = match self.recent.iter().rev().find(|c| c.text == text) {
+        // A recent commit is read back as it was typed, cut and shown as it was committed (its
+        // segments' lengths fixed, as Mozc's and MS-IME's undo bring back the conversion): the
+        // guess (which reads the lexicon once per page) is left for text from elsewhere.
+        let recent = self.recent.iter().rev().find(|c| c.text == text);
+        let fixed: Vec<usize> = recent.map_or_else(Vec::new, |c| {
+            c.pieces.iter().map(|(_, r)| r.chars().count()).collect()
+        });
+        let (reading, pieces) = match recent {
             Some(c) if !c.pieces.is_empty() => (c.reading.clone(), c.pieces.clone()),
             Some(c) if c.text.chars().all(is_hiragana) => (c.reading.clone(), Vec::new()),
             Some(c) => {
@@ -1449,7 +1456,8 @@ impl Machine {
             b.set_ascii(c.is_ascii_graphic());
             b.insert(c);
         }
-        self.start_conversion(b);
+        b.set_ascii(false);
+        self.conv = Converting::from_conversion(b.convert(&fixed));
         if let Some(conv) = self.conv.as_mut() {
             if !pieces.is_empty() {
                 conv.show_first(&pieces);

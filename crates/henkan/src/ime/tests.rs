@@ -932,6 +932,17 @@ fn reconversion_of_a_recent_commit_needs_no_guess() {
     assert_eq!(out.preedit.text, "ΑΒγδΕ");
     press(&mut m, &mut b, "Escape", 0);
     press(&mut m, &mut b, "Escape", 0);
+    // a commit of segments the user resized comes back cut so (the conversion alone cuts
+    // `ΑΒ|ΓΔ|Ε`)
+    typed(&mut m, &mut b, "αβγδε");
+    press(&mut m, &mut b, " ", 0);
+    press(&mut m, &mut b, "ArrowRight", SHIFT);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "ΑΒΓΔΕ");
+    let out = m.reconvert(&mut b, "ΑΒΓΔΕ", &no_guess);
+    assert_eq!(surfaces(&out), ["ΑΒΓ", "ΔΕ"]);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "ΑΒΓΔΕ");
     // text from elsewhere: the guess reads it, and its words are shown first
     let calls = std::cell::Cell::new(0);
     let guess = |t: &str| {
