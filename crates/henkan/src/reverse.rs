@@ -11,7 +11,9 @@
 //! ([`reading_of_ranked`]). A suffix of one kanji after another word is read as the lexicon's
 //! compounds that end in the kanji read it (`道路法上` じょう, `入学者` しゃ), and a word read with
 //! rendaku only where it can join the word before it (`作り` つくり after a comma, `人形作り`
-//! にんぎょうづくり). A kanji no word covers stays as it is.
+//! にんぎょうづくり). A counter after digits is read as text reads it after a number (`２８日` にち),
+//! and `何` as なん before d, t and n (`何の` なんの, `何が` なにが). A kanji no word covers stays
+//! as it is.
 //! Measured with `henkan eval reverse` (BENCHMARKS.md, "Reconversion").
 
 use crate::composer::{is_hiragana, is_kana, to_hiragana};
@@ -38,6 +40,46 @@ const TAIL_KANA: usize = 3;
 const SUFFIX_FROM_START: i32 = 3000;
 /// The bit that marks a compound among the words while the index is built.
 const COMPOUND: u64 = 1 << 31;
+
+/// Whether `何` before `next` is read なん rather than なに: before a kana of d, t or n (`何だ`,
+/// `何で`, `何て`, `何と`, `何な`, `何の`) and `じ` or `ぞ`, as speech shortens it. The two
+/// readings share one LM word, so the rank cannot tell them apart.
+fn nan_before(next: Option<&char>) -> bool {
+    matches!(
+        next,
+        Some('だ' | 'で' | 'て' | 'と' | 'な' | 'の' | 'じ' | 'ぞ')
+    )
+}
+
+/// Of a counter's `readings` (plain, voiced or semi-voiced: `ほん` `ぼん` `ぽん`), the one it
+/// takes after a number whose last digit is `last`: semi-voiced after 1, 6, 8 and 0 (`いっぽん`,
+/// `じゅっぷん`), voiced, else semi-voiced, after 3 (`さんぼん`, `さんぷん`), plain otherwise.
+/// `None` without readings.
+fn counter_after<'a>(last: u32, readings: &[&'a str]) -> Option<&'a str> {
+    let first = |r: &&str| r.chars().next().map_or(0, u32::from);
+    // the kana block alternates plain, voiced and semi-voiced in the h row (は ば ぱ …), plain
+    // and voiced elsewhere (か が …)
+    let semi = |r: &&&str| (0x3071..=0x307D).contains(&first(r)) && (first(r) - 0x306F) % 3 == 2;
+    let voiced = |r: &&&str| unvoiced(r.chars().next().unwrap_or(' ')).is_some() && !semi(r);
+    let plain = readings
+        .iter()
+        .find(|r| !semi(r) && !voiced(r))
+        .or(readings.first());
+    let pick = match last {
+        1 | 6 | 8 | 0 => readings.iter().find(semi),
+        3 => readings.iter().find(voiced).or(readings.iter().find(semi)),
+        _ => None,
+    };
+    pick.or(plain).copied()
+}
+
+/// The value of a digit, ASCII or full width (`８`).
+fn digit_value(c: char) -> Option<u32> {
+    match c {
+        '０'..='９' => Some(u32::from(c) - u32::from('０')),
+        _ => c.to_digit(10),
+    }
+}
 
 fn is_katakana(c: char) -> bool {
     is_kana(c) && !is_hiragana(c)
@@ -435,6 +477,32 @@ fn nodes_at(
                 }
             }
         }
+        if i > 0 && to == i + 1 {
+            // a counter after digits, read as text reads it after that number (`２８日` にち,
+            // not the LM's ひ; `３分` ぷん, `５分` ふん)
+            let readings: Vec<&str> = crate::lattice::number::counter_readings(&word)
+                .filter(|&r| found.iter().any(|f| f.1 == r))
+                .collect();
+            if let Some(reading) =
+                digit_value(chars[i - 1]).and_then(|d| counter_after(d, &readings))
+            {
+                for (k, f) in found.iter().enumerate() {
+                    kept[k] = f.1 == reading;
+                }
+            }
+        }
+        // before a kanji (a counter: `何回`) the words and costs decide
+        let before_kanji = chars.get(to).is_some_and(|&c| is_kanji(c));
+        if word == "何" && !before_kanji && found.iter().any(|f| f.1 == "なん") {
+            let reading = if nan_before(chars.get(to)) {
+                "なん"
+            } else {
+                "なに"
+            };
+            for (k, f) in found.iter().enumerate() {
+                kept[k] = f.1 == reading;
+            }
+        }
         for ((_, r, e), keep) in found.into_iter().zip(kept) {
             if keep {
                 out.push((to, node(e.left_id, e.right_id, i64::from(e.cost), r)));
@@ -505,6 +573,30 @@ mod tests {
         for c in ['か', 'つ', 'は', 'ほ', 'ん', 'あ', 'カ', 'a'] {
             assert_eq!(unvoiced(c), None, "{c}");
         }
+    }
+
+    #[test]
+    fn a_counter_after_a_digit_takes_the_number_s_sound() {
+        let hon = ["ほん", "ぼん", "ぽん"];
+        let expected = [
+            (0, "ぽん"),
+            (1, "ぽん"),
+            (2, "ほん"),
+            (3, "ぼん"),
+            (5, "ほん"),
+            (6, "ぽん"),
+        ];
+        for (d, reading) in expected {
+            assert_eq!(counter_after(d, &hon), Some(reading), "{d}");
+        }
+        let fun = ["ふん", "ぷん"];
+        assert_eq!(counter_after(3, &fun), Some("ぷん"));
+        assert_eq!(counter_after(5, &fun), Some("ふん"));
+        let kai = ["かい", "がい"];
+        assert_eq!(counter_after(3, &kai), Some("がい"));
+        assert_eq!(counter_after(1, &kai), Some("かい"));
+        assert_eq!(counter_after(8, &["にち"]), Some("にち"));
+        assert_eq!(counter_after(8, &[]), None);
     }
 
     #[test]

@@ -226,6 +226,15 @@ fn reconversion_offers_the_conversions_of_text_again() {
         ("北海道へ出発した", "ほっかいどうへしゅっぱつした"),
         ("話す", "はなす"),
         ("３試合", "３しあい"),
+        // a counter after digits as text reads it after that number (the LM's `日` is ひ)
+        ("５月２８日", "５がつ２８にち"),
+        ("３分", "３ぷん"),
+        ("１本", "１ぽん"),
+        // `何` before d, t, n: なん (its two readings share one LM word)
+        ("何の話", "なんのはなし"),
+        ("何だろう", "なんだろう"),
+        ("何がいい", "なにがいい"),
+        ("何を食べる", "なにをたべる"),
     ] {
         assert_eq!(engine.reading_of(text), reading, "{text}");
     }

@@ -232,6 +232,22 @@ const COUNTER_READINGS: &[(&str, &str)] = &[
     ("く", "区"),
 ];
 
+/// The readings of a counter as text reads it after a number, in the order of
+/// `COUNTER_READINGS`: `日` にち, `分` ふん then ぷん.
+///
+/// ```
+/// use henkan::lattice::number::counter_readings;
+/// assert_eq!(counter_readings("日").collect::<Vec<_>>(), ["にち"]);
+/// assert_eq!(counter_readings("分").collect::<Vec<_>>(), ["ふん", "ぷん"]);
+/// assert_eq!(counter_readings("猫").count(), 0);
+/// ```
+pub fn counter_readings(spelling: &str) -> impl Iterator<Item = &'static str> + '_ {
+    COUNTER_READINGS
+        .iter()
+        .filter(move |(_, s)| *s == spelling)
+        .map(|(r, _)| *r)
+}
+
 /// The digit twin's spelling of a dictionary word that is a kanji numeral and its counter, with
 /// ASCII digits: `よにん` `四人` → `4人`, `くじすぎ` `九時過ぎ` → `9時過ぎ`, `じゅうじ` `十時` →
 /// `10時`. The lattice gives the word a twin written with digits ([`twin_parts`] says which
