@@ -81,7 +81,8 @@ import { windowHost, crossOriginAbove, topLayerOf } from './widget/host.js';
  * @property {boolean} [liveConversion] live conversion, as macOS and Windows 11 IMEs have it: the
  *   preedit shows the best conversion as you type, Enter commits it, Space opens the candidates
  *   (default false)
- * @property {(out: ImeOutput, timing: KeyTiming) => void} [onOutput] after every handled key
+ * @property {(out: ImeOutput, timing: KeyTiming) => void} [onOutput] after every handled key (a
+ *   reconversion's included)
  * @property {boolean} [lmEachKey] run the language model's forward pass in every key (default
  *   false: it runs once the key's preedit is painted, and Space or live conversion catch up
  *   themselves; for comparing the two)

@@ -396,13 +396,14 @@ export class RemoteKeyHandler extends KeyHandler {
     e.preventDefault();
     e.stopImmediatePropagation();
     this.predicted = { on: true, composing: null, listed: false };
+    const t0 = performance.now();
     this.send({ op: 'reconvert', session: s, text: sel }, (out) => {
       if (!out.consumed) {
         refused?.();
         return;
       }
       this.reconverted = sel;
-      this.apply(out, false);
+      this.keyOutput(out, e.key, t0, performance.now());
     });
     return true;
   }

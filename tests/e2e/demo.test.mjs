@@ -101,6 +101,36 @@ test('type, convert, see candidates, commit, undo once', async () => {
   await page.close();
 });
 
+test('Ctrl+Backspace after a commit brings back its conversion as it was cut and spelled, and the panels show it', async () => {
+  const { page, status, errors } = await openDemo();
+  assert.equal(status, 'ready');
+  await page.click('#editor');
+  await page.keyboard.type('kishanokishagakishadekishashita');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Space');
+  const before = await last(page);
+  const cut = before.segments.map((/** @type {{reading: string}} */ s) => s.reading);
+  await page.keyboard.press('Enter');
+  const committed = await page.inputValue('#editor');
+  assert.equal(committed, before.preedit.text);
+  await page.keyboard.press('Control+Backspace');
+  const out = await last(page);
+  assert.equal(out.state, 'converting', 'the demo heard the reconversion');
+  assert.deepEqual(
+    out.segments.map((/** @type {{reading: string}} */ s) => s.reading),
+    cut,
+    'cut as it was committed',
+  );
+  assert.equal(out.preedit.text, committed, 'spelled as it was committed');
+  assert.equal(await page.locator('#segments .seg').count(), cut.length, 'the segment view shows it');
+  assert.equal(await page.textContent('#nbest li'), committed, 'the n-best list shows it first');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.inputValue('#editor'), committed, 'Esc leaves the commit as it was');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('Shift+Left resizes the focused segment and changes the conversion', async () => {
   const { page } = await openDemo();
   await page.click('#editor');

@@ -416,12 +416,15 @@ export class KeyHandler {
   reconvert(e, s, _refused) {
     const text = selectedText(this.el);
     if (!text || text.length > 100) return false;
+    const t0 = performance.now();
     const out = this.run((handle) => handle.reconvert(s, text));
+    const t1 = performance.now();
     if (!out || !out.consumed) return false;
     e.preventDefault();
     e.stopImmediatePropagation();
     this.reconverted = text;
-    this.apply(out, false);
+    // applied and reported as any key's output (`onOutput`: the page's panels show it)
+    this.keyOutput(out, e.key, t0, t1);
     return true;
   }
 
