@@ -772,6 +772,24 @@ for (const id of ['ta', 'ce']) {
     assert.notEqual(out.preedit.text, first);
     await page.keyboard.press('Enter');
     assert.equal(await valueOf(page, id), `家に着いた。${out.preedit.text}。`);
+    // a clause committed phrase by phrase, one segment resized: back as it was cut and spelled
+    await place(page, id, '。', 1);
+    /** @type {string[]} */
+    const cut = [];
+    for (const [romaji, resize] of [['kishanokishaga', true], ['kishadekaeru', false]]) {
+      await page.keyboard.type(String(romaji));
+      await page.keyboard.press('Space');
+      if (resize) await page.keyboard.press('Shift+ArrowRight');
+      cut.push(...(await lastOf(page, id)).segments.map((/** @type {any} */ s) => s.reading));
+      await page.keyboard.press('Enter');
+    }
+    const written = await valueOf(page, id);
+    await convertKey();
+    out = await lastOf(page, id);
+    assert.deepEqual(out.segments.map((/** @type {any} */ s) => s.reading), cut);
+    assert.equal(`。${out.preedit.text}`, written);
+    await page.keyboard.press('Enter');
+    assert.equal(await valueOf(page, id), written);
     // after the full stop there is no clause: 変換 is the page's; Ctrl+Shift+Space an ideographic space
     await place(page, id, '帰る。', 3);
     await convertKey();

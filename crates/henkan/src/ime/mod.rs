@@ -1394,19 +1394,42 @@ impl Machine {
         self.recent.push(commit);
     }
 
+    /// The (written text, reading) of the segments of `text` where recent commits of converted
+    /// segments wrote it, one commit or several in a row (the newest such run).
+    fn recent_pieces(&self, text: &str) -> Option<Vec<(String, String)>> {
+        for end in (0..self.recent.len()).rev() {
+            let mut rest = text;
+            for start in (0..=end).rev() {
+                let c = &self.recent[start];
+                if c.pieces.is_empty() || c.text.is_empty() {
+                    break;
+                }
+                let Some(before) = rest.strip_suffix(c.text.as_str()) else {
+                    break;
+                };
+                rest = before;
+                if rest.is_empty() {
+                    let run = &self.recent[start..=end];
+                    return Some(run.iter().flat_map(|c| c.pieces.clone()).collect());
+                }
+            }
+        }
+        None
+    }
+
     /// Reconversion (Mozc's 再変換): `text`, selected in the field, is converted again — its
     /// reading (that of a recent commit of the same text, else `guess`'s, the (written text,
     /// reading) of each of its words) is composed and converted, and the commit replaces the
-    /// selection. Only from precomposition. A recent commit of converted segments is not
-    /// guessed at all: it is converted cut into its segments again, which are the pieces, so
-    /// that undoing a commit with Ctrl+Backspace brings back the conversion as it was (as
-    /// Mozc's undo does) and does not wait for the guess (which reads the whole lexicon the
-    /// first time).
+    /// selection. Only from precomposition. A recent commit of converted segments (or several
+    /// in a row that wrote the text) is not guessed at all: it is converted cut into its
+    /// segments again, which are the pieces, so that undoing a commit with Ctrl+Backspace
+    /// brings back the conversion as it was (as Mozc's undo does) and does not wait for the
+    /// guess (which reads the whole lexicon the first time).
     ///
     /// The conversion shows the text as it was, as MS-IME's reconversion does: each segment
-    /// whose reading begins and ends where a piece (a word of `guess`) does has that text as its first
-    /// candidate (the engine's own choice next, for Space; segments that split a word joined),
-    /// so that 変換 then Enter changes nothing; text of hiragana alone is converted. The
+    /// whose reading begins and ends where a piece (a word of `guess`) does has that text as its
+    /// first candidate (the engine's own choice next, for Space; segments that split a word
+    /// joined), so that 変換 then Enter changes nothing; text of hiragana alone is converted. The
     /// engine's choice differs from the text in one phrase of seven (BENCHMARKS.md,
     /// "Reconversion").
     pub fn reconvert<B: Backend + ?Sized>(
@@ -1425,28 +1448,39 @@ impl Machine {
             return self.output(b, false, String::new());
         }
         // A recent commit is read back as it was typed, cut and shown as it was committed (its
-        // segments' lengths fixed, as Mozc's and MS-IME's undo bring back the conversion): the
-        // guess (which reads the lexicon once per page) is left for text from elsewhere.
-        let recent = self.recent.iter().rev().find(|c| c.text == text);
-        let fixed: Vec<usize> = recent.map_or_else(Vec::new, |c| {
-            c.pieces.iter().map(|(_, r)| r.chars().count()).collect()
-        });
-        let (reading, pieces) = match recent {
-            Some(c) if !c.pieces.is_empty() => (c.reading.clone(), c.pieces.clone()),
-            Some(c) if c.text.chars().all(is_hiragana) => (c.reading.clone(), Vec::new()),
-            Some(c) => {
-                let pieces = guess(text);
-                let guessed: String = pieces.iter().map(|(_, r)| r.as_str()).collect();
-                let pieces = if guessed == c.reading {
-                    pieces
-                } else {
-                    Vec::new()
-                };
-                (c.reading.clone(), pieces)
-            }
-            None => {
-                let pieces = guess(text);
-                (pieces.iter().map(|(_, r)| r.as_str()).collect(), pieces)
+        // segments' lengths fixed, as Mozc's and MS-IME's undo bring back the conversion), and
+        // so is text that commits in a row wrote (the clause before the caret, committed
+        // phrase by phrase): the guess (which reads the lexicon once per page) is left for
+        // text from elsewhere.
+        let latest = self.recent.iter().rev().find(|c| c.text == text);
+        let committed = match latest {
+            Some(c) if c.pieces.is_empty() => None,
+            _ => self.recent_pieces(text),
+        };
+        let (reading, pieces, fixed) = if let Some(pieces) = committed {
+            let reading: String = pieces.iter().map(|(_, r)| r.as_str()).collect();
+            let fixed = pieces.iter().map(|(_, r)| r.chars().count()).collect();
+            (reading, pieces, fixed)
+        } else {
+            match latest {
+                Some(c) if c.text.chars().all(is_hiragana) => {
+                    (c.reading.clone(), Vec::new(), Vec::new())
+                }
+                Some(c) => {
+                    let pieces = guess(text);
+                    let guessed: String = pieces.iter().map(|(_, r)| r.as_str()).collect();
+                    let pieces = if guessed == c.reading {
+                        pieces
+                    } else {
+                        Vec::new()
+                    };
+                    (c.reading.clone(), pieces, Vec::new())
+                }
+                None => {
+                    let pieces = guess(text);
+                    let reading = pieces.iter().map(|(_, r)| r.as_str()).collect();
+                    (reading, pieces, Vec::new())
+                }
             }
         };
         self.sugg = Suggestions::default();

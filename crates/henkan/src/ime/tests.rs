@@ -943,6 +943,17 @@ fn reconversion_of_a_recent_commit_needs_no_guess() {
     assert_eq!(surfaces(&out), ["ΑΒΓ", "ΔΕ"]);
     let out = press(&mut m, &mut b, "Enter", 0);
     assert_eq!(out.committed, "ΑΒΓΔΕ");
+    // commits in a row (the clause before the caret, committed phrase by phrase): their
+    // segments together
+    for typed_text in ["ζη", "θικ"] {
+        typed(&mut m, &mut b, typed_text);
+        press(&mut m, &mut b, " ", 0);
+        press(&mut m, &mut b, "Enter", 0);
+    }
+    let out = m.reconvert(&mut b, "ΖΗΘΙΚ", &no_guess);
+    assert_eq!(surfaces(&out), ["ΖΗ", "ΘΙ", "Κ"]);
+    let out = press(&mut m, &mut b, "Enter", 0);
+    assert_eq!(out.committed, "ΖΗΘΙΚ");
     // text from elsewhere: the guess reads it, and its words are shown first
     let calls = std::cell::Cell::new(0);
     let guess = |t: &str| {
