@@ -669,8 +669,8 @@ impl Henkan {
     /// Reconversion: `text` (selected in the field, at most
     /// [`henkan::ime::MAX_RECONVERT_CHARS`] chars) is converted again from its reading; the
     /// commit replaces the selection. Not consumed while composing, or before the dictionary is
-    /// in. The first call on text not committed lately collects each kanji's readings from the
-    /// lexicon (once per page).
+    /// in. The first call on text not committed lately builds the reverse index from the lexicon
+    /// (once per page; `henkan::reverse::ReverseIndex`).
     pub fn reconvert(&mut self, session: u32, text: &str) -> Result<JsValue, JsError> {
         self.act(session, |engine, ime| match engine {
             Some(engine) => ime.reconvert(engine, text),

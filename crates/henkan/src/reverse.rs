@@ -493,14 +493,16 @@ fn nodes_at(
         }
         // before a kanji (a counter: `何回`) the words and costs decide
         let before_kanji = chars.get(to).is_some_and(|&c| is_kanji(c));
-        if word == "何" && !before_kanji && found.iter().any(|f| f.1 == "なん") {
+        if word == "何" && !before_kanji {
             let reading = if nan_before(chars.get(to)) {
                 "なん"
             } else {
                 "なに"
             };
-            for (k, f) in found.iter().enumerate() {
-                kept[k] = f.1 == reading;
+            if found.iter().any(|f| f.1 == reading) {
+                for (k, f) in found.iter().enumerate() {
+                    kept[k] = f.1 == reading;
+                }
             }
         }
         for ((_, r, e), keep) in found.into_iter().zip(kept) {

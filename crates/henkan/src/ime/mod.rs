@@ -873,6 +873,7 @@ struct Commit {
     /// committed as typed or as live conversion showed it (one piece, no segments).
     pieces: Vec<(String, String)>,
 }
+
 /// The longest text reconverted, in chars (a longer selection is left to the field).
 pub const MAX_RECONVERT_CHARS: usize = 100;
 
