@@ -16,7 +16,7 @@
 //! as it is.
 //! Measured with `henkan eval reverse` (BENCHMARKS.md, "Reconversion").
 
-use crate::composer::{is_hiragana, is_kana, to_hiragana};
+use crate::composer::{is_hiragana, is_kana, to_hiragana, unvoiced};
 use crate::lexicon::{Entry, Lexicon, Surface};
 use crate::pos::Connection;
 
@@ -56,14 +56,12 @@ fn nan_before(next: Option<&char>) -> bool {
 /// `じゅっぷん`), voiced, else semi-voiced, after 3 (`さんぼん`, `さんぷん`), plain otherwise.
 /// `None` without readings.
 fn counter_after<'a>(last: u32, readings: &[&'a str]) -> Option<&'a str> {
-    let first = |r: &&str| r.chars().next().map_or(0, u32::from);
-    // the kana block alternates plain, voiced and semi-voiced in the h row (は ば ぱ …), plain
-    // and voiced elsewhere (か が …)
-    let semi = |r: &&&str| (0x3071..=0x307D).contains(&first(r)) && (first(r) - 0x306F) % 3 == 2;
-    let voiced = |r: &&&str| unvoiced(r.chars().next().unwrap_or(' ')).is_some() && !semi(r);
+    let mark = |r: &&&str| r.chars().next().and_then(unvoiced).map(|(_, m)| m);
+    let semi = |r: &&&str| mark(r) == Some('゜');
+    let voiced = |r: &&&str| mark(r) == Some('゛');
     let plain = readings
         .iter()
-        .find(|r| !semi(r) && !voiced(r))
+        .find(|r| mark(r).is_none())
         .or(readings.first());
     let pick = match last {
         1 | 6 | 8 | 0 => readings.iter().find(semi),
@@ -85,27 +83,11 @@ fn is_katakana(c: char) -> bool {
     is_kana(c) && !is_hiragana(c)
 }
 
-/// The kana without its voiced or semi-voiced mark (`が` → `か`, `ぱ` → `は`); `None` for a kana
-/// without one.
-fn unvoiced(c: char) -> Option<char> {
-    let u = u32::from(c);
-    let base = match u {
-        0x304C..=0x3062 if u % 2 == 0 => u - 1,
-        0x3065 | 0x3067 | 0x3069 => u - 1,
-        0x3070..=0x307D => match (u - 0x306F) % 3 {
-            0 => return None,
-            k => u - k,
-        },
-        _ => return None,
-    };
-    char::from_u32(base)
-}
-
 /// Whether `reading` is one of `others` with its first kana voiced (`づくり` beside `つくり`):
 /// the form a word takes as the second part of a compound (rendaku).
 fn is_rendaku<'a>(reading: &str, mut others: impl Iterator<Item = &'a str>) -> bool {
     let mut chars = reading.chars();
-    let Some(first) = chars.next().and_then(unvoiced) else {
+    let Some((first, _)) = chars.next().and_then(unvoiced) else {
         return false;
     };
     let rest = chars.as_str();
@@ -397,6 +379,13 @@ pub fn pieces_of_ranked(
     pieces
 }
 
+/// Keeps, of the entries `found` (rank, reading, entry), those read `reading`.
+fn keep_only(kept: &mut [bool], found: &[(u32, String, Entry<'_>)], reading: &str) {
+    for (keep, f) in kept.iter_mut().zip(found) {
+        *keep = f.1 == reading;
+    }
+}
+
 /// The nodes that start at char `i`, with the position each ends at: words written with kanji
 /// (of one part of speech, only the most common word's entries by `rank`), hiragana and
 /// katakana words of the lexicon, a run of katakana or of digits as one unknown word, and the
@@ -477,18 +466,17 @@ fn nodes_at(
                 }
             }
         }
-        if i > 0 && to == i + 1 {
+        let digit = (i > 0 && to == i + 1)
+            .then(|| digit_value(chars[i - 1]))
+            .flatten();
+        if let Some(digit) = digit {
             // a counter after digits, read as text reads it after that number (`２８日` にち,
             // not the LM's ひ; `３分` ぷん, `５分` ふん)
             let readings: Vec<&str> = crate::lattice::number::counter_readings(&word)
                 .filter(|&r| found.iter().any(|f| f.1 == r))
                 .collect();
-            if let Some(reading) =
-                digit_value(chars[i - 1]).and_then(|d| counter_after(d, &readings))
-            {
-                for (k, f) in found.iter().enumerate() {
-                    kept[k] = f.1 == reading;
-                }
+            if let Some(reading) = counter_after(digit, &readings) {
+                keep_only(&mut kept, &found, reading);
             }
         }
         // before a kanji (a counter: `何回`) the words and costs decide
@@ -500,9 +488,7 @@ fn nodes_at(
                 "なに"
             };
             if found.iter().any(|f| f.1 == reading) {
-                for (k, f) in found.iter().enumerate() {
-                    kept[k] = f.1 == reading;
-                }
+                keep_only(&mut kept, &found, reading);
             }
         }
         for ((_, r, e), keep) in found.into_iter().zip(kept) {
@@ -563,19 +549,6 @@ fn nodes_at(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_voiced_kana_loses_its_mark() {
-        for (voiced, plain) in [('が', 'か'), ('ぢ', 'ち'), ('づ', 'つ'), ('ど', 'と')] {
-            assert_eq!(unvoiced(voiced), Some(plain));
-        }
-        for (voiced, plain) in [('ば', 'は'), ('ぱ', 'は'), ('ぼ', 'ほ'), ('ぽ', 'ほ')] {
-            assert_eq!(unvoiced(voiced), Some(plain));
-        }
-        for c in ['か', 'つ', 'は', 'ほ', 'ん', 'あ', 'カ', 'a'] {
-            assert_eq!(unvoiced(c), None, "{c}");
-        }
-    }
 
     #[test]
     fn a_counter_after_a_digit_takes_the_number_s_sound() {

@@ -151,6 +151,27 @@ pub fn voiced(kana: char, mark: char) -> Option<char> {
     }
 }
 
+/// The hiragana `kana` without its mark, and the mark (`゛` or `゜`): the inverse of [`voiced`];
+/// `None` for a kana without one.
+///
+/// ```
+/// use henkan::composer::unvoiced;
+/// for (kana, plain) in [('が', 'か'), ('ぢ', 'ち'), ('づ', 'つ'), ('ど', 'と'), ('ば', 'は'), ('ぼ', 'ほ')] {
+///     assert_eq!(unvoiced(kana), Some((plain, '゛')));
+/// }
+/// assert_eq!(unvoiced('ぱ'), Some(('は', '゜')));
+/// assert_eq!(unvoiced('ぽ'), Some(('ほ', '゜')));
+/// for c in ['か', 'つ', 'は', 'ほ', 'ん', 'あ', 'カ', 'a'] {
+///     assert_eq!(unvoiced(c), None, "{c}");
+/// }
+/// ```
+pub fn unvoiced(kana: char) -> Option<(char, char)> {
+    let find = |table: &[(char, char)]| table.iter().find(|&&(_, v)| v == kana).map(|&(k, _)| k);
+    find(VOICED)
+        .map(|k| (k, '゛'))
+        .or_else(|| find(SEMI_VOICED).map(|k| (k, '゜')))
+}
+
 /// Whether `c` is a voiced mark: `゛`, `゜` or their combining forms U+3099 and U+309A.
 pub fn is_voiced_mark(c: char) -> bool {
     matches!(c, '゛' | '゜' | '\u{3099}' | '\u{309A}')

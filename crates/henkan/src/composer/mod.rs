@@ -38,7 +38,7 @@ mod kana_layout;
 mod table;
 
 pub use kana::{is_hiragana, is_kana, to_full_ascii, to_half_katakana, to_hiragana, to_katakana};
-pub use kana_layout::{is_voiced_mark, jis_kana, join_voiced_marks, voiced};
+pub use kana_layout::{is_voiced_mark, jis_kana, join_voiced_marks, unvoiced, voiced};
 
 /// The marks that `,` and `.` type (Mozc's and MS-IME's 句読点 setting): `、` and `。` by
 /// default; `，` and `．` as scientific and legal text writes them, or one of each. After a digit
