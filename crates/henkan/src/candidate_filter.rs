@@ -17,7 +17,10 @@
 //!
 //! For whole sentences (the input's n-best, not one segment's candidates) henkan drops a path
 //! that garbles a number ([`garbles_number`]): a number written as two numbers (`10` +
-//! `二月` for `じゅうにがつ`) or followed by a lone `ん` (`22` + `ン` for `にじゅうにん`).
+//! `二月` for `じゅうにがつ`) or followed by a lone `ん` (`22` + `ン` for `にじゅうにん`); and a
+//! path that writes in digits part of a number the best sentence writes in digits
+//! ([`recuts_number`]: `に` + `12` + `年` and `20` + `に` + `年` beside `22` + `年` for
+//! `にじゅうにねん`).
 //!
 //! Besides, henkan's own rule for *re-cuts* ([`recut`]): a candidate whose first word is one
 //! kanji (with its okurigana) that ends inside the first word of the segment's top candidate
@@ -178,6 +181,78 @@ pub fn is_noise(words: &[Word], seg: &Segmenter, rank: usize, at_start: bool) ->
         prev = Some(w.left);
     }
     numbers >= 2
+}
+
+/// Whether a word of a sentence is written with digits (`12`, `１２`, `4人`).
+fn has_digit(s: &str) -> bool {
+    s.chars()
+        .any(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
+}
+
+/// A word of a sentence and where its reading begins (in characters).
+pub type Placed = (usize, Word);
+
+/// Whether a sentence of the input's n-best writes in digits a different stretch of the
+/// reading than a word in digits of the best sentence that it overlaps: the number the best
+/// reads (`22` over `にじゅうに`) cut into another number and a word (`に` + `12`, `20` + `に`,
+/// `二重` + `2` for `にじゅうにねん`), which no writer means once the best has read the number
+/// whole. Where one of the two numbers is shorter by a lone particle that may begin a segment,
+/// between a noun and the number (`人` + `に` + `10` against `人` + `20`), both readings are
+/// sentences (`3人に10円` and `3人20円`) and the path is kept; a number cut short at its end
+/// (`20` + `に` + `年`) never is, while one that goes on past the best's takes in its counter
+/// (`25問` beside `に` + `15` + `問`). A number followed by a unit of a thousand or more (`2` + `千円`) is how
+/// numbers are written and is not compared. A number the best does not write in digits
+/// (`一日中`) leaves the others' digits alone (`1日` + `中`). Without Mozc's POS groups in the
+/// model nothing is dropped.
+pub fn recuts_number(best: &[Placed], sentence: &[Placed], segmenter: &Segmenter) -> bool {
+    if !segmenter.has_groups() {
+        return false;
+    }
+    let numbers = |words: &[Placed]| -> Vec<(usize, std::ops::Range<usize>)> {
+        (0..words.len())
+            .filter(|&i| {
+                has_digit(&words[i].1.surface)
+                    && !words
+                        .get(i + 1)
+                        .is_some_and(|(_, w)| w.surface.starts_with(['百', '千', '万', '億', '兆']))
+            })
+            .map(|i| (i, words[i].0..words[i].0 + words[i].1.len))
+            .collect()
+    };
+    let theirs = numbers(best);
+    numbers(sentence).into_iter().any(|(i, r)| {
+        theirs.iter().any(|(k, n)| {
+            let overlaps = n.start < r.end && r.start < n.end;
+            let start_ok = match r.start.cmp(&n.start) {
+                std::cmp::Ordering::Equal => true,
+                std::cmp::Ordering::Greater => particle_before(sentence, i, n.start, segmenter),
+                std::cmp::Ordering::Less => particle_before(best, *k, r.start, segmenter),
+            };
+            // ending past the best's number, a word of its own takes in what the best wrote
+            // after the number (`25問` beside `15` + `問`)
+            overlaps && *n != r && !(start_ok && r.end >= n.end)
+        })
+    })
+}
+
+/// Whether the word before `words[i]` is a lone particle that may begin a segment, beginning at
+/// `from`, after a noun (`人` + `に`, `問題` + `に`): a content noun, a suffix, or a noun a
+/// prefix may join (`名詞,ナイ形容詞語幹` and `形容詞語幹` too).
+fn particle_before(words: &[Placed], i: usize, from: usize, segmenter: &Segmenter) -> bool {
+    let g = |id, group| segmenter.in_group(id, group);
+    i >= 2 && {
+        let (at, p) = &words[i - 1];
+        let noun = &words[i - 2].1;
+        *at == from
+            && g(p.left, PosGroup::AcceptableParticleAtBeginOfSegment)
+            && [
+                PosGroup::ContentNoun,
+                PosGroup::WeakCompoundNounSuffix,
+                PosGroup::NounSuffix,
+            ]
+            .iter()
+            .any(|&group| g(noun.right, group))
+    }
 }
 
 /// Whether a word is a number by itself: numerals only (`20`, `二十`, `２`), no counter.

@@ -1321,9 +1321,12 @@ impl Session {
                 // The beam's sentences first (the best 5), then the classic n-best, then the
                 // rest of the beam: the beam alone holds few distinct sentences.
                 let mut beam: Vec<String> = Vec::new();
+                let first = f.first().map(|(_, p)| p.as_slice()).unwrap_or_default();
                 for (i, (_, p)) in f.iter().enumerate() {
                     let s = self.surface_of(engine, p);
-                    if !beam.contains(&s) && (i == 0 || !self.garbles_number(engine, p)) {
+                    let garbled =
+                        || self.garbles_number(engine, p) || self.recuts_number(engine, first, p);
+                    if !beam.contains(&s) && (i == 0 || !garbled()) {
                         beam.push(s);
                     }
                 }
@@ -1346,6 +1349,7 @@ impl Session {
             nbest.insert(0, text);
         }
         add_digit_twins(&mut nbest, self.lattice.digits);
+        add_segment_swaps(&mut nbest, &segments);
         nbest.truncate(NBEST.max(1));
         Conversion {
             reading: self.lattice.reading().to_string(),
@@ -1471,6 +1475,27 @@ impl Session {
             .map(|&i| self.lattice.surface(&engine.lexicon, &nodes[i as usize]))
             .collect();
         candidate_filter::garbles_number(surfaces.iter().map(String::as_str))
+    }
+
+    /// Whether a sentence of the input's n-best writes in digits part of a number that the
+    /// best sentence `best` writes in digits ([`candidate_filter::recuts_number`]).
+    fn recuts_number(&self, engine: &Engine, best: &[u32], path: &[u32]) -> bool {
+        let nodes = self.lattice.nodes();
+        let placed = |p: &[u32]| -> Vec<candidate_filter::Placed> {
+            p.iter()
+                .map(|&i| {
+                    let n = &nodes[i as usize];
+                    let word = Word {
+                        left: n.left_id,
+                        right: n.right_id,
+                        surface: self.lattice.surface(&engine.lexicon, n),
+                        len: usize::from(n.end - n.begin),
+                    };
+                    (usize::from(n.begin), word)
+                })
+                .collect()
+        };
+        candidate_filter::recuts_number(&placed(best), &placed(path), &engine.segmenter)
     }
 
     /// Puts the final beam's best other spelling of the segment over `span` second among its
@@ -1665,7 +1690,10 @@ impl Session {
         let best_text = self.surface_of(engine, &best.nodes);
         let mut out = vec![best_text];
         for (p, s) in found {
-            if !out.contains(&s) && !self.garbles_number(engine, &p.nodes) {
+            if !out.contains(&s)
+                && !self.garbles_number(engine, &p.nodes)
+                && !self.recuts_number(engine, &best.nodes, &p.nodes)
+            {
                 out.push(s);
             }
         }
@@ -1827,6 +1855,42 @@ fn add_digit_twins(out: &mut Vec<String>, digits: crate::lattice::DigitWidth) {
             }
         }
         i += 1;
+    }
+}
+
+/// Fills the input's n-best up to [`NBEST`] sentences with the best sentence in which one
+/// segment takes another of its candidates: each segment's second candidate in turn, then
+/// each one's third, and so on (`２０２４年` and `二千二十四年` after `2024年` when the
+/// lattice's other paths garble the number). A sentence already in the list is not repeated.
+fn add_segment_swaps(out: &mut Vec<String>, segments: &[Segment]) {
+    let deepest = segments
+        .iter()
+        .map(|s| s.candidates.len())
+        .max()
+        .unwrap_or(0);
+    for rank in 1..deepest {
+        for (i, seg) in segments.iter().enumerate() {
+            if out.len() >= NBEST {
+                return;
+            }
+            let Some(other) = seg.candidates.get(rank) else {
+                continue;
+            };
+            let sentence: String = segments
+                .iter()
+                .enumerate()
+                .map(|(j, s)| {
+                    if j == i {
+                        other.as_str()
+                    } else {
+                        s.candidates[0].as_str()
+                    }
+                })
+                .collect();
+            if !out.contains(&sentence) {
+                out.push(sentence);
+            }
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 //! Mozc's candidate-filter rules (`henkan::candidate_filter`) on a toy segmenter section with
 //! POS groups.
 
-use henkan::candidate_filter::{garbles_number, is_noise, recut, Recut, Word};
+use henkan::candidate_filter::{
+    garbles_number, is_noise, recut, recuts_number, Placed, Recut, Word,
+};
 use henkan::model::SectionBytes;
 use henkan::pos::{PosGroup, Segmenter};
 use henkan_builder::segmenter::{with_pos_groups, write_segmenter};
@@ -193,4 +195,80 @@ fn a_sentence_garbles_a_number_cut_in_two_or_cut_off() {
     ] {
         assert!(!garbles_number(good.iter().copied()), "{good:?}");
     }
+}
+
+/// A sentence as `(left id, right id, surface, reading length)`, each word placed after the
+/// one before.
+fn placed(ws: &[(u16, u16, &str, usize)]) -> Vec<Placed> {
+    let mut at = 0;
+    ws.iter()
+        .map(|&(left, right, surface, len)| {
+            let w = Word {
+                left,
+                right,
+                surface: surface.to_string(),
+                len,
+            };
+            at += len;
+            (at - len, w)
+        })
+        .collect()
+}
+
+#[test]
+fn a_sentence_recuts_a_number_the_best_reads_whole() {
+    let seg = toy();
+    // にじゅうにねん: 22 + 年 (0 is a number, 7 the particle に, 1 a noun, 11 a suffix)
+    let best = placed(&[(0, 0, "22", 5), (11, 11, "年", 2)]);
+    let recut = [
+        placed(&[(7, 7, "に", 1), (0, 0, "12", 4), (11, 11, "年", 2)]),
+        placed(&[(0, 0, "20", 4), (7, 7, "に", 1), (11, 11, "年", 2)]),
+        placed(&[(1, 1, "二重", 4), (0, 0, "2", 1), (11, 11, "年", 2)]),
+        placed(&[(1, 1, "似", 1), (0, 0, "12", 4), (11, 11, "年", 2)]),
+    ];
+    for r in &recut {
+        assert!(recuts_number(&best, r, &seg), "{r:?}");
+    }
+    let kept = [
+        placed(&[(0, 0, "22", 5), (1, 1, "念", 2)]),
+        placed(&[(0, 0, "二十二", 5), (11, 11, "年", 2)]),
+        placed(&[(1, 1, "二重", 4), (1, 1, "に", 1), (11, 11, "年", 2)]),
+    ];
+    for k in &kept {
+        assert!(!recuts_number(&best, k, &seg), "{k:?}");
+    }
+    // さんにんにじゅうえん: 3 + 人 + 20 + 円 and 3 + 人 + に + 10 + 円 are both sentences, either
+    // way round; after a particle, or at the start, the に is a piece of the number
+    let twenty = placed(&[
+        (0, 0, "3", 2),
+        (11, 11, "人", 2),
+        (0, 0, "20", 3),
+        (11, 11, "円", 2),
+    ]);
+    let ten = placed(&[
+        (0, 0, "3", 2),
+        (11, 11, "人", 2),
+        (7, 7, "に", 1),
+        (0, 0, "10", 2),
+        (11, 11, "円", 2),
+    ]);
+    assert!(!recuts_number(&twenty, &ten, &seg));
+    assert!(!recuts_number(&ten, &twenty, &seg));
+    let after_particle = placed(&[
+        (7, 7, "が", 2),
+        (7, 7, "に", 1),
+        (0, 0, "10", 2),
+        (11, 11, "円", 2),
+    ]);
+    let whole = placed(&[(7, 7, "が", 2), (0, 0, "20", 3), (11, 11, "円", 2)]);
+    assert!(recuts_number(&whole, &after_particle, &seg));
+    // a number written with its unit (2 + 千円 beside 2000 + 円) is not a piece
+    let digits = placed(&[(0, 0, "2000", 3), (11, 11, "円", 2)]);
+    let unit = placed(&[(0, 0, "2", 1), (11, 11, "千円", 4)]);
+    assert!(!recuts_number(&digits, &unit, &seg));
+    assert!(!recuts_number(&unit, &digits, &seg));
+    // the best's number in kanji leaves the others' digits alone
+    let kanji = placed(&[(1, 1, "一日中", 7)]);
+    let split = placed(&[(0, 0, "1日", 4), (11, 11, "中", 3)]);
+    assert!(!recuts_number(&kanji, &split, &seg));
 }
