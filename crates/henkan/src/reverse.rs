@@ -11,9 +11,11 @@
 //! ([`reading_of_ranked`]). A suffix of one kanji after another word is read as the lexicon's
 //! compounds that end in the kanji read it (`道路法上` じょう, `入学者` しゃ), and a word read with
 //! rendaku only where it can join the word before it (`作り` つくり after a comma, `人形作り`
-//! にんぎょうづくり). A counter after digits is read as text reads it after a number (`２８日` にち),
-//! and `何` as なん before d, t and n (`何の` なんの, `何が` なにが). A kanji no word covers stays
-//! as it is.
+//! にんぎょうづくり). Kanji numerals are read as a number (`二十八` にじゅうはち, `二〇二四`
+//! にせんにじゅうよん) unless a word goes on past them (`二十日` はつか). A counter after digits or
+//! such a number is read as text reads it after that number (`２８日` にち, `三千本` ぼん), and
+//! `何` as なん before d, t and n (`何の` なんの, `何が` なにが). A kanji no word covers stays as
+//! it is.
 //! Measured with `henkan eval reverse` (BENCHMARKS.md, "Reconversion").
 
 use crate::composer::{is_hiragana, is_kana, to_hiragana, unvoiced};
@@ -38,6 +40,9 @@ const TAIL_KANA: usize = 3;
 /// dependent nouns (名詞,非自立) cost more, a noun that starts sentences less (名詞,一般 1,152,
 /// 名詞,副詞可能 2,176). 2,500 reads the dev sets alike; 3,500 loses 5 kwdlc texts.
 const SUFFIX_FROM_START: i32 = 3000;
+/// The most kanji numerals read as one number ([`numeral_run`]; what
+/// [`crate::lattice::number::kanji_value`] reads).
+const MAX_NUMERALS: usize = 20;
 /// The bit that marks a compound among the words while the index is built.
 const COMPOUND: u64 = 1 << 31;
 
@@ -76,6 +81,54 @@ fn digit_value(c: char) -> Option<u32> {
     match c {
         '０'..='９' => Some(u32::from(c) - u32::from('０')),
         _ => c.to_digit(10),
+    }
+}
+
+/// The run of kanji numerals around `chars[i]` where it is a number of two numerals or more
+/// (`二十八`, `三百`, `二〇二四`): its first char, the char after it and its value. A run that
+/// begins with `万` or `億` is not (`万一` is a word).
+fn numeral_run(chars: &[char], i: usize) -> Option<(usize, usize, u64)> {
+    use crate::lattice::number::{is_kanji_numeral, kanji_value, reading};
+    if !chars.get(i).is_some_and(|&c| is_kanji_numeral(c)) {
+        return None;
+    }
+    // a run longer than a number can be is none, and is not scanned further (a pasted run of
+    // numerals costs each position at most twice this)
+    let before = chars[..i]
+        .iter()
+        .rev()
+        .take(MAX_NUMERALS)
+        .take_while(|&&c| is_kanji_numeral(c))
+        .count();
+    let after = chars[i..]
+        .iter()
+        .take(MAX_NUMERALS)
+        .take_while(|&&c| is_kanji_numeral(c))
+        .count();
+    let (start, end) = (i - before, i + after);
+    let longer = |at: Option<&char>| at.is_some_and(|&c| is_kanji_numeral(c));
+    if end - start < 2
+        || end - start > MAX_NUMERALS
+        || longer(start.checked_sub(1).and_then(|k| chars.get(k)))
+        || longer(chars.get(end))
+        || matches!(chars[start], '万' | '億')
+    {
+        return None;
+    }
+    let run: String = chars[start..end].iter().collect();
+    kanji_value(&run)
+        .filter(|&v| reading(v).is_some())
+        .map(|v| (start, end, v))
+}
+
+/// The digit a counter's sound follows after a number of value `v` ([`counter_after`]): its
+/// last digit, or 3 where the number ends in `千` or `万`, which end in ん as 3 does
+/// (`三千本` さんぜんぼん, `一万本` いちまんぼん).
+fn last_sound(v: u64) -> u32 {
+    if v >= 1000 && v % 1000 == 0 && v % 100_000_000 != 0 {
+        3
+    } else {
+        (v % 10) as u32
     }
 }
 
@@ -408,10 +461,16 @@ fn nodes_at(
         cost,
         reading,
     };
+    // a number in kanji numerals is read as a number (`二十八` にじゅうはち, not the word
+    // にそはち; `二十五日` not `二十` + `五日` いつか): no word starts inside it or ends inside
+    // or at its end, and it is one node; words that go on past it stay (`二十日` はつか)
+    let number = numeral_run(chars, i);
+    let inside_number = number.is_some_and(|(start, _, _)| start < i);
+    let number_end = number.map_or(0, |(_, end, _)| end);
     let mut word = String::new();
     for to in i + 1..=(i + MAX_WORD_CHARS).min(n) {
         word.push(chars[to - 1]);
-        if !word.chars().any(is_kanji) {
+        if !word.chars().any(is_kanji) || inside_number || to <= number_end {
             continue;
         }
         let found: Vec<(u32, String, Entry<'_>)> = index
@@ -467,11 +526,18 @@ fn nodes_at(
             }
         }
         let digit = (i > 0 && to == i + 1)
-            .then(|| digit_value(chars[i - 1]))
+            .then(|| {
+                digit_value(chars[i - 1]).or_else(|| {
+                    numeral_run(chars, i - 1)
+                        .filter(|&(_, end, _)| end == i)
+                        .map(|(_, _, v)| last_sound(v))
+                })
+            })
             .flatten();
         if let Some(digit) = digit {
-            // a counter after digits, read as text reads it after that number (`２８日` にち,
-            // not the LM's ひ; `３分` ぷん, `５分` ふん)
+            // a counter after digits or a number in kanji numerals, read as text reads it
+            // after that number (`２８日` にち, not the LM's ひ; `３分` ぷん, `５分` ふん,
+            // `三千本` ぼん)
             let readings: Vec<&str> = crate::lattice::number::counter_readings(&word)
                 .filter(|&r| found.iter().any(|f| f.1 == r))
                 .collect();
@@ -526,7 +592,16 @@ fn nodes_at(
         let id = special.proper_noun;
         out.push((i + run, node(id, id, UNKNOWN_RUN, reading)));
     }
-    let digits = chars[i..].iter().take_while(|c| c.is_numeric()).count();
+    if let Some((_, end, v)) = number.filter(|&(start, _, _)| start == i) {
+        if let Some(reading) = crate::lattice::number::reading(v) {
+            let id = special.number;
+            out.push((end, node(id, id, UNKNOWN_RUN, reading)));
+        }
+    }
+    let digits = chars[i..]
+        .iter()
+        .take_while(|c| c.is_numeric() && !crate::lattice::number::is_kanji_numeral(**c))
+        .count();
     if digits > 0 {
         let reading: String = chars[i..i + digits].iter().collect();
         let id = special.number;

@@ -272,6 +272,34 @@ fn reverse_conversion_reads_a_kanji_after_a_word_as_compounds_do() {
     }
 }
 
+/// A number in kanji numerals is read as a number, and a counter after it as after that number
+/// (the lexicon alone reads `二十八` にそはち, `二十五日` as `二十` + `五日` いつか, `二〇二四` as
+/// ふた, 〇, ふた); words that go on past the numerals keep their own reading.
+#[test]
+fn reverse_conversion_reads_kanji_numerals_as_numbers() {
+    let engine = engine();
+    for (text, reading) in [
+        ("二十八日", "にじゅうはちにち"),
+        ("二十五日", "にじゅうごにち"),
+        ("二〇二四年", "にせんにじゅうよんねん"),
+        (
+            "一万九七六〇円",
+            "いちまんきゅうせんななひゃくろくじゅうえん",
+        ),
+        ("三千本", "さんぜんぼん"),
+        ("百十番", "ひゃくじゅうばん"),
+        // the lexicon's words
+        ("二十日", "はつか"),
+        ("二十歳", "はたち"),
+        ("十一月", "じゅういちがつ"),
+        ("一人", "ひとり"),
+        ("統一", "とういつ"),
+        ("万一", "まんいち"),
+    ] {
+        assert_eq!(engine.reading_of(text), reading, "{text}");
+    }
+}
+
 /// 無変換 on a converted segment cycles its kana types from whatever it shows, as Mozc's
 /// SwitchKanaType does (`感じを` → `かんじを` → `カンジヲ` → `ｶﾝｼﾞｦ` → `かんじを`); Shift+無変換 gives the
 /// keys typed for it in full width.

@@ -724,6 +724,101 @@ pub fn kanji_written(v: u64) -> String {
     with_units(v, section)
 }
 
+/// How a number is read aloud, below 10¹⁶: `28` にじゅうはち, `300` さんびゃく, `1000` せん,
+/// `8000` はっせん, `10000` いちまん; `0` ぜろ. What [`parse`] reads of it is the same value.
+/// Where text puts a counter after it, the counter decides the last sound (`十本` じゅっぽん,
+/// not じゅうほん): that is the caller's.
+///
+/// ```
+/// use henkan::lattice::number::reading;
+/// assert_eq!(reading(28).as_deref(), Some("にじゅうはち"));
+/// assert_eq!(reading(3600).as_deref(), Some("さんぜんろっぴゃく"));
+/// assert_eq!(reading(120_000).as_deref(), Some("じゅうにまん"));
+/// assert_eq!(reading(1_000_000_000_000).as_deref(), Some("いっちょう"));
+/// assert_eq!(reading(10_000_000_000_000_000), None);
+/// ```
+pub fn reading(v: u64) -> Option<String> {
+    const DIGITS: [&str; 10] = [
+        "",
+        "いち",
+        "に",
+        "さん",
+        "よん",
+        "ご",
+        "ろく",
+        "なな",
+        "はち",
+        "きゅう",
+    ];
+    if v == 0 {
+        return Some("ぜろ".to_string());
+    }
+    if v >= 10_000_000_000_000_000 {
+        return None;
+    }
+    // a group below 10⁴, each place with its sound changes (さんびゃく, はっせん)
+    let group = |n: u64| {
+        let (th, h, t, o) = (n / 1000, n / 100 % 10, n / 10 % 10, n % 10);
+        let mut out = String::new();
+        out.push_str(match th {
+            0 => "",
+            1 => "せん",
+            3 => "さんぜん",
+            8 => "はっせん",
+            d => DIGITS[d as usize],
+        });
+        if th > 1 && th != 3 && th != 8 {
+            out.push_str("せん");
+        }
+        out.push_str(match h {
+            0 => "",
+            1 => "ひゃく",
+            3 => "さんびゃく",
+            6 => "ろっぴゃく",
+            8 => "はっぴゃく",
+            d => DIGITS[d as usize],
+        });
+        if h > 1 && !matches!(h, 3 | 6 | 8) {
+            out.push_str("ひゃく");
+        }
+        if t > 1 {
+            out.push_str(DIGITS[t as usize]);
+        }
+        if t > 0 {
+            out.push_str("じゅう");
+        }
+        out.push_str(DIGITS[o as usize]);
+        out
+    };
+    let mut out = String::new();
+    let mut rest = v;
+    for (unit, size) in [
+        ("ちょう", 1_000_000_000_000u64),
+        ("おく", 100_000_000),
+        ("まん", 10_000),
+        ("", 1),
+    ] {
+        let g = rest / size;
+        rest %= size;
+        if g == 0 {
+            continue;
+        }
+        let mut r = group(g);
+        // 一兆, 八兆, 十兆 are いっちょう, はっちょう, じゅっちょう
+        if unit == "ちょう" && matches!(g % 10, 1 | 8) {
+            r = r
+                .strip_suffix(if g % 10 == 1 { "いち" } else { "はち" })
+                .map(|s| format!("{s}{}", if g % 10 == 1 { "いっ" } else { "はっ" }))
+                .unwrap_or(r);
+        } else if unit == "ちょう" && g % 10 == 0 && r.ends_with("じゅう") {
+            r = format!("{}じゅっ", r.trim_end_matches("じゅう"));
+        }
+        out.push_str(&r);
+        out.push_str(unit);
+    }
+    Some(out)
+}
+
 /// A number's other written forms, offered among its candidates as Mozc's number rewriter
 /// does: ASCII digits with thousands separators (`1,234`), kanji with units (`千二百三十四`) and
 /// kanji digit by digit (`一二三四`). Forms equal to another are left out; the caller applies the
@@ -880,7 +975,8 @@ pub(crate) fn is_kanji_numeral(c: char) -> bool {
 }
 
 /// The value of a number written in kanji numerals: with multipliers (`二十` 20, `三百五` 305,
-/// `十二万` 120000) or digit by digit (`二〇〇七` 2007); `None` for anything else.
+/// `十二万` 120000), digit by digit (`二〇〇七` 2007) or in groups of digits with their units
+/// (`四万五七八〇` 45780); `None` for anything else.
 ///
 /// ```
 /// use henkan::lattice::number::kanji_value;
@@ -888,6 +984,8 @@ pub(crate) fn is_kanji_numeral(c: char) -> bool {
 /// assert_eq!(kanji_value("三百五"), Some(305));
 /// assert_eq!(kanji_value("二〇〇七"), Some(2007));
 /// assert_eq!(kanji_value("一二"), Some(12));
+/// assert_eq!(kanji_value("四万五七八〇"), Some(45_780));
+/// assert_eq!(kanji_value("一億二〇〇〇万"), Some(120_000_000));
 /// assert_eq!(kanji_value("十十"), None);
 /// ```
 pub fn kanji_value(s: &str) -> Option<u64> {
@@ -895,9 +993,36 @@ pub fn kanji_value(s: &str) -> Option<u64> {
     if chars.is_empty() || chars.len() > 20 {
         return None;
     }
-    if chars.len() >= 2 && chars.iter().all(|&c| kanji_digit(c).is_some()) {
-        return chars.iter().try_fold(0u64, |v, &c| {
+    let by_digit = |cs: &[char]| {
+        cs.iter().try_fold(0u64, |v, &c| {
             v.checked_mul(10)?.checked_add(kanji_digit(c)?)
+        })
+    };
+    if chars.len() >= 2 && chars.iter().all(|&c| kanji_digit(c).is_some()) {
+        return by_digit(&chars);
+    }
+    // groups of up to four digits, digit by digit, between 億 and 万 (`四万五七八〇`, as
+    // newspapers write amounts); a group of one digit is read as multipliers would be
+    let groups: Vec<&[char]> = chars.split(|&c| matches!(c, '億' | '万')).collect();
+    let units: Vec<char> = chars
+        .iter()
+        .copied()
+        .filter(|&c| matches!(c, '億' | '万'))
+        .collect();
+    let digit_groups = groups
+        .iter()
+        .all(|g| g.len() <= 4 && g.iter().all(|&c| kanji_digit(c).is_some()))
+        && groups.iter().any(|g| g.len() >= 2)
+        && !groups[0].is_empty()
+        && matches!(units.as_slice(), ['万'] | ['億'] | ['億', '万']);
+    if digit_groups {
+        let mut sizes: Vec<u64> = units
+            .iter()
+            .map(|&u| if u == '億' { 100_000_000 } else { 10_000 })
+            .collect();
+        sizes.push(1);
+        return groups.iter().zip(sizes).try_fold(0u64, |v, (g, size)| {
+            v.checked_add(by_digit(g)?.checked_mul(size)?)
         });
     }
     let toks = chars
@@ -981,6 +1106,43 @@ fn is_kanji(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_s_reading_parses_back_to_it() {
+        let large = [
+            1_000_000_000_000,
+            8_000_000_000_000,
+            10_000_000_000_000,
+            123_456_789_012_345,
+            100_000_000,
+            300_000_000,
+        ];
+        // parse leaves some readings to the dictionary (one word: `に`; `せんご`, a large unit and
+        // a lone digit), but reads none as another number
+        let mut parsed = 0;
+        let all: Vec<u64> = (1..120_000)
+            .chain((1..200).map(|k| k * 7_919_993))
+            .chain(large)
+            .collect();
+        for &v in &all {
+            let r = reading(v).unwrap();
+            let p = parse(&r);
+            assert!(p.is_none() || p == Some(v), "{v} {r} {p:?}");
+            parsed += usize::from(p.is_some());
+        }
+        assert!(parsed * 100 > all.len() * 95, "{parsed} of {}", all.len());
+        for (v, r) in [
+            (10, "じゅう"),
+            (100, "ひゃく"),
+            (600, "ろっぴゃく"),
+            (3000, "さんぜん"),
+            (4_000, "よんせん"),
+            (10_000, "いちまん"),
+            (11_000_000, "せんひゃくまん"),
+        ] {
+            assert_eq!(reading(v).as_deref(), Some(r), "{v}");
+        }
+    }
 
     #[test]
     fn kanji_forms() {
