@@ -11,8 +11,8 @@
 //! ([`reading_of_ranked`]). A suffix of one kanji after another word is read as the lexicon's
 //! compounds that end in the kanji read it (`道路法上` じょう, `入学者` しゃ), and a word read with
 //! rendaku only where it can join the word before it (`作り` つくり after a comma, `人形作り`
-//! にんぎょうづくり). Kanji numerals are read as a number (`二十八` にじゅうはち, `二〇二四`
-//! にせんにじゅうよん) unless a word goes on past them (`二十日` はつか). A counter after digits or
+//! にんぎょうづくり). Kanji numerals with a unit or a zero are read as a number (`二十八`
+//! にじゅうはち, `二〇二四` にせんにじゅうよん) unless a word goes on past them (`二十日` はつか). A counter after digits or
 //! such a number is read as text reads it after that number (`２８日` にち, `三千本` ぼん), and
 //! `何` as なん before d, t and n (`何の` なんの, `何が` なにが). A kanji no word covers stays as
 //! it is.
@@ -85,8 +85,10 @@ fn digit_value(c: char) -> Option<u32> {
 }
 
 /// The run of kanji numerals around `chars[i]` where it is a number of two numerals or more
-/// (`二十八`, `三百`, `二〇二四`): its first char, the char after it and its value. A run that
-/// begins with `万` or `億` is not (`万一` is a word).
+/// with a unit or a zero (`二十八`, `三百`, `二〇二四`): its first char, the char after it and its
+/// value. A run that begins with `万` or `億` is not (`万一` is a word), nor digits alone
+/// without a zero, which are mostly words read digit by digit (`七五三` しちごさん, `二三日`
+/// にさんにち, `一二を争う`).
 fn numeral_run(chars: &[char], i: usize) -> Option<(usize, usize, u64)> {
     use crate::lattice::number::{is_kanji_numeral, kanji_value, reading};
     if !chars.get(i).is_some_and(|&c| is_kanji_numeral(c)) {
@@ -112,6 +114,9 @@ fn numeral_run(chars: &[char], i: usize) -> Option<(usize, usize, u64)> {
         || longer(start.checked_sub(1).and_then(|k| chars.get(k)))
         || longer(chars.get(end))
         || matches!(chars[start], '万' | '億')
+        || !chars[start..end]
+            .iter()
+            .any(|c| matches!(c, '〇' | '十' | '百' | '千' | '万' | '億'))
     {
         return None;
     }

@@ -1879,12 +1879,10 @@ fn add_segment_swaps(out: &mut Vec<String>, segments: &[Segment]) {
             let sentence: String = segments
                 .iter()
                 .enumerate()
-                .map(|(j, s)| {
-                    if j == i {
-                        other.as_str()
-                    } else {
-                        s.candidates[0].as_str()
-                    }
+                .map(|(j, s)| match s.candidates.first() {
+                    _ if j == i => other.as_str(),
+                    Some(c) => c.as_str(),
+                    None => s.reading.as_str(),
                 })
                 .collect();
             if !out.contains(&sentence) {

@@ -295,6 +295,10 @@ fn reverse_conversion_reads_kanji_numerals_as_numbers() {
         ("一人", "ひとり"),
         ("統一", "とういつ"),
         ("万一", "まんいち"),
+        // digits alone without a zero are mostly words read digit by digit
+        ("七五三", "しちごさん"),
+        ("三三五五", "さんさんごご"),
+        ("一二を争う", "いちにをあらそう"),
     ] {
         assert_eq!(engine.reading_of(text), reading, "{text}");
     }

@@ -1002,7 +1002,8 @@ pub fn kanji_value(s: &str) -> Option<u64> {
         return by_digit(&chars);
     }
     // groups of up to four digits, digit by digit, between 億 and 万 (`四万五七八〇`, as
-    // newspapers write amounts); a group of one digit is read as multipliers would be
+    // newspapers write amounts); where no group has two digits (`一万二`) the multipliers' rules
+    // below read it
     let groups: Vec<&[char]> = chars.split(|&c| matches!(c, '億' | '万')).collect();
     let units: Vec<char> = chars
         .iter()
