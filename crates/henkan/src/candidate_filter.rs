@@ -189,6 +189,12 @@ fn has_digit(s: &str) -> bool {
         .any(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
 }
 
+/// Whether a word written with digits has more than digits (`25問`, `4人`; not `12`, `2.5`).
+fn has_counter(s: &str) -> bool {
+    s.chars()
+        .any(|c| !(c.is_ascii_digit() || ('０'..='９').contains(&c) || ".,．，".contains(c)))
+}
+
 /// A word of a sentence and where its reading begins (in characters).
 pub type Placed = (usize, Word);
 
@@ -199,8 +205,8 @@ pub type Placed = (usize, Word);
 /// whole. Where one of the two numbers is shorter by a lone particle that may begin a segment,
 /// between a noun and the number (`人` + `に` + `10` against `人` + `20`), both readings are
 /// sentences (`3人に10円` and `3人20円`) and the path is kept; a number cut short at its end
-/// (`20` + `に` + `年`) never is, while one that goes on past the best's takes in its counter
-/// (`25問` beside `に` + `15` + `問`). A number followed by a unit of a thousand or more (`2` + `千円`) is how
+/// (`20` + `に` + `年`) never is, and one that goes on past the best's only with its counter
+/// (`25問` beside `に` + `15` + `問`, not `32` + `地` beside `30` + `日`). A number followed by a unit of a thousand or more (`2` + `千円`) is how
 /// numbers are written and is not compared. A number the best does not write in digits
 /// (`一日中`) leaves the others' digits alone (`1日` + `中`). Without Mozc's POS groups in the
 /// model nothing is dropped.
@@ -228,9 +234,11 @@ pub fn recuts_number(best: &[Placed], sentence: &[Placed], segmenter: &Segmenter
                 std::cmp::Ordering::Greater => particle_before(sentence, i, n.start, segmenter),
                 std::cmp::Ordering::Less => particle_before(best, *k, r.start, segmenter),
             };
-            // ending past the best's number, a word of its own takes in what the best wrote
-            // after the number (`25問` beside `15` + `問`)
-            overlaps && *n != r && !(start_ok && r.end >= n.end)
+            // ending past the best's number, a word with its counter takes in what the best
+            // wrote after the number (`25問` beside `15` + `問`); digits alone take a piece of
+            // the next word (`32` + `地` beside `30` + `日`)
+            let end_ok = r.end == n.end || (r.end > n.end && has_counter(&sentence[i].1.surface));
+            overlaps && *n != r && !(start_ok && end_ok)
         })
     })
 }

@@ -1861,7 +1861,9 @@ fn add_digit_twins(out: &mut Vec<String>, digits: crate::lattice::DigitWidth) {
 /// Fills the input's n-best up to [`NBEST`] sentences with the best sentence in which one
 /// segment takes another of its candidates: each segment's second candidate in turn, then
 /// each one's third, and so on (`２０２４年` and `二千二十四年` after `2024年` when the
-/// lattice's other paths garble the number). A sentence already in the list is not repeated.
+/// lattice's other paths garble the number). A sentence already in the list is not repeated,
+/// nor one whose segments garble a number ([`candidate_filter::garbles_number`]: `30` + `二値`
+/// for `さんじゅうにち`).
 fn add_segment_swaps(out: &mut Vec<String>, segments: &[Segment]) {
     let deepest = segments
         .iter()
@@ -1876,7 +1878,7 @@ fn add_segment_swaps(out: &mut Vec<String>, segments: &[Segment]) {
             let Some(other) = seg.candidates.get(rank) else {
                 continue;
             };
-            let sentence: String = segments
+            let texts: Vec<&str> = segments
                 .iter()
                 .enumerate()
                 .map(|(j, s)| match s.candidates.first() {
@@ -1885,7 +1887,8 @@ fn add_segment_swaps(out: &mut Vec<String>, segments: &[Segment]) {
                     None => s.reading.as_str(),
                 })
                 .collect();
-            if !out.contains(&sentence) {
+            let sentence = texts.concat();
+            if !out.contains(&sentence) && !candidate_filter::garbles_number(texts) {
                 out.push(sentence);
             }
         }

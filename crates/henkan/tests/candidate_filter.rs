@@ -262,6 +262,20 @@ fn a_sentence_recuts_a_number_the_best_reads_whole() {
     ]);
     let whole = placed(&[(7, 7, "が", 2), (0, 0, "20", 3), (11, 11, "円", 2)]);
     assert!(recuts_number(&whole, &after_particle, &seg));
+    // a number that goes on past the best's: with its counter it takes in the best's counter
+    // (問題 + 25問 beside 問題 + に + 15 + 問), digits alone take a piece of the next word
+    // (32 + 地 beside 30 + 日 for さんじゅうにち)
+    let fifteen = placed(&[
+        (1, 1, "問題", 4),
+        (7, 7, "に", 1),
+        (0, 0, "15", 3),
+        (11, 11, "問", 2),
+    ]);
+    let counted = placed(&[(1, 1, "問題", 4), (11, 11, "25問", 6)]);
+    assert!(!recuts_number(&fifteen, &counted, &seg));
+    let thirty = placed(&[(0, 0, "30", 4), (11, 11, "日", 2)]);
+    let piece = placed(&[(0, 0, "32", 5), (1, 1, "地", 1)]);
+    assert!(recuts_number(&thirty, &piece, &seg));
     // a number written with its unit (2 + 千円 beside 2000 + 円) is not a piece
     let digits = placed(&[(0, 0, "2000", 3), (11, 11, "円", 2)]);
     let unit = placed(&[(0, 0, "2", 1), (11, 11, "千円", 4)]);
