@@ -17,10 +17,11 @@
 //!
 //! For whole sentences (the input's n-best, not one segment's candidates) henkan drops a path
 //! that garbles a number ([`garbles_number`]): a number written as two numbers (`10` +
-//! `二月` for `じゅうにがつ`) or followed by a lone `ん` (`22` + `ン` for `にじゅうにん`); and a
+//! `二月` for `じゅうにがつ`) or followed by a lone `ん` (`22` + `ン` for `にじゅうにん`); a
 //! path that writes in digits part of a number the best sentence writes in digits
 //! ([`recuts_number`]: `に` + `12` + `年` and `20` + `に` + `年` beside `22` + `年` for
-//! `にじゅうにねん`).
+//! `にじゅうにねん`); and one that writes a lone digit where the best has a word in hiragana
+//! ([`digit_for_kana`]: `東京` + `2` + `行きます` beside `東京` + `に` + `行きます`).
 //!
 //! Besides, henkan's own rule for *re-cuts* ([`recut`]): a candidate whose first word is one
 //! kanji (with its okurigana) that ends inside the first word of the segment's top candidate
@@ -240,6 +241,25 @@ pub fn recuts_number(best: &[Placed], sentence: &[Placed], segmenter: &Segmenter
             let end_ok = r.end == n.end || (r.end > n.end && has_counter(&sentence[i].1.surface));
             overlaps && *n != r && !(start_ok && end_ok)
         })
+    })
+}
+
+/// Whether a sentence of the input's n-best writes a lone digit where the best sentence has a
+/// word in hiragana over the same stretch of the reading: Mozc's one-kana number entries
+/// (`２`/`に`, `５`/`ご`) in place of a particle or an ending (`東京` + `2` + `行きます` beside
+/// `東京` + `に` + `行きます`), which no writer means once the best has read the kana as a word.
+pub fn digit_for_kana(best: &[Placed], sentence: &[Placed]) -> bool {
+    let lone_digit = |s: &str| {
+        let mut cs = s.chars();
+        cs.next()
+            .is_some_and(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
+            && cs.next().is_none()
+    };
+    sentence.iter().any(|(at, w)| {
+        lone_digit(&w.surface)
+            && best.iter().any(|(b, v)| {
+                b == at && v.len == w.len && v.surface.chars().all(crate::composer::is_hiragana)
+            })
     })
 }
 

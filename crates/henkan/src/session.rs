@@ -1324,8 +1324,9 @@ impl Session {
                 let first = f.first().map(|(_, p)| p.as_slice()).unwrap_or_default();
                 for (i, (_, p)) in f.iter().enumerate() {
                     let s = self.surface_of(engine, p);
-                    let garbled =
-                        || self.garbles_number(engine, p) || self.recuts_number(engine, first, p);
+                    let garbled = || {
+                        self.garbles_number(engine, p) || self.misplaces_digits(engine, first, p)
+                    };
                     if !beam.contains(&s) && (i == 0 || !garbled()) {
                         beam.push(s);
                     }
@@ -1477,9 +1478,11 @@ impl Session {
         candidate_filter::garbles_number(surfaces.iter().map(String::as_str))
     }
 
-    /// Whether a sentence of the input's n-best writes in digits part of a number that the
-    /// best sentence `best` writes in digits ([`candidate_filter::recuts_number`]).
-    fn recuts_number(&self, engine: &Engine, best: &[u32], path: &[u32]) -> bool {
+    /// Whether a sentence of the input's n-best writes digits where the best sentence `best`
+    /// reads the same kana otherwise: part of a number that the best writes in digits
+    /// ([`candidate_filter::recuts_number`]), or a lone digit where the best has a word in
+    /// hiragana ([`candidate_filter::digit_for_kana`]).
+    fn misplaces_digits(&self, engine: &Engine, best: &[u32], path: &[u32]) -> bool {
         let nodes = self.lattice.nodes();
         let placed = |p: &[u32]| -> Vec<candidate_filter::Placed> {
             p.iter()
@@ -1495,7 +1498,9 @@ impl Session {
                 })
                 .collect()
         };
-        candidate_filter::recuts_number(&placed(best), &placed(path), &engine.segmenter)
+        let (best, path) = (placed(best), placed(path));
+        candidate_filter::recuts_number(&best, &path, &engine.segmenter)
+            || candidate_filter::digit_for_kana(&best, &path)
     }
 
     /// Puts the final beam's best other spelling of the segment over `span` second among its
@@ -1692,7 +1697,7 @@ impl Session {
         for (p, s) in found {
             if !out.contains(&s)
                 && !self.garbles_number(engine, &p.nodes)
-                && !self.recuts_number(engine, &best.nodes, &p.nodes)
+                && !self.misplaces_digits(engine, &best.nodes, &p.nodes)
             {
                 out.push(s);
             }

@@ -2,7 +2,7 @@
 //! POS groups.
 
 use henkan::candidate_filter::{
-    garbles_number, is_noise, recut, recuts_number, Placed, Recut, Word,
+    digit_for_kana, garbles_number, is_noise, recut, recuts_number, Placed, Recut, Word,
 };
 use henkan::model::SectionBytes;
 use henkan::pos::{PosGroup, Segmenter};
@@ -285,4 +285,22 @@ fn a_sentence_recuts_a_number_the_best_reads_whole() {
     let kanji = placed(&[(1, 1, "一日中", 7)]);
     let split = placed(&[(0, 0, "1日", 4), (11, 11, "中", 3)]);
     assert!(!recuts_number(&kanji, &split, &seg));
+}
+
+#[test]
+fn a_sentence_writes_a_lone_digit_for_the_best_s_kana() {
+    // とうきょうにいきます: 東京 + に + 行きます
+    let best = placed(&[(1, 1, "東京", 5), (7, 7, "に", 1), (10, 10, "行きます", 4)]);
+    let digit = placed(&[(1, 1, "東京", 5), (0, 0, "2", 1), (10, 10, "行きます", 4)]);
+    let full = placed(&[(1, 1, "東京", 5), (0, 0, "２", 1), (10, 10, "生きます", 4)]);
+    assert!(digit_for_kana(&best, &digit));
+    assert!(digit_for_kana(&best, &full));
+    // over a kanji word, or as more than one digit, it is the other sentences' business
+    let kanji = placed(&[(1, 1, "東京", 5), (1, 1, "荷", 1), (10, 10, "行きます", 4)]);
+    assert!(!digit_for_kana(&kanji, &digit));
+    let best_ni = placed(&[(7, 7, "に", 1), (11, 11, "年", 2)]);
+    let twelve = placed(&[(0, 0, "2", 1), (11, 11, "年", 2)]);
+    assert!(digit_for_kana(&best_ni, &twelve));
+    let two_digits = placed(&[(0, 0, "20", 1), (11, 11, "年", 2)]);
+    assert!(!digit_for_kana(&best_ni, &two_digits));
 }

@@ -307,13 +307,14 @@ fn the_lm_engines_keep_numbers_whole() {
 
 /// The input's n-best (the CLI's and the playground's list of whole sentences) leaves out a
 /// number read as two numbers or with its counter's `ん` cut off
-/// (`candidate_filter::garbles_number`), and a number the best reads whole cut into a number
-/// and a word (`candidate_filter::recuts_number`), in every engine.
+/// (`candidate_filter::garbles_number`), a number the best reads whole cut into a number and a
+/// word (`candidate_filter::recuts_number`), and a lone digit where the best has a particle
+/// (`candidate_filter::digit_for_kana`), in every engine.
 #[test]
 fn the_sentence_list_writes_no_number_in_pieces() {
     let engine = shipped_engine();
     // (reading, sentences left out, the fewest sentences the list keeps)
-    let cases: [(&str, &[&str], usize); 5] = [
+    let cases: [(&str, &[&str], usize); 6] = [
         ("にじゅうにん", &["22ン", "22ん"], 5),
         ("さんびゃくにん", &["302ン", "302ん"], 5),
         ("じゅうにがつ", &["10二月", "102月"], 5),
@@ -324,6 +325,12 @@ fn the_sentence_list_writes_no_number_in_pieces() {
         ),
         // the day's other forms are its segment's candidates (`二十四日`, `２４日`)
         ("にじゅうよっか", &["に14日", "24か", "24課"], 1),
+        // a lone digit for the particle (Mozc's `２`/`に`)
+        (
+            "わたしはあしたとうきょうにいきます",
+            &["私は明日東京2行きます", "私は明日東京2生きます"],
+            5,
+        ),
     ];
     for scoring in [Scoring::Classic, Scoring::Neural, Scoring::Hybrid] {
         let mut s = session_for(scoring);
