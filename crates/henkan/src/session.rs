@@ -1322,12 +1322,10 @@ impl Session {
                 // rest of the beam: the beam alone holds few distinct sentences.
                 let mut beam: Vec<String> = Vec::new();
                 let first = f.first().map(|(_, p)| p.as_slice()).unwrap_or_default();
+                let first = self.placed(engine, first);
                 for (i, (_, p)) in f.iter().enumerate() {
                     let s = self.surface_of(engine, p);
-                    let garbled = || {
-                        self.garbles_number(engine, p) || self.misplaces_digits(engine, first, p)
-                    };
-                    if !beam.contains(&s) && (i == 0 || !garbled()) {
+                    if !beam.contains(&s) && (i == 0 || !self.garbled(engine, &first, p)) {
                         beam.push(s);
                     }
                 }
@@ -1478,29 +1476,34 @@ impl Session {
         candidate_filter::garbles_number(surfaces.iter().map(String::as_str))
     }
 
-    /// Whether a sentence of the input's n-best writes digits where the best sentence `best`
-    /// reads the same kana otherwise: part of a number that the best writes in digits
+    /// The words of `path` with where each begins in the reading, as the n-best's filters see
+    /// them ([`candidate_filter::Placed`]).
+    fn placed(&self, engine: &Engine, path: &[u32]) -> Vec<candidate_filter::Placed> {
+        let nodes = self.lattice.nodes();
+        path.iter()
+            .map(|&i| {
+                let n = &nodes[i as usize];
+                let word = Word {
+                    left: n.left_id,
+                    right: n.right_id,
+                    surface: self.lattice.surface(&engine.lexicon, n),
+                    len: usize::from(n.end - n.begin),
+                };
+                (usize::from(n.begin), word)
+            })
+            .collect()
+    }
+
+    /// Whether a sentence of the input's n-best other than the best (whose words are `best`)
+    /// is left out: it garbles a number ([`candidate_filter::garbles_number`]), writes in
+    /// digits part of a number that the best writes in digits
     /// ([`candidate_filter::recuts_number`]), or a lone digit where the best has a word in
     /// hiragana ([`candidate_filter::digit_for_kana`]).
-    fn misplaces_digits(&self, engine: &Engine, best: &[u32], path: &[u32]) -> bool {
-        let nodes = self.lattice.nodes();
-        let placed = |p: &[u32]| -> Vec<candidate_filter::Placed> {
-            p.iter()
-                .map(|&i| {
-                    let n = &nodes[i as usize];
-                    let word = Word {
-                        left: n.left_id,
-                        right: n.right_id,
-                        surface: self.lattice.surface(&engine.lexicon, n),
-                        len: usize::from(n.end - n.begin),
-                    };
-                    (usize::from(n.begin), word)
-                })
-                .collect()
-        };
-        let (best, path) = (placed(best), placed(path));
-        candidate_filter::recuts_number(&best, &path, &engine.segmenter)
-            || candidate_filter::digit_for_kana(&best, &path)
+    fn garbled(&self, engine: &Engine, best: &[candidate_filter::Placed], path: &[u32]) -> bool {
+        let words = self.placed(engine, path);
+        candidate_filter::garbles_number(words.iter().map(|(_, w)| w.surface.as_str()))
+            || candidate_filter::recuts_number(best, &words, &engine.segmenter)
+            || candidate_filter::digit_for_kana(best, &words)
     }
 
     /// Puts the final beam's best other spelling of the segment over `span` second among its
@@ -1693,12 +1696,10 @@ impl Session {
         // n_best ran a full free forward pass: the per-key cache is valid again.
         self.forward_valid = self.lattice.len();
         let best_text = self.surface_of(engine, &best.nodes);
+        let best_words = self.placed(engine, &best.nodes);
         let mut out = vec![best_text];
         for (p, s) in found {
-            if !out.contains(&s)
-                && !self.garbles_number(engine, &p.nodes)
-                && !self.misplaces_digits(engine, &best.nodes, &p.nodes)
-            {
+            if !out.contains(&s) && !self.garbled(engine, &best_words, &p.nodes) {
                 out.push(s);
             }
         }
