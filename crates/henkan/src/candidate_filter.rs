@@ -290,16 +290,26 @@ fn all_numerals(s: &str) -> bool {
 
 /// Whether a sentence of words (their surfaces, in order) writes a number as no writer would:
 /// a number right before a word that begins with a digit or a numeral below a hundred (`10` +
-/// `二月`, `10` + `2月`: one number read as two), or right before a lone `ん`/`ン` (`22` + `ン`,
-/// the `ん` of `にん` or `えん` cut off). A unit of a hundred or more after it is how numbers
+/// `二月`, `10` + `2月`: one number read as two), right before a lone `ん`/`ン` (`22` + `ン`,
+/// the `ん` of `にん` or `えん` cut off), or right before `に` and a word of one kanji (`28` +
+/// `に` + `血`, the counter `にち` cut in two). A unit of a hundred or more after it is how numbers
 /// are written (`100` + `万円`, `5` + `千円`).
 pub fn garbles_number<'a>(surfaces: impl IntoIterator<Item = &'a str>) -> bool {
     let mut after_number = false;
+    let mut after_number_ni = false;
     for s in surfaces {
         let digit_first = s.chars().next().is_some_and(small_numeral_char);
         if after_number && (digit_first || s == "ん" || s == "ン") {
             return true;
         }
+        let one_kanji = {
+            let mut cs = s.chars();
+            cs.next().is_some_and(kanji) && cs.next().is_none()
+        };
+        if after_number_ni && one_kanji {
+            return true;
+        }
+        after_number_ni = after_number && s == "に";
         after_number = all_numerals(s);
     }
     false

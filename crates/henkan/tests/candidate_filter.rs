@@ -177,6 +177,8 @@ fn a_sentence_garbles_a_number_cut_in_two_or_cut_off() {
         &["302", "ン"],
         &["二十二", "ん"],
         &["今日", "は", "１０", "２", "日"],
+        &["28", "に", "血"],
+        &["２８", "に", "地"],
     ] {
         assert!(garbles_number(bad.iter().copied()), "{bad:?}");
     }
@@ -192,6 +194,10 @@ fn a_sentence_garbles_a_number_cut_in_two_or_cut_off() {
         &["一つ", "二つ"],
         &["そう", "ん"],
         &["統一", "感"],
+        &["28", "日"],
+        &["3", "人", "に", "1", "人"],
+        &["10", "に", "分ける"],
+        &["会議", "に", "血"],
     ] {
         assert!(!garbles_number(good.iter().copied()), "{good:?}");
     }

@@ -314,7 +314,7 @@ fn the_lm_engines_keep_numbers_whole() {
 fn the_sentence_list_writes_no_number_in_pieces() {
     let engine = shipped_engine();
     // (reading, sentences left out, the fewest sentences the list keeps)
-    let cases: [(&str, &[&str], usize); 6] = [
+    let cases: [(&str, &[&str], usize); 7] = [
         ("にじゅうにん", &["22ン", "22ん"], 5),
         ("さんびゃくにん", &["302ン", "302ん"], 5),
         ("じゅうにがつ", &["10二月", "102月"], 5),
@@ -325,6 +325,7 @@ fn the_sentence_list_writes_no_number_in_pieces() {
         ),
         // the day's other forms are its segment's candidates (`二十四日`, `２４日`)
         ("にじゅうよっか", &["に14日", "24か", "24課"], 1),
+        ("にじゅうはちにち", &["28に血", "28に地", "28に知"], 5),
         // a lone digit for the particle (Mozc's `２`/`に`)
         (
             "わたしはあしたとうきょうにいきます",
