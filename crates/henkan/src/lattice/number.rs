@@ -661,18 +661,26 @@ pub fn written(v: u64) -> String {
 /// `v` in groups of four digits, each non-zero group written by `group` and followed by its
 /// unit 京, 兆, 億, 万 (none for the last).
 fn with_units(v: u64, group: impl Fn(u64) -> String) -> String {
+    with_unit_names(v, ["京", "兆", "億", "万"], |g, _| group(g))
+}
+
+/// `v` in groups of four digits, each non-zero group written by `group` (given the group and
+/// the name of its unit) and followed by that unit's name of `names` (10¹⁶, 10¹², 10⁸, 10⁴;
+/// none for the last).
+fn with_unit_names(v: u64, names: [&str; 4], group: impl Fn(u64, &str) -> String) -> String {
     let mut out = String::new();
     let mut rest = v;
-    for (unit, size) in [
-        ("京", 10_000_000_000_000_000u64),
-        ("兆", 1_000_000_000_000),
-        ("億", 100_000_000),
-        ("万", 10_000),
-        ("", 1),
-    ] {
+    let sizes = [
+        10_000_000_000_000_000u64,
+        1_000_000_000_000,
+        100_000_000,
+        10_000,
+        1,
+    ];
+    for (unit, size) in names.into_iter().chain([""]).zip(sizes) {
         let g = rest / size;
         if g > 0 {
-            out.push_str(&group(g));
+            out.push_str(&group(g, unit));
             out.push_str(unit);
         }
         rest %= size;
@@ -790,32 +798,26 @@ pub fn reading(v: u64) -> Option<String> {
         out.push_str(DIGITS[o as usize]);
         out
     };
-    let mut out = String::new();
-    let mut rest = v;
-    for (unit, size) in [
-        ("ちょう", 1_000_000_000_000u64),
-        ("おく", 100_000_000),
-        ("まん", 10_000),
-        ("", 1),
-    ] {
-        let g = rest / size;
-        rest %= size;
-        if g == 0 {
-            continue;
+    // 一兆, 八兆, 十兆 are いっちょう, はっちょう, じゅっちょう
+    let read = |g: u64, unit: &str| {
+        let r = group(g);
+        if unit != "ちょう" {
+            return r;
         }
-        let mut r = group(g);
-        // 一兆, 八兆, 十兆 are いっちょう, はっちょう, じゅっちょう
-        if unit == "ちょう" && matches!(g % 10, 1 | 8) {
-            r = r
-                .strip_suffix(if g % 10 == 1 { "いち" } else { "はち" })
-                .map(|s| format!("{s}{}", if g % 10 == 1 { "いっ" } else { "はっ" }))
-                .unwrap_or(r);
-        } else if unit == "ちょう" && g % 10 == 0 && r.ends_with("じゅう") {
-            r = format!("{}じゅっ", r.trim_end_matches("じゅう"));
+        match g % 10 {
+            1 => r
+                .strip_suffix("いち")
+                .map_or(r.clone(), |s| format!("{s}いっ")),
+            8 => r
+                .strip_suffix("はち")
+                .map_or(r.clone(), |s| format!("{s}はっ")),
+            0 => r
+                .strip_suffix("じゅう")
+                .map_or(r.clone(), |s| format!("{s}じゅっ")),
+            _ => r,
         }
-        out.push_str(&r);
-        out.push_str(unit);
-    }
+    };
+    let out = with_unit_names(v, ["けい", "ちょう", "おく", "まん"], read);
     Some(out)
 }
 
